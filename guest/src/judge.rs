@@ -1,0 +1,284 @@
+//! Whether what the person did answers the question: required answers, picks within limits,
+//! numbers in range, text of the right length. A rejected answer comes back with a message for
+//! the person and what they tried, so that asking again loses nothing they typed.
+
+use crate::model::*;
+
+/// What the person did with one widget.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    Select(SelectReply),
+    MultiSelect(MultiSelectReply),
+    Text(TextReply),
+    Confirm(ConfirmReply),
+    Number(NumberReply),
+}
+
+/// The judgement of one reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// The question is answered.
+    Accept(Answer),
+    /// Ask again, showing `message`; `draft` is what the person tried, to put back in the widget.
+    Retry {
+        message: String,
+        draft: Option<Answer>,
+    },
+    /// Go to the previous question.
+    Back,
+    /// Stop, keeping the answers so far.
+    Cancel,
+}
+
+/// Judges `reply` to `question`.
+pub fn judge(question: &Question, reply: Reply, settings: &Settings) -> Verdict {
+    let answer = |value, origin| {
+        Verdict::Accept(Answer {
+            id: question.id.clone(),
+            value,
+            origin,
+        })
+    };
+    let draft = |value, origin| {
+        Some(Answer {
+            id: question.id.clone(),
+            value,
+            origin,
+        })
+    };
+    let retry = |message: String, draft: Option<Answer>| Verdict::Retry { message, draft };
+    let nav = match &reply {
+        Reply::Select(SelectReply::Nav(n))
+        | Reply::MultiSelect(MultiSelectReply::Nav(n))
+        | Reply::Text(TextReply::Nav(n))
+        | Reply::Confirm(ConfirmReply::Nav(n))
+        | Reply::Number(NumberReply::Nav(n)) => Some(*n),
+        _ => None,
+    };
+    match nav {
+        Some(Nav::Back) => return Verdict::Back,
+        Some(Nav::Cancel) => return Verdict::Cancel,
+        Some(Nav::Skip) => return skip(question, settings),
+        None => {}
+    }
+    match (&question.kind, reply) {
+        (QuestionKind::Select(s), Reply::Select(reply)) => match reply {
+            SelectReply::Picked(n) => match s.options.get(n as usize) {
+                Some(option) => answer(Value::Text(option.value.clone()), Origin::Given),
+                None => retry(format!("There is no option {}.", n + 1), None),
+            },
+            SelectReply::Other(typed) => {
+                let typed = typed.trim();
+                // A typed label is a pick, whether or not typing is allowed.
+                if let Some(option) = s
+                    .options
+                    .iter()
+                    .find(|o| o.label.eq_ignore_ascii_case(typed))
+                {
+                    return answer(Value::Text(option.value.clone()), Origin::Given);
+                }
+                if !s.other {
+                    retry("Pick one of the options.".into(), None)
+                } else if typed.is_empty() {
+                    empty(question, "Type your answer, or pick one of the options.")
+                } else {
+                    answer(Value::Text(typed.to_string()), Origin::Custom)
+                }
+            }
+            SelectReply::Discuss if s.discuss => answer(Value::None, Origin::Discuss),
+            SelectReply::Discuss => retry("Pick one of the options.".into(), None),
+            SelectReply::Nav(_) => unreachable!("handled above"),
+        },
+        (QuestionKind::MultiSelect(m), Reply::MultiSelect(MultiSelectReply::Picked(pick))) => {
+            multi_select(question, m, pick)
+        }
+        (QuestionKind::Text(t), Reply::Text(TextReply::Submitted(typed))) => {
+            let typed = if t.multiline {
+                typed.trim_end()
+            } else {
+                typed.trim()
+            };
+            if typed.is_empty() {
+                return match &t.default {
+                    Some(default) => answer(Value::Text(default.clone()), Origin::Given),
+                    None => empty(question, "An answer is required: type something."),
+                };
+            }
+            let chars = typed.chars().count() as u32;
+            let keep = draft(Value::Text(typed.to_string()), Origin::Given);
+            match (t.min_length, t.max_length) {
+                (Some(min), _) if chars < min => retry(
+                    format!("Type at least {min} characters (this is {chars})."),
+                    keep,
+                ),
+                (_, Some(max)) if chars > max => retry(
+                    format!("Type at most {max} characters (this is {chars})."),
+                    keep,
+                ),
+                _ => answer(Value::Text(typed.to_string()), Origin::Given),
+            }
+        }
+        (QuestionKind::Confirm(_), Reply::Confirm(ConfirmReply::Answered(yes))) => {
+            answer(Value::Boolean(yes), Origin::Given)
+        }
+        (QuestionKind::Number(n), Reply::Number(NumberReply::Entered(typed))) => {
+            let typed = typed.trim();
+            if typed.is_empty() {
+                return match n.default {
+                    Some(default) => answer(Value::Number(default), Origin::Given),
+                    None => empty(question, "An answer is required: type a number."),
+                };
+            }
+            let Some(value) = parse_number(typed) else {
+                return retry(
+                    format!("{typed:?} is not a number. {}", number_hint(n)),
+                    None,
+                );
+            };
+            match number_problem(n, value) {
+                Some(problem) => retry(
+                    format!("{value} {problem}. {}", number_hint(n)),
+                    draft(Value::Number(value), Origin::Given),
+                ),
+                None => answer(Value::Number(value), Origin::Given),
+            }
+        }
+        (_, reply) => retry(
+            format!(
+                "This {} question cannot take that kind of answer ({reply:?}).",
+                question.kind.name()
+            ),
+            None,
+        ),
+    }
+}
+
+/// An empty answer: skipped when the question is optional, else asked again.
+fn empty(question: &Question, message: &str) -> Verdict {
+    if question.required {
+        Verdict::Retry {
+            message: message.into(),
+            draft: None,
+        }
+    } else {
+        Verdict::Accept(Answer {
+            id: question.id.clone(),
+            value: Value::None,
+            origin: Origin::Skipped,
+        })
+    }
+}
+
+/// `skip`: a text question records the skip response (seed 003), an optional one is left empty.
+fn skip(question: &Question, settings: &Settings) -> Verdict {
+    let value = match &question.kind {
+        QuestionKind::Text(_) => Value::Text(settings.skip_response().to_string()),
+        _ if !question.required => Value::None,
+        _ => {
+            return Verdict::Retry {
+                message: "This question needs an answer; it cannot be skipped.".into(),
+                draft: None,
+            };
+        }
+    };
+    Verdict::Accept(Answer {
+        id: question.id.clone(),
+        value,
+        origin: Origin::Skipped,
+    })
+}
+
+fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -> Verdict {
+    let mut picked = pick.picked;
+    picked.sort_unstable();
+    picked.dedup();
+    if let Some(&n) = picked.iter().find(|&&n| n as usize >= m.options.len()) {
+        return Verdict::Retry {
+            message: format!("There is no option {}.", n + 1),
+            draft: None,
+        };
+    }
+    let other = pick
+        .other
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty());
+    let mut values: Vec<String> = picked
+        .iter()
+        .map(|&n| m.options[n as usize].value.clone())
+        .collect();
+    let origin = match other {
+        Some(typed) if m.other => {
+            values.push(typed);
+            Origin::Custom
+        }
+        Some(_) => {
+            return Verdict::Retry {
+                message: "Pick from the options only.".into(),
+                draft: None,
+            };
+        }
+        None => Origin::Given,
+    };
+    let count = values.len() as u32;
+    let fewest = m.min_picks.unwrap_or(u32::from(question.required));
+    let draft = Some(Answer {
+        id: question.id.clone(),
+        value: Value::Texts(values.clone()),
+        origin,
+    });
+    let plural = |n: u32| if n == 1 { "option" } else { "options" };
+    if count < fewest {
+        let message = format!(
+            "Pick at least {fewest} {} (you picked {count}).",
+            plural(fewest)
+        );
+        return Verdict::Retry { message, draft };
+    }
+    if let Some(max) = m.max_picks.filter(|&max| count > max) {
+        let message = format!("Pick at most {max} {} (you picked {count}).", plural(max));
+        return Verdict::Retry { message, draft };
+    }
+    Verdict::Accept(Answer {
+        id: question.id.clone(),
+        value: Value::Texts(values),
+        origin,
+    })
+}
+
+/// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.
+fn parse_number(typed: &str) -> Option<f64> {
+    typed
+        .replace('_', "")
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+}
+
+/// Why `value` does not answer `n`, if it does not: "is not a whole number", "is less than 1".
+pub fn number_problem(n: &NumberQuestion, value: f64) -> Option<String> {
+    if n.integer && value.fract() != 0.0 {
+        return Some("is not a whole number".into());
+    }
+    if let Some(min) = n.min.filter(|&min| value < min) {
+        return Some(format!("is less than {min}"));
+    }
+    if let Some(max) = n.max.filter(|&max| value > max) {
+        return Some(format!("is more than {max}"));
+    }
+    None
+}
+
+/// What a number question accepts, in words: "Enter a whole number from 1 to 10."
+pub fn number_hint(n: &NumberQuestion) -> String {
+    let what = if n.integer {
+        "a whole number"
+    } else {
+        "a number"
+    };
+    match (n.min, n.max) {
+        (Some(min), Some(max)) => format!("Enter {what} from {min} to {max}."),
+        (Some(min), None) => format!("Enter {what} of {min} or more."),
+        (None, Some(max)) => format!("Enter {what} of {max} or less."),
+        (None, None) => format!("Enter {what}."),
+    }
+}

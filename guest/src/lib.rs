@@ -1,0 +1,55 @@
+//! The interview plugin: what a request means, whether it is valid, which question comes next,
+//! whether an answer is acceptable, and what goes back to the agent. It never draws: it reaches
+//! the person only through the `ui` interface its host provides (see `wit/`).
+//!
+//! Everything but the last few lines of this file is plain Rust over the WIT-generated types, so
+//! it is unit-tested natively with a scripted UI; the wasm export is a thin layer on top.
+
+mod bindings {
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "plugin",
+        generate_all,
+        additional_derives: [PartialEq],
+    });
+}
+
+pub mod flow;
+pub mod judge;
+pub mod limits;
+pub mod llm_text;
+pub mod model;
+pub mod request;
+pub mod result;
+pub mod schema;
+pub mod tool;
+pub mod validate;
+
+#[cfg(test)]
+mod testing;
+
+use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
+use model::{Outcome, Question, Settings};
+
+/// The component's export: each function hands over to [`tool`] with the imported UI.
+struct Plugin;
+
+impl Guest for Plugin {
+    fn definitions() -> Vec<ToolDefinition> {
+        schema::definitions()
+    }
+
+    fn call(name: String, arguments: String, settings: Settings) -> String {
+        tool::call(&name, &arguments, &settings, &mut flow::ImportedUi)
+    }
+
+    fn check(name: String, arguments: String) -> String {
+        tool::check(&name, &arguments)
+    }
+
+    fn ask(questions: Vec<Question>, settings: Settings) -> Outcome {
+        tool::ask(questions, &settings, &mut flow::ImportedUi)
+    }
+}
+
+bindings::export!(Plugin with_types_in bindings);

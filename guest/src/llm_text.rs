@@ -1,0 +1,138 @@
+//! The line of text the model reads, in the seeds' words: `User selected: 2. Reuse ListView`,
+//! `User wrote: ...`, `User cancelled the selection.`
+
+use crate::model::*;
+use crate::request::{Request, Tool};
+
+/// What happened to a request, for the model.
+pub fn outcome(request: &Request, outcome: &Outcome) -> String {
+    let questions = &request.questions;
+    match outcome {
+        Outcome::Unavailable => UNAVAILABLE.to_string(),
+        Outcome::Invalid(error) => invalid(error),
+        Outcome::Answered(answers) if questions.len() == 1 && answers.len() == 1 => {
+            phrase(request.tool, &questions[0], &answers[0])
+        }
+        Outcome::Answered(answers) => {
+            let count = questions.len();
+            format!(
+                "User answered all {count} questions:\n{}",
+                listing(request, answers)
+            )
+        }
+        Outcome::Cancelled(answers) if answers.is_empty() => "User cancelled the selection.".into(),
+        Outcome::Cancelled(answers) => format!(
+            "User cancelled after answering {} of {} questions:\n{}",
+            answers.len(),
+            questions.len(),
+            listing(request, answers)
+        ),
+    }
+}
+
+/// What the model is told when nobody can answer.
+pub const UNAVAILABLE: &str = "No human is available to answer (this is a non-interactive session), \
+    so nothing was asked. Do not retry or wait: continue with your best judgement and state the \
+    assumptions you made, or stop and put the question in your final message.";
+
+/// Why a request was refused, for the model to fix its call.
+pub fn invalid(error: &RequestError) -> String {
+    let place = if error.path.is_empty() {
+        "the arguments".to_string()
+    } else {
+        error.path.clone()
+    };
+    format!(
+        "The request is invalid, so nothing was asked: {place}: {}. Fix the arguments and call \
+         the tool again.",
+        error.message
+    )
+}
+
+/// One line per answer: `1. Language: User selected: 1. Python`.
+fn listing(request: &Request, answers: &[Answer]) -> String {
+    answers
+        .iter()
+        .filter_map(|answer| {
+            let (index, question) = request
+                .questions
+                .iter()
+                .enumerate()
+                .find(|(_, q)| q.id == answer.id)?;
+            let title = question
+                .header
+                .clone()
+                .unwrap_or_else(|| first_line(&question.prompt));
+            Some(format!(
+                "{}. {title}: {}",
+                index + 1,
+                phrase(request.tool, question, answer)
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The question's first line, shortened to 80 characters.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    match line.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+/// One answer in words.
+fn phrase(tool: Tool, question: &Question, answer: &Answer) -> String {
+    let options = question.kind.options();
+    let label = |value: &str| -> Option<(usize, &str)> {
+        options
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.value == value)
+            .map(|(i, o)| (i + 1, o.label.as_str()))
+    };
+    match (answer.origin, &answer.value) {
+        (Origin::Discuss, _) => {
+            let then = if tool == Tool::AskQuestion {
+                "then call resume_structured with a summary of what you learned"
+            } else {
+                "then continue with structured questions"
+            };
+            format!(
+                "User wants to discuss this topic in conversation rather than pick an option. Ask \
+                 follow-up questions in plain text, one at a time, until the direction is clear; {then}."
+            )
+        }
+        (Origin::Skipped, Value::Text(response)) => {
+            format!("User skipped this question: {response}")
+        }
+        (Origin::Skipped, _) => "User skipped this question.".into(),
+        (_, Value::None) => "User gave no answer.".into(),
+        (Origin::Custom, Value::Text(typed)) => format!("User wrote: {typed}"),
+        (_, Value::Text(value)) => match label(value) {
+            Some((number, label)) => format!("User selected: {number}. {label}"),
+            None => format!("User wrote: {value}"),
+        },
+        (origin, Value::Texts(values)) => {
+            let (picked, typed) = match origin {
+                Origin::Custom => values.split_at(values.len() - 1),
+                _ => (values.as_slice(), &[][..]),
+            };
+            let labels: Vec<&str> = picked
+                .iter()
+                .map(|v| label(v).map_or(v.as_str(), |(_, l)| l))
+                .collect();
+            match (labels.is_empty(), typed.first()) {
+                (true, None) => "User selected none of the options.".into(),
+                (true, Some(typed)) => format!("User wrote: {typed}"),
+                (false, None) => format!("User selected: {}", labels.join(", ")),
+                (false, Some(typed)) => {
+                    format!("User selected: {}; and wrote: {typed}", labels.join(", "))
+                }
+            }
+        }
+        (_, Value::Boolean(yes)) => format!("User answered: {}", if *yes { "yes" } else { "no" }),
+        (_, Value::Number(n)) => format!("User entered: {n}"),
+    }
+}

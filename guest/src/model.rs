@@ -1,0 +1,70 @@
+//! The request and answer model: the WIT types themselves, so that the typed `ask` export, the
+//! JSON `call` export and the UI all speak one language. Helpers that give them meaning live here.
+
+pub use crate::bindings::exports::interview::plugin::tool::ToolDefinition;
+pub use crate::bindings::interview::plugin::types::{
+    Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
+    Question, QuestionKind, RequestError, SelectQuestion, Settings, TextQuestion, Value,
+};
+pub use crate::bindings::interview::plugin::ui::{
+    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
+    NumberReply, NumberRequest, SelectReply, SelectRequest, TextReply, TextRequest, UiMode as Mode,
+};
+
+/// The label of the free-text entry of choice questions (seed 004's wording).
+pub const OTHER_LABEL: &str = "Something else (I'll explain)";
+/// The label of the "discuss" entry of select questions (seed 004's wording).
+pub const DISCUSS_LABEL: &str = "Let's discuss this";
+/// What a skipped text question records when the host sets no skip response (seed 003).
+pub const DEFAULT_SKIP_RESPONSE: &str = "I don't have information about this.";
+
+impl QuestionKind {
+    /// The kind's name in requests and results: `text`, `select`, `multi_select`, `confirm`, `number`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            QuestionKind::Text(_) => "text",
+            QuestionKind::Select(_) => "select",
+            QuestionKind::MultiSelect(_) => "multi_select",
+            QuestionKind::Confirm(_) => "confirm",
+            QuestionKind::Number(_) => "number",
+        }
+    }
+
+    /// The options of a choice question; empty for the other kinds.
+    pub fn options(&self) -> &[Choice] {
+        match self {
+            QuestionKind::Select(s) => &s.options,
+            QuestionKind::MultiSelect(m) => &m.options,
+            _ => &[],
+        }
+    }
+}
+
+impl Settings {
+    /// The text recorded for a skipped text question.
+    pub fn skip_response(&self) -> &str {
+        self.skip_response
+            .as_deref()
+            .unwrap_or(DEFAULT_SKIP_RESPONSE)
+    }
+}
+
+impl RequestError {
+    /// An error at `path` (empty for the request as a whole).
+    pub fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+        RequestError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Joins a path and a field: `join("questions[1]", "options")` is `questions[1].options`, and a
+/// top-level field has no leading dot.
+pub fn join(path: &str, field: &str) -> String {
+    match (path.is_empty(), field.starts_with('[')) {
+        (true, _) => field.to_string(),
+        (false, true) => format!("{path}{field}"),
+        (false, false) => format!("{path}.{field}"),
+    }
+}

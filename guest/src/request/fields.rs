@@ -1,0 +1,154 @@
+//! Reading one JSON object of a tool call, forgivingly and precisely: every dialect's spelling of
+//! a field is accepted (`multiSelect`, `multi_select` and `multiselect` are one key), and every
+//! error names the exact place in the request, in the agent's own spelling.
+
+use serde_json::{Map, Value as Json};
+
+use crate::model::{RequestError, join};
+
+/// A JSON object and where it stands in the request (`questions[1]`; empty at the top).
+pub struct Fields<'a> {
+    map: &'a Map<String, Json>,
+    path: String,
+}
+
+/// A field found: its key as the agent wrote it, and its value.
+pub struct Found<'a> {
+    pub path: String,
+    pub value: &'a Json,
+}
+
+/// How two spellings of a key compare: case, `_` and `-` do not matter.
+fn normalize(key: &str) -> String {
+    key.chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl<'a> Fields<'a> {
+    /// Reads `value` as an object, or says what it is instead.
+    pub fn new(value: &'a Json, path: impl Into<String>) -> Result<Self, RequestError> {
+        let path = path.into();
+        match value {
+            Json::Object(map) => Ok(Fields { map, path }),
+            other => Err(RequestError::at(
+                path,
+                format!("must be a JSON object, not {}", describe(other)),
+            )),
+        }
+    }
+
+    /// Where this object stands.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The first field present under any of `names` (spelling-insensitive). A `null` value
+    /// counts as absent: models often send every optional field with `null`.
+    pub fn find(&self, names: &[&str]) -> Option<Found<'a>> {
+        names.iter().find_map(|name| {
+            let wanted = normalize(name);
+            self.map
+                .iter()
+                .find(|(key, value)| normalize(key) == wanted && !value.is_null())
+                .map(|(key, value)| Found {
+                    path: join(&self.path, key),
+                    value,
+                })
+        })
+    }
+
+    /// A string field.
+    pub fn string(&self, names: &[&str]) -> Result<Option<String>, RequestError> {
+        self.find(names).map(|f| f.string()).transpose()
+    }
+
+    /// A boolean field (`true`/`false`, or the strings "true"/"false" models sometimes send).
+    pub fn boolean(&self, names: &[&str]) -> Result<Option<bool>, RequestError> {
+        self.find(names).map(|f| f.boolean()).transpose()
+    }
+
+    /// A finite number.
+    pub fn number(&self, names: &[&str]) -> Result<Option<f64>, RequestError> {
+        self.find(names).map(|f| f.number()).transpose()
+    }
+
+    /// A whole number from 0 to `u32::MAX`.
+    pub fn count(&self, names: &[&str]) -> Result<Option<u32>, RequestError> {
+        self.find(names).map(|f| f.count()).transpose()
+    }
+}
+
+impl<'a> Found<'a> {
+    pub fn string(&self) -> Result<String, RequestError> {
+        match self.value {
+            Json::String(s) => Ok(s.clone()),
+            other => Err(self.error(format!("must be a string, not {}", describe(other)))),
+        }
+    }
+
+    pub fn boolean(&self) -> Result<bool, RequestError> {
+        match self.value {
+            Json::Bool(b) => Ok(*b),
+            Json::String(s) if s.eq_ignore_ascii_case("true") => Ok(true),
+            Json::String(s) if s.eq_ignore_ascii_case("false") => Ok(false),
+            other => Err(self.error(format!("must be true or false, not {}", describe(other)))),
+        }
+    }
+
+    pub fn number(&self) -> Result<f64, RequestError> {
+        let parsed = match self.value {
+            Json::Number(n) => n.as_f64(),
+            Json::String(s) => s.trim().parse::<f64>().ok(),
+            _ => None,
+        };
+        match parsed {
+            Some(n) if n.is_finite() => Ok(n),
+            _ => Err(self.error(format!("must be a number, not {}", describe(self.value)))),
+        }
+    }
+
+    pub fn count(&self) -> Result<u32, RequestError> {
+        let n = self.number()?;
+        if n < 0.0 || n.fract() != 0.0 || n > f64::from(u32::MAX) {
+            return Err(self.error(format!("must be a whole number of 0 or more, not {n}")));
+        }
+        Ok(n as u32)
+    }
+
+    /// The value as an array.
+    pub fn array(&self) -> Result<&'a [Json], RequestError> {
+        match self.value {
+            Json::Array(items) => Ok(items),
+            other => Err(self.error(format!("must be an array, not {}", describe(other)))),
+        }
+    }
+
+    pub fn error(&self, message: impl Into<String>) -> RequestError {
+        RequestError::at(self.path.clone(), message)
+    }
+}
+
+/// A JSON value in words, for error messages: `a string ("red")`, `an array`.
+pub fn describe(value: &Json) -> String {
+    match value {
+        Json::Null => "null".into(),
+        Json::Bool(b) => format!("{b}"),
+        Json::Number(n) => format!("the number {n}"),
+        Json::String(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+        Json::String(_) => "a string".into(),
+        Json::Array(_) => "an array".into(),
+        Json::Object(_) => "an object".into(),
+    }
+}
+
+/// A JSON scalar as option text: models send `1`, `true` or `"1"` for the same value.
+pub fn scalar_text(value: &Json) -> Option<String> {
+    match value {
+        Json::String(s) => Some(s.clone()),
+        Json::Number(n) => Some(n.to_string()),
+        Json::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}

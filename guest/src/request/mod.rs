@@ -1,0 +1,156 @@
+//! From a tool call (a tool name and the model's JSON arguments) to validated questions.
+//!
+//! Every shape of the seeds and of the major agent tools is read into one model: a single
+//! question at the top level (`question`, `options`, `multi`), or a batch under `questions`,
+//! with each dialect's field names (see [`question`]).
+
+mod fields;
+pub mod question;
+pub mod rules;
+
+use serde_json::Value as Json;
+
+use crate::limits::MAX_REQUEST_BYTES;
+use crate::model::{Question, RequestError, join};
+use crate::validate;
+use fields::Fields;
+pub use rules::Tool;
+
+/// A tool call, understood.
+#[derive(Debug)]
+pub enum Call {
+    /// Questions to ask.
+    Ask(Request),
+    /// A fixed reply with nothing to ask (`resume_structured`).
+    Signal(String),
+}
+
+/// Valid questions and where each came from.
+#[derive(Debug)]
+pub struct Request {
+    pub tool: Tool,
+    pub questions: Vec<Question>,
+}
+
+/// Reads and validates a call of the tool `name`.
+pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
+    let tool = Tool::named(name).ok_or_else(|| {
+        let names: Vec<_> = Tool::all_names().collect();
+        RequestError::at(
+            "",
+            format!(
+                "there is no tool {name:?}; the tools are {}",
+                names.join(", ")
+            ),
+        )
+    })?;
+    if arguments.len() > MAX_REQUEST_BYTES {
+        return Err(RequestError::at(
+            "",
+            format!(
+                "the arguments are {} bytes, more than the limit of {MAX_REQUEST_BYTES}; ask fewer \
+                 or shorter questions",
+                arguments.len()
+            ),
+        ));
+    }
+    let json = read_json(arguments)?;
+    let top = Fields::new(&json, "")?;
+    if tool == Tool::ResumeStructured {
+        return resume(&top);
+    }
+    let rules = tool.rules();
+    let (paths, objects): (Vec<String>, Vec<&Json>) = match top.find(&["questions"]) {
+        Some(found) => {
+            let items = found.array()?;
+            if items.is_empty() {
+                return Err(found.error("is empty: give at least one question"));
+            }
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| (format!("{}[{i}]", found.path), item))
+                .unzip()
+        }
+        None if top.find(&["question", "prompt"]).is_some() => (vec![String::new()], vec![&json]),
+        None => {
+            return Err(RequestError::at(
+                "",
+                "needs \"questions\" (an array of questions) or \"question\" (the text of one question)",
+            ));
+        }
+    };
+    let mut questions = paths
+        .iter()
+        .zip(objects)
+        .map(|(path, object)| {
+            let fields = Fields::new(object, path.clone())?;
+            let question = question::read(&fields, &rules)?;
+            check_option_count(path, &question, rules.options)?;
+            Ok(question)
+        })
+        .collect::<Result<Vec<_>, RequestError>>()?;
+    assign_ids(&mut questions);
+    validate::questions(paths.iter().map(String::as_str).zip(&questions))?;
+    Ok(Call::Ask(Request { tool, questions }))
+}
+
+/// The arguments as JSON. Some runtimes send them encoded twice, as a JSON string.
+fn read_json(arguments: &str) -> Result<Json, RequestError> {
+    let json: Json = serde_json::from_str(arguments)
+        .map_err(|e| RequestError::at("", format!("the arguments are not valid JSON ({e})")))?;
+    match json {
+        Json::String(inner) if inner.trim_start().starts_with('{') => read_json(&inner),
+        json => Ok(json),
+    }
+}
+
+fn resume(top: &Fields) -> Result<Call, RequestError> {
+    let summary = top.string(&["summary"])?.unwrap_or_default();
+    if summary.trim().is_empty() {
+        return Err(RequestError::at(
+            "summary",
+            "is missing or empty: summarize what you learned in the conversation",
+        ));
+    }
+    Ok(Call::Signal(format!(
+        "Conversation summary captured: {}. Resuming structured questions.",
+        summary.trim().trim_end_matches('.')
+    )))
+}
+
+fn check_option_count(
+    path: &str,
+    question: &Question,
+    range: Option<(usize, usize)>,
+) -> Result<(), RequestError> {
+    let Some((fewest, most)) = range else {
+        return Ok(());
+    };
+    let count = question.kind.options().len();
+    if count < fewest || count > most {
+        return Err(RequestError::at(
+            join(path, "options"),
+            format!("has {count} options; this tool takes {fewest} to {most}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Gives every question without an id one: `q1`, `q2`, ... by position, never one already taken.
+fn assign_ids(questions: &mut [Question]) {
+    let taken: Vec<String> = questions.iter().map(|q| q.id.clone()).collect();
+    for (index, question) in questions.iter_mut().enumerate() {
+        if !question.id.is_empty() {
+            continue;
+        }
+        let base = format!("q{}", index + 1);
+        let mut id = base.clone();
+        let mut suffix = 1;
+        while taken.contains(&id) {
+            suffix += 1;
+            id = format!("{base}_{suffix}");
+        }
+        question.id = id;
+    }
+}

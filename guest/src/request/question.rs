@@ -1,0 +1,290 @@
+//! Reading one question object, in any dialect, into a [`Question`].
+
+use serde_json::Value as Json;
+
+use super::fields::{Fields, Found, describe, scalar_text};
+use super::rules::Rules;
+use crate::model::*;
+
+/// Field names, every dialect's spelling (compared ignoring case, `_` and `-`).
+const PROMPT: &[&str] = &["question", "prompt"];
+const HEADER: &[&str] = &["header", "title"];
+const ID: &[&str] = &["id"];
+const TYPE: &[&str] = &["type", "input_type", "kind"];
+const OPTIONS: &[&str] = &["options", "choices"];
+const MULTI: &[&str] = &["multi", "multi_select", "multiple"];
+const REQUIRED: &[&str] = &["required"];
+const OTHER: &[&str] = &["other", "allow_other", "allow_custom", "is_other", "custom"];
+const DISCUSS: &[&str] = &["discuss", "allow_discuss"];
+const DEFAULT: &[&str] = &["default", "defaults", "default_value"];
+const PLACEHOLDER: &[&str] = &["placeholder"];
+const MULTILINE: &[&str] = &["multiline"];
+const SECRET: &[&str] = &["secret", "is_secret", "password"];
+const MIN_LENGTH: &[&str] = &["min_length"];
+const MAX_LENGTH: &[&str] = &["max_length"];
+const MIN_PICKS: &[&str] = &["min_picks", "min_selected", "min_items", "min"];
+const MAX_PICKS: &[&str] = &["max_picks", "max_selected", "max_items", "max"];
+const MIN: &[&str] = &["min", "minimum"];
+const MAX: &[&str] = &["max", "maximum"];
+const INTEGER: &[&str] = &["integer"];
+const LABEL: &[&str] = &["label", "title"];
+const VALUE: &[&str] = &["value"];
+const DESCRIPTION: &[&str] = &["description"];
+const RECOMMENDED: &[&str] = &["recommended"];
+
+/// The kind named by a request, before its settings are read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KindName {
+    Text,
+    Select,
+    MultiSelect,
+    Confirm,
+    Number { integer: bool },
+}
+
+/// Reads the question at `fields`. Its id is left empty when the request gives none.
+pub fn read(fields: &Fields, rules: &Rules) -> Result<Question, RequestError> {
+    let prompt = fields.string(PROMPT)?.ok_or_else(|| {
+        RequestError::at(
+            join(fields.path(), "question"),
+            "is missing: give the text of the question to ask",
+        )
+    })?;
+    let id = match fields.find(ID) {
+        Some(found) => scalar_text(found.value).ok_or_else(|| found.error("must be a string"))?,
+        None => String::new(),
+    };
+    let options = match fields.find(OPTIONS) {
+        Some(found) => Some(read_options(&found)?),
+        None => None,
+    };
+    let kind = kind_name(fields, rules, options.is_some())?;
+    let required = fields.boolean(REQUIRED)?.unwrap_or(true);
+    let kind = read_kind(fields, rules, kind, options.unwrap_or_default())?;
+    Ok(Question {
+        id,
+        header: fields.string(HEADER)?,
+        prompt,
+        required,
+        kind,
+    })
+}
+
+/// Decides the kind from `type` and the multi flags, or from the presence of options.
+fn kind_name(fields: &Fields, rules: &Rules, has_options: bool) -> Result<KindName, RequestError> {
+    if let Some(kind) = rules.kind {
+        return Ok(kind);
+    }
+    let multi = fields.boolean(MULTI)?.unwrap_or(false);
+    let named = match fields.find(TYPE) {
+        None => None,
+        Some(found) => Some(parse_kind(&found)?),
+    };
+    let kind = match named {
+        Some(KindName::Select) | None if multi => KindName::MultiSelect,
+        Some(kind) => kind,
+        None if has_options => KindName::Select,
+        None => KindName::Text,
+    };
+    let is_choice = matches!(kind, KindName::Select | KindName::MultiSelect);
+    if has_options && !is_choice {
+        return Err(RequestError::at(
+            join(fields.path(), "options"),
+            format!(
+                "options are only for select and multi_select questions, but this question's \
+                 type is {}; set \"type\": \"select\" or remove the options",
+                kind_label(kind)
+            ),
+        ));
+    }
+    if is_choice && !has_options {
+        return Err(RequestError::at(
+            join(fields.path(), "options"),
+            "is missing: a choice question needs options to pick from",
+        ));
+    }
+    Ok(kind)
+}
+
+fn parse_kind(found: &Found) -> Result<KindName, RequestError> {
+    let text = found.string()?;
+    let key: String = text
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    Ok(match key.as_str() {
+        "text" | "string" | "input" | "freetext" | "freeform" => KindName::Text,
+        "select" | "choice" | "singleselect" | "single" | "radio" => KindName::Select,
+        "multiselect" | "multi" | "multiplechoice" | "checkbox" | "checkboxes" => {
+            KindName::MultiSelect
+        }
+        "confirm" | "yesno" | "boolean" | "bool" => KindName::Confirm,
+        "number" | "numeric" | "float" => KindName::Number { integer: false },
+        "integer" | "int" => KindName::Number { integer: true },
+        _ => {
+            return Err(found.error(format!(
+                "{text:?} is not a question type; use one of \"text\", \"select\", \
+                 \"multi_select\", \"confirm\", \"number\""
+            )));
+        }
+    })
+}
+
+fn kind_label(kind: KindName) -> &'static str {
+    match kind {
+        KindName::Text => "text",
+        KindName::Select => "select",
+        KindName::MultiSelect => "multi_select",
+        KindName::Confirm => "confirm",
+        KindName::Number { .. } => "number",
+    }
+}
+
+fn read_kind(
+    fields: &Fields,
+    rules: &Rules,
+    kind: KindName,
+    options: Vec<Choice>,
+) -> Result<QuestionKind, RequestError> {
+    let default = fields.find(DEFAULT);
+    Ok(match kind {
+        KindName::Text => QuestionKind::Text(TextQuestion {
+            multiline: fields.boolean(MULTILINE)?.unwrap_or(false),
+            placeholder: fields.string(PLACEHOLDER)?,
+            default: default.map(|d| d.string()).transpose()?,
+            min_length: fields.count(MIN_LENGTH)?,
+            max_length: fields.count(MAX_LENGTH)?,
+            secret: fields.boolean(SECRET)?.unwrap_or(false),
+        }),
+        KindName::Select => {
+            let default = match default {
+                None => None,
+                Some(found) => match found.value {
+                    Json::Array(items) if items.len() > 1 => {
+                        return Err(found.error("a select question takes one default, not several"));
+                    }
+                    Json::Array(items) if items.is_empty() => None,
+                    Json::Array(items) => Some(option_index(&found, &items[0], &options)?),
+                    single => Some(option_index(&found, single, &options)?),
+                },
+            };
+            QuestionKind::Select(SelectQuestion {
+                options,
+                default,
+                other: rules.other.or(fields.boolean(OTHER)?).unwrap_or(true),
+                discuss: rules.discuss.or(fields.boolean(DISCUSS)?).unwrap_or(false),
+            })
+        }
+        KindName::MultiSelect => {
+            let defaults = match default {
+                None => Vec::new(),
+                Some(found) => match found.value {
+                    Json::Array(items) => items
+                        .iter()
+                        .map(|item| option_index(&found, item, &options))
+                        .collect::<Result<_, _>>()?,
+                    single => vec![option_index(&found, single, &options)?],
+                },
+            };
+            QuestionKind::MultiSelect(MultiSelectQuestion {
+                options,
+                defaults,
+                min_picks: rules.min_picks.or(fields.count(MIN_PICKS)?),
+                max_picks: fields.count(MAX_PICKS)?,
+                other: rules.other.or(fields.boolean(OTHER)?).unwrap_or(true),
+            })
+        }
+        KindName::Confirm => QuestionKind::Confirm(ConfirmQuestion {
+            default: default.map(|d| yes_no(&d)).transpose()?,
+        }),
+        KindName::Number { integer } => QuestionKind::Number(NumberQuestion {
+            min: fields.number(MIN)?,
+            max: fields.number(MAX)?,
+            integer: integer || fields.boolean(INTEGER)?.unwrap_or(false),
+            default: default.map(|d| d.number()).transpose()?,
+        }),
+    })
+}
+
+/// Options: strings, or objects with a label and optional value, description and recommended.
+fn read_options(found: &Found) -> Result<Vec<Choice>, RequestError> {
+    found
+        .array()?
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let path = format!("{}[{index}]", found.path);
+            if let Some(label) = scalar_text(item) {
+                return Ok(Choice {
+                    value: label.clone(),
+                    label,
+                    description: None,
+                    recommended: false,
+                });
+            }
+            let fields = Fields::new(item, path.clone()).map_err(|_| {
+                RequestError::at(
+                    path.clone(),
+                    format!(
+                        "must be a string or an object with a label, not {}",
+                        describe(item)
+                    ),
+                )
+            })?;
+            let label = fields.string(LABEL)?.ok_or_else(|| {
+                RequestError::at(
+                    join(&path, "label"),
+                    "is missing: every option needs a label",
+                )
+            })?;
+            let value = match fields.find(VALUE) {
+                Some(v) => scalar_text(v.value).ok_or_else(|| v.error("must be a string"))?,
+                None => label.clone(),
+            };
+            Ok(Choice {
+                label,
+                value,
+                description: fields.string(DESCRIPTION)?,
+                recommended: fields.boolean(RECOMMENDED)?.unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// The option a default names: by value first, then by label (any case).
+fn option_index(found: &Found, item: &Json, options: &[Choice]) -> Result<u32, RequestError> {
+    let wanted = scalar_text(item)
+        .ok_or_else(|| found.error(format!("must name an option, not {}", describe(item))))?;
+    let position = options.iter().position(|o| o.value == wanted).or_else(|| {
+        options
+            .iter()
+            .position(|o| o.label.to_lowercase() == wanted.to_lowercase())
+    });
+    match position {
+        Some(index) => Ok(index as u32),
+        None => {
+            let values: Vec<String> = options
+                .iter()
+                .take(10)
+                .map(|o| format!("{:?}", o.value))
+                .collect();
+            let more = if options.len() > 10 { ", ..." } else { "" };
+            Err(found.error(format!(
+                "{wanted:?} is not one of the options; a default must be an option's value: {}{more}",
+                values.join(", ")
+            )))
+        }
+    }
+}
+
+fn yes_no(found: &Found) -> Result<bool, RequestError> {
+    if let Json::String(s) = found.value {
+        match s.trim().to_lowercase().as_str() {
+            "yes" | "y" => return Ok(true),
+            "no" | "n" => return Ok(false),
+            _ => {}
+        }
+    }
+    found.boolean()
+}

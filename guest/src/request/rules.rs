@@ -1,0 +1,86 @@
+//! The tools this plugin answers, and what each tool's name changes about a request.
+//!
+//! `interview` reads every dialect by its field names alone. Tools whose meaning is in their
+//! name (seed 004's `ask_question` and `ask_multi_select`) force what their name promises.
+
+use super::question::KindName;
+
+/// A tool the plugin answers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tool {
+    /// The general tool: every dialect, one question or a batch.
+    Interview,
+    /// seed 004: one select of 2-6 options, always with "Something else" and "Let's discuss this".
+    AskQuestion,
+    /// seed 004: a multi-select that needs at least one pick.
+    AskMultiSelect,
+    /// seed 004: the signal that conversation mode is over; a fixed reply, nothing asked.
+    ResumeStructured,
+}
+
+/// The names a runtime may route to each tool. Other agents' tool names read as `interview`.
+const NAMES: &[(&str, Tool)] = &[
+    ("interview", Tool::Interview),
+    ("ask_user", Tool::Interview),
+    ("ask_user_question", Tool::Interview),
+    ("request_user_input", Tool::Interview),
+    ("question", Tool::Interview),
+    ("interactive_form_question", Tool::Interview),
+    ("user_select", Tool::Interview),
+    ("ask_question", Tool::AskQuestion),
+    ("ask_multi_select", Tool::AskMultiSelect),
+    ("resume_structured", Tool::ResumeStructured),
+];
+
+impl Tool {
+    /// The tool called `name`; case, `_` and `-` do not matter (`AskUserQuestion` is `ask_user_question`).
+    pub fn named(name: &str) -> Option<Tool> {
+        let key = |s: &str| -> String {
+            s.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let wanted = key(name);
+        NAMES
+            .iter()
+            .find(|(n, _)| key(n) == wanted)
+            .map(|(_, tool)| *tool)
+    }
+
+    /// Every name `named` accepts, for error messages.
+    pub fn all_names() -> impl Iterator<Item = &'static str> {
+        NAMES.iter().map(|(name, _)| *name)
+    }
+
+    /// What this tool forces on each question.
+    pub fn rules(self) -> Rules {
+        match self {
+            Tool::AskQuestion => Rules {
+                kind: Some(KindName::Select),
+                other: Some(true),
+                discuss: Some(true),
+                options: Some((2, 6)),
+                ..Rules::default()
+            },
+            Tool::AskMultiSelect => Rules {
+                kind: Some(KindName::MultiSelect),
+                other: Some(false),
+                min_picks: Some(1),
+                ..Rules::default()
+            },
+            Tool::Interview | Tool::ResumeStructured => Rules::default(),
+        }
+    }
+}
+
+/// Settings a tool's name fixes, whatever the arguments say.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Rules {
+    pub kind: Option<KindName>,
+    pub other: Option<bool>,
+    pub discuss: Option<bool>,
+    pub min_picks: Option<u32>,
+    /// Fewest and most options.
+    pub options: Option<(usize, usize)>,
+}

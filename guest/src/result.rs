@@ -1,0 +1,133 @@
+//! The result JSON of a tool call: `status`, `answers`, `answer` (one-question requests), `text`
+//! for the model, and `error` when the request was invalid.
+
+use serde_json::{Map, Value as Json, json};
+
+use crate::llm_text;
+use crate::model::*;
+use crate::request::Request;
+
+/// The result of asking `request`.
+pub fn outcome(request: &Request, outcome: &Outcome) -> Json {
+    let (status, answers): (&str, &[Answer]) = match outcome {
+        Outcome::Answered(answers) => ("answered", answers),
+        Outcome::Cancelled(answers) => ("cancelled", answers),
+        Outcome::Unavailable => ("unavailable", &[]),
+        Outcome::Invalid(error) => return invalid(error),
+    };
+    let mut result = Map::new();
+    result.insert("status".into(), status.into());
+    let listed: Vec<Json> = answers
+        .iter()
+        .filter_map(|a| {
+            request
+                .questions
+                .iter()
+                .find(|q| q.id == a.id)
+                .map(|q| answer(q, a))
+        })
+        .collect();
+    result.insert("answers".into(), listed.into());
+    if request.questions.len() == 1 {
+        result.insert(
+            "answer".into(),
+            answers.first().map_or(Json::Null, |a| value(&a.value)),
+        );
+    }
+    result.insert("text".into(), llm_text::outcome(request, outcome).into());
+    result.into()
+}
+
+/// The result of an invalid request.
+pub fn invalid(error: &RequestError) -> Json {
+    json!({
+        "status": "invalid",
+        "answers": [],
+        "error": { "path": error.path, "message": error.message },
+        "text": llm_text::invalid(error),
+    })
+}
+
+/// The result of a call that asks nothing and answers with fixed text.
+pub fn signal(text: &str) -> Json {
+    json!({ "status": "answered", "answers": [], "text": text })
+}
+
+fn answer(question: &Question, answer: &Answer) -> Json {
+    json!({
+        "id": answer.id,
+        "question": question.prompt,
+        "type": question.kind.name(),
+        "value": value(&answer.value),
+        "custom": answer.origin == Origin::Custom,
+        "skipped": answer.origin == Origin::Skipped,
+        "discuss": answer.origin == Origin::Discuss,
+    })
+}
+
+/// An answer's value as JSON; whole numbers are written without a fraction.
+pub fn value(value: &Value) -> Json {
+    match value {
+        Value::None => Json::Null,
+        Value::Text(text) => text.as_str().into(),
+        Value::Texts(texts) => texts.clone().into(),
+        Value::Boolean(b) => (*b).into(),
+        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 => {
+            (*n as i64).into()
+        }
+        Value::Number(n) => (*n).into(),
+    }
+}
+
+/// A question as the plugin understood it, for `check`.
+pub fn question(question: &Question) -> Json {
+    let mut q = Map::new();
+    q.insert("id".into(), question.id.as_str().into());
+    q.insert("type".into(), question.kind.name().into());
+    q.insert("question".into(), question.prompt.as_str().into());
+    if let Some(header) = &question.header {
+        q.insert("header".into(), header.as_str().into());
+    }
+    q.insert("required".into(), question.required.into());
+    let options = |options: &[Choice]| -> Json {
+        options
+            .iter()
+            .map(|o| {
+                let mut option = json!({ "label": o.label, "value": o.value });
+                if let Some(d) = &o.description {
+                    option["description"] = d.as_str().into();
+                }
+                if o.recommended {
+                    option["recommended"] = true.into();
+                }
+                option
+            })
+            .collect::<Vec<_>>()
+            .into()
+    };
+    let value_of = |options: &[Choice], i: u32| Json::from(options[i as usize].value.as_str());
+    let settings = match &question.kind {
+        QuestionKind::Text(t) => json!({
+            "multiline": t.multiline, "placeholder": t.placeholder, "default": t.default,
+            "min_length": t.min_length, "max_length": t.max_length, "secret": t.secret,
+        }),
+        QuestionKind::Select(s) => json!({
+            "options": options(&s.options),
+            "default": s.default.map(|i| value_of(&s.options, i)),
+            "other": s.other, "discuss": s.discuss,
+        }),
+        QuestionKind::MultiSelect(m) => json!({
+            "options": options(&m.options),
+            "default": m.defaults.iter().map(|&i| value_of(&m.options, i)).collect::<Vec<_>>(),
+            "min_picks": m.min_picks, "max_picks": m.max_picks, "other": m.other,
+        }),
+        QuestionKind::Confirm(c) => json!({ "default": c.default }),
+        QuestionKind::Number(n) => json!({
+            "min": n.min, "max": n.max, "integer": n.integer, "default": n.default,
+        }),
+    };
+    if let Json::Object(settings) = settings {
+        q.extend(settings.into_iter().filter(|(_, v)| !v.is_null()));
+    }
+    q.into()
+}

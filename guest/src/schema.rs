@@ -1,0 +1,143 @@
+//! The tool definitions a runtime shows the model: names, descriptions that teach when and how
+//! to ask, and the JSON Schema of the arguments.
+
+use serde_json::{Value as Json, json};
+
+use crate::limits::*;
+use crate::model::ToolDefinition;
+
+const INTERVIEW: &str = "Ask the user one or more questions and wait for the answers. Use it \
+whenever you need a human decision: to gather preferences or requirements, to clarify ambiguous \
+instructions, to choose between approaches, or to confirm a risky action. Never write questions \
+or lists of options to the user as plain text; call this tool instead.\n\
+- Ask 1-4 questions per call, each with a short header (1-3 words).\n\
+- Give choice questions 2-6 options, each with a short label and a description of its trade-off.\n\
+- The UI adds a free-text \"Something else\" entry itself (set other: false to hide it): never \
+add \"Other\" as an option.\n\
+- If you recommend an option, set recommended: true on it; never write \"(Recommended)\" in a label.\n\
+Result: status is answered, cancelled (the user stopped; the answers so far are included), \
+unavailable (no human can answer: do not retry, continue on your own judgement) or invalid (fix \
+the arguments and call again); text says in words what the user chose.";
+
+const ASK_QUESTION: &str = "Ask the user one question with 2-6 options to pick from. The UI \
+shows the options with their descriptions and always adds \"Something else (I'll explain)\" for \
+a typed answer and \"Let's discuss this\" for a conversation: do not add these yourself. Cite \
+real files and patterns of the codebase in the options. If the user wants to discuss, ask \
+follow-ups in plain text and call resume_structured when the direction is clear.";
+
+const ASK_MULTI_SELECT: &str = "Let the user tick any number of items in a list (at least one), \
+for example which areas to discuss. Each item has a label and an optional description.";
+
+const RESUME_STRUCTURED: &str = "Signal the end of a plain-text conversation that the user asked \
+for (\"Let's discuss this\") and go back to structured questions. Summarize what you learned.";
+
+/// Every tool the plugin answers, `interview` first.
+pub fn definitions() -> Vec<ToolDefinition> {
+    let option = option_schema();
+    let options = |min: usize, max: usize| json!({ "type": "array", "minItems": min, "maxItems": max, "items": option.clone() });
+    let question = question_schema(options(1, MAX_OPTIONS));
+    let interview = json!({
+        "type": "object",
+        "properties": {
+            "questions": {
+                "type": "array", "minItems": 1, "maxItems": MAX_QUESTIONS, "items": question,
+                "description": "The questions, asked in order. One question is a one-item array.",
+            },
+        },
+        "required": ["questions"],
+    });
+    let one_question = |options: Json| {
+        json!({
+            "type": "object",
+            "properties": {
+                "question": { "type": "string", "description": "The question to ask." },
+                "options": options,
+            },
+            "required": ["question", "options"],
+        })
+    };
+    let resume = json!({
+        "type": "object",
+        "properties": { "summary": {
+            "type": "string", "description": "What you learned in the conversation, briefly.",
+        }},
+        "required": ["summary"],
+    });
+    [
+        ("interview", INTERVIEW, interview),
+        ("ask_question", ASK_QUESTION, one_question(options(2, 6))),
+        (
+            "ask_multi_select",
+            ASK_MULTI_SELECT,
+            one_question(options(1, MAX_OPTIONS)),
+        ),
+        ("resume_structured", RESUME_STRUCTURED, resume),
+    ]
+    .into_iter()
+    .map(|(name, description, mut parameters)| {
+        parameters["$schema"] = "https://json-schema.org/draft/2020-12/schema".into();
+        ToolDefinition {
+            name: name.into(),
+            description: description.into(),
+            parameters: parameters.to_string(),
+        }
+    })
+    .collect()
+}
+
+fn option_schema() -> Json {
+    json!({
+        "anyOf": [
+            { "type": "string", "description": "The option's label (and value)." },
+            {
+                "type": "object",
+                "properties": {
+                    "label": { "type": "string", "description": "Short text the user sees (1-5 words)." },
+                    "value": { "type": "string", "description": "What comes back when picked; defaults to the label." },
+                    "description": { "type": "string", "description": "What this option means or implies." },
+                    "recommended": { "type": "boolean", "description": "Your recommendation; the UI shows a badge." },
+                },
+                "required": ["label"],
+            },
+        ],
+    })
+}
+
+fn question_schema(options: Json) -> Json {
+    let string = |d: &str| json!({ "type": "string", "description": d });
+    let boolean = |d: &str| json!({ "type": "boolean", "description": d });
+    let count = |d: &str| json!({ "type": "integer", "minimum": 0, "description": d });
+    let number = |d: &str| json!({ "type": "number", "description": d });
+    json!({
+        "type": "object",
+        "properties": {
+            "id": string("Unique id; the answer carries it back. Default: q1, q2, ... by position."),
+            "header": string("A very short label shown above the question, e.g. \"Deploy\"."),
+            "question": string("The complete question."),
+            "type": {
+                "type": "string", "enum": ["text", "select", "multi_select", "confirm", "number"],
+                "description": "Default: select when options are given, else text.",
+            },
+            "options": options,
+            "multi": boolean("With options: let the user pick several (same as type multi_select)."),
+            "required": boolean("The user must answer (default true); optional questions can be skipped."),
+            "default": {
+                "description": "The preselected answer: an option's value (an array of values for \
+                    multi_select), a text, true/false for confirm, or a number.",
+            },
+            "other": boolean("Choice questions: offer a typed \"Something else\" answer (default true)."),
+            "discuss": boolean("Select questions: offer \"Let's discuss this\" (default false)."),
+            "placeholder": string("Text questions: a hint shown while the answer is empty."),
+            "multiline": boolean("Text questions: allow several lines."),
+            "secret": boolean("Text questions: do not show what is typed."),
+            "min_length": count("Text questions: fewest characters."),
+            "max_length": count("Text questions: most characters."),
+            "min_picks": count("multi_select: fewest picks (default 1 when required)."),
+            "max_picks": count("multi_select: most picks."),
+            "min": number("number: smallest value."),
+            "max": number("number: largest value."),
+            "integer": boolean("number: whole numbers only."),
+        },
+        "required": ["question"],
+    })
+}

@@ -1,0 +1,45 @@
+//! The exported tool, over any [`Ui`]: what the component's `call`, `check` and `ask` do.
+
+use serde_json::json;
+
+use crate::flow::{self, Ui};
+use crate::model::*;
+use crate::request::{self, Call};
+use crate::{result, validate};
+
+/// Runs a tool call and returns the result JSON.
+pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> String {
+    let result = match request::parse(name, arguments) {
+        Err(error) => result::invalid(&error),
+        Ok(Call::Signal(text)) => result::signal(&text),
+        Ok(Call::Ask(request)) => {
+            let outcome = flow::run(&request.questions, settings, ui);
+            result::outcome(&request, &outcome)
+        }
+    };
+    result.to_string()
+}
+
+/// Checks a tool call without asking: the `invalid` result, or the questions as understood.
+pub fn check(name: &str, arguments: &str) -> String {
+    let result = match request::parse(name, arguments) {
+        Err(error) => result::invalid(&error),
+        Ok(Call::Signal(_)) => json!({ "status": "valid", "questions": [] }),
+        Ok(Call::Ask(request)) => json!({
+            "status": "valid",
+            "questions": request.questions.iter().map(result::question).collect::<Vec<_>>(),
+        }),
+    };
+    result.to_string()
+}
+
+/// Asks typed questions, after the same validation as `call`.
+pub fn ask(questions: Vec<Question>, settings: &Settings, ui: &mut impl Ui) -> Outcome {
+    let paths: Vec<String> = (0..questions.len())
+        .map(|i| format!("questions[{i}]"))
+        .collect();
+    if let Err(error) = validate::questions(paths.iter().map(String::as_str).zip(&questions)) {
+        return Outcome::Invalid(error);
+    }
+    flow::run(&questions, settings, ui)
+}

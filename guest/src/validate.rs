@@ -1,0 +1,259 @@
+//! The rules every request meets before anything is shown, typed or JSON alike. Each error
+//! names the exact place (`questions[1].options[2].label`) and says what to do.
+
+use std::collections::HashMap;
+
+use crate::limits::*;
+use crate::model::*;
+
+/// Checks questions, each with the path it has in the request (empty for a top-level question).
+pub fn questions<'a>(
+    items: impl ExactSizeIterator<Item = (&'a str, &'a Question)>,
+) -> Result<(), RequestError> {
+    if items.len() == 0 {
+        return Err(RequestError::at(
+            "questions",
+            "is empty: give at least one question",
+        ));
+    }
+    if items.len() > MAX_QUESTIONS {
+        return Err(RequestError::at(
+            "questions",
+            format!(
+                "has {} questions; at most {MAX_QUESTIONS} fit in one request",
+                items.len()
+            ),
+        ));
+    }
+    let mut ids: HashMap<&str, &str> = HashMap::new();
+    let mut total_options = 0;
+    for (path, question) in items {
+        if let Some(first) = ids.insert(&question.id, path) {
+            return Err(RequestError::at(
+                join(path, "id"),
+                format!(
+                    "{:?} is already the id of {first}; ids must be unique",
+                    question.id
+                ),
+            ));
+        }
+        self::question(path, question)?;
+        total_options += question.kind.options().len();
+        if total_options > MAX_TOTAL_OPTIONS {
+            return Err(RequestError::at(
+                join(path, "options"),
+                format!("brings the request to more than {MAX_TOTAL_OPTIONS} options in all"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn question(path: &str, q: &Question) -> Result<(), RequestError> {
+    text(path, "id", &q.id, MAX_SHORT_CHARS)?;
+    text(path, "question", &q.prompt, MAX_PROMPT_CHARS)?;
+    if let Some(header) = &q.header {
+        length(path, "header", header, MAX_SHORT_CHARS)?;
+    }
+    match &q.kind {
+        QuestionKind::Text(t) => text_question(path, t),
+        QuestionKind::Select(s) => {
+            options(path, &s.options)?;
+            if let Some(d) = s.default {
+                index(path, "default", d, s.options.len())?;
+            }
+            Ok(())
+        }
+        QuestionKind::MultiSelect(m) => multi_select(path, q.required, m),
+        QuestionKind::Confirm(_) => Ok(()),
+        QuestionKind::Number(n) => number(path, n),
+    }
+}
+
+/// A text that must say something and fit its limit.
+fn text(path: &str, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
+    if value.trim().is_empty() {
+        return Err(RequestError::at(
+            join(path, field),
+            "is empty: it must say something",
+        ));
+    }
+    length(path, field, value, limit)
+}
+
+fn length(path: &str, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
+    let chars = value.chars().count();
+    if chars > limit {
+        return Err(RequestError::at(
+            join(path, field),
+            format!("is {chars} characters long; the limit is {limit}"),
+        ));
+    }
+    Ok(())
+}
+
+fn index(path: &str, field: &str, index: u32, count: usize) -> Result<(), RequestError> {
+    if index as usize >= count {
+        return Err(RequestError::at(
+            join(path, field),
+            format!("is option {index}, but there are only {count} options (counted from 0)"),
+        ));
+    }
+    Ok(())
+}
+
+fn text_question(path: &str, t: &TextQuestion) -> Result<(), RequestError> {
+    for (field, value) in [("placeholder", &t.placeholder), ("default", &t.default)] {
+        if let Some(value) = value {
+            length(path, field, value, MAX_LONG_CHARS)?;
+        }
+    }
+    if let (Some(min), Some(max)) = (t.min_length, t.max_length)
+        && min > max
+    {
+        return Err(RequestError::at(
+            join(path, "min_length"),
+            format!("is {min}, more than max_length ({max})"),
+        ));
+    }
+    if let (Some(default), Some(max)) = (&t.default, t.max_length)
+        && default.chars().count() > max as usize
+    {
+        return Err(RequestError::at(
+            join(path, "default"),
+            format!("is longer than max_length ({max})"),
+        ));
+    }
+    Ok(())
+}
+
+fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
+    let here = join(path, "options");
+    if options.is_empty() {
+        return Err(RequestError::at(here, "is empty: give at least one option"));
+    }
+    if options.len() > MAX_OPTIONS {
+        return Err(RequestError::at(
+            here,
+            format!("has {} options; the limit is {MAX_OPTIONS}", options.len()),
+        ));
+    }
+    let mut labels: HashMap<String, usize> = HashMap::new();
+    let mut values: HashMap<&str, usize> = HashMap::new();
+    for (i, option) in options.iter().enumerate() {
+        let at = format!("{here}[{i}]");
+        text(&at, "label", &option.label, MAX_SHORT_CHARS)?;
+        length(&at, "value", &option.value, MAX_SHORT_CHARS)?;
+        if let Some(description) = &option.description {
+            length(&at, "description", description, MAX_LONG_CHARS)?;
+        }
+        // Labels are compared ignoring case because a person may type a label to pick it.
+        if let Some(first) = labels.insert(option.label.trim().to_lowercase(), i) {
+            return Err(RequestError::at(
+                join(&at, "label"),
+                format!(
+                    "{:?} is also the label of option {first}; labels must differ",
+                    option.label
+                ),
+            ));
+        }
+        if let Some(first) = values.insert(&option.value, i) {
+            return Err(RequestError::at(
+                join(&at, "value"),
+                format!(
+                    "{:?} is also the value of option {first}; values must differ",
+                    option.value
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn multi_select(path: &str, required: bool, m: &MultiSelectQuestion) -> Result<(), RequestError> {
+    options(path, &m.options)?;
+    let mut seen = Vec::new();
+    for &d in &m.defaults {
+        index(path, "default", d, m.options.len())?;
+        if seen.contains(&d) {
+            return Err(RequestError::at(
+                join(path, "default"),
+                format!("names option {d} twice"),
+            ));
+        }
+        seen.push(d);
+    }
+    let available = m.options.len() + usize::from(m.other);
+    if let Some(min) = m.min_picks
+        && min as usize > available
+    {
+        return Err(RequestError::at(
+            join(path, "min_picks"),
+            format!("is {min}, but there are only {available} entries to pick"),
+        ));
+    }
+    if let Some(max) = m.max_picks {
+        if max == 0 {
+            return Err(RequestError::at(
+                join(path, "max_picks"),
+                "is 0: allow at least one pick",
+            ));
+        }
+        if let Some(min) = m.min_picks.filter(|min| *min > max) {
+            return Err(RequestError::at(
+                join(path, "min_picks"),
+                format!("is {min}, more than max_picks ({max})"),
+            ));
+        }
+        if m.defaults.len() > max as usize {
+            return Err(RequestError::at(
+                join(path, "default"),
+                format!(
+                    "ticks {} options, more than max_picks ({max})",
+                    m.defaults.len()
+                ),
+            ));
+        }
+    }
+    if required && m.min_picks == Some(0) {
+        return Err(RequestError::at(
+            join(path, "min_picks"),
+            "is 0 on a required question; set required to false to allow no picks",
+        ));
+    }
+    Ok(())
+}
+
+fn number(path: &str, n: &NumberQuestion) -> Result<(), RequestError> {
+    if let (Some(min), Some(max)) = (n.min, n.max) {
+        if min > max {
+            return Err(RequestError::at(
+                join(path, "min"),
+                format!("is {min}, more than max ({max})"),
+            ));
+        }
+        if n.integer && min.ceil() > max.floor() {
+            return Err(RequestError::at(
+                join(path, "min"),
+                format!("no whole number lies between {min} and {max}"),
+            ));
+        }
+    }
+    for (field, value) in [("min", n.min), ("max", n.max), ("default", n.default)] {
+        if value.is_some_and(|v| !v.is_finite()) {
+            return Err(RequestError::at(
+                join(path, field),
+                "must be a finite number",
+            ));
+        }
+    }
+    if let Some(default) = n.default
+        && let Some(problem) = crate::judge::number_problem(n, default)
+    {
+        return Err(RequestError::at(
+            join(path, "default"),
+            format!("{default} {problem}"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! Limits on the plugin: memory, and compute time between two host calls. Waiting for a person
+//! is host time and never counts, so an hour-long answer is fine; a guest that loops is stopped.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder};
+
+/// How much the plugin may use.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Linear memory of the plugin, in bytes.
+    pub memory_bytes: usize,
+    /// Guest computation per export call, not counting time in host calls (the UI).
+    pub compute: Duration,
+    /// The largest arguments JSON the host hands over; the plugin itself refuses more than 1 MiB
+    /// with an `invalid` result that says so.
+    pub request_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory_bytes: 64 << 20,
+            compute: Duration::from_secs(2),
+            request_bytes: 8 << 20,
+        }
+    }
+}
+
+impl Limits {
+    pub(crate) fn store_limits(&self) -> StoreLimits {
+        StoreLimitsBuilder::new()
+            .memory_size(self.memory_bytes)
+            .instances(4)
+            .trap_on_grow_failure(true)
+            .build()
+    }
+}
+
+/// How often the epoch advances, and so how often a running guest's compute time is checked.
+pub(crate) const TICK: Duration = Duration::from_millis(10);
+
+/// Advances the engine's epoch every [`TICK`] until dropped.
+pub(crate) struct Ticker {
+    stop: Arc<AtomicBool>,
+}
+
+impl Ticker {
+    pub(crate) fn start(engine: &Engine) -> Ticker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (engine, flag) = (engine.clone(), stop.clone());
+        std::thread::Builder::new()
+            .name("interview-epoch".into())
+            .spawn(move || {
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(TICK);
+                    engine.increment_epoch();
+                }
+            })
+            .expect("spawning the epoch thread");
+        Ticker { stop }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Guest compute time of the current export call: wall time minus time spent in host calls.
+#[derive(Debug)]
+pub(crate) struct GuestClock {
+    started: Instant,
+    in_host: Duration,
+}
+
+impl GuestClock {
+    pub(crate) fn new() -> Self {
+        GuestClock {
+            started: Instant::now(),
+            in_host: Duration::ZERO,
+        }
+    }
+
+    /// Starts counting a new export call.
+    pub(crate) fn restart(&mut self) {
+        *self = GuestClock::new();
+    }
+
+    pub(crate) fn add_host_time(&mut self, spent: Duration) {
+        self.in_host += spent;
+    }
+
+    pub(crate) fn guest_time(&self) -> Duration {
+        self.started.elapsed().saturating_sub(self.in_host)
+    }
+}

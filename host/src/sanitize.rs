@@ -1,0 +1,93 @@
+//! Text that comes from the agent is untrusted: before it reaches a terminal, every escape
+//! sequence and control character is removed, so no label can move the cursor, recolour the
+//! screen, set the window title, or hide text.
+
+/// Makes `text` safe to print; line breaks are kept (prompts and descriptions may use them).
+pub fn text(text: &str) -> String {
+    clean(text, true)
+}
+
+/// Makes `text` safe to print on one line: line breaks become spaces.
+pub fn line(text: &str) -> String {
+    clean(text, false)
+}
+
+fn clean(text: &str, keep_newlines: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' if keep_newlines => out.push('\n'),
+            '\n' | '\t' => out.push(' '),
+            '\x1b' => match chars.next() {
+                Some('[') => skip_csi(&mut chars),
+                Some(']' | 'P' | 'X' | '^' | '_') => skip_string(&mut chars),
+                // A two-character escape (ESC 7, ESC c, ...): both characters go.
+                _ => {}
+            },
+            '\u{9b}' => skip_csi(&mut chars),
+            '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
+            // Bidirectional embeddings, overrides and isolates can make text read differently
+            // from what it is ("Trojan Source").
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {}
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Skips the rest of a control sequence: parameters and intermediates up to the final byte.
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars>) {
+    for c in chars.by_ref() {
+        if ('\u{40}'..='\u{7e}').contains(&c) {
+            break;
+        }
+    }
+}
+
+/// Skips the rest of an OSC, DCS, SOS, PM or APC string, up to BEL or the string terminator.
+fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars>) {
+    while let Some(c) = chars.next() {
+        match c {
+            '\x07' | '\u{9c}' => break,
+            '\x1b' => {
+                if chars.peek() == Some(&'\\') {
+                    chars.next();
+                }
+                break;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removes_escape_sequences_and_controls() {
+        assert_eq!(line("\x1b[31mred\x1b[0m"), "red");
+        assert_eq!(line("a\x1b]0;title\x07b"), "ab");
+        assert_eq!(line("a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b"), "alinkb");
+        assert_eq!(line("x\x1bPdcs\x1b\\y"), "xy");
+        assert_eq!(line("a\rb\x08c\x7fd\u{0}e"), "abcde");
+        assert_eq!(line("\u{9b}2Jclear"), "clear");
+        assert_eq!(line("abc\u{202e}fed"), "abcfed");
+        assert_eq!(line("x\x1b7y"), "xy");
+    }
+
+    #[test]
+    fn keeps_text_and_chooses_line_breaks() {
+        assert_eq!(text("one\ntwo\tthree"), "one\ntwo three");
+        assert_eq!(line("one\r\ntwo"), "one two");
+        assert_eq!(line("日本語 ✔ é"), "日本語 ✔ é");
+    }
+
+    #[test]
+    fn an_unterminated_sequence_swallows_only_itself() {
+        assert_eq!(line("ok\x1b[12"), "ok");
+        assert_eq!(line("ok\x1b"), "ok");
+    }
+}

@@ -1,0 +1,260 @@
+//! Loading the plugin and calling it: [`Plugin`] is the compiled component (load it once),
+//! [`Session`] an instance of it talking to one [`Ui`].
+
+use std::path::PathBuf;
+
+use wasmtime::component::{HasSelf, Linker};
+use wasmtime::{Config, Engine, Store, StoreLimits, UpdateDeadline};
+
+use crate::Error;
+use crate::bindings::Plugin as Bindings;
+use crate::bindings::exports::interview::plugin::tool::ToolDefinition;
+use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
+use crate::loader::{self, LoadKind};
+use crate::sandbox::{GuestClock, Limits, Ticker};
+use crate::ui::Ui;
+
+/// The plugin component that this crate embeds (`host/plugin/interview.wasm`).
+pub const EMBEDDED_COMPONENT: &[u8] = include_bytes!("../plugin/interview.wasm");
+
+/// The interview plugin, compiled and ready to instantiate. Cheap to share; load it once.
+pub struct Plugin {
+    engine: Engine,
+    component: wasmtime::component::Component,
+    limits: Limits,
+    load_kind: LoadKind,
+    _ticker: Ticker,
+}
+
+/// Where the component comes from and how it is run; see [`Plugin::builder`].
+pub struct PluginBuilder {
+    bytes: Option<Vec<u8>>,
+    path: Option<PathBuf>,
+    cache_dir: Option<PathBuf>,
+    limits: Limits,
+}
+
+impl PluginBuilder {
+    /// Loads the component from a file instead of the embedded one.
+    pub fn component_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Uses these component bytes instead of the embedded ones.
+    pub fn component_bytes(mut self, bytes: impl Into<Vec<u8>>) -> Self {
+        self.bytes = Some(bytes.into());
+        self
+    }
+
+    /// Where compiled components are kept (default [`loader::default_cache_dir`]); `None`
+    /// compiles every time.
+    pub fn cache_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.cache_dir = dir;
+        self
+    }
+
+    /// Sandbox limits (default [`Limits::default`]).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Compiles (or reads from the cache) the component.
+    pub fn build(self) -> Result<Plugin, Error> {
+        let bytes = match (&self.path, self.bytes) {
+            (Some(path), _) => std::fs::read(path).map_err(|source| Error::Read {
+                path: path.clone(),
+                source,
+            })?,
+            (None, Some(bytes)) => bytes,
+            (None, None) => EMBEDDED_COMPONENT.to_vec(),
+        };
+        let mut config = Config::new();
+        config.epoch_interruption(true);
+        let engine = Engine::new(&config).map_err(|e| Error::Compile(format!("{e:?}")))?;
+        let (component, load_kind) = loader::load(&engine, &bytes, self.cache_dir.as_deref())?;
+        let ticker = Ticker::start(&engine);
+        Ok(Plugin {
+            engine,
+            component,
+            limits: self.limits,
+            load_kind,
+            _ticker: ticker,
+        })
+    }
+}
+
+impl Plugin {
+    /// The embedded component, with the default cache folder and limits.
+    pub fn load() -> Result<Plugin, Error> {
+        Plugin::builder().build()
+    }
+
+    /// Chooses the component, cache and limits before loading.
+    pub fn builder() -> PluginBuilder {
+        PluginBuilder {
+            bytes: None,
+            path: None,
+            cache_dir: loader::default_cache_dir(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Whether the component was compiled now or read from the cache.
+    pub fn load_kind(&self) -> LoadKind {
+        self.load_kind
+    }
+
+    /// A new instance of the plugin that asks through `ui`.
+    pub fn session<U: Ui + 'static>(&self, ui: U) -> Result<Session<U>, Error> {
+        let state = State {
+            ui,
+            limits: self.limits.store_limits(),
+            clock: GuestClock::new(),
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|state| &mut state.limits);
+        let budget = self.limits.compute;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |context| {
+            if context.data().clock.guest_time() > budget {
+                return Err(wasmtime::format_err!(
+                    "the plugin computed for more than {budget:?} without returning"
+                ));
+            }
+            Ok(UpdateDeadline::Continue(1))
+        });
+        let mut linker = Linker::new(&self.engine);
+        Bindings::add_to_linker::<State<U>, HasSelf<State<U>>>(&mut linker, |state| state)
+            .map_err(|e| Error::Instantiate(format!("{e:?}")))?;
+        let mut session = Session {
+            store,
+            linker,
+            component: self.component.clone(),
+            instance: None,
+            settings: Settings {
+                skip_response: None,
+            },
+            request_limit: self.limits.request_bytes,
+        };
+        session.instance()?;
+        Ok(session)
+    }
+}
+
+/// What the store holds: the UI, the memory limits, and the guest's compute clock.
+pub(crate) struct State<U> {
+    pub(crate) ui: U,
+    pub(crate) limits: StoreLimits,
+    pub(crate) clock: GuestClock,
+}
+
+/// One instance of the plugin and the UI it asks through. Calls run one at a time.
+pub struct Session<U: Ui + 'static> {
+    store: Store<State<U>>,
+    linker: Linker<State<U>>,
+    component: wasmtime::component::Component,
+    /// None after a trap: the next call starts a fresh instance.
+    instance: Option<Bindings>,
+    settings: Settings,
+    request_limit: usize,
+}
+
+impl<U: Ui + 'static> Session<U> {
+    /// The answer recorded when a person skips a text question (default: "I don't have
+    /// information about this.").
+    pub fn set_skip_response(&mut self, response: Option<String>) {
+        self.settings.skip_response = response;
+    }
+
+    /// The tools the plugin answers, `interview` first.
+    pub fn definitions(&mut self) -> Result<Vec<ToolDefinition>, Error> {
+        self.run("definitions", |bindings, store| {
+            bindings.interview_plugin_tool().call_definitions(store)
+        })
+    }
+
+    /// Runs the tool `name` with the model's JSON `arguments` and returns the result JSON.
+    pub fn call(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
+        self.check_size(arguments)?;
+        let settings = self.settings.clone();
+        self.run("call", |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_call(store, name, arguments, &settings)
+        })
+    }
+
+    /// Validates a tool call without asking: the `invalid` result, or the questions understood.
+    pub fn check(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
+        self.check_size(arguments)?;
+        self.run("check", |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_check(store, name, arguments)
+        })
+    }
+
+    /// Asks typed questions.
+    pub fn ask(&mut self, questions: &[Question]) -> Result<Outcome, Error> {
+        let settings = self.settings.clone();
+        self.run("ask", |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_ask(store, questions, &settings)
+        })
+    }
+
+    /// The UI.
+    pub fn ui(&self) -> &U {
+        &self.store.data().ui
+    }
+
+    /// The UI, to change it between calls.
+    pub fn ui_mut(&mut self) -> &mut U {
+        &mut self.store.data_mut().ui
+    }
+
+    fn check_size(&self, arguments: &str) -> Result<(), Error> {
+        if arguments.len() > self.request_limit {
+            return Err(Error::RequestTooLarge {
+                bytes: arguments.len(),
+                limit: self.request_limit,
+            });
+        }
+        Ok(())
+    }
+
+    fn instance(&mut self) -> Result<&Bindings, Error> {
+        if self.instance.is_none() {
+            let bindings = Bindings::instantiate(&mut self.store, &self.component, &self.linker)
+                .map_err(|e| Error::Instantiate(format!("{e:?}")))?;
+            self.instance = Some(bindings);
+        }
+        Ok(self.instance.as_ref().expect("instantiated above"))
+    }
+
+    /// Calls an export with a fresh compute budget; a trap becomes [`Error::Trap`] and the next
+    /// call gets a new instance.
+    fn run<R>(
+        &mut self,
+        function: &'static str,
+        call: impl FnOnce(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
+    ) -> Result<R, Error> {
+        self.instance()?;
+        let bindings = self.instance.take().expect("instantiated above");
+        self.store.data_mut().clock.restart();
+        self.store.set_epoch_deadline(1);
+        match call(&bindings, &mut self.store) {
+            Ok(result) => {
+                self.instance = Some(bindings);
+                Ok(result)
+            }
+            Err(error) => Err(Error::Trap {
+                function,
+                message: format!("{error:?}"),
+            }),
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The UIs a host offers the plugin: one trait, the widget-level `ui` interface of the WIT.
+//!
+//! The plugin decides what to ask and judges every answer; a UI only shows a widget and reports
+//! what the person did. Every string a UI receives has already been sanitized (no escape or
+//! control sequences), whichever UI it is.
+
+pub mod numbered;
+pub mod scripted;
+
+use std::time::Instant;
+
+use crate::bindings::interview::plugin::ui as wit;
+use crate::sanitize;
+use crate::session::State;
+pub use wit::{
+    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
+    NumberReply, NumberRequest, SelectReply, SelectRequest, TextReply, TextRequest, UiMode,
+};
+
+/// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
+pub trait Ui {
+    /// How this UI reaches a person; [`UiMode::Unavailable`] makes the plugin ask nothing.
+    fn mode(&mut self) -> UiMode;
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply;
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply;
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
+}
+
+impl<U: Ui + ?Sized> Ui for Box<U> {
+    fn mode(&mut self) -> UiMode {
+        (**self).mode()
+    }
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        (**self).select(frame, request)
+    }
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        (**self).multi_select(frame, request)
+    }
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        (**self).text(frame, request)
+    }
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        (**self).confirm(frame, request)
+    }
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        (**self).number(frame, request)
+    }
+}
+
+fn clean_frame(frame: Frame) -> Frame {
+    Frame {
+        header: frame.header.as_deref().map(sanitize::line),
+        prompt: sanitize::text(&frame.prompt),
+        error: frame.error.as_deref().map(sanitize::text),
+        ..frame
+    }
+}
+
+fn clean_options(options: Vec<crate::Choice>) -> Vec<crate::Choice> {
+    options
+        .into_iter()
+        .map(|o| crate::Choice {
+            label: sanitize::line(&o.label),
+            description: o.description.as_deref().map(sanitize::text),
+            ..o
+        })
+        .collect()
+}
+
+fn clean_line(text: Option<String>) -> Option<String> {
+    text.as_deref().map(sanitize::line)
+}
+
+impl<U: Ui> State<U> {
+    /// Runs a UI call, counting its time as host time (not the guest's compute budget).
+    fn timed<R>(&mut self, call: impl FnOnce(&mut U) -> R) -> R {
+        let started = Instant::now();
+        let reply = call(&mut self.ui);
+        self.clock.add_host_time(started.elapsed());
+        reply
+    }
+}
+
+impl<U: Ui> wit::Host for State<U> {
+    fn mode(&mut self) -> UiMode {
+        self.timed(|ui| ui.mode())
+    }
+
+    fn select(&mut self, frame: Frame, r: SelectRequest) -> SelectReply {
+        let request = SelectRequest {
+            options: clean_options(r.options),
+            other_label: clean_line(r.other_label),
+            other_text: clean_line(r.other_text),
+            discuss_label: clean_line(r.discuss_label),
+            ..r
+        };
+        self.timed(|ui| ui.select(&clean_frame(frame), &request))
+    }
+
+    fn multi_select(&mut self, frame: Frame, r: MultiSelectRequest) -> MultiSelectReply {
+        let request = MultiSelectRequest {
+            options: clean_options(r.options),
+            other_label: clean_line(r.other_label),
+            other_text: clean_line(r.other_text),
+            ..r
+        };
+        self.timed(|ui| ui.multi_select(&clean_frame(frame), &request))
+    }
+
+    fn text(&mut self, frame: Frame, r: TextRequest) -> TextReply {
+        let request = TextRequest {
+            placeholder: clean_line(r.placeholder),
+            initial: r.initial.as_deref().map(if r.multiline {
+                sanitize::text
+            } else {
+                sanitize::line
+            }),
+            ..r
+        };
+        self.timed(|ui| ui.text(&clean_frame(frame), &request))
+    }
+
+    fn confirm(&mut self, frame: Frame, request: ConfirmRequest) -> ConfirmReply {
+        self.timed(|ui| ui.confirm(&clean_frame(frame), &request))
+    }
+
+    fn number(&mut self, frame: Frame, request: NumberRequest) -> NumberReply {
+        self.timed(|ui| ui.number(&clean_frame(frame), &request))
+    }
+}
+
+impl<U: Ui> crate::bindings::interview::plugin::types::Host for State<U> {}
+
+/// The UI of a process with nobody to ask (no terminal, no input): the plugin asks nothing and
+/// reports `unavailable`.
+pub struct NoPerson;
+
+impl Ui for NoPerson {
+    fn mode(&mut self) -> UiMode {
+        UiMode::Unavailable
+    }
+    fn select(&mut self, _: &Frame, _: &SelectRequest) -> SelectReply {
+        SelectReply::Nav(Nav::Cancel)
+    }
+    fn multi_select(&mut self, _: &Frame, _: &MultiSelectRequest) -> MultiSelectReply {
+        MultiSelectReply::Nav(Nav::Cancel)
+    }
+    fn text(&mut self, _: &Frame, _: &TextRequest) -> TextReply {
+        TextReply::Nav(Nav::Cancel)
+    }
+    fn confirm(&mut self, _: &Frame, _: &ConfirmRequest) -> ConfirmReply {
+        ConfirmReply::Nav(Nav::Cancel)
+    }
+    fn number(&mut self, _: &Frame, _: &NumberRequest) -> NumberReply {
+        NumberReply::Nav(Nav::Cancel)
+    }
+}

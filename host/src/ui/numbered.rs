@@ -1,0 +1,734 @@
+//! The numbered line mode: for dumb terminals, pipes and screen readers. Lists are numbered,
+//! one answer is one line, defaults are said in words, and the end of input cancels (never a
+//! silent default).
+//!
+//! Commands on any question: `back`, `skip`, `quit` (or `exit`), `help`. A line that is exactly
+//! an option's label picks that option, before it is read as a command.
+
+use std::collections::HashSet;
+use std::io::Write;
+
+use super::*;
+use crate::input::{Input, LineReader, LineSource};
+
+/// Why a numbered UI stopped asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The input ended before the last answer.
+    Ended,
+    /// The process was interrupted (Ctrl-C, SIGTERM).
+    Interrupted,
+}
+
+/// A line-by-line UI: prompts and lists to `out`, answers from `input`.
+pub struct NumberedUi {
+    input: Box<dyn LineSource>,
+    out: Box<dyn Write>,
+    style: Style,
+    /// A line read ahead by [`Ui::mode`] to find out whether anyone is there.
+    peeked: Option<Input>,
+    /// Hints already given, so that each is said once.
+    hinted: HashSet<&'static str>,
+    stop: Option<Stop>,
+}
+
+impl NumberedUi {
+    /// Reads answers from `input` and writes to `out`; `colour` adds bold and dim attributes.
+    pub fn new(input: impl LineSource + 'static, out: impl Write + 'static, colour: bool) -> Self {
+        NumberedUi {
+            input: Box::new(input),
+            out: Box::new(out),
+            style: Style { on: colour },
+            peeked: None,
+            hinted: HashSet::new(),
+            stop: None,
+        }
+    }
+
+    /// Answers from standard input, prompts to standard error.
+    pub fn stdio() -> Self {
+        let (lines, _) = LineReader::stdin();
+        NumberedUi::new(lines, std::io::stderr(), false)
+    }
+
+    /// Why the UI stopped asking, if it did: the input ended or was interrupted.
+    pub fn stop(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    fn next_input(&mut self) -> Input {
+        self.peeked
+            .take()
+            .unwrap_or_else(|| self.input.next_input())
+    }
+
+    /// Reads one line after `prompt`; the end of input or an interrupt is a cancel.
+    fn read(&mut self, prompt: &str) -> Result<String, Nav> {
+        self.say_inline(prompt);
+        match self.next_input() {
+            Input::Line(line) => Ok(line),
+            other => {
+                self.stop.get_or_insert(match other {
+                    Input::Interrupted => Stop::Interrupted,
+                    _ => Stop::Ended,
+                });
+                self.say("");
+                Err(Nav::Cancel)
+            }
+        }
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+    }
+
+    fn say_inline(&mut self, text: &str) {
+        let _ = write!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn error(&mut self, message: &str) {
+        let line = self.style.error(&format!("! {message}"));
+        self.say(&line);
+    }
+
+    /// A hint said the first time it applies; `key` names it.
+    fn hint(&mut self, key: &'static str, text: &str) {
+        if self.hinted.insert(key) {
+            let line = self.style.dim(text);
+            self.say(&line);
+        }
+    }
+
+    /// The header line and the question.
+    fn show_frame(&mut self, frame: &Frame) {
+        self.say("");
+        let place = match (frame.total > 1, &frame.header) {
+            (true, Some(h)) => Some(format!(
+                "Question {} of {} · {h}",
+                frame.position, frame.total
+            )),
+            (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
+            (false, Some(h)) => Some(h.clone()),
+            (false, None) => None,
+        };
+        if let Some(place) = place {
+            let line = self.style.dim(&place);
+            self.say(&line);
+        }
+        let optional = if frame.required { "" } else { " (optional)" };
+        let prompt = self.style.bold(&format!("{}{optional}", frame.prompt));
+        self.say(&prompt);
+    }
+
+    /// Said last, just above the answer line: the error of the previous try, and the first
+    /// time, the commands.
+    fn show_footer(&mut self, frame: &Frame) {
+        if let Some(error) = &frame.error {
+            self.error(error);
+        }
+        self.hint("commands", "Commands: back, skip, quit, help.");
+    }
+
+    fn show_list(&mut self, options: &[crate::Choice], ticks: Option<&[u32]>, extras: &[&str]) {
+        let width = (options.len() + extras.len()).to_string().len();
+        for (i, option) in options.iter().enumerate() {
+            let tick = match ticks {
+                Some(ticked) if ticked.contains(&(i as u32)) => "[x] ",
+                Some(_) => "[ ] ",
+                None => "",
+            };
+            let badge = if option.recommended {
+                self.style.dim(" (recommended)")
+            } else {
+                String::new()
+            };
+            self.say(&format!(
+                "  {:>width$}. {tick}{}{badge}",
+                i + 1,
+                option.label
+            ));
+            if let Some(description) = &option.description {
+                let pad = " ".repeat(width + 4 + tick.len());
+                for line in description.lines() {
+                    let line = self.style.dim(&format!("{pad}{line}"));
+                    self.say(&line);
+                }
+            }
+        }
+        for (k, extra) in extras.iter().enumerate() {
+            let tick = if ticks.is_some() { "[ ] " } else { "" };
+            self.say(&format!(
+                "  {:>width$}. {tick}{extra}",
+                options.len() + k + 1
+            ));
+        }
+    }
+
+    fn show_select(&mut self, frame: &Frame, request: &SelectRequest) {
+        self.show_frame(frame);
+        let extras = select_extras(request);
+        self.show_list(&request.options, None, &extras);
+        match (request.selected, &request.other_text) {
+            (Some(i), _) => {
+                let label = &request.options[i as usize].label;
+                self.say(&format!("(default: {}. {label})", i + 1));
+            }
+            (None, Some(text)) => self.say(&format!("(default: {text})")),
+            _ => {}
+        }
+        let hint = if request.other_label.is_some() {
+            "Type the number of your choice, or type your own answer."
+        } else {
+            "Type the number of your choice."
+        };
+        self.hint("select", hint);
+    }
+
+    fn show_multi(&mut self, frame: &Frame, request: &MultiSelectRequest) {
+        self.show_frame(frame);
+        let extras: Vec<&str> = request.other_label.as_deref().into_iter().collect();
+        self.show_list(&request.options, Some(&request.selected), &extras);
+        if !request.selected.is_empty() || request.other_text.is_some() {
+            let mut picked: Vec<String> = request
+                .selected
+                .iter()
+                .map(|i| (i + 1).to_string())
+                .collect();
+            picked.extend(request.other_text.iter().cloned());
+            self.say(&format!("(default: {})", picked.join(", ")));
+        }
+        let limits = match (request.min_picks, request.max_picks) {
+            (Some(min), Some(max)) if min == max => format!(" Pick {min}."),
+            (Some(min), Some(max)) => format!(" Pick {min} to {max}."),
+            (Some(min), None) if min > 1 => format!(" Pick at least {min}."),
+            (_, Some(max)) => format!(" Pick at most {max}."),
+            _ => String::new(),
+        };
+        if !limits.is_empty() {
+            let line = self.style.dim(limits.trim());
+            self.say(&line);
+        }
+        self.hint(
+            "multi",
+            "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).",
+        );
+    }
+
+    /// Asks for the typed answer of the "Something else" entry.
+    fn read_other(&mut self, current: Option<&str>) -> Result<String, Nav> {
+        let prompt = match current {
+            Some(current) => format!("Your answer (Enter keeps {current:?}): "),
+            None => "Your answer: ".to_string(),
+        };
+        let line = self.read(&prompt)?;
+        Ok(if line.trim().is_empty() {
+            current.unwrap_or_default().to_string()
+        } else {
+            line
+        })
+    }
+}
+
+/// After an error, a text or number widget's initial value is the rejected answer: an editor
+/// would let the person fix it, but a line cannot be edited, so it is no default here.
+fn without_rejected_draft<R, T>(
+    frame: &Frame,
+    mut request: R,
+    initial: impl Fn(&mut R) -> &mut Option<T>,
+) -> R {
+    if frame.error.is_some() {
+        *initial(&mut request) = None;
+    }
+    request
+}
+
+/// The numbered entries after the options: "Something else", "Let's discuss this".
+fn select_extras(request: &SelectRequest) -> Vec<&str> {
+    request
+        .other_label
+        .iter()
+        .chain(&request.discuss_label)
+        .map(String::as_str)
+        .collect()
+}
+
+impl Ui for NumberedUi {
+    fn mode(&mut self) -> UiMode {
+        // With a pipe or file, nobody may be there: input that ends before its first line
+        // means no person can answer, so say so at once rather than cancel.
+        if !self.input.is_terminal() && self.peeked.is_none() && self.hinted.is_empty() {
+            let first = self.input.next_input();
+            let nobody = first == Input::End;
+            self.peeked = Some(first);
+            if nobody {
+                return UiMode::Unavailable;
+            }
+        }
+        UiMode::Numbered
+    }
+
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        self.show_select(frame, request);
+        self.show_footer(frame);
+        loop {
+            let line = match self.read("> ") {
+                Ok(line) => line,
+                Err(nav) => return SelectReply::Nav(nav),
+            };
+            match read_select(&line, request, frame.required) {
+                Line::Reply(reply) => return reply,
+                Line::TypeOther(_) => {
+                    return match self.read_other(request.other_text.as_deref()) {
+                        Ok(text) => SelectReply::Other(text),
+                        Err(nav) => SelectReply::Nav(nav),
+                    };
+                }
+                Line::Help => self.show_select(frame, request),
+                Line::Invalid(message) => self.error(&message),
+            }
+        }
+    }
+
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        self.show_multi(frame, request);
+        self.show_footer(frame);
+        loop {
+            let line = match self.read("> ") {
+                Ok(line) => line,
+                Err(nav) => return MultiSelectReply::Nav(nav),
+            };
+            match read_multi(&line, request) {
+                Line::Reply(reply) => return reply,
+                Line::TypeOther(picked) => {
+                    return match self.read_other(request.other_text.as_deref()) {
+                        Ok(text) => MultiSelectReply::Picked(MultiPick {
+                            picked,
+                            other: Some(text),
+                        }),
+                        Err(nav) => MultiSelectReply::Nav(nav),
+                    };
+                }
+                Line::Help => self.show_multi(frame, request),
+                Line::Invalid(message) => self.error(&message),
+            }
+        }
+    }
+
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        let request = &without_rejected_draft(frame, request.clone(), |r| &mut r.initial);
+        self.show_frame(frame);
+        if let Some(initial) = &request.initial {
+            let shown = if request.secret {
+                "(hidden)".to_string()
+            } else {
+                initial.clone()
+            };
+            self.say(&format!("(default: {shown})"));
+        } else if let Some(placeholder) = &request.placeholder {
+            let line = self.style.dim(&format!("(for example: {placeholder})"));
+            self.say(&line);
+        }
+        let limits = match (request.min_length, request.max_length) {
+            (Some(min), Some(max)) => Some(format!("{min} to {max} characters")),
+            (Some(min), None) => Some(format!("at least {min} characters")),
+            (None, Some(max)) => Some(format!("at most {max} characters")),
+            (None, None) => None,
+        };
+        if let Some(limits) = limits {
+            let line = self.style.dim(&format!("({limits})"));
+            self.say(&line);
+        }
+        if request.multiline {
+            self.hint("multiline", "Type your answer; an empty line ends it.");
+        }
+        self.show_footer(frame);
+        if request.secret {
+            self.input.set_echo(false);
+        }
+        let reply = self.read_text(request);
+        if request.secret {
+            self.input.set_echo(true);
+            if self.input.is_terminal() {
+                self.say("");
+            }
+        }
+        reply
+    }
+
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        self.show_frame(frame);
+        self.show_footer(frame);
+        let choices = match request.initial {
+            Some(true) => "[Y/n]",
+            Some(false) => "[y/N]",
+            None => "[y/n]",
+        };
+        loop {
+            let line = match self.read(&format!("{choices} > ")) {
+                Ok(line) => line,
+                Err(nav) => return ConfirmReply::Nav(nav),
+            };
+            let word = line.trim().to_lowercase();
+            match (word.as_str(), request.initial) {
+                ("y" | "yes", _) => return ConfirmReply::Answered(true),
+                ("n" | "no", _) => return ConfirmReply::Answered(false),
+                ("", Some(initial)) => return ConfirmReply::Answered(initial),
+                _ => match command(&word) {
+                    Some(Command::Nav(nav)) => return ConfirmReply::Nav(nav),
+                    Some(Command::Help) => self.show_frame(frame),
+                    None => self.error("Type y for yes or n for no."),
+                },
+            }
+        }
+    }
+
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        let request = &without_rejected_draft(frame, *request, |r| &mut r.initial);
+        self.show_frame(frame);
+        let what = if request.integer {
+            "a whole number"
+        } else {
+            "a number"
+        };
+        let range = match (request.min, request.max) {
+            (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
+            (Some(min), None) => format!("{what} of {min} or more"),
+            (None, Some(max)) => format!("{what} of {max} or less"),
+            (None, None) => what.to_string(),
+        };
+        let line = self.style.dim(&format!("({range})"));
+        self.say(&line);
+        if let Some(initial) = request.initial {
+            self.say(&format!("(default: {initial})"));
+        }
+        self.show_footer(frame);
+        loop {
+            let line = match self.read("> ") {
+                Ok(line) => line,
+                Err(nav) => return NumberReply::Nav(nav),
+            };
+            match command(line.trim()) {
+                Some(Command::Nav(nav)) => return NumberReply::Nav(nav),
+                Some(Command::Help) => self.show_frame(frame),
+                None if line.trim().is_empty() => {
+                    return NumberReply::Entered(
+                        request.initial.map(|v| v.to_string()).unwrap_or_default(),
+                    );
+                }
+                None => return NumberReply::Entered(line),
+            }
+        }
+    }
+}
+
+impl NumberedUi {
+    fn read_text(&mut self, request: &TextRequest) -> TextReply {
+        let first = match self.read("> ") {
+            Ok(line) => line,
+            Err(nav) => return TextReply::Nav(nav),
+        };
+        if let Some(Command::Nav(nav)) = command(first.trim()) {
+            return TextReply::Nav(nav);
+        }
+        if first.trim().is_empty() {
+            return TextReply::Submitted(request.initial.clone().unwrap_or_default());
+        }
+        if !request.multiline {
+            return TextReply::Submitted(first);
+        }
+        // Several lines, up to an empty one (seed 003's double Enter).
+        let mut lines = vec![first];
+        loop {
+            match self.read("  ") {
+                Ok(line) if line.is_empty() => return TextReply::Submitted(lines.join("\n")),
+                Ok(line) => lines.push(line),
+                // Ending the input after typing is still a cancel: nothing is sent half-typed.
+                Err(nav) => return TextReply::Nav(nav),
+            }
+        }
+    }
+}
+
+/// What one line means to a widget.
+#[derive(Debug, PartialEq)]
+enum Line<R> {
+    Reply(R),
+    /// The "Something else" entry was picked, with these other picks: ask for its text.
+    TypeOther(Vec<u32>),
+    Help,
+    Invalid(String),
+}
+
+enum Command {
+    Nav(Nav),
+    Help,
+}
+
+fn command(word: &str) -> Option<Command> {
+    Some(match word.to_lowercase().as_str() {
+        "back" => Command::Nav(Nav::Back),
+        "skip" => Command::Nav(Nav::Skip),
+        "quit" | "exit" => Command::Nav(Nav::Cancel),
+        "help" | "?" => Command::Help,
+        _ => return None,
+    })
+}
+
+fn label_index(options: &[crate::Choice], typed: &str) -> Option<u32> {
+    options
+        .iter()
+        .position(|o| o.label.trim().eq_ignore_ascii_case(typed))
+        .map(|i| i as u32)
+}
+
+fn read_select(line: &str, request: &SelectRequest, required: bool) -> Line<SelectReply> {
+    let typed = line.trim();
+    let count = request.options.len();
+    let total = count + select_extras(request).len();
+    if typed.is_empty() {
+        return match (request.selected, &request.other_text) {
+            (Some(i), _) => Line::Reply(SelectReply::Picked(i)),
+            (None, Some(text)) => Line::Reply(SelectReply::Other(text.clone())),
+            _ if required => Line::Invalid(format!("Type a number from 1 to {total}.")),
+            _ => Line::Reply(SelectReply::Nav(Nav::Skip)),
+        };
+    }
+    if let Ok(n) = typed.parse::<usize>() {
+        let other = request.other_label.is_some();
+        return match n {
+            n if (1..=count).contains(&n) => Line::Reply(SelectReply::Picked(n as u32 - 1)),
+            n if other && n == count + 1 => Line::TypeOther(Vec::new()),
+            n if request.discuss_label.is_some() && n == count + 1 + usize::from(other) => {
+                Line::Reply(SelectReply::Discuss)
+            }
+            n => Line::Invalid(format!(
+                "There is no option {n}; type a number from 1 to {total}."
+            )),
+        };
+    }
+    if let Some(i) = label_index(&request.options, typed) {
+        return Line::Reply(SelectReply::Picked(i));
+    }
+    match command(typed) {
+        Some(Command::Nav(nav)) => Line::Reply(SelectReply::Nav(nav)),
+        Some(Command::Help) => Line::Help,
+        None if request.other_label.is_some() => Line::Reply(SelectReply::Other(typed.to_string())),
+        None => Line::Invalid(format!("Type a number from 1 to {total}.")),
+    }
+}
+
+fn read_multi(line: &str, request: &MultiSelectRequest) -> Line<MultiSelectReply> {
+    let typed = line.trim();
+    let count = request.options.len();
+    let total = count + usize::from(request.other_label.is_some());
+    let reply = |picked: Vec<u32>, other: Option<String>| {
+        Line::Reply(MultiSelectReply::Picked(MultiPick { picked, other }))
+    };
+    if typed.is_empty() {
+        return reply(request.selected.clone(), request.other_text.clone());
+    }
+    if typed.eq_ignore_ascii_case("none") {
+        return reply(Vec::new(), None);
+    }
+    match picks(typed, total) {
+        Some(Ok(picked)) if picked.contains(&(count as u32)) => {
+            return Line::TypeOther(
+                picked
+                    .into_iter()
+                    .filter(|&i| (i as usize) < count)
+                    .collect(),
+            );
+        }
+        Some(Ok(picked)) => return reply(picked, None),
+        Some(Err(message)) => return Line::Invalid(message),
+        None => {}
+    }
+    if let Some(i) = label_index(&request.options, typed) {
+        return reply(vec![i], None);
+    }
+    match command(typed) {
+        Some(Command::Nav(nav)) => Line::Reply(MultiSelectReply::Nav(nav)),
+        Some(Command::Help) => Line::Help,
+        None if request.other_label.is_some() => reply(Vec::new(), Some(typed.to_string())),
+        None => Line::Invalid("Type the numbers of your choices, like 1, 3 or 2-4.".into()),
+    }
+}
+
+/// Numbers and ranges (`1, 3 5-7`) as 0-based indices below `total`; `None` when the line is
+/// not a list of numbers at all, `Some(Err)` when it is, but names an entry that is not there.
+fn picks(line: &str, total: usize) -> Option<Result<Vec<u32>, String>> {
+    let mut picked = Vec::new();
+    for token in line.split([',', ' ', '\t']).filter(|t| !t.is_empty()) {
+        let (first, last) = match token.split_once('-') {
+            Some((a, b)) => (
+                a.trim().parse::<usize>().ok()?,
+                b.trim().parse::<usize>().ok()?,
+            ),
+            None => {
+                let n = token.parse::<usize>().ok()?;
+                (n, n)
+            }
+        };
+        for n in first.min(last)..=first.max(last) {
+            if n == 0 || n > total {
+                return Some(Err(format!(
+                    "There is no option {n}; the options are 1 to {total}."
+                )));
+            }
+            if !picked.contains(&(n as u32 - 1)) {
+                picked.push(n as u32 - 1);
+            }
+        }
+    }
+    Some(Ok(picked))
+}
+
+/// Terminal attributes, or none.
+struct Style {
+    on: bool,
+}
+
+impl Style {
+    fn wrap(&self, code: &str, text: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+    fn bold(&self, text: &str) -> String {
+        self.wrap("1", text)
+    }
+    fn dim(&self, text: &str) -> String {
+        self.wrap("2", text)
+    }
+    fn error(&self, text: &str) -> String {
+        self.wrap("1;31", text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Choice;
+
+    fn options(labels: &[&str]) -> Vec<Choice> {
+        labels
+            .iter()
+            .map(|l| Choice {
+                label: l.to_string(),
+                value: l.to_lowercase(),
+                description: None,
+                recommended: false,
+            })
+            .collect()
+    }
+
+    fn select(labels: &[&str], other: bool, discuss: bool) -> SelectRequest {
+        SelectRequest {
+            options: options(labels),
+            selected: None,
+            other_label: other.then(|| "Something else".into()),
+            other_text: None,
+            discuss_label: discuss.then(|| "Discuss".into()),
+        }
+    }
+
+    #[test]
+    fn select_lines() {
+        let r = select(&["Red", "Green", "Back"], true, true);
+        assert_eq!(
+            read_select("2", &r, true),
+            Line::Reply(SelectReply::Picked(1))
+        );
+        assert_eq!(
+            read_select(" green ", &r, true),
+            Line::Reply(SelectReply::Picked(1))
+        );
+        assert_eq!(read_select("4", &r, true), Line::TypeOther(vec![]));
+        assert_eq!(
+            read_select("5", &r, true),
+            Line::Reply(SelectReply::Discuss)
+        );
+        assert!(
+            matches!(read_select("6", &r, true), Line::Invalid(m) if m.contains("no option 6"))
+        );
+        // A label wins over a command of the same name.
+        assert_eq!(
+            read_select("back", &r, true),
+            Line::Reply(SelectReply::Picked(2))
+        );
+        assert_eq!(
+            read_select("quit", &r, true),
+            Line::Reply(SelectReply::Nav(Nav::Cancel))
+        );
+        assert_eq!(
+            read_select("teal", &r, true),
+            Line::Reply(SelectReply::Other("teal".into()))
+        );
+        assert!(matches!(read_select("", &r, true), Line::Invalid(_)));
+        assert_eq!(
+            read_select("", &r, false),
+            Line::Reply(SelectReply::Nav(Nav::Skip))
+        );
+        let closed = select(&["Red"], false, false);
+        assert!(matches!(
+            read_select("teal", &closed, true),
+            Line::Invalid(_)
+        ));
+        assert!(
+            matches!(read_select("2", &closed, true), Line::Invalid(m) if m.contains("1 to 1"))
+        );
+        let with_default = SelectRequest {
+            selected: Some(1),
+            ..select(&["Red", "Green"], true, false)
+        };
+        assert_eq!(
+            read_select("", &with_default, true),
+            Line::Reply(SelectReply::Picked(1))
+        );
+    }
+
+    #[test]
+    fn number_lists_and_ranges() {
+        assert_eq!(picks("1, 3", 5), Some(Ok(vec![0, 2])));
+        assert_eq!(picks("2-4", 5), Some(Ok(vec![1, 2, 3])));
+        assert_eq!(picks("1 3,5 3", 5), Some(Ok(vec![0, 2, 4])));
+        assert_eq!(picks("4-2", 5), Some(Ok(vec![3, 1, 2])));
+        assert!(matches!(picks("1, 9", 5), Some(Err(m)) if m.contains("no option 9")));
+        assert!(matches!(picks("0", 5), Some(Err(_))));
+        assert_eq!(picks("1, kanban", 5), None);
+    }
+
+    #[test]
+    fn multi_lines() {
+        let r = MultiSelectRequest {
+            options: options(&["A", "B", "C"]),
+            selected: vec![2],
+            other_label: Some("Something else".into()),
+            other_text: None,
+            min_picks: None,
+            max_picks: None,
+        };
+        let picked = |p: Vec<u32>, o: Option<&str>| {
+            Line::Reply(MultiSelectReply::Picked(MultiPick {
+                picked: p,
+                other: o.map(Into::into),
+            }))
+        };
+        assert_eq!(read_multi("", &r), picked(vec![2], None));
+        assert_eq!(read_multi("1 2", &r), picked(vec![0, 1], None));
+        assert_eq!(read_multi("none", &r), picked(vec![], None));
+        assert_eq!(read_multi("1, 4", &r), Line::TypeOther(vec![0]));
+        assert_eq!(read_multi("b", &r), picked(vec![1], None));
+        assert_eq!(
+            read_multi("something new", &r),
+            picked(vec![], Some("something new"))
+        );
+        assert_eq!(
+            read_multi("back", &r),
+            Line::Reply(MultiSelectReply::Nav(Nav::Back))
+        );
+    }
+}

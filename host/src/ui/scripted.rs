@@ -1,0 +1,96 @@
+//! A UI that plays back a script: for tests of the plugin through the real host, and for hosts
+//! that already know the answers.
+
+use std::collections::VecDeque;
+
+use super::*;
+
+/// One scripted reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Select(SelectReply),
+    MultiSelect(MultiSelectReply),
+    Text(TextReply),
+    Confirm(ConfirmReply),
+    Number(NumberReply),
+}
+
+/// What one widget was shown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    Select(Frame, SelectRequest),
+    MultiSelect(Frame, MultiSelectRequest),
+    Text(Frame, TextRequest),
+    Confirm(Frame, ConfirmRequest),
+    Number(Frame, NumberRequest),
+}
+
+/// Plays `steps` back in order and records what each widget showed. When the steps run out,
+/// or a step does not fit the widget, the widget is cancelled (like a person leaving).
+pub struct ScriptedUi {
+    mode: UiMode,
+    steps: VecDeque<Step>,
+    shown: Vec<Shown>,
+}
+
+impl ScriptedUi {
+    pub fn new(steps: impl IntoIterator<Item = Step>) -> Self {
+        ScriptedUi {
+            mode: UiMode::Numbered,
+            steps: steps.into_iter().collect(),
+            shown: Vec::new(),
+        }
+    }
+
+    /// A UI that says no person is available.
+    pub fn unavailable() -> Self {
+        ScriptedUi {
+            mode: UiMode::Unavailable,
+            ..ScriptedUi::new([])
+        }
+    }
+
+    /// Everything shown so far, in order.
+    pub fn shown(&self) -> &[Shown] {
+        &self.shown
+    }
+
+    /// Steps not played yet.
+    pub fn remaining(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Adds steps to play.
+    pub fn push(&mut self, steps: impl IntoIterator<Item = Step>) {
+        self.steps.extend(steps);
+    }
+}
+
+macro_rules! play {
+    ($method:ident, $request:ty, $reply:ident, $variant:ident) => {
+        fn $method(&mut self, frame: &Frame, request: &$request) -> $reply {
+            self.shown
+                .push(Shown::$variant(frame.clone(), request.clone()));
+            match self.steps.pop_front() {
+                Some(Step::$variant(reply)) => reply,
+                _ => $reply::Nav(Nav::Cancel),
+            }
+        }
+    };
+}
+
+impl Ui for ScriptedUi {
+    fn mode(&mut self) -> UiMode {
+        self.mode
+    }
+    play!(select, SelectRequest, SelectReply, Select);
+    play!(
+        multi_select,
+        MultiSelectRequest,
+        MultiSelectReply,
+        MultiSelect
+    );
+    play!(text, TextRequest, TextReply, Text);
+    play!(confirm, ConfirmRequest, ConfirmReply, Confirm);
+    play!(number, NumberRequest, NumberReply, Number);
+}

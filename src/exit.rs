@@ -1,0 +1,26 @@
+//! The command's exit codes, as `--help` and the README list them.
+
+use std::process::ExitCode;
+
+/// How a run of `interview` ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Answered; for `check`, valid; for `schema`, printed.
+    Answered = 0,
+    /// The person cancelled; the answers so far are in the result.
+    Cancelled = 1,
+    /// The request (or the command line) is invalid.
+    Invalid = 2,
+    /// No person can answer here.
+    Unavailable = 3,
+    /// The plugin could not run.
+    Failed = 4,
+    /// Interrupted by a signal; the answers so far are in the result.
+    Interrupted = 130,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}

@@ -1,0 +1,223 @@
+//! `interview`: ask a person the questions of an agent's tool call, in a terminal, and print
+//! the result JSON.
+
+mod exit;
+mod people;
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use interview_host::{Plugin, Ui};
+
+use exit::Exit;
+
+const AFTER_HELP: &str = "\
+Exit codes:
+  0    answered (check: valid; schema: printed)
+  1    cancelled: the person stopped; the answers given so far are in the result
+  2    invalid request, or bad usage
+  3    no person available: no terminal to ask on, or no input at all
+  4    the plugin could not run (component missing, corrupt, or out of its limits)
+  130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the answers given so far are in the result
+
+Examples:
+  interview ask examples/deploy.json          answer on this terminal
+  echo '{\"question\": \"Name?\"}' | interview ask -    request on stdin, answers from /dev/tty
+  printf '2\\n' | interview ask examples/deploy.json   answers piped in, one per line
+  interview check request.json                 validate without asking
+  interview schema                             the tool definitions, for an agent runtime";
+
+/// Ask a person the questions of an AI agent's tool call.
+///
+/// The request is the JSON arguments an agent gives an "ask the user" tool: one question or a
+/// batch, as free text, single choice, multiple choice, confirm or number, in the format of
+/// `interview` or of Claude Code, Codex, Gemini CLI, opencode and others. The questions are
+/// drawn on the terminal (stderr or /dev/tty); the result JSON goes to stdout.
+#[derive(Parser)]
+#[command(version, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Run this plugin component instead of the built-in one.
+    #[arg(long, global = true, value_name = "FILE")]
+    component: Option<PathBuf>,
+    /// Compile the component every time instead of using the cache.
+    #[arg(long, global = true)]
+    no_cache: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Ask the questions of a request and print the result JSON.
+    Ask {
+        /// The request's JSON file, or - for standard input (answers then come from /dev/tty).
+        request: String,
+        /// The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...
+        #[arg(long, default_value = "interview")]
+        tool: String,
+        /// Numbered lists and one answer per line, even on a capable terminal.
+        #[arg(long)]
+        numbered: bool,
+        /// What a skipped text question records.
+        #[arg(long, value_name = "TEXT")]
+        skip_response: Option<String>,
+    },
+    /// Validate a request without asking; prints how each question was understood.
+    Check {
+        /// The request's JSON file, or - for standard input.
+        request: String,
+        #[arg(long, default_value = "interview")]
+        tool: String,
+    },
+    /// Print the tool definitions (name, description, JSON Schema of the arguments).
+    Schema,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() {
+                Exit::Invalid.into()
+            } else {
+                Exit::Answered.into()
+            };
+        }
+    };
+    match run(cli) {
+        Ok(exit) => exit.into(),
+        Err((exit, message)) => {
+            eprintln!("interview: {message}");
+            exit.into()
+        }
+    }
+}
+
+type Failure = (Exit, String);
+
+fn run(cli: Cli) -> Result<Exit, Failure> {
+    let plugin = load(&cli)?;
+    match cli.command {
+        Command::Schema => {
+            let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
+            let tools: Vec<serde_json::Value> = session
+                .definitions()
+                .map_err(failed)?
+                .into_iter()
+                .map(|t| {
+                    let parameters: serde_json::Value =
+                        serde_json::from_str(&t.parameters).unwrap_or_default();
+                    serde_json::json!({ "name": t.name, "description": t.description, "parameters": parameters })
+                })
+                .collect();
+            print_json(&serde_json::Value::from(tools));
+            Ok(Exit::Answered)
+        }
+        Command::Check { request, tool } => {
+            let arguments = read_request(&request)?;
+            let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
+            let result = session.check(&tool, &arguments).map_err(failed)?;
+            let result: serde_json::Value =
+                serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
+            print_json(&result);
+            Ok(if result["status"] == "valid" {
+                Exit::Answered
+            } else {
+                Exit::Invalid
+            })
+        }
+        Command::Ask {
+            request,
+            tool,
+            numbered: _,
+            skip_response,
+        } => {
+            let arguments = read_request(&request)?;
+            // The raw-mode terminal UI is not built yet: every person answers in numbered mode.
+            match people::find(request == "-") {
+                Some(ui) => ask(&plugin, ui, &tool, &arguments, skip_response),
+                None => ask(
+                    &plugin,
+                    interview_host::NoPerson,
+                    &tool,
+                    &arguments,
+                    skip_response,
+                ),
+            }
+        }
+    }
+}
+
+fn load(cli: &Cli) -> Result<Plugin, Failure> {
+    let mut builder = Plugin::builder();
+    if let Some(path) = &cli.component {
+        builder = builder.component_path(path);
+    }
+    if cli.no_cache {
+        builder = builder.cache_dir(None);
+    }
+    builder.build().map_err(failed)
+}
+
+fn ask<U: Ui + people::Stopped + 'static>(
+    plugin: &Plugin,
+    ui: U,
+    tool: &str,
+    arguments: &str,
+    skip_response: Option<String>,
+) -> Result<Exit, Failure> {
+    people::on_signals();
+    let mut session = plugin.session(ui).map_err(failed)?;
+    session.set_skip_response(skip_response);
+    let result = session.call(tool, arguments);
+    let result = result.map_err(failed)?;
+    let json: serde_json::Value =
+        serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
+    print_json(&json);
+    Ok(match json["status"].as_str() {
+        Some("answered") => Exit::Answered,
+        Some("cancelled") if session.ui().interrupted() => Exit::Interrupted,
+        Some("cancelled") => Exit::Cancelled,
+        Some("unavailable") => Exit::Unavailable,
+        _ => Exit::Invalid,
+    })
+}
+
+/// The request text from a file or standard input.
+fn read_request(source: &str) -> Result<String, Failure> {
+    let mut text = String::new();
+    let read = if source == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(source).map(|t| text = t)
+    };
+    read.map_err(|e| {
+        let what = if source == "-" {
+            "standard input".to_string()
+        } else {
+            source.to_string()
+        };
+        (
+            Exit::Invalid,
+            format!("cannot read the request from {what}: {e}"),
+        )
+    })?;
+    Ok(text)
+}
+
+/// Pretty for a person at a terminal, one line for a program.
+fn print_json(value: &serde_json::Value) {
+    let text = if std::io::stdout().is_terminal() {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    };
+    println!("{}", text.expect("JSON values always serialize"));
+}
+
+fn failed(error: impl ToString) -> Failure {
+    (Exit::Failed, error.to_string())
+}

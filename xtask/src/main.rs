@@ -1,0 +1,165 @@
+//! Project tasks: `cargo xtask build-guest [--check]`.
+//!
+//! `build-guest` rebuilds the plugin component from `guest/` and writes it to
+//! `host/plugin/interview.wasm`, the file the host embeds and the repository commits. With
+//! `--check` it writes nothing and fails when the committed file differs from what the source
+//! builds. It installs nothing: it says what is missing.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const TARGET: &str = "wasm32-unknown-unknown";
+const COMMITTED: &str = "host/plugin/interview.wasm";
+/// Debian's Rust (`rustc-web`, `rust-web-src`): the reference toolchain, which builds `std` for
+/// wasm from source.
+const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
+const DEBIAN_CARGO: &str = "/usr/bin/cargo";
+const DEBIAN_STD_SRC: &str = "/usr/lib/rustlib/src/rust/library";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["build-guest"] => build_guest(false),
+        ["build-guest", "--check"] => build_guest(true),
+        _ => Err("usage: cargo xtask build-guest [--check]".to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// How the guest is compiled for wasm.
+enum Toolchain {
+    /// Debian's rustc with the std source: `-Zbuild-std`, byte-for-byte the committed file.
+    Reference,
+    /// A rustup toolchain with the wasm32 target installed: works, but may differ in bytes.
+    Rustup,
+}
+
+fn build_guest(check: bool) -> Result<(), String> {
+    let root = workspace_root();
+    let toolchain = find_toolchain()?;
+    let mut cargo = match toolchain {
+        Toolchain::Reference => {
+            let mut c = Command::new(DEBIAN_CARGO);
+            c.env("RUSTC", DEBIAN_RUSTC).env("RUSTC_BOOTSTRAP", "1");
+            c
+        }
+        Toolchain::Rustup => {
+            eprintln!(
+                "xtask: {DEBIAN_RUSTC} with the std source is not installed; building with rustup's \
+                 {TARGET} target, whose bytes may differ from the committed file"
+            );
+            Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        }
+    };
+    cargo.current_dir(&root).args([
+        "rustc",
+        "--quiet",
+        "--package",
+        "interview-guest",
+        "--profile",
+        "guest",
+        "--target",
+        TARGET,
+        "--crate-type",
+        "cdylib",
+        "--locked",
+    ]);
+    if matches!(toolchain, Toolchain::Reference) {
+        cargo.arg("-Zbuild-std=std,panic_abort");
+    }
+    // Paths that would otherwise end up in the binary are made machine-independent.
+    let cargo_home = env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env::var("HOME").unwrap_or_default()).join(".cargo"));
+    let mut rustflags = format!(
+        "--remap-path-prefix={}=/interview --remap-path-prefix={}=/cargo",
+        root.display(),
+        cargo_home.join("registry/src").display()
+    );
+    if matches!(toolchain, Toolchain::Reference) {
+        rustflags.push_str(" -Zlocation-detail=none");
+    }
+    cargo.env("CARGO_ENCODED_RUSTFLAGS", rustflags.replace(' ', "\x1f"));
+    cargo.env_remove("RUSTFLAGS");
+    let status = cargo
+        .status()
+        .map_err(|e| format!("could not run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("the guest build failed ({status})"));
+    }
+    let core_path = root
+        .join("target")
+        .join(TARGET)
+        .join("guest/interview_guest.wasm");
+    let core = std::fs::read(&core_path)
+        .map_err(|e| format!("cannot read {}: {e}", core_path.display()))?;
+    let component = wit_component::ComponentEncoder::default()
+        .module(&core)
+        .and_then(|encoder| encoder.validate(true).encode())
+        .map_err(|e| format!("cannot make a component of {}: {e:#}", core_path.display()))?;
+    let committed_path = root.join(COMMITTED);
+    eprintln!(
+        "xtask: core module {} bytes, component {} bytes",
+        core.len(),
+        component.len()
+    );
+    if check {
+        let committed = std::fs::read(&committed_path)
+            .map_err(|e| format!("cannot read {}: {e}", committed_path.display()))?;
+        if committed != component {
+            return Err(format!(
+                "{COMMITTED} ({} bytes) is not what guest/ builds ({} bytes): run `cargo xtask \
+                 build-guest` and commit the result",
+                committed.len(),
+                component.len()
+            ));
+        }
+        eprintln!("xtask: {COMMITTED} is exactly what guest/ builds");
+    } else {
+        std::fs::write(&committed_path, &component)
+            .map_err(|e| format!("cannot write {}: {e}", committed_path.display()))?;
+        eprintln!("xtask: wrote {COMMITTED}");
+    }
+    Ok(())
+}
+
+fn find_toolchain() -> Result<Toolchain, String> {
+    if Path::new(DEBIAN_RUSTC).exists() && Path::new(DEBIAN_STD_SRC).is_dir() {
+        return Ok(Toolchain::Reference);
+    }
+    let rustup_has_target = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .is_ok_and(|out| {
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .any(|l| l.trim() == TARGET)
+        });
+    if rustup_has_target {
+        return Ok(Toolchain::Rustup);
+    }
+    Err(format!(
+        "no Rust toolchain that builds for {TARGET} was found. Install the reference toolchain \
+         (Debian: `apt-get install rustc-web cargo-web rust-web-src rust-web-llvm lld-22`), or \
+         where rustup can download: `rustup target add {TARGET}`"
+    ))
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
