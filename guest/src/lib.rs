@@ -27,6 +27,8 @@ pub mod validate;
 
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests;
 
 use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
 use model::{Outcome, Question, Settings};

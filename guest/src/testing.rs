@@ -78,3 +78,58 @@ impl Ui for Script {
     scripted!(confirm, ConfirmRequest, ConfirmReply, Confirm, Confirm);
     scripted!(number, NumberRequest, NumberReply, Number, Number);
 }
+
+/// Runs a call of `tool` with `arguments` against `steps`: the result JSON and the script.
+pub fn run(
+    tool: &str,
+    arguments: &str,
+    steps: impl IntoIterator<Item = Step>,
+) -> (serde_json::Value, Script) {
+    let mut script = Script::new(steps);
+    let settings = Settings {
+        skip_response: None,
+    };
+    let result = crate::tool::call(tool, arguments, &settings, &mut script);
+    (
+        serde_json::from_str(&result).expect("the result is JSON"),
+        script,
+    )
+}
+
+/// The questions of a valid `interview` call.
+pub fn questions(arguments: &str) -> Vec<Question> {
+    questions_of("interview", arguments)
+}
+
+/// The questions of a valid call of `tool`.
+pub fn questions_of(tool: &str, arguments: &str) -> Vec<Question> {
+    match crate::request::parse(tool, arguments) {
+        Ok(crate::request::Call::Ask(request)) => request.questions,
+        other => panic!("expected questions from {arguments}, got {other:?}"),
+    }
+}
+
+/// The error of an invalid `interview` call.
+pub fn error(arguments: &str) -> RequestError {
+    error_of("interview", arguments)
+}
+
+/// The error of an invalid call of `tool`.
+pub fn error_of(tool: &str, arguments: &str) -> RequestError {
+    match crate::request::parse(tool, arguments) {
+        Err(error) => error,
+        Ok(call) => panic!("expected {arguments} to be invalid, got {call:?}"),
+    }
+}
+
+pub fn select(n: u32) -> Step {
+    Step::Select(SelectReply::Picked(n))
+}
+
+pub fn text(t: &str) -> Step {
+    Step::Text(TextReply::Submitted(t.into()))
+}
+
+pub fn nav_select(nav: Nav) -> Step {
+    Step::Select(SelectReply::Nav(nav))
+}

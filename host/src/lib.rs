@@ -7,7 +7,7 @@
 //! a [`NumberedUi`](ui::numbered::NumberedUi) for line-by-line terminals and pipes, a
 //! [`ScriptedUi`](ui::scripted::ScriptedUi) for tests, or a UI of your own.
 //!
-//! ```no_run
+//! ```
 //! use interview_host::{Plugin, ui::scripted::{ScriptedUi, Step}, SelectReply};
 //!
 //! # fn main() -> Result<(), interview_host::Error> {

@@ -108,36 +108,21 @@ impl Plugin {
 
     /// A new instance of the plugin that asks through `ui`.
     pub fn session<U: Ui + 'static>(&self, ui: U) -> Result<Session<U>, Error> {
-        let state = State {
-            ui,
-            limits: self.limits.store_limits(),
-            clock: GuestClock::new(),
-        };
-        let mut store = Store::new(&self.engine, state);
-        store.limiter(|state| &mut state.limits);
-        let budget = self.limits.compute;
-        store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |context| {
-            if context.data().clock.guest_time() > budget {
-                return Err(wasmtime::format_err!(
-                    "the plugin computed for more than {budget:?} without returning"
-                ));
-            }
-            Ok(UpdateDeadline::Continue(1))
-        });
         let mut linker = Linker::new(&self.engine);
         Bindings::add_to_linker::<State<U>, HasSelf<State<U>>>(&mut linker, |state| state)
             .map_err(|e| Error::Instantiate(format!("{e:?}")))?;
         let mut session = Session {
-            store,
+            engine: self.engine.clone(),
+            limits: self.limits.clone(),
+            store: None,
             linker,
             component: self.component.clone(),
             instance: None,
             settings: Settings {
                 skip_response: None,
             },
-            request_limit: self.limits.request_bytes,
         };
+        session.store = Some(session.new_store(ui));
         session.instance()?;
         Ok(session)
     }
@@ -152,13 +137,15 @@ pub(crate) struct State<U> {
 
 /// One instance of the plugin and the UI it asks through. Calls run one at a time.
 pub struct Session<U: Ui + 'static> {
-    store: Store<State<U>>,
+    engine: Engine,
+    limits: Limits,
+    /// Present between calls; taken only while a trapped store is replaced.
+    store: Option<Store<State<U>>>,
     linker: Linker<State<U>>,
     component: wasmtime::component::Component,
-    /// None after a trap: the next call starts a fresh instance.
+    /// None after a trap: the next call instantiates again.
     instance: Option<Bindings>,
     settings: Settings,
-    request_limit: usize,
 }
 
 impl<U: Ui + 'static> Session<U> {
@@ -208,35 +195,75 @@ impl<U: Ui + 'static> Session<U> {
 
     /// The UI.
     pub fn ui(&self) -> &U {
-        &self.store.data().ui
+        &self.store().data().ui
     }
 
     /// The UI, to change it between calls.
     pub fn ui_mut(&mut self) -> &mut U {
-        &mut self.store.data_mut().ui
+        &mut self.store_mut().data_mut().ui
+    }
+
+    fn store(&self) -> &Store<State<U>> {
+        self.store
+            .as_ref()
+            .expect("a session has a store between calls")
+    }
+
+    fn store_mut(&mut self) -> &mut Store<State<U>> {
+        self.store
+            .as_mut()
+            .expect("a session has a store between calls")
+    }
+
+    /// A store for `ui` with the memory limit and the compute budget.
+    fn new_store(&self, ui: U) -> Store<State<U>> {
+        let state = State {
+            ui,
+            limits: self.limits.store_limits(),
+            clock: GuestClock::new(),
+        };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|state| &mut state.limits);
+        let budget = self.limits.compute;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |context| {
+            if context.data().clock.guest_time() > budget {
+                return Err(wasmtime::format_err!(
+                    "the plugin computed for more than {budget:?} without returning"
+                ));
+            }
+            Ok(UpdateDeadline::Continue(1))
+        });
+        store
     }
 
     fn check_size(&self, arguments: &str) -> Result<(), Error> {
-        if arguments.len() > self.request_limit {
+        let limit = self.limits.request_bytes;
+        if arguments.len() > limit {
             return Err(Error::RequestTooLarge {
                 bytes: arguments.len(),
-                limit: self.request_limit,
+                limit,
             });
         }
         Ok(())
     }
 
-    fn instance(&mut self) -> Result<&Bindings, Error> {
+    fn instance(&mut self) -> Result<(), Error> {
         if self.instance.is_none() {
-            let bindings = Bindings::instantiate(&mut self.store, &self.component, &self.linker)
+            let store = self
+                .store
+                .as_mut()
+                .expect("a session has a store between calls");
+            let bindings = Bindings::instantiate(store, &self.component, &self.linker)
                 .map_err(|e| Error::Instantiate(format!("{e:?}")))?;
             self.instance = Some(bindings);
         }
-        Ok(self.instance.as_ref().expect("instantiated above"))
+        Ok(())
     }
 
-    /// Calls an export with a fresh compute budget; a trap becomes [`Error::Trap`] and the next
-    /// call gets a new instance.
+    /// Calls an export with a fresh compute budget. A trap becomes [`Error::Trap`], and since
+    /// a trapped instance may not be entered again, the session starts over in a fresh store
+    /// (which frees the trapped instance's memory); the UI carries over.
     fn run<R>(
         &mut self,
         function: &'static str,
@@ -244,17 +271,25 @@ impl<U: Ui + 'static> Session<U> {
     ) -> Result<R, Error> {
         self.instance()?;
         let bindings = self.instance.take().expect("instantiated above");
-        self.store.data_mut().clock.restart();
-        self.store.set_epoch_deadline(1);
-        match call(&bindings, &mut self.store) {
+        let store = self.store_mut();
+        store.data_mut().clock.restart();
+        store.set_epoch_deadline(1);
+        match call(&bindings, store) {
             Ok(result) => {
                 self.instance = Some(bindings);
                 Ok(result)
             }
-            Err(error) => Err(Error::Trap {
-                function,
-                message: format!("{error:?}"),
-            }),
+            Err(error) => {
+                let trapped = self
+                    .store
+                    .take()
+                    .expect("a session has a store between calls");
+                self.store = Some(self.new_store(trapped.into_data().ui));
+                Err(Error::Trap {
+                    function,
+                    message: format!("{error:?}"),
+                })
+            }
         }
     }
 }

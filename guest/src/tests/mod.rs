@@ -1,0 +1,6 @@
+//! Unit tests of the plugin's logic, natively, with a scripted UI.
+
+mod dialects;
+mod flow;
+mod results;
+mod validation;

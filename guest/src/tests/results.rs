@@ -1,0 +1,181 @@
+//! The result JSON and the model's text, in the seeds' words.
+
+use crate::model::*;
+use crate::testing::*;
+
+#[test]
+fn single_select_in_the_seeds_words() {
+    let request =
+        r#"{"question": "Layout?", "options": ["Reuse Card", "Reuse ListView", "New timeline"]}"#;
+    let (result, _) = run("interview", request, [select(1)]);
+    assert_eq!(
+        result,
+        serde_json::json!({
+            "status": "answered",
+            "answers": [{"id": "q1", "question": "Layout?", "type": "select", "value": "Reuse ListView",
+                         "custom": false, "skipped": false, "discuss": false}],
+            "answer": "Reuse ListView",
+            "text": "User selected: 2. Reuse ListView",
+        })
+    );
+    let keys: Vec<_> = result.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        keys,
+        ["status", "answers", "answer", "text"],
+        "status comes first"
+    );
+}
+
+#[test]
+fn custom_cancel_and_multi_texts() {
+    let (result, _) = run(
+        "interview",
+        r#"{"question": "Layout?", "options": ["A"]}"#,
+        [Step::Select(SelectReply::Other(
+            "I want a kanban board layout".into(),
+        ))],
+    );
+    assert_eq!(result["text"], "User wrote: I want a kanban board layout");
+    assert_eq!(result["answers"][0]["custom"], true);
+    let (result, _) = run(
+        "interview",
+        r#"{"question": "Layout?", "options": ["A"]}"#,
+        [nav_select(Nav::Cancel)],
+    );
+    assert_eq!(result["status"], "cancelled");
+    assert_eq!(result["text"], "User cancelled the selection.");
+    assert_eq!(result["answer"], serde_json::Value::Null);
+    assert_eq!(result["answers"], serde_json::json!([]));
+    let multi = r#"{"question": "Areas?", "options": ["Session handling", "Error responses", "Multi-device policy"]}"#;
+    let (result, _) = run(
+        "ask_multi_select",
+        multi,
+        [Step::Multi(MultiSelectReply::Picked(MultiPick {
+            picked: vec![0, 2],
+            other: None,
+        }))],
+    );
+    assert_eq!(
+        result["text"],
+        "User selected: Session handling, Multi-device policy"
+    );
+}
+
+#[test]
+fn discuss_is_an_answer_with_instructions() {
+    let request = r#"{"question": "Layout?", "options": ["A", "B"]}"#;
+    let (result, script) = run(
+        "ask_question",
+        request,
+        [Step::Select(SelectReply::Discuss)],
+    );
+    match &script.shown[0] {
+        Shown::Select(s) => {
+            assert_eq!(
+                s.other_label.as_deref(),
+                Some("Something else (I'll explain)")
+            );
+            assert_eq!(s.discuss_label.as_deref(), Some("Let's discuss this"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(result["status"], "answered");
+    assert_eq!(result["answers"][0]["discuss"], true);
+    assert_eq!(result["answer"], serde_json::Value::Null);
+    let text = result["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("User wants to discuss this topic"),
+        "{text}"
+    );
+    assert!(text.contains("resume_structured"), "{text}");
+    // Where discuss is not offered, choosing it is refused.
+    let (_, script) = run(
+        "interview",
+        request,
+        [Step::Select(SelectReply::Discuss), select(0)],
+    );
+    assert_eq!(
+        script.frames[1].error.as_deref(),
+        Some("Pick one of the options.")
+    );
+}
+
+#[test]
+fn other_kinds_in_words() {
+    let (r, _) = run(
+        "interview",
+        r#"{"question": "Sure?", "type": "confirm"}"#,
+        [Step::Confirm(ConfirmReply::Answered(false))],
+    );
+    assert_eq!(
+        (r["answer"].clone(), r["text"].clone()),
+        (false.into(), "User answered: no".into())
+    );
+    let (r, _) = run(
+        "interview",
+        r#"{"question": "How much?", "type": "number"}"#,
+        [Step::Number(NumberReply::Entered("1_000.5".into()))],
+    );
+    assert_eq!(
+        (r["answer"].clone(), r["text"].clone()),
+        (1000.5.into(), "User entered: 1000.5".into())
+    );
+    let (r, _) = run(
+        "interview",
+        r#"{"question": "How many?", "type": "number"}"#,
+        [Step::Number(NumberReply::Entered("-3".into()))],
+    );
+    assert_eq!(
+        r["answer"],
+        serde_json::json!(-3),
+        "whole numbers have no fraction"
+    );
+    let (r, _) = run(
+        "interview",
+        r#"{"question": "Notes?", "multiline": true}"#,
+        [text("line one\nline two\n\n")],
+    );
+    assert_eq!(r["answer"], "line one\nline two");
+}
+
+#[test]
+fn invalid_results_say_where_and_what_to_do() {
+    let (result, script) = run(
+        "interview",
+        r#"{"questions": [{"question": "x", "options": ["a", ""]}]}"#,
+        [select(0)],
+    );
+    assert!(
+        script.frames.is_empty(),
+        "nothing is shown for an invalid request"
+    );
+    assert_eq!(result["status"], "invalid");
+    assert_eq!(result["error"]["path"], "questions[0].options[1].label");
+    assert_eq!(
+        result["text"],
+        "The request is invalid, so nothing was asked: questions[0].options[1].label: is empty: it must \
+         say something. Fix the arguments and call the tool again."
+    );
+}
+
+#[test]
+fn definitions_are_valid_json_schemas_with_teaching_descriptions() {
+    let tools = crate::schema::definitions();
+    let names: Vec<_> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "interview",
+            "ask_question",
+            "ask_multi_select",
+            "resume_structured"
+        ]
+    );
+    for tool in &tools {
+        let schema: serde_json::Value = serde_json::from_str(&tool.parameters).unwrap();
+        assert_eq!(schema["type"], "object", "{}", tool.name);
+        assert!(schema["required"].is_array(), "{}", tool.name);
+    }
+    assert!(tools[0].description.contains("never add \"Other\""));
+    assert!(tools[0].description.contains("recommended: true"));
+}

@@ -1,0 +1,363 @@
+//! The real plugin component through the real host, with a scripted UI.
+
+use std::sync::OnceLock;
+
+use interview_host::ui::scripted::{ScriptedUi, Shown, Step};
+use interview_host::*;
+use serde_json::{Value as Json, json};
+
+/// One compiled plugin for the whole file: compiling is the slow part of a debug build.
+fn plugin() -> &'static Plugin {
+    static PLUGIN: OnceLock<Plugin> = OnceLock::new();
+    PLUGIN.get_or_init(|| {
+        Plugin::builder()
+            .cache_dir(None)
+            .build()
+            .expect("the embedded component loads")
+    })
+}
+
+fn call(arguments: &str, steps: impl IntoIterator<Item = Step>) -> (Json, Session<ScriptedUi>) {
+    let mut session = plugin().session(ScriptedUi::new(steps)).unwrap();
+    let result = session.call("interview", arguments).unwrap();
+    (serde_json::from_str(&result).unwrap(), session)
+}
+
+#[test]
+fn a_mixed_batch_end_to_end() {
+    let request = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/deploy.json"
+    ))
+    .unwrap();
+    let (result, session) = call(
+        &request,
+        [
+            Step::Select(SelectReply::Other("Canary in prod".into())),
+            Step::MultiSelect(MultiSelectReply::Picked(MultiPick {
+                picked: vec![0, 2],
+                other: None,
+            })),
+            Step::Number(NumberReply::Entered("3".into())),
+            Step::Confirm(ConfirmReply::Answered(false)),
+            Step::Text(TextReply::Submitted("Friday freeze".into())),
+        ],
+    );
+    assert_eq!(session.ui().remaining(), 0);
+    assert_eq!(
+        result,
+        json!({
+            "status": "answered",
+            "answers": [
+                {"id": "environment", "question": "Which environment should I deploy to?", "type": "select",
+                 "value": "Canary in prod", "custom": true, "skipped": false, "discuss": false},
+                {"id": "checks", "question": "Which checks should run first?", "type": "multi_select",
+                 "value": ["Unit tests", "Migrations dry-run"], "custom": false, "skipped": false, "discuss": false},
+                {"id": "replicas", "question": "How many replicas?", "type": "number",
+                 "value": 3, "custom": false, "skipped": false, "discuss": false},
+                {"id": "notify", "question": "Post a message in #deploys when done?", "type": "confirm",
+                 "value": false, "custom": false, "skipped": false, "discuss": false},
+                {"id": "notes", "question": "Anything else I should know?", "type": "text",
+                 "value": "Friday freeze", "custom": false, "skipped": false, "discuss": false},
+            ],
+            "text": "User answered all 5 questions:\n1. Deploy: User wrote: Canary in prod\n2. Checks: User selected: \
+                     Unit tests, Migrations dry-run\n3. Scale: User entered: 3\n4. Post a message in #deploys when \
+                     done?: User answered: no\n5. Notes: User wrote: Friday freeze",
+        })
+    );
+}
+
+#[test]
+fn agent_text_is_sanitized_before_any_ui_sees_it() {
+    let request = json!({
+        "question": "Pick\x1b[2J one\x1b]0;pwned\x07?\nSecond line",
+        "header": "\x1b[31mRed\x1b[0m",
+        "options": [{"label": "A\x1b[1A\rB", "description": "x\x1b[8my\u{202e}z"}],
+    });
+    let (_, session) = call(&request.to_string(), [Step::Select(SelectReply::Picked(0))]);
+    let Shown::Select(frame, select) = &session.ui().shown()[0] else {
+        panic!()
+    };
+    assert_eq!(frame.prompt, "Pick one?\nSecond line");
+    assert_eq!(frame.header.as_deref(), Some("Red"));
+    assert_eq!(select.options[0].label, "AB");
+    assert_eq!(select.options[0].description.as_deref(), Some("xyz"));
+    assert_eq!(
+        select.options[0].value, "A\x1b[1A\rB",
+        "values go back to the agent untouched"
+    );
+}
+
+#[test]
+fn typed_ask_for_host_applications() {
+    let question = Question {
+        id: "go".into(),
+        header: None,
+        prompt: "Ship it?".into(),
+        required: true,
+        kind: QuestionKind::Confirm(ConfirmQuestion {
+            default: Some(true),
+        }),
+    };
+    let mut session = plugin()
+        .session(ScriptedUi::new([Step::Confirm(ConfirmReply::Answered(
+            true,
+        ))]))
+        .unwrap();
+    let outcome = session.ask(std::slice::from_ref(&question)).unwrap();
+    assert_eq!(
+        outcome,
+        Outcome::Answered(vec![Answer {
+            id: "go".into(),
+            value: Value::Boolean(true),
+            origin: Origin::Given
+        }])
+    );
+    let bad = Question {
+        id: String::new(),
+        ..question
+    };
+    match session.ask(&[bad]).unwrap() {
+        Outcome::Invalid(e) => assert_eq!(e.path, "questions[0].id"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn one_session_serves_many_calls_and_keeps_its_settings() {
+    let mut session = plugin()
+        .session(ScriptedUi::new([Step::Text(TextReply::Nav(Nav::Skip))]))
+        .unwrap();
+    session.set_skip_response(Some("Not sure.".into()));
+    let first: Json = serde_json::from_str(
+        &session
+            .call("interview", r#"{"question": "Why?"}"#)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(first["answer"], "Not sure.");
+    session
+        .ui_mut()
+        .push([Step::Select(SelectReply::Picked(0))]);
+    let second: Json = serde_json::from_str(
+        &session
+            .call(
+                "ask_question",
+                r#"{"question": "A or B?", "options": ["A", "B"]}"#,
+            )
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(second["text"], "User selected: 1. A");
+}
+
+#[test]
+fn no_person_means_unavailable_at_once() {
+    let mut session = plugin().session(ScriptedUi::unavailable()).unwrap();
+    let result: Json = serde_json::from_str(
+        &session
+            .call("interview", r#"{"question": "Name?"}"#)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(result["status"], "unavailable");
+    assert!(session.ui().shown().is_empty());
+}
+
+#[test]
+fn definitions_and_check_through_the_component() {
+    let mut session = plugin().session(NoPerson).unwrap();
+    let tools = session.definitions().unwrap();
+    assert_eq!(tools[0].name, "interview");
+    let schema: Json = serde_json::from_str(&tools[0].parameters).unwrap();
+    assert_eq!(schema["required"], json!(["questions"]));
+    let checked: Json = serde_json::from_str(
+        &session
+            .check("interview", r#"{"question": "x", "options": []}"#)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(checked["error"]["path"], "options");
+}
+
+#[test]
+fn the_host_refuses_oversized_requests_before_copying_them() {
+    let limits = Limits {
+        request_bytes: 1000,
+        ..Limits::default()
+    };
+    let small = Plugin::builder()
+        .cache_dir(None)
+        .limits(limits)
+        .build()
+        .unwrap();
+    let mut session = small.session(NoPerson).unwrap();
+    let big = format!(r#"{{"question": "{}"}}"#, "x".repeat(2000));
+    assert!(matches!(
+        session.call("interview", &big),
+        Err(Error::RequestTooLarge {
+            bytes: 2016,
+            limit: 1000
+        })
+    ));
+    // The plugin's own limit (1 MiB) is an invalid result that says so.
+    let mut session = plugin().session(NoPerson).unwrap();
+    let huge = format!(r#"{{"question": "{}"}}"#, "x".repeat(1 << 20));
+    let result: Json = serde_json::from_str(&session.call("interview", &huge).unwrap()).unwrap();
+    assert_eq!(result["status"], "invalid");
+    assert!(
+        result["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("more than the limit")
+    );
+}
+
+#[test]
+fn compiled_once_then_read_from_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Plugin::builder()
+        .cache_dir(Some(dir.path().into()))
+        .build()
+        .unwrap();
+    assert_eq!(first.load_kind(), LoadKind::Compiled);
+    let second = Plugin::builder()
+        .cache_dir(Some(dir.path().into()))
+        .build()
+        .unwrap();
+    assert_eq!(second.load_kind(), LoadKind::Cached);
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        files.len(),
+        1,
+        "one file, no temporary left over: {files:?}"
+    );
+    // A damaged cache file is compiled again, not trusted.
+    std::fs::write(&files[0], b"garbage").unwrap();
+    let third = Plugin::builder()
+        .cache_dir(Some(dir.path().into()))
+        .build()
+        .unwrap();
+    assert_eq!(third.load_kind(), LoadKind::Compiled);
+    let mut session = third.session(ScriptedUi::unavailable()).unwrap();
+    assert!(session.call("interview", r#"{"question": "x"}"#).is_ok());
+}
+
+#[test]
+fn a_missing_or_foreign_component_is_a_clear_error() {
+    let missing = Plugin::builder()
+        .component_path("/nonexistent/plugin.wasm")
+        .build();
+    assert!(matches!(missing, Err(Error::Read { .. })));
+    let foreign = Plugin::builder()
+        .cache_dir(None)
+        .component_bytes(b"\0asm not really".to_vec())
+        .build();
+    assert!(matches!(foreign, Err(Error::Compile(_))));
+}
+
+mod misbehaving {
+    //! Components that trap, spin or eat memory: the host stops them and stays usable.
+
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// A component of the plugin's world whose every function runs `body`.
+    fn component(body: &str) -> Vec<u8> {
+        let mut resolve = wit_parser::Resolve::default();
+        let (package, _) = resolve
+            .push_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../wit"))
+            .unwrap();
+        let world = resolve.select_world(&[package], Some("plugin")).unwrap();
+        let mangling = wit_parser::ManglingAndAbi::Legacy(wit_parser::LiftLowerAbi::Sync);
+        let dummy = wit_component::dummy_module(&resolve, world, mangling);
+        let text = wasmprinter::print_bytes(&dummy)
+            .unwrap()
+            .replace("unreachable", body);
+        let mut module = wat::parse_str(&text).unwrap();
+        wit_component::embed_component_metadata(
+            &mut module,
+            &resolve,
+            world,
+            wit_component::StringEncoding::UTF8,
+            false,
+        )
+        .unwrap();
+        wit_component::ComponentEncoder::default()
+            .module(&module)
+            .unwrap()
+            .validate(true)
+            .encode()
+            .unwrap()
+    }
+
+    fn load(body: &str, limits: Limits) -> Plugin {
+        Plugin::builder()
+            .cache_dir(None)
+            .component_bytes(component(body))
+            .limits(limits)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_trap_is_an_error_and_the_next_call_gets_a_fresh_instance() {
+        let plugin = load("unreachable", Limits::default());
+        let mut session = plugin.session(NoPerson).unwrap();
+        for _ in 0..2 {
+            match session.call("interview", "{}") {
+                Err(Error::Trap {
+                    function: "call",
+                    message,
+                }) => assert!(message.contains("unreachable"), "{message}"),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_guest_that_spins_is_stopped_within_its_budget() {
+        let budget = Duration::from_millis(200);
+        let plugin = load(
+            "(loop (br 0)) unreachable",
+            Limits {
+                compute: budget,
+                ..Limits::default()
+            },
+        );
+        let mut session = plugin.session(NoPerson).unwrap();
+        let started = Instant::now();
+        let result = session.call("interview", "{}");
+        let took = started.elapsed();
+        match result {
+            Err(Error::Trap { message, .. }) => {
+                assert!(message.contains("computed for more than"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            took >= budget && took < budget * 10,
+            "stopped after {took:?}"
+        );
+    }
+
+    #[test]
+    fn a_guest_that_eats_memory_is_stopped_at_the_cap() {
+        let body = "(loop (drop (memory.grow (i32.const 16))) (br 0)) unreachable";
+        let plugin = load(
+            body,
+            Limits {
+                memory_bytes: 8 << 20,
+                ..Limits::default()
+            },
+        );
+        let mut session = plugin.session(NoPerson).unwrap();
+        match session.call("interview", "{}") {
+            Err(Error::Trap { message, .. }) => assert!(message.contains("memory"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
