@@ -1,0 +1,330 @@
+//! The `interview` command end to end in numbered mode: answers piped in, the result JSON on
+//! stdout, the questions on stderr, and the documented exit codes.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+
+const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.json");
+
+fn interview() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_interview"));
+    // One cache for every test: the component is compiled once, not once per run.
+    command.env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"));
+    command.env_remove("NO_COLOR");
+    command
+}
+
+/// Runs `interview args` with `input` on stdin.
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = interview()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // Written from a thread: the command may stop reading (and close stdin) early.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+fn result(output: &Output) -> Json {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)))
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn values(result: &Json) -> Vec<Json> {
+    result["answers"].as_array().unwrap().iter().map(|a| a["value"].clone()).collect()
+}
+
+fn write_request(name: &str, request: &Json) -> String {
+    let path = format!("{}/{name}.json", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&path, request.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn a_mixed_batch_answered_line_by_line() {
+    let output = run(&["ask", DEPLOY], "2\n1, 3-4\n\nn\nShip after lunch\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let result = result(&output);
+    assert_eq!(result["status"], "answered");
+    assert_eq!(
+        values(&result),
+        [json!("staging"), json!(["Unit tests", "Migrations dry-run", "Load test"]), json!(2), json!(false), json!("Ship after lunch")]
+    );
+    assert_eq!(
+        result["text"],
+        "User answered all 5 questions:\n1. Deploy: User selected: 2. Staging\n2. Checks: User selected: Unit \
+         tests, Migrations dry-run, Load test\n3. Scale: User entered: 2\n4. Post a message in #deploys when \
+         done?: User answered: no\n5. Notes: User wrote: Ship after lunch"
+    );
+    let screen = stderr(&output);
+    for shown in [
+        "Question 1 of 5 · Deploy",
+        "Which environment should I deploy to?",
+        "  1. Development",
+        "     Local cluster, reset nightly",
+        "  2. Staging (recommended)",
+        "  4. Something else (I'll explain)",
+        "  1. [x] Unit tests",
+        "  3. [ ] Migrations dry-run",
+        "(default: 1, 2)",
+        "(a whole number from 1 to 10)",
+        "(default: 2)",
+        "[Y/n] > ",
+        "Anything else I should know? (optional)",
+    ] {
+        assert!(screen.contains(shown), "{shown:?} is not on the screen:\n{screen}");
+    }
+    assert!(!screen.contains('\x1b'), "no attributes when stderr is not a terminal");
+}
+
+#[test]
+fn labels_custom_answers_and_the_other_entry() {
+    let request = json!({"questions": [
+        {"id": "a", "question": "Colour?", "options": ["Red", "Green"]},
+        {"id": "b", "question": "Shape?", "options": ["Square"]},
+        {"id": "c", "question": "Sizes?", "multi": true, "options": ["S", "M"]},
+    ]});
+    let path = write_request("labels", &request);
+    let output = run(&["ask", &path], "GREEN\n2\nTriangle\n2, 3\nXL\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let result = result(&output);
+    assert_eq!(values(&result), [json!("Green"), json!("Triangle"), json!(["M", "XL"])]);
+    let custom: Vec<_> = result["answers"].as_array().unwrap().iter().map(|a| a["custom"].clone()).collect();
+    assert_eq!(custom, [json!(false), json!(true), json!(true)]);
+}
+
+#[test]
+fn bad_input_is_explained_and_asked_again() {
+    let request = json!({"questions": [
+        {"question": "Colour?", "options": ["Red", "Green"], "other": false},
+        {"question": "How many?", "type": "integer", "min": 1, "max": 3},
+        {"question": "Sure?", "type": "confirm"},
+    ]});
+    let path = write_request("bad-input", &request);
+    let output = run(&["ask", &path], "9\npurple\n\n1\nmany\n7\n2\nmaybe\nyes\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(values(&result(&output)), [json!("Red"), json!(2), json!(true)]);
+    let screen = stderr(&output);
+    for error in [
+        "! There is no option 9; type a number from 1 to 2.",
+        "! Type a number from 1 to 2.",
+        "! \"many\" is not a number. Enter a whole number from 1 to 3.",
+        "! 7 is more than 3. Enter a whole number from 1 to 3.",
+        "! Type y for yes or n for no.",
+    ] {
+        assert!(screen.contains(error), "{error:?} missing:\n{screen}");
+    }
+}
+
+#[test]
+fn back_changes_an_earlier_answer() {
+    let output = run(&["ask", DEPLOY], "1\nback\n3\n\n\n\n\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(values(&result(&output))[0], "prod");
+    assert!(stderr(&output).contains("(default: 1. Development)"), "the earlier answer is offered again");
+}
+
+#[test]
+fn end_of_input_cancels_with_the_answers_so_far() {
+    let output = run(&["ask", DEPLOY], "2\n1\n");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let result = result(&output);
+    assert_eq!(result["status"], "cancelled");
+    assert_eq!(values(&result), [json!("staging"), json!(["Unit tests"])]);
+    assert_eq!(
+        result["text"],
+        "User cancelled after answering 2 of 5 questions:\n1. Deploy: User selected: 2. Staging\n2. Checks: User \
+         selected: Unit tests"
+    );
+}
+
+#[test]
+fn quit_cancels_and_a_half_typed_multiline_answer_is_not_sent() {
+    let output = run(&["ask", DEPLOY], "2\nquit\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(result(&output)["answers"].as_array().unwrap().len(), 1);
+    let request = json!({"question": "Describe it", "multiline": true});
+    let path = write_request("multiline", &request);
+    let output = run(&["ask", &path], "first line\nsecond line\n\n");
+    assert_eq!(result(&output)["answer"], "first line\nsecond line");
+    let output = run(&["ask", &path], "first line\nsecond");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(result(&output)["answer"], Json::Null);
+}
+
+#[test]
+fn skip_records_the_skip_response() {
+    let request = json!({"question": "Budget notes?"});
+    let path = write_request("skip", &request);
+    let output = run(&["ask", &path], "skip\n");
+    let result_default = result(&output);
+    assert_eq!(result_default["answer"], "I don't have information about this.");
+    assert_eq!(result_default["answers"][0]["skipped"], true);
+    let output = run(&["ask", "--skip-response", "Unknown.", &path], "skip\n");
+    assert_eq!(result(&output)["text"], "User skipped this question: Unknown.");
+}
+
+#[test]
+fn invalid_requests_exit_2_with_the_place_of_the_error() {
+    let request = json!({"questions": [{"question": "Pick", "options": ["a", ""]}]});
+    let path = write_request("invalid", &request);
+    let output = run(&["ask", &path], "1\n");
+    assert_eq!(output.status.code(), Some(2));
+    let result = result(&output);
+    assert_eq!(result["status"], "invalid");
+    assert_eq!(result["error"]["path"], "questions[0].options[1].label");
+    assert_eq!(stderr(&output), "", "nothing is asked");
+    let check = run(&["check", &path], "");
+    assert_eq!(check.status.code(), Some(2));
+    assert_eq!(serde_json::from_slice::<Json>(&check.stdout).unwrap()["error"]["path"], "questions[0].options[1].label");
+    let unreadable = run(&["ask", "/nonexistent/request.json"], "");
+    assert_eq!(unreadable.status.code(), Some(2));
+    assert!(stderr(&unreadable).contains("cannot read the request from /nonexistent/request.json"));
+    let usage = run(&["ask"], "");
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn no_input_at_all_means_no_person() {
+    let output = run(&["ask", DEPLOY], "");
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let result = result(&output);
+    assert_eq!(result["status"], "unavailable");
+    assert!(result["text"].as_str().unwrap().starts_with("No human is available"));
+}
+
+#[test]
+fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
+    let started = Instant::now();
+    let mut command = interview();
+    command.args(["ask", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: setsid is async-signal-safe; the child gets a new session with no terminal.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(br#"{"question": "Name?"}"#).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert_eq!(result(&output)["status"], "unavailable");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// Reads the child's stderr until `text` has appeared.
+fn wait_for(child_stderr: &mut BufReader<std::process::ChildStderr>, text: &str) -> String {
+    let mut seen = String::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !seen.contains(text) {
+        assert!(Instant::now() < deadline, "{text:?} never appeared:\n{seen}");
+        let mut chunk = String::new();
+        if child_stderr.read_line(&mut chunk).unwrap() == 0 {
+            panic!("stderr closed before {text:?}:\n{seen}");
+        }
+        seen.push_str(&chunk);
+    }
+    seen
+}
+
+fn signal_while_asking(signal: i32) -> (Output, Child) {
+    let mut child = interview()
+        .args(["ask", DEPLOY])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut errors = BufReader::new(child.stderr.take().unwrap());
+    stdin.write_all(b"3\n").unwrap();
+    wait_for(&mut errors, "Question 2 of 5");
+    // SAFETY: sending a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, signal) };
+    let mut stdout = Vec::new();
+    child.stdout.take().unwrap().read_to_end(&mut stdout).unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    (Output { status, stdout, stderr: Vec::new() }, child)
+}
+
+#[test]
+fn ctrl_c_returns_the_answers_so_far_with_exit_130() {
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let (output, _) = signal_while_asking(signal);
+        assert_eq!(output.status.code(), Some(130), "signal {signal}");
+        let result = result(&output);
+        assert_eq!(result["status"], "cancelled");
+        assert_eq!(values(&result), [json!("prod")]);
+    }
+}
+
+#[test]
+fn agent_text_never_reaches_the_terminal_as_control_sequences() {
+    let request = json!({
+        "question": "Pick\x1b]0;owned\x07 one\x1b[2J",
+        "header": "\x1b[5mBlink",
+        "options": [{"label": "Safe\x1b[1A\r", "description": "\x1b[8mhidden\x1b[0m"}, "Other\u{9b}31m"],
+    });
+    let path = write_request("escapes", &request);
+    let output = run(&["ask", &path], "1\n");
+    assert_eq!(output.status.code(), Some(0));
+    let screen = stderr(&output);
+    assert!(!screen.contains('\x1b') && !screen.contains('\u{9b}') && !screen.contains('\r'), "{screen:?}");
+    assert!(screen.contains("Pick one") && screen.contains("1. Safe") && screen.contains("hidden"), "{screen}");
+    assert_eq!(result(&output)["answer"], "Safe\x1b[1A\r", "the value goes back to the agent unchanged");
+}
+
+#[test]
+fn the_dialect_tools_by_name() {
+    let request = json!({"question": "Layout?", "options": [{"label": "Reuse Card"}, {"label": "Reuse ListView"}]});
+    let path = write_request("tldr", &request);
+    let output = run(&["ask", "--tool", "ask_question", &path], "4\n");
+    let result = result(&output);
+    assert_eq!(result["answers"][0]["discuss"], true);
+    assert!(stderr(&output).contains("4. Let's discuss this"));
+    let output = run(&["ask", "--tool", "ask_question", &path], "3\nA kanban board\n");
+    assert_eq!(self::result(&output)["text"], "User wrote: A kanban board");
+}
+
+#[test]
+fn schema_check_and_help() {
+    let output = run(&["schema"], "");
+    assert_eq!(output.status.code(), Some(0));
+    let tools = result(&output);
+    let names: Vec<_> = tools.as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
+    assert_eq!(names, ["interview", "ask_question", "ask_multi_select", "resume_structured"]);
+    assert_eq!(tools[0]["parameters"]["type"], "object");
+    let check = run(&["check", "-"], r#"{"question": "Name?"}"#);
+    assert_eq!(check.status.code(), Some(0));
+    assert_eq!(result(&check)["questions"][0]["type"], "text");
+    let help = run(&["--help"], "");
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("130  interrupted") && help.contains("3    no person available"), "{help}");
+}
+
+#[test]
+fn a_broken_component_exits_4() {
+    let output = run(&["--component", "/nonexistent.wasm", "schema"], "");
+    assert_eq!(output.status.code(), Some(4));
+    assert!(stderr(&output).contains("cannot read the component /nonexistent.wasm"));
+}
