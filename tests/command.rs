@@ -13,7 +13,10 @@ const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.json"
 fn interview() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_interview"));
     // One cache for every test: the component is compiled once, not once per run.
-    command.env("XDG_CACHE_HOME", concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"));
+    command.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
     command.env_remove("NO_COLOR");
     command
 }
@@ -39,8 +42,12 @@ fn run(args: &[&str], input: &str) -> Output {
 }
 
 fn result(output: &Output) -> Json {
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)))
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
 }
 
 fn stderr(output: &Output) -> String {
@@ -48,7 +55,12 @@ fn stderr(output: &Output) -> String {
 }
 
 fn values(result: &Json) -> Vec<Json> {
-    result["answers"].as_array().unwrap().iter().map(|a| a["value"].clone()).collect()
+    result["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["value"].clone())
+        .collect()
 }
 
 fn write_request(name: &str, request: &Json) -> String {
@@ -61,11 +73,23 @@ fn write_request(name: &str, request: &Json) -> String {
 fn a_mixed_batch_answered_line_by_line() {
     let output = run(&["ask", DEPLOY], "2\n1, 3-4\n\nn\nShip after lunch\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        output
+            .stdout
+            .starts_with(br#"{"status":"answered","answers":[{"id":"environment""#),
+        "fields in order"
+    );
     let result = result(&output);
     assert_eq!(result["status"], "answered");
     assert_eq!(
         values(&result),
-        [json!("staging"), json!(["Unit tests", "Migrations dry-run", "Load test"]), json!(2), json!(false), json!("Ship after lunch")]
+        [
+            json!("staging"),
+            json!(["Unit tests", "Migrations dry-run", "Load test"]),
+            json!(2),
+            json!(false),
+            json!("Ship after lunch")
+        ]
     );
     assert_eq!(
         result["text"],
@@ -89,9 +113,15 @@ fn a_mixed_batch_answered_line_by_line() {
         "[Y/n] > ",
         "Anything else I should know? (optional)",
     ] {
-        assert!(screen.contains(shown), "{shown:?} is not on the screen:\n{screen}");
+        assert!(
+            screen.contains(shown),
+            "{shown:?} is not on the screen:\n{screen}"
+        );
     }
-    assert!(!screen.contains('\x1b'), "no attributes when stderr is not a terminal");
+    assert!(
+        !screen.contains('\x1b'),
+        "no attributes when stderr is not a terminal"
+    );
 }
 
 #[test]
@@ -105,8 +135,16 @@ fn labels_custom_answers_and_the_other_entry() {
     let output = run(&["ask", &path], "GREEN\n2\nTriangle\n2, 3\nXL\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let result = result(&output);
-    assert_eq!(values(&result), [json!("Green"), json!("Triangle"), json!(["M", "XL"])]);
-    let custom: Vec<_> = result["answers"].as_array().unwrap().iter().map(|a| a["custom"].clone()).collect();
+    assert_eq!(
+        values(&result),
+        [json!("Green"), json!("Triangle"), json!(["M", "XL"])]
+    );
+    let custom: Vec<_> = result["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["custom"].clone())
+        .collect();
     assert_eq!(custom, [json!(false), json!(true), json!(true)]);
 }
 
@@ -120,7 +158,10 @@ fn bad_input_is_explained_and_asked_again() {
     let path = write_request("bad-input", &request);
     let output = run(&["ask", &path], "9\npurple\n\n1\nmany\n7\n2\nmaybe\nyes\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(values(&result(&output)), [json!("Red"), json!(2), json!(true)]);
+    assert_eq!(
+        values(&result(&output)),
+        [json!("Red"), json!(2), json!(true)]
+    );
     let screen = stderr(&output);
     for error in [
         "! There is no option 9; type a number from 1 to 2.",
@@ -138,7 +179,10 @@ fn back_changes_an_earlier_answer() {
     let output = run(&["ask", DEPLOY], "1\nback\n3\n\n\n\n\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(values(&result(&output))[0], "prod");
-    assert!(stderr(&output).contains("(default: 1. Development)"), "the earlier answer is offered again");
+    assert!(
+        stderr(&output).contains("(default: 1. Development)"),
+        "the earlier answer is offered again"
+    );
 }
 
 #[test]
@@ -175,10 +219,16 @@ fn skip_records_the_skip_response() {
     let path = write_request("skip", &request);
     let output = run(&["ask", &path], "skip\n");
     let result_default = result(&output);
-    assert_eq!(result_default["answer"], "I don't have information about this.");
+    assert_eq!(
+        result_default["answer"],
+        "I don't have information about this."
+    );
     assert_eq!(result_default["answers"][0]["skipped"], true);
     let output = run(&["ask", "--skip-response", "Unknown.", &path], "skip\n");
-    assert_eq!(result(&output)["text"], "User skipped this question: Unknown.");
+    assert_eq!(
+        result(&output)["text"],
+        "User skipped this question: Unknown."
+    );
 }
 
 #[test]
@@ -193,7 +243,10 @@ fn invalid_requests_exit_2_with_the_place_of_the_error() {
     assert_eq!(stderr(&output), "", "nothing is asked");
     let check = run(&["check", &path], "");
     assert_eq!(check.status.code(), Some(2));
-    assert_eq!(serde_json::from_slice::<Json>(&check.stdout).unwrap()["error"]["path"], "questions[0].options[1].label");
+    assert_eq!(
+        serde_json::from_slice::<Json>(&check.stdout).unwrap()["error"]["path"],
+        "questions[0].options[1].label"
+    );
     let unreadable = run(&["ask", "/nonexistent/request.json"], "");
     assert_eq!(unreadable.status.code(), Some(2));
     assert!(stderr(&unreadable).contains("cannot read the request from /nonexistent/request.json"));
@@ -207,14 +260,23 @@ fn no_input_at_all_means_no_person() {
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     let result = result(&output);
     assert_eq!(result["status"], "unavailable");
-    assert!(result["text"].as_str().unwrap().starts_with("No human is available"));
+    assert!(
+        result["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("No human is available")
+    );
 }
 
 #[test]
 fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
     let started = Instant::now();
     let mut command = interview();
-    command.args(["ask", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .args(["ask", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     // SAFETY: setsid is async-signal-safe; the child gets a new session with no terminal.
     unsafe {
         command.pre_exec(|| {
@@ -223,7 +285,12 @@ fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
         });
     }
     let mut child = command.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(br#"{"question": "Name?"}"#).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"question": "Name?"}"#)
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     assert_eq!(result(&output)["status"], "unavailable");
@@ -235,7 +302,10 @@ fn wait_for(child_stderr: &mut BufReader<std::process::ChildStderr>, text: &str)
     let mut seen = String::new();
     let deadline = Instant::now() + Duration::from_secs(30);
     while !seen.contains(text) {
-        assert!(Instant::now() < deadline, "{text:?} never appeared:\n{seen}");
+        assert!(
+            Instant::now() < deadline,
+            "{text:?} never appeared:\n{seen}"
+        );
         let mut chunk = String::new();
         if child_stderr.read_line(&mut chunk).unwrap() == 0 {
             panic!("stderr closed before {text:?}:\n{seen}");
@@ -260,10 +330,22 @@ fn signal_while_asking(signal: i32) -> (Output, Child) {
     // SAFETY: sending a signal to our own child.
     unsafe { libc::kill(child.id() as i32, signal) };
     let mut stdout = Vec::new();
-    child.stdout.take().unwrap().read_to_end(&mut stdout).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut stdout)
+        .unwrap();
     let status = child.wait().unwrap();
     drop(stdin);
-    (Output { status, stdout, stderr: Vec::new() }, child)
+    (
+        Output {
+            status,
+            stdout,
+            stderr: Vec::new(),
+        },
+        child,
+    )
 }
 
 #[test]
@@ -288,9 +370,19 @@ fn agent_text_never_reaches_the_terminal_as_control_sequences() {
     let output = run(&["ask", &path], "1\n");
     assert_eq!(output.status.code(), Some(0));
     let screen = stderr(&output);
-    assert!(!screen.contains('\x1b') && !screen.contains('\u{9b}') && !screen.contains('\r'), "{screen:?}");
-    assert!(screen.contains("Pick one") && screen.contains("1. Safe") && screen.contains("hidden"), "{screen}");
-    assert_eq!(result(&output)["answer"], "Safe\x1b[1A\r", "the value goes back to the agent unchanged");
+    assert!(
+        !screen.contains('\x1b') && !screen.contains('\u{9b}') && !screen.contains('\r'),
+        "{screen:?}"
+    );
+    assert!(
+        screen.contains("Pick one") && screen.contains("1. Safe") && screen.contains("hidden"),
+        "{screen}"
+    );
+    assert_eq!(
+        result(&output)["answer"],
+        "Safe\x1b[1A\r",
+        "the value goes back to the agent unchanged"
+    );
 }
 
 #[test]
@@ -301,7 +393,10 @@ fn the_dialect_tools_by_name() {
     let result = result(&output);
     assert_eq!(result["answers"][0]["discuss"], true);
     assert!(stderr(&output).contains("4. Let's discuss this"));
-    let output = run(&["ask", "--tool", "ask_question", &path], "3\nA kanban board\n");
+    let output = run(
+        &["ask", "--tool", "ask_question", &path],
+        "3\nA kanban board\n",
+    );
     assert_eq!(self::result(&output)["text"], "User wrote: A kanban board");
 }
 
@@ -310,8 +405,21 @@ fn schema_check_and_help() {
     let output = run(&["schema"], "");
     assert_eq!(output.status.code(), Some(0));
     let tools = result(&output);
-    let names: Vec<_> = tools.as_array().unwrap().iter().map(|t| t["name"].clone()).collect();
-    assert_eq!(names, ["interview", "ask_question", "ask_multi_select", "resume_structured"]);
+    let names: Vec<_> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "interview",
+            "ask_question",
+            "ask_multi_select",
+            "resume_structured"
+        ]
+    );
     assert_eq!(tools[0]["parameters"]["type"], "object");
     let check = run(&["check", "-"], r#"{"question": "Name?"}"#);
     assert_eq!(check.status.code(), Some(0));
@@ -319,7 +427,10 @@ fn schema_check_and_help() {
     let help = run(&["--help"], "");
     assert_eq!(help.status.code(), Some(0));
     let help = String::from_utf8_lossy(&help.stdout);
-    assert!(help.contains("130  interrupted") && help.contains("3    no person available"), "{help}");
+    assert!(
+        help.contains("130  interrupted") && help.contains("3    no person available"),
+        "{help}"
+    );
 }
 
 #[test]

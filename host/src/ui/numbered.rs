@@ -27,6 +27,8 @@ pub struct NumberedUi {
     style: Style,
     /// A line read ahead by [`Ui::mode`] to find out whether anyone is there.
     peeked: Option<Input>,
+    /// Whether [`Ui::mode`] has looked for a person yet: it reads ahead only once.
+    probed: bool,
     /// Hints already given, so that each is said once.
     hinted: HashSet<&'static str>,
     stop: Option<Stop>,
@@ -40,6 +42,7 @@ impl NumberedUi {
             out: Box::new(out),
             style: Style { on: colour },
             peeked: None,
+            probed: false,
             hinted: HashSet::new(),
             stop: None,
         }
@@ -257,7 +260,8 @@ impl Ui for NumberedUi {
     fn mode(&mut self) -> UiMode {
         // With a pipe or file, nobody may be there: input that ends before its first line
         // means no person can answer, so say so at once rather than cancel.
-        if !self.input.is_terminal() && self.peeked.is_none() && self.hinted.is_empty() {
+        if !self.input.is_terminal() && !self.probed {
+            self.probed = true;
             let first = self.input.next_input();
             let nobody = first == Input::End;
             self.peeked = Some(first);
