@@ -21,15 +21,20 @@ fn interview() -> Command {
     command
 }
 
-/// Runs `interview args` with `input` on stdin.
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = interview()
+/// Starts `interview args` with every stream piped.
+fn spawn(args: &[&str]) -> Child {
+    interview()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `interview args` with `input` on stdin.
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_string();
     // Written from a thread: the command may stop reading (and close stdin) early.
@@ -54,13 +59,18 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-fn values(result: &Json) -> Vec<Json> {
+/// One field of every answer: `field(&result, "value")`.
+fn field(result: &Json, name: &str) -> Vec<Json> {
     result["answers"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| a["value"].clone())
+        .map(|a| a[name].clone())
         .collect()
+}
+
+fn values(result: &Json) -> Vec<Json> {
+    field(result, "value")
 }
 
 fn write_request(name: &str, request: &Json) -> String {
@@ -139,13 +149,10 @@ fn labels_custom_answers_and_the_other_entry() {
         values(&result),
         [json!("Green"), json!("Triangle"), json!(["M", "XL"])]
     );
-    let custom: Vec<_> = result["answers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["custom"].clone())
-        .collect();
-    assert_eq!(custom, [json!(false), json!(true), json!(true)]);
+    assert_eq!(
+        field(&result, "custom"),
+        [json!(false), json!(true), json!(true)]
+    );
 }
 
 #[test]
@@ -316,13 +323,7 @@ fn wait_for(child_stderr: &mut BufReader<std::process::ChildStderr>, text: &str)
 }
 
 fn signal_while_asking(signal: i32) -> (Output, Child) {
-    let mut child = interview()
-        .args(["ask", DEPLOY])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(&["ask", DEPLOY]);
     let mut stdin = child.stdin.take().unwrap();
     let mut errors = BufReader::new(child.stderr.take().unwrap());
     stdin.write_all(b"3\n").unwrap();

@@ -133,3 +133,13 @@ pub fn text(t: &str) -> Step {
 pub fn nav_select(nav: Nav) -> Step {
     Step::Select(SelectReply::Nav(nav))
 }
+
+/// One field of every answer of a result: `field(&result, "value")`.
+pub fn field(result: &serde_json::Value, name: &str) -> Vec<serde_json::Value> {
+    result["answers"]
+        .as_array()
+        .expect("answers is an array")
+        .iter()
+        .map(|a| a[name].clone())
+        .collect()
+}

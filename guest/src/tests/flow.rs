@@ -23,14 +23,8 @@ fn asks_in_order_with_frames() {
         ],
     );
     assert_eq!(result["status"], "answered");
-    let values: Vec<_> = result["answers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["value"].clone())
-        .collect();
     assert_eq!(
-        values,
+        field(&result, "value"),
         [
             serde_json::json!("prod"),
             "Ada".into(),
