@@ -440,3 +440,27 @@ fn a_broken_component_exits_4() {
     assert_eq!(output.status.code(), Some(4));
     assert!(stderr(&output).contains("cannot read the component /nonexistent.wasm"));
 }
+
+#[test]
+fn the_review_step_changes_an_answer_or_cancels() {
+    let output = run(&["ask", DEPLOY], "2\n\n\n\n\n1\n3\n\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(values(&result(&output))[0], "prod");
+    let screen = stderr(&output);
+    assert!(
+        screen
+            .contains("Review your answers\n  1. Deploy: Staging\n  2. Checks: Unit tests, Lint\n"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("  1. Deploy: Production\n"),
+        "reviewed again after the change:\n{screen}"
+    );
+    let output = run(&["ask", DEPLOY], "2\n\n\n\n\nquit\n");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        values(&result(&output)).len(),
+        5,
+        "every answer given is kept"
+    );
+}

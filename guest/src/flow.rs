@@ -4,6 +4,7 @@
 
 use crate::judge::{Reply, Verdict, judge};
 use crate::model::*;
+use crate::summary::review_items;
 
 /// The widgets of the host, as the `ui` WIT interface defines them.
 pub trait Ui {
@@ -13,6 +14,7 @@ pub trait Ui {
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply;
 }
 
 /// The UI the host provides through the component's imports.
@@ -37,9 +39,13 @@ impl Ui for ImportedUi {
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
         crate::bindings::interview::plugin::ui::number(frame, *request)
     }
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        crate::bindings::interview::plugin::ui::review(items)
+    }
 }
 
-/// Asks valid `questions` in order and returns how it ended.
+/// Asks valid `questions` in order and returns how it ended. A batch of two or more ends
+/// with a review of the answers, where any of them can be changed before they are sent.
 pub fn run(questions: &[Question], settings: &Settings, ui: &mut impl Ui) -> Outcome {
     if ui.mode() == Mode::Unavailable {
         return Outcome::Unavailable;
@@ -48,35 +54,60 @@ pub fn run(questions: &[Question], settings: &Settings, ui: &mut impl Ui) -> Out
     let mut index = 0;
     let mut error = None;
     let mut draft: Option<Answer> = None;
-    while let Some(question) = questions.get(index) {
-        let frame = Frame {
-            position: index as u32 + 1,
-            total: questions.len() as u32,
-            header: question.header.clone(),
-            prompt: question.prompt.clone(),
-            required: question.required,
-            error: error.take(),
-        };
-        let preset = draft.take().or_else(|| answers[index].clone());
-        let reply = ask(ui, question, &frame, preset.as_ref());
-        match judge(question, reply, settings) {
-            Verdict::Accept(answer) => {
-                answers[index] = Some(answer);
-                index += 1;
+    // Once reviewing, an answered question goes back to the review rather than onwards.
+    let mut reviewing = false;
+    loop {
+        while let Some(question) = questions.get(index) {
+            let frame = Frame {
+                position: index as u32 + 1,
+                total: questions.len() as u32,
+                header: question.header.clone(),
+                prompt: question.prompt.clone(),
+                required: question.required,
+                error: error.take(),
+            };
+            let preset = draft.take().or_else(|| answers[index].clone());
+            let reply = ask(ui, question, &frame, preset.as_ref());
+            match judge(question, reply, settings) {
+                Verdict::Accept(answer) => {
+                    answers[index] = Some(answer);
+                    index = if reviewing {
+                        questions.len()
+                    } else {
+                        index + 1
+                    };
+                }
+                Verdict::Retry {
+                    message,
+                    draft: tried,
+                } => {
+                    error = Some(message);
+                    draft = tried.or(preset);
+                }
+                Verdict::Back if index == 0 => {
+                    error =
+                        Some("This is the first question; there is nothing to go back to.".into());
+                    draft = preset;
+                }
+                Verdict::Back => index -= 1,
+                Verdict::Cancel => {
+                    return Outcome::Cancelled(answers.into_iter().flatten().collect());
+                }
             }
-            Verdict::Retry {
-                message,
-                draft: tried,
-            } => {
-                error = Some(message);
-                draft = tried.or(preset);
+        }
+        if questions.len() < 2 {
+            break;
+        }
+        match ui.review(&review_items(questions, &answers)) {
+            ReviewReply::Submit => break,
+            ReviewReply::Edit(n) if (n as usize) < questions.len() => {
+                index = n as usize;
+                reviewing = true;
             }
-            Verdict::Back if index == 0 => {
-                error = Some("This is the first question; there is nothing to go back to.".into());
-                draft = preset;
+            ReviewReply::Edit(_) => {}
+            ReviewReply::Cancel => {
+                return Outcome::Cancelled(answers.into_iter().flatten().collect());
             }
-            Verdict::Back => index -= 1,
-            Verdict::Cancel => return Outcome::Cancelled(answers.into_iter().flatten().collect()),
         }
     }
     Outcome::Answered(answers.into_iter().flatten().collect())

@@ -22,6 +22,7 @@ pub mod model;
 pub mod request;
 pub mod result;
 pub mod schema;
+pub mod summary;
 pub mod tool;
 pub mod validate;
 

@@ -84,14 +84,7 @@ fn first_line(text: &str) -> String {
 
 /// One answer in words.
 fn phrase(tool: Tool, question: &Question, answer: &Answer) -> String {
-    let options = question.kind.options();
-    let label = |value: &str| -> Option<(usize, &str)> {
-        options
-            .iter()
-            .enumerate()
-            .find(|(_, o)| o.value == value)
-            .map(|(i, o)| (i + 1, o.label.as_str()))
-    };
+    let label = |value: &str| question.kind.option_by_value(value);
     match (answer.origin, &answer.value) {
         (Origin::Discuss, _) => {
             let then = if tool == Tool::AskQuestion {

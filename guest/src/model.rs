@@ -8,7 +8,8 @@ pub use crate::bindings::interview::plugin::types::{
 };
 pub use crate::bindings::interview::plugin::ui::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, SelectReply, SelectRequest, TextReply, TextRequest, UiMode as Mode,
+    NumberReply, NumberRequest, ReviewItem, ReviewReply, SelectReply, SelectRequest, TextReply,
+    TextRequest, UiMode as Mode,
 };
 
 /// The label of the free-text entry of choice questions (seed 004's wording).
@@ -28,6 +29,15 @@ impl QuestionKind {
             QuestionKind::Confirm(_) => "confirm",
             QuestionKind::Number(_) => "number",
         }
+    }
+
+    /// The option whose value is `value`: its 1-based number and its label.
+    pub fn option_by_value(&self, value: &str) -> Option<(usize, &str)> {
+        self.options()
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.value == value)
+            .map(|(i, o)| (i + 1, o.label.as_str()))
     }
 
     /// The options of a choice question; empty for the other kinds.

@@ -13,6 +13,7 @@ pub enum Step {
     Text(TextReply),
     Confirm(ConfirmReply),
     Number(NumberReply),
+    Review(ReviewReply),
 }
 
 /// What a widget was shown.
@@ -23,6 +24,7 @@ pub enum Shown {
     Text(TextRequest),
     Confirm(ConfirmRequest),
     Number(NumberRequest),
+    Review(Vec<ReviewItem>),
 }
 
 /// Plays `steps` back; once they run out, every widget is cancelled (like end of input).
@@ -77,6 +79,15 @@ impl Ui for Script {
     scripted!(text, TextRequest, TextReply, Text, Text);
     scripted!(confirm, ConfirmRequest, ConfirmReply, Confirm, Confirm);
     scripted!(number, NumberRequest, NumberReply, Number, Number);
+
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        self.shown.push(Shown::Review(items.to_vec()));
+        match self.steps.pop_front() {
+            Some(Step::Review(reply)) => reply,
+            Some(other) => panic!("script gave {other:?} to the review"),
+            None => ReviewReply::Cancel,
+        }
+    }
 }
 
 /// Runs a call of `tool` with `arguments` against `steps`: the result JSON and the script.
@@ -142,4 +153,9 @@ pub fn field(result: &serde_json::Value, name: &str) -> Vec<serde_json::Value> {
         .iter()
         .map(|a| a[name].clone())
         .collect()
+}
+
+/// Submits the review of a batch.
+pub fn submit() -> Step {
+    Step::Review(ReviewReply::Submit)
 }

@@ -274,7 +274,9 @@ impl<U: Ui + 'static> Session<U> {
         let store = self.store_mut();
         store.data_mut().clock.restart();
         store.set_epoch_deadline(1);
-        match call(&bindings, store) {
+        let result = call(&bindings, store);
+        self.store_mut().data_mut().ui.finished();
+        match result {
             Ok(result) => {
                 self.instance = Some(bindings);
                 Ok(result)

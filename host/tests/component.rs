@@ -41,9 +41,24 @@ fn a_mixed_batch_end_to_end() {
             Step::Number(NumberReply::Entered("3".into())),
             Step::Confirm(ConfirmReply::Answered(false)),
             Step::Text(TextReply::Submitted("Friday freeze".into())),
+            Step::Review(ReviewReply::Submit),
         ],
     );
     assert_eq!(session.ui().remaining(), 0);
+    let Some(Shown::Review(items)) = session.ui().shown().last() else {
+        panic!("no review")
+    };
+    let words: Vec<_> = items.iter().map(|i| i.answer.as_str()).collect();
+    assert_eq!(
+        words,
+        [
+            "Canary in prod",
+            "Unit tests, Migrations dry-run",
+            "3",
+            "no",
+            "Friday freeze"
+        ]
+    );
     assert_eq!(
         result,
         json!({

@@ -20,6 +20,7 @@ fn asks_in_order_with_frames() {
             text("Ada"),
             Step::Number(NumberReply::Entered("4".into())),
             Step::Confirm(ConfirmReply::Answered(true)),
+            submit(),
         ],
     );
     assert_eq!(result["status"], "answered");
@@ -66,6 +67,7 @@ fn a_rejected_answer_is_asked_again_with_the_error_and_what_was_typed() {
             Step::Number(NumberReply::Entered("2.5".into())),
             Step::Number(NumberReply::Entered("9".into())),
             Step::Confirm(ConfirmReply::Answered(false)),
+            submit(),
         ],
     );
     assert_eq!(result["status"], "answered");
@@ -386,4 +388,107 @@ fn every_widget_gets_its_preset_back() {
             "multi [1, 2] Some(\"z\")"
         ]
     );
+}
+
+#[test]
+fn a_batch_ends_with_a_review_where_answers_can_change() {
+    let (result, script) = run(
+        "interview",
+        BATCH,
+        [
+            select(1),
+            text("Ada"),
+            Step::Number(NumberReply::Entered("4".into())),
+            Step::Confirm(ConfirmReply::Answered(true)),
+            Step::Review(ReviewReply::Edit(1)),
+            text("Grace"),
+            submit(),
+        ],
+    );
+    assert_eq!(result["status"], "answered");
+    assert_eq!(
+        field(&result, "value"),
+        [
+            serde_json::json!("prod"),
+            "Grace".into(),
+            4.into(),
+            true.into()
+        ]
+    );
+    let reviews: Vec<&Vec<ReviewItem>> = script
+        .shown
+        .iter()
+        .filter_map(|s| match s {
+            Shown::Review(items) => Some(items),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reviews.len(),
+        2,
+        "after the change, the review comes back at once"
+    );
+    let words =
+        |items: &Vec<ReviewItem>| items.iter().map(|i| i.answer.clone()).collect::<Vec<_>>();
+    assert_eq!(words(reviews[0]), ["Prod", "Ada", "4", "yes"]);
+    assert_eq!(words(reviews[1]), ["Prod", "Grace", "4", "yes"]);
+    assert_eq!(reviews[0][0].header.as_deref(), Some("Deploy"));
+    assert_eq!(reviews[0][1].prompt, "Name?");
+    // The edited question was asked with its answer in the editor, and nothing else again.
+    assert_eq!(script.frames.len(), 5);
+    match &script.shown[5] {
+        Shown::Text(t) => assert_eq!(t.initial.as_deref(), Some("Ada")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cancel_at_the_review_keeps_every_answer() {
+    let steps = [
+        select(0),
+        text("Ada"),
+        Step::Number(NumberReply::Entered("1".into())),
+        Step::Confirm(ConfirmReply::Answered(false)),
+    ];
+    let (result, _) = run(
+        "interview",
+        BATCH,
+        steps.into_iter().chain([Step::Review(ReviewReply::Cancel)]),
+    );
+    assert_eq!(result["status"], "cancelled");
+    assert_eq!(field(&result, "value").len(), 4);
+}
+
+#[test]
+fn a_single_question_has_no_review() {
+    let (result, script) = run("interview", r#"{"question": "Name?"}"#, [text("Ada")]);
+    assert_eq!(result["status"], "answered");
+    assert!(!script.shown.iter().any(|s| matches!(s, Shown::Review(_))));
+}
+
+#[test]
+fn review_words_for_every_kind() {
+    let request = r#"{"questions": [
+        {"question": "Pick", "multi": true, "options": [{"label": "Alpha", "value": "a"}, {"label": "Beta", "value": "b"}]},
+        {"question": "One", "options": ["x"], "discuss": true},
+        {"question": "Optional", "options": ["y"], "required": false}
+    ]}"#;
+    let (_, script) = run(
+        "interview",
+        request,
+        [
+            Step::Multi(MultiSelectReply::Picked(MultiPick {
+                picked: vec![1],
+                other: Some("Gamma".into()),
+            })),
+            Step::Select(SelectReply::Discuss),
+            nav_select(Nav::Skip),
+            submit(),
+        ],
+    );
+    let Some(Shown::Review(items)) = script.shown.last() else {
+        panic!()
+    };
+    let words: Vec<_> = items.iter().map(|i| i.answer.as_str()).collect();
+    assert_eq!(words, ["Beta, Gamma", "Let's discuss this", "(skipped)"]);
 }

@@ -14,7 +14,8 @@ use crate::sanitize;
 use crate::session::State;
 pub use wit::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, SelectReply, SelectRequest, TextReply, TextRequest, UiMode,
+    NumberReply, NumberRequest, ReviewItem, ReviewReply, SelectReply, SelectRequest, TextReply,
+    TextRequest, UiMode,
 };
 
 /// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
@@ -26,6 +27,11 @@ pub trait Ui {
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
+    /// After the last question of a batch: submit, change one answer, or cancel.
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply;
+    /// The plugin has finished a request (answered, cancelled, or nothing asked): a UI that
+    /// holds the terminal lets it go here.
+    fn finished(&mut self) {}
 }
 
 impl<U: Ui + ?Sized> Ui for Box<U> {
@@ -46,6 +52,12 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     }
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
         (**self).number(frame, request)
+    }
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        (**self).review(items)
+    }
+    fn finished(&mut self) {
+        (**self).finished()
     }
 }
 
@@ -129,6 +141,18 @@ impl<U: Ui> wit::Host for State<U> {
     fn number(&mut self, frame: Frame, request: NumberRequest) -> NumberReply {
         self.timed(|ui| ui.number(&clean_frame(frame), &request))
     }
+
+    fn review(&mut self, items: Vec<ReviewItem>) -> ReviewReply {
+        let items: Vec<ReviewItem> = items
+            .into_iter()
+            .map(|item| ReviewItem {
+                header: clean_line(item.header),
+                prompt: sanitize::text(&item.prompt),
+                answer: sanitize::text(&item.answer),
+            })
+            .collect();
+        self.timed(|ui| ui.review(&items))
+    }
 }
 
 impl<U: Ui> crate::bindings::interview::plugin::types::Host for State<U> {}
@@ -155,5 +179,8 @@ impl Ui for NoPerson {
     }
     fn number(&mut self, _: &Frame, _: &NumberRequest) -> NumberReply {
         NumberReply::Nav(Nav::Cancel)
+    }
+    fn review(&mut self, _: &[ReviewItem]) -> ReviewReply {
+        ReviewReply::Cancel
     }
 }

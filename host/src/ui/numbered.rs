@@ -387,6 +387,35 @@ impl Ui for NumberedUi {
         }
     }
 
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        self.show_review(items);
+        loop {
+            let line = match self.read("> ") {
+                Ok(line) => line,
+                // Every question has its answer: the end of input sends them, so that piped
+                // answers need no extra line; an interrupt still cancels.
+                Err(_) if self.stop == Some(Stop::Ended) => return ReviewReply::Submit,
+                Err(_) => return ReviewReply::Cancel,
+            };
+            let typed = line.trim();
+            match (typed.parse::<usize>(), command(typed)) {
+                _ if typed.is_empty() => return ReviewReply::Submit,
+                (Ok(n), _) if (1..=items.len()).contains(&n) => {
+                    return ReviewReply::Edit(n as u32 - 1);
+                }
+                (_, Some(Command::Nav(Nav::Back))) => {
+                    return ReviewReply::Edit(items.len() as u32 - 1);
+                }
+                (_, Some(Command::Nav(Nav::Cancel))) => return ReviewReply::Cancel,
+                (_, Some(Command::Help)) => self.show_review(items),
+                _ => self.error(&format!(
+                    "Press Enter to send, or type a number from 1 to {} to change an answer.",
+                    items.len()
+                )),
+            }
+        }
+    }
+
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
         let request = &without_rejected_draft(frame, *request, |r| &mut r.initial);
         self.show_frame(frame);
@@ -427,6 +456,24 @@ impl Ui for NumberedUi {
 }
 
 impl NumberedUi {
+    fn show_review(&mut self, items: &[ReviewItem]) {
+        self.say("");
+        let title = self.style.bold("Review your answers");
+        self.say(&title);
+        let width = items.len().to_string().len();
+        for (i, item) in items.iter().enumerate() {
+            let title = item
+                .header
+                .clone()
+                .unwrap_or_else(|| item.prompt.lines().next().unwrap_or("").to_string());
+            self.say(&format!("  {:>width$}. {title}: {}", i + 1, item.answer));
+        }
+        self.hint(
+            "review",
+            "Press Enter to send these answers, type a number to change one, or quit.",
+        );
+    }
+
     fn read_text(&mut self, request: &TextRequest) -> TextReply {
         let first = match self.read("> ") {
             Ok(line) => line,

@@ -13,6 +13,7 @@ pub enum Step {
     Text(TextReply),
     Confirm(ConfirmReply),
     Number(NumberReply),
+    Review(ReviewReply),
 }
 
 /// What one widget was shown.
@@ -23,6 +24,7 @@ pub enum Shown {
     Text(Frame, TextRequest),
     Confirm(Frame, ConfirmRequest),
     Number(Frame, NumberRequest),
+    Review(Vec<ReviewItem>),
 }
 
 /// Plays `steps` back in order and records what each widget showed. When the steps run out,
@@ -93,4 +95,12 @@ impl Ui for ScriptedUi {
     play!(text, TextRequest, TextReply, Text);
     play!(confirm, ConfirmRequest, ConfirmReply, Confirm);
     play!(number, NumberRequest, NumberReply, Number);
+
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        self.shown.push(Shown::Review(items.to_vec()));
+        match self.steps.pop_front() {
+            Some(Step::Review(reply)) => reply,
+            _ => ReviewReply::Cancel,
+        }
+    }
 }
