@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 use interview_host::{Plugin, Ui};
 
 use exit::Exit;
+use people::Person;
 
 const AFTER_HELP: &str = "\
 Exit codes:
@@ -57,7 +58,7 @@ enum Command {
         /// The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...
         #[arg(long, default_value = "interview")]
         tool: String,
-        /// Numbered lists and one answer per line, even on a capable terminal.
+        /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
         #[arg(long)]
         numbered: bool,
         /// What a skipped text question records.
@@ -132,20 +133,15 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
         Command::Ask {
             request,
             tool,
-            numbered: _,
+            numbered,
             skip_response,
         } => {
             let arguments = read_request(&request)?;
-            // The raw-mode terminal UI is not built yet: every person answers in numbered mode.
-            match people::find(request == "-") {
-                Some(ui) => ask(&plugin, ui, &tool, &arguments, skip_response),
-                None => ask(
-                    &plugin,
-                    interview_host::NoPerson,
-                    &tool,
-                    &arguments,
-                    skip_response,
-                ),
+            let nobody = interview_host::NoPerson;
+            match people::find(request == "-", numbered) {
+                Person::Terminal(ui) => ask(&plugin, ui, &tool, &arguments, skip_response),
+                Person::Numbered(ui) => ask(&plugin, ui, &tool, &arguments, skip_response),
+                Person::Nobody => ask(&plugin, nobody, &tool, &arguments, skip_response),
             }
         }
     }

@@ -4,13 +4,16 @@
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
-use interview_host::input::{Interrupter, LineReader};
+use interview_host::input::LineReader;
 use interview_host::ui::numbered::{NumberedUi, Stop};
+use interview_host::ui::terminal::TerminalUi;
 use interview_host::{NoPerson, Ui};
 
-/// The interrupter of the current person, for the signal handler.
-static INTERRUPTER: Mutex<Option<Interrupter>> = Mutex::new(None);
+/// What a signal does to the current person's UI.
+type OnSignal = Box<dyn Fn() + Send>;
+static ON_SIGNAL: Mutex<Option<OnSignal>> = Mutex::new(None);
 
 /// A UI that can say it was interrupted.
 pub trait Stopped: Ui {
@@ -23,27 +26,63 @@ impl Stopped for NumberedUi {
     }
 }
 
+impl Stopped for TerminalUi {
+    fn interrupted(&self) -> bool {
+        TerminalUi::interrupted(self)
+    }
+}
+
 impl Stopped for NoPerson {
     fn interrupted(&self) -> bool {
         false
     }
 }
 
-/// The person to ask, or none. When the request came on standard input, answers come from the
-/// terminal (`/dev/tty`), as with fzf; otherwise from standard input, typed or piped.
-pub fn find(request_on_stdin: bool) -> Option<NumberedUi> {
-    let (lines, interrupter, out): (LineReader, Interrupter, Box<dyn Write>) = if request_on_stdin {
-        let (lines, interrupter) = LineReader::tty().ok()?;
+/// The person to ask, and how.
+pub enum Person {
+    /// Arrow keys on a terminal.
+    Terminal(TerminalUi),
+    /// One answer per line.
+    Numbered(NumberedUi),
+    /// Nobody can answer.
+    Nobody,
+}
+
+/// Finds the person. When the request came on standard input, the keys come from the terminal
+/// (`/dev/tty`), as with fzf; otherwise from standard input, typed or piped. The arrow-key UI
+/// is used wherever a terminal can be drawn on, unless `numbered` or `TERM=dumb`.
+pub fn find(request_on_stdin: bool, numbered: bool) -> Person {
+    let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
+    let tty = || OpenOptions::new().write(true).open("/dev/tty");
+    let keys_on_terminal = if request_on_stdin {
+        tty().is_ok()
+    } else {
+        std::io::stdin().is_terminal()
+    };
+    if keys_on_terminal && !numbered && !dumb {
+        if let Ok(tty) = tty() {
+            let ui = TerminalUi::new(tty, colour(true));
+            let stop = ui.stop_flag();
+            on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
+            return Person::Terminal(ui);
+        }
+    }
+    let (lines, interrupter, out): (_, _, Box<dyn Write>) = if request_on_stdin {
+        let Ok((lines, interrupter)) = LineReader::tty() else {
+            return Person::Nobody;
+        };
         // The questions go where the answers come from: stderr may be captured by the caller.
-        let tty = OpenOptions::new().write(true).open("/dev/tty").ok()?;
+        let Ok(tty) = tty() else {
+            return Person::Nobody;
+        };
         (lines, interrupter, Box::new(tty))
     } else {
         let (lines, interrupter) = LineReader::stdin();
         (lines, interrupter, Box::new(std::io::stderr()))
     };
+    on_signal(Box::new(move || interrupter.interrupt()));
     let colour = colour(request_on_stdin || std::io::stderr().is_terminal());
-    *INTERRUPTER.lock().unwrap() = Some(interrupter);
-    Some(NumberedUi::new(lines, out, colour))
+    Person::Numbered(NumberedUi::new(lines, out, colour))
 }
 
 /// Attributes only for a terminal, and never with `NO_COLOR` or `TERM=dumb`.
@@ -53,12 +92,16 @@ fn colour(terminal: bool) -> bool {
     terminal && !no_color && !dumb
 }
 
-/// Routes Ctrl-C, SIGTERM and SIGHUP to the person's input as an interrupt, so that the plugin
-/// returns the answers so far instead of the process dying.
+fn on_signal(action: OnSignal) {
+    *ON_SIGNAL.lock().unwrap() = Some(action);
+}
+
+/// Routes Ctrl-C, SIGTERM and SIGHUP to the person's UI, so that the plugin returns the
+/// answers so far instead of the process dying. (In raw mode Ctrl-C arrives as a key.)
 pub fn on_signals() {
     let _ = ctrlc::set_handler(|| {
-        if let Some(interrupter) = INTERRUPTER.lock().unwrap().as_ref() {
-            interrupter.interrupt();
+        if let Some(action) = ON_SIGNAL.lock().unwrap().as_ref() {
+            action();
         }
     });
 }

@@ -6,6 +6,7 @@
 
 pub mod numbered;
 pub mod scripted;
+pub mod terminal;
 
 use std::time::Instant;
 

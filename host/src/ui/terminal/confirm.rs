@@ -1,0 +1,84 @@
+//! Yes or no: y and n answer at once; Left/Right choose, Enter confirms.
+
+use super::keys::Key;
+use super::render::Line;
+use super::widget::*;
+use crate::ui::{ConfirmReply, ConfirmRequest, Nav};
+
+pub struct Confirm {
+    choice: Option<bool>,
+    notice: Option<String>,
+}
+
+impl Confirm {
+    pub fn new(request: &ConfirmRequest) -> Self {
+        Confirm {
+            choice: request.initial,
+            notice: None,
+        }
+    }
+}
+
+impl Widget for Confirm {
+    type Reply = ConfirmReply;
+
+    fn handle(&mut self, key: Key, _page: usize) -> Option<ConfirmReply> {
+        self.notice = None;
+        match key {
+            Key::Char('y' | 'Y') => Some(ConfirmReply::Answered(true)),
+            Key::Char('n' | 'N') => Some(ConfirmReply::Answered(false)),
+            Key::Left | Key::Right | Key::Tab | Key::Up | Key::Down => {
+                self.choice = Some(!self.choice.unwrap_or(false));
+                None
+            }
+            Key::Enter => match self.choice {
+                Some(choice) => Some(ConfirmReply::Answered(choice)),
+                None => {
+                    self.notice = Some("Press y for yes or n for no.".into());
+                    None
+                }
+            },
+            Key::Esc => Some(ConfirmReply::Nav(Nav::Cancel)),
+            Key::BackTab => Some(ConfirmReply::Nav(Nav::Back)),
+            _ => None,
+        }
+    }
+
+    fn body(&mut self, ctx: &Ctx) -> Body {
+        let theme = ctx.theme;
+        let style = |on: bool| {
+            if on {
+                super::theme::Style {
+                    reverse: true,
+                    ..theme.selected
+                }
+            } else {
+                theme.text
+            }
+        };
+        let line = Line::new()
+            .push("  ", theme.text)
+            .push(" Yes ", style(self.choice == Some(true)))
+            .push("  ", theme.text)
+            .push(" No ", style(self.choice == Some(false)));
+        Body {
+            lines: vec![line],
+            cursor: None,
+        }
+    }
+
+    fn hint(&self) -> String {
+        "y yes · n no · ←→ choose · Enter confirm · Shift-Tab back · Esc cancel".into()
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    fn summary(&self, reply: &ConfirmReply) -> Option<String> {
+        match reply {
+            ConfirmReply::Answered(yes) => Some(if *yes { "Yes" } else { "No" }.into()),
+            ConfirmReply::Nav(_) => None,
+        }
+    }
+}

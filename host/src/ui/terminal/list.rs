@@ -1,0 +1,139 @@
+//! A scrolling list with a cursor and a filter: what select, multi-select and review share.
+
+use super::keys::Key;
+
+/// Which entries are visible and which one is under the cursor.
+#[derive(Clone, Debug)]
+pub struct List {
+    /// Indices (into the caller's entries) that pass the filter, in order.
+    visible: Vec<usize>,
+    /// Position in `visible` of the entry under the cursor.
+    cursor: usize,
+    /// Position in `visible` of the first entry drawn.
+    offset: usize,
+    /// The filter text, while filtering.
+    pub filter: Option<String>,
+}
+
+/// Moving the cursor wraps at the ends, as in seed 000.
+impl List {
+    pub fn new(count: usize, start: usize) -> Self {
+        List {
+            visible: (0..count).collect(),
+            cursor: start.min(count.saturating_sub(1)),
+            offset: 0,
+            filter: None,
+        }
+    }
+
+    /// The entry under the cursor (an index into the caller's entries), if any is visible.
+    pub fn current(&self) -> Option<usize> {
+        self.visible.get(self.cursor).copied()
+    }
+
+    pub fn visible(&self) -> &[usize] {
+        &self.visible
+    }
+
+    /// Puts the cursor on entry `index`, if visible.
+    pub fn select(&mut self, index: usize) {
+        if let Some(at) = self.visible.iter().position(|&i| i == index) {
+            self.cursor = at;
+        }
+    }
+
+    /// Moves the cursor for a navigation key; false when the key is not one.
+    pub fn navigate(&mut self, key: &Key, page: usize) -> bool {
+        let count = self.visible.len();
+        if count == 0 {
+            return matches!(
+                key,
+                Key::Up | Key::Down | Key::Home | Key::End | Key::PageUp | Key::PageDown
+            );
+        }
+        self.cursor = match key {
+            Key::Up => (self.cursor + count - 1) % count,
+            Key::Down => (self.cursor + 1) % count,
+            Key::Home => 0,
+            Key::End => count - 1,
+            Key::PageUp => self.cursor.saturating_sub(page.max(1)),
+            Key::PageDown => (self.cursor + page.max(1)).min(count - 1),
+            _ => return false,
+        };
+        true
+    }
+
+    /// Keeps the entries for which `matches` says yes, the cursor on the same entry if it stays.
+    pub fn refilter(&mut self, count: usize, matches: impl Fn(usize) -> bool) {
+        let current = self.current();
+        self.visible = (0..count).filter(|&i| matches(i)).collect();
+        self.cursor = current
+            .and_then(|c| self.visible.iter().position(|&i| i == c))
+            .unwrap_or(0);
+        self.offset = 0;
+    }
+
+    /// The visible entries that fit in `rows` rows, where entry `i` takes `height(i)` rows, and
+    /// whether entries are hidden above and below. Scrolls just enough to show the cursor.
+    pub fn window(
+        &mut self,
+        rows: usize,
+        height: impl Fn(usize) -> usize,
+    ) -> (std::ops::Range<usize>, bool, bool) {
+        let count = self.visible.len();
+        if count == 0 {
+            return (0..0, false, false);
+        }
+        let rows = rows.max(1);
+        self.offset = self.offset.min(self.cursor);
+        // Scroll down until the cursor's entry fits below the offset.
+        loop {
+            let used: usize = (self.offset..=self.cursor)
+                .map(|p| height(self.visible[p]))
+                .sum();
+            if used <= rows || self.offset == self.cursor {
+                break;
+            }
+            self.offset += 1;
+        }
+        let mut end = self.offset;
+        let mut used = 0;
+        while end < count && used + height(self.visible[end]) <= rows {
+            used += height(self.visible[end]);
+            end += 1;
+        }
+        let end = end.max(self.cursor + 1);
+        (self.offset..end, self.offset > 0, end < count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_pages_and_scrolls() {
+        let mut list = List::new(100, 0);
+        list.navigate(&Key::Up, 10);
+        assert_eq!(list.current(), Some(99));
+        let (range, above, below) = list.window(10, |_| 1);
+        assert_eq!((range, above, below), (90..100, true, false));
+        list.navigate(&Key::Home, 10);
+        list.navigate(&Key::PageDown, 10);
+        assert_eq!(list.current(), Some(10));
+        let (range, above, below) = list.window(10, |_| 1);
+        assert_eq!((range.start, range.end, above, below), (1, 11, true, true));
+    }
+
+    #[test]
+    fn filtering_keeps_the_cursor_entry() {
+        let mut list = List::new(10, 4);
+        list.refilter(10, |i| i % 2 == 0);
+        assert_eq!(list.visible(), [0, 2, 4, 6, 8]);
+        assert_eq!(list.current(), Some(4));
+        list.refilter(10, |i| i == 7);
+        assert_eq!(list.current(), Some(7));
+        list.refilter(10, |_| false);
+        assert_eq!(list.current(), None);
+    }
+}

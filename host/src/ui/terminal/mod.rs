@@ -1,0 +1,397 @@
+//! The raw-mode terminal UI: arrow keys, toggles, inline editing, and a review step.
+//!
+//! Drawn inline below the cursor (no alternate screen) by a renderer that rewrites only the
+//! rows that changed. After each answer the widget collapses to one line (`✔ Which
+//! environment? › Staging`), so the scrollback reads like a transcript. Raw mode, the hidden
+//! cursor and bracketed paste are undone on every exit: the end of a request, Esc, Ctrl-C, a
+//! signal, a dropped UI, and a panic.
+
+mod confirm;
+mod editor;
+pub mod keys;
+mod list;
+mod multi_select;
+mod number;
+pub mod render;
+mod review;
+mod select;
+mod text;
+pub mod theme;
+mod widget;
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crossterm::event;
+use crossterm::terminal;
+
+use super::*;
+use keys::Key;
+use render::{Frame as Screen, Line, Renderer};
+use theme::Theme;
+use widget::{Ctx, Widget};
+
+/// Whether some terminal UI has the terminal in raw mode, for the panic hook.
+static RAW: AtomicBool = AtomicBool::new(false);
+
+/// Undoes raw mode, bracketed paste and the hidden cursor, wherever the terminal is.
+fn restore_terminal(out: &mut dyn Write) {
+    let _ = out.write_all(b"\x1b[?2004l\x1b[?25h\x1b[0m");
+    let _ = out.flush();
+    let _ = terminal::disable_raw_mode();
+    RAW.store(false, Ordering::SeqCst);
+}
+
+/// A panic while the terminal is raw would leave it unusable: restore it first, once.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if RAW.load(Ordering::SeqCst) {
+                match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+                    Ok(mut tty) => restore_terminal(&mut tty),
+                    Err(_) => restore_terminal(&mut std::io::stderr()),
+                }
+                eprintln!();
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// The summary line of the last answered widget, shown once the person moves on.
+struct Pending {
+    position: u32,
+    line: Line,
+}
+
+/// A UI for a terminal that can be drawn on and read key by key.
+pub struct TerminalUi {
+    out: Box<dyn Write + Send>,
+    theme: Theme,
+    /// Present while the terminal is raw.
+    renderer: Option<Renderer>,
+    buffer: Vec<u8>,
+    pending: Option<Pending>,
+    stop: Arc<AtomicBool>,
+    cancelled: bool,
+    interrupted: bool,
+}
+
+impl TerminalUi {
+    /// Draws on `out` (the terminal: `/dev/tty` or stderr) and reads keys from the terminal.
+    /// `colour` false gives attributes only (NO_COLOR, a monochrome terminal).
+    pub fn new(out: impl Write + Send + 'static, colour: bool) -> Self {
+        TerminalUi {
+            out: Box::new(out),
+            theme: Theme::new(colour),
+            renderer: None,
+            buffer: Vec::new(),
+            pending: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            cancelled: false,
+            interrupted: false,
+        }
+    }
+
+    /// A flag that stops the UI when set (from a signal handler): the open question is
+    /// cancelled and the plugin returns the answers so far.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Whether the person pressed Ctrl-C or a signal stopped the UI.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// Takes the terminal (raw mode, bracketed paste), unless it has it already.
+    fn enter(&mut self) -> bool {
+        if self.renderer.is_some() {
+            return true;
+        }
+        if terminal::enable_raw_mode().is_err() {
+            return false;
+        }
+        RAW.store(true, Ordering::SeqCst);
+        install_panic_hook();
+        let _ = self.out.write_all(b"\x1b[?2004h");
+        let (width, height) = terminal::size().unwrap_or((80, 24));
+        self.renderer = Some(Renderer::new(width, height));
+        true
+    }
+
+    /// Gives the terminal back, as it was.
+    fn leave(&mut self) {
+        if self.renderer.take().is_some() {
+            restore_terminal(&mut self.out);
+        }
+    }
+
+    fn flush(&mut self) {
+        let _ = self.out.write_all(&self.buffer);
+        let _ = self.out.flush();
+        self.buffer.clear();
+    }
+
+    /// Shows `line` as the whole live region and leaves it in the scrollback.
+    fn commit_line(&mut self, line: Line) {
+        if let Some(renderer) = &mut self.renderer {
+            renderer.draw(
+                &Screen {
+                    lines: vec![line],
+                    cursor: None,
+                },
+                &mut self.buffer,
+            );
+            renderer.commit(&mut self.buffer);
+        }
+        self.flush();
+    }
+
+    /// Before a widget at `position` (None: the review): the previous answer's summary stays
+    /// in the scrollback when the person moved on, and goes when they came back to it.
+    fn begin(&mut self, position: Option<u32>) -> bool {
+        if !self.enter() {
+            return false;
+        }
+        if let Some(pending) = self.pending.take() {
+            if position.is_none_or(|p| p > pending.position) {
+                self.commit_line(pending.line);
+            }
+        }
+        true
+    }
+
+    /// The next key; a stop request or a terminal that cannot be read is an interrupt.
+    fn next_key(&mut self) -> Key {
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Key::Interrupt;
+            }
+            match event::poll(Duration::from_millis(50)) {
+                Ok(true) => match event::read() {
+                    Ok(event) => {
+                        if let Some(key) = Key::from_event(event) {
+                            return key;
+                        }
+                    }
+                    Err(_) => return Key::Interrupt,
+                },
+                Ok(false) => {}
+                Err(_) => return Key::Interrupt,
+            }
+        }
+    }
+
+    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review).
+    fn run<W>(&mut self, frame: Option<&Frame>, mut widget: W, cancel: W::Reply) -> W::Reply
+    where
+        W: Widget,
+        W::Reply: PartialEq,
+    {
+        let position = frame.map(|f| f.position);
+        if !self.begin(position) {
+            self.cancelled = true;
+            return cancel;
+        }
+        let title = frame.map(|f| f.prompt.lines().next().unwrap_or("").to_string());
+        loop {
+            let (width, height) = self.renderer.as_ref().expect("entered above").size();
+            let mut lines = self.heading(frame);
+            let error = widget
+                .notice()
+                .map(str::to_string)
+                .or_else(|| frame.and_then(|f| f.error.clone()));
+            let hint = Line::new().push(widget.hint(), self.theme.hint);
+            let fixed: usize = lines
+                .iter()
+                .chain([&hint])
+                .map(|l| rows_of(l, width))
+                .sum::<usize>()
+                + usize::from(error.is_some());
+            let rows = height.saturating_sub(1 + fixed).max(1);
+            let page = (rows / 2).max(1);
+            let body = widget.body(&Ctx {
+                width,
+                rows,
+                theme: &self.theme,
+            });
+            let cursor = body
+                .cursor
+                .map(|(line, column)| (lines.len() + line, column));
+            lines.extend(body.lines);
+            if let Some(error) = error {
+                lines.push(Line::new().push(format!("✖ {error}"), self.theme.error));
+            }
+            lines.push(hint);
+            let renderer = self.renderer.as_mut().expect("entered above");
+            renderer.draw(&Screen { lines, cursor }, &mut self.buffer);
+            self.flush();
+            match self.next_key() {
+                Key::Interrupt => {
+                    self.interrupted = true;
+                    self.cancelled = true;
+                    return cancel;
+                }
+                Key::Resize(width, height) => {
+                    let renderer = self.renderer.as_mut().expect("entered above");
+                    renderer.resize(width, height, &mut self.buffer);
+                }
+                key => {
+                    if let Some(reply) = widget.handle(key, page) {
+                        self.pending = widget.summary(&reply).map(|answer| Pending {
+                            position: position.unwrap_or(u32::MAX),
+                            line: self.summary_line(title.as_deref(), answer),
+                        });
+                        self.cancelled = reply == cancel;
+                        return reply;
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a widget collapses to: `✔ Which environment? › Staging`, or `✔ 5 answers sent`.
+    fn summary_line(&self, title: Option<&str>, answer: String) -> Line {
+        let line = Line::new().push("✔ ", self.theme.done);
+        match title {
+            Some(title) => line
+                .push(format!("{title} "), self.theme.text)
+                .push("› ", self.theme.muted)
+                .push(answer, self.theme.selected),
+            None => line.push(answer, self.theme.text),
+        }
+    }
+
+    /// The header line (`Question 2 of 4 · Deploy`) and the question.
+    fn heading(&self, frame: Option<&Frame>) -> Vec<Line> {
+        let theme = &self.theme;
+        let Some(frame) = frame else {
+            return vec![
+                Line::new()
+                    .push("? ", theme.cursor)
+                    .push("Review your answers", theme.prompt),
+            ];
+        };
+        let mut lines = Vec::new();
+        let place = match (frame.total > 1, &frame.header) {
+            (true, Some(h)) => Some(format!(
+                "Question {} of {} · {h}",
+                frame.position, frame.total
+            )),
+            (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
+            (false, Some(h)) => Some(h.clone()),
+            (false, None) => None,
+        };
+        if let Some(place) = place {
+            lines.push(Line::new().push(place, theme.header));
+        }
+        for (i, text) in frame.prompt.lines().enumerate() {
+            let lead = if i == 0 { "? " } else { "  " };
+            lines.push(
+                Line::new()
+                    .push(lead, theme.cursor)
+                    .push(text.to_string(), theme.prompt),
+            );
+        }
+        if !frame.required {
+            if let Some(last) = lines.last_mut() {
+                last.spans.push(render::Span {
+                    text: " (optional)".into(),
+                    style: theme.muted,
+                });
+            }
+        }
+        lines
+    }
+}
+
+/// Rows a line takes at `width` columns.
+fn rows_of(line: &Line, width: usize) -> usize {
+    line.width().div_ceil(width.max(1)).max(1)
+}
+
+impl Drop for TerminalUi {
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
+impl Ui for TerminalUi {
+    fn mode(&mut self) -> UiMode {
+        UiMode::Terminal
+    }
+
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        self.run(
+            Some(frame),
+            select::Select::new(request),
+            SelectReply::Nav(Nav::Cancel),
+        )
+    }
+
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        self.run(
+            Some(frame),
+            multi_select::MultiSelect::new(request),
+            MultiSelectReply::Nav(Nav::Cancel),
+        )
+    }
+
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        self.run(
+            Some(frame),
+            text::Text::new(request),
+            TextReply::Nav(Nav::Cancel),
+        )
+    }
+
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        self.run(
+            Some(frame),
+            confirm::Confirm::new(request),
+            ConfirmReply::Nav(Nav::Cancel),
+        )
+    }
+
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        self.run(
+            Some(frame),
+            number::Number::new(request),
+            NumberReply::Nav(Nav::Cancel),
+        )
+    }
+
+    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        self.run(None, review::Review::new(items), ReviewReply::Cancel)
+    }
+
+    fn finished(&mut self) {
+        if self.renderer.is_some() {
+            match self.pending.take() {
+                Some(pending) => self.commit_line(pending.line),
+                None if self.cancelled => {
+                    let word = if self.interrupted {
+                        "Interrupted"
+                    } else {
+                        "Cancelled"
+                    };
+                    let line = Line::new().push(format!("✖ {word}"), self.theme.error);
+                    self.commit_line(line);
+                }
+                None => {
+                    if let Some(renderer) = &mut self.renderer {
+                        renderer.clear(&mut self.buffer);
+                    }
+                    self.flush();
+                }
+            }
+        }
+        self.cancelled = false;
+        self.leave();
+    }
+}

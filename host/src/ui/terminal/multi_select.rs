@@ -1,0 +1,310 @@
+//! Pick several: Space toggles, `a` toggles all, Enter confirms; limits are enforced in place.
+//! "Something else" opens an inline editor; its text is one more pick.
+
+use super::editor::Editor;
+use super::keys::Key;
+use super::list::List;
+use super::render::{Line, truncate};
+use super::widget::*;
+use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
+
+pub struct MultiSelect {
+    labels: Vec<String>,
+    descriptions: Vec<Option<String>>,
+    ticked: Vec<bool>,
+    /// The label of the free-text entry (the last entry), when offered.
+    other_label: Option<String>,
+    other_text: String,
+    editor: Option<Editor>,
+    list: List,
+    min: Option<u32>,
+    max: Option<u32>,
+    notice: Option<String>,
+}
+
+impl MultiSelect {
+    pub fn new(request: &MultiSelectRequest) -> Self {
+        let count = request.options.len();
+        let mut ticked = vec![false; count];
+        for &i in &request.selected {
+            if let Some(t) = ticked.get_mut(i as usize) {
+                *t = true;
+            }
+        }
+        let entries = count + usize::from(request.other_label.is_some());
+        MultiSelect {
+            labels: request.options.iter().map(|o| o.label.clone()).collect(),
+            descriptions: request
+                .options
+                .iter()
+                .map(|o| o.description.clone().filter(|d| !d.trim().is_empty()))
+                .collect(),
+            ticked,
+            other_label: request.other_label.clone(),
+            other_text: request.other_text.clone().unwrap_or_default(),
+            editor: None,
+            list: List::new(entries, 0),
+            min: request.min_picks,
+            max: request.max_picks,
+            notice: None,
+        }
+    }
+
+    fn count(&self) -> u32 {
+        self.ticked.iter().filter(|t| **t).count() as u32
+            + u32::from(!self.other_text.trim().is_empty())
+    }
+
+    fn is_other(&self, index: usize) -> bool {
+        index == self.labels.len()
+    }
+
+    fn reply(&self) -> MultiSelectReply {
+        let picked = (0..self.ticked.len())
+            .filter(|&i| self.ticked[i])
+            .map(|i| i as u32)
+            .collect();
+        let other = Some(self.other_text.trim().to_string()).filter(|t| !t.is_empty());
+        MultiSelectReply::Picked(MultiPick { picked, other })
+    }
+
+    fn refilter(&mut self) {
+        let filter = self.list.filter.clone().unwrap_or_default().to_lowercase();
+        let labels = &self.labels;
+        let count = labels.len() + usize::from(self.other_label.is_some());
+        self.list.refilter(count, |i| {
+            filter.is_empty() || i >= labels.len() || labels[i].to_lowercase().contains(&filter)
+        });
+    }
+
+    fn toggle(&mut self, index: usize) {
+        if self.is_other(index) {
+            if self.other_text.is_empty() {
+                self.editor = Some(Editor::new("", false));
+            } else {
+                self.other_text.clear();
+            }
+        } else {
+            self.ticked[index] = !self.ticked[index];
+        }
+    }
+
+    /// Why the picks cannot be confirmed, if they cannot.
+    fn limit_problem(&self) -> Option<String> {
+        let count = self.count();
+        let plural = |n: u32| if n == 1 { "option" } else { "options" };
+        match (self.min, self.max) {
+            (Some(min), _) if count < min => Some(format!(
+                "Pick at least {min} {} ({count} picked).",
+                plural(min)
+            )),
+            (_, Some(max)) if count > max => Some(format!(
+                "Pick at most {max} {} ({count} picked).",
+                plural(max)
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl Widget for MultiSelect {
+    type Reply = MultiSelectReply;
+
+    fn handle(&mut self, key: Key, page: usize) -> Option<MultiSelectReply> {
+        self.notice = None;
+        if let Some(editor) = &mut self.editor {
+            match key {
+                Key::Enter => {
+                    self.other_text = editor.text().trim().to_string();
+                    self.editor = None;
+                }
+                Key::Esc => self.editor = None,
+                key => {
+                    editor.handle(&key);
+                }
+            }
+            return None;
+        }
+        if let Some(filter) = &mut self.list.filter {
+            match key {
+                Key::Char(' ') => {}
+                Key::Char(c) => {
+                    filter.push(c);
+                    self.refilter();
+                    return None;
+                }
+                Key::Backspace => {
+                    filter.pop();
+                    self.refilter();
+                    return None;
+                }
+                Key::Esc => {
+                    self.list.filter = None;
+                    self.refilter();
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        if self.list.navigate(&key, page) {
+            return None;
+        }
+        match key {
+            Key::Char(' ') => {
+                if let Some(index) = self.list.current() {
+                    self.toggle(index);
+                }
+                None
+            }
+            Key::Char('a') => {
+                let all = self.ticked.iter().all(|t| *t);
+                self.ticked.iter_mut().for_each(|t| *t = !all);
+                None
+            }
+            Key::Char('/') => {
+                self.list.filter = Some(String::new());
+                None
+            }
+            Key::Char(d @ '1'..='9') => {
+                self.list.select(d as usize - '1' as usize);
+                None
+            }
+            Key::Enter => match self.limit_problem() {
+                Some(problem) => {
+                    self.notice = Some(problem);
+                    None
+                }
+                None => Some(self.reply()),
+            },
+            Key::Esc => Some(MultiSelectReply::Nav(Nav::Cancel)),
+            Key::BackTab | Key::Left => Some(MultiSelectReply::Nav(Nav::Back)),
+            _ => None,
+        }
+    }
+
+    fn body(&mut self, ctx: &Ctx) -> Body {
+        let theme = ctx.theme;
+        let mut body = Body::default();
+        if let Some(filter) = &self.list.filter {
+            body.lines.push(
+                Line::new()
+                    .push("/ ", theme.cursor)
+                    .push(filter.clone(), theme.text),
+            );
+            body.cursor = Some((
+                0,
+                2 + unicode_width::UnicodeWidthStr::width(filter.as_str()),
+            ));
+        }
+        let descriptions = &self.descriptions;
+        let rows = ctx.rows.saturating_sub(body.lines.len() + 3);
+        let (range, above, below) = self.list.window(rows, |i| {
+            1 + usize::from(descriptions.get(i).is_some_and(|d| d.is_some()))
+        });
+        if above {
+            body.lines
+                .push(Line::new().push(format!("  ↑ {} more", range.start), theme.muted));
+        }
+        let current = self.list.current();
+        for &index in &self.list.visible()[range.clone()] {
+            let here = current == Some(index);
+            let pointer = if here { POINTER } else { NO_POINTER };
+            let other = self.is_other(index);
+            let ticked = if other {
+                !self.other_text.is_empty()
+            } else {
+                self.ticked[index]
+            };
+            let tick = if ticked { "[x] " } else { "[ ] " };
+            let style = if here || ticked {
+                theme.selected
+            } else {
+                theme.text
+            };
+            let mut line = Line::new().push(pointer, theme.cursor).push(tick, style);
+            let room = ctx.width.saturating_sub(6);
+            if other {
+                let label = self.other_label.clone().unwrap_or_default();
+                match &self.editor {
+                    Some(editor) => {
+                        let (lines, (_, column)) = editor.view(false);
+                        body.cursor =
+                            Some((body.lines.len(), 6 + label.chars().count() + 2 + column));
+                        line = line
+                            .push(format!("{label}: "), theme.muted)
+                            .push(lines.concat(), theme.text);
+                    }
+                    None if !self.other_text.is_empty() => {
+                        line = line.push(
+                            truncate(&format!("{label}: {}", self.other_text), room),
+                            style,
+                        );
+                    }
+                    None => line = line.push(truncate(&label, room), style),
+                }
+            } else {
+                line = line.push(truncate(&self.labels[index], room), style);
+            }
+            body.lines.push(line);
+            if let Some(Some(description)) = self.descriptions.get(index) {
+                let text = truncate(&description.replace('\n', " "), room);
+                body.lines.push(
+                    Line::new()
+                        .push("      ", theme.text)
+                        .push(text, theme.muted),
+                );
+            }
+        }
+        if below {
+            let rest = self.list.visible().len() - range.end;
+            body.lines
+                .push(Line::new().push(format!("  ↓ {rest} more"), theme.muted));
+        }
+        let count = self.count();
+        let limits = match (self.min, self.max) {
+            (Some(min), Some(max)) if min == max => format!(" · pick {min}"),
+            (Some(min), Some(max)) => format!(" · pick {min} to {max}"),
+            (Some(min), None) if min > 0 => format!(" · at least {min}"),
+            (_, Some(max)) => format!(" · at most {max}"),
+            _ => String::new(),
+        };
+        let done_style = if self.limit_problem().is_none() {
+            theme.done
+        } else {
+            theme.muted
+        };
+        body.lines
+            .push(Line::new().push(format!("  Done ({count} selected){limits}"), done_style));
+        body
+    }
+
+    fn hint(&self) -> String {
+        if self.editor.is_some() {
+            "Enter keep this answer · Esc back to the list".into()
+        } else {
+            "↑↓ move · Space toggle · a all · Enter done · / filter · Shift-Tab back · Esc cancel"
+                .into()
+        }
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    fn summary(&self, reply: &MultiSelectReply) -> Option<String> {
+        let MultiSelectReply::Picked(pick) = reply else {
+            return None;
+        };
+        let mut words: Vec<String> = pick
+            .picked
+            .iter()
+            .map(|&i| self.labels[i as usize].clone())
+            .collect();
+        words.extend(pick.other.clone());
+        Some(if words.is_empty() {
+            "(none)".into()
+        } else {
+            words.join(", ")
+        })
+    }
+}

@@ -1,0 +1,99 @@
+//! A number: typed, with the accepted range shown; Up/Down step by one within the range.
+
+use super::editor::Editor;
+use super::keys::Key;
+use super::render::Line;
+use super::widget::*;
+use crate::ui::{Nav, NumberReply, NumberRequest};
+
+pub struct Number {
+    editor: Editor,
+    request: NumberRequest,
+}
+
+impl Number {
+    pub fn new(request: &NumberRequest) -> Self {
+        let initial = request.initial.map(|v| v.to_string()).unwrap_or_default();
+        Number {
+            editor: Editor::new(&initial, false),
+            request: *request,
+        }
+    }
+
+    fn step(&mut self, by: f64) {
+        let current = self
+            .editor
+            .text()
+            .trim()
+            .replace('_', "")
+            .parse::<f64>()
+            .ok();
+        let next = match current {
+            Some(value) => value + by,
+            None => self.request.min.unwrap_or(0.0),
+        };
+        let next = next
+            .max(self.request.min.unwrap_or(f64::MIN))
+            .min(self.request.max.unwrap_or(f64::MAX));
+        self.editor = Editor::new(&next.to_string(), false);
+    }
+}
+
+impl Widget for Number {
+    type Reply = NumberReply;
+
+    fn handle(&mut self, key: Key, _page: usize) -> Option<NumberReply> {
+        match key {
+            Key::Enter => Some(NumberReply::Entered(self.editor.text().to_string())),
+            Key::Esc => Some(NumberReply::Nav(Nav::Cancel)),
+            Key::BackTab => Some(NumberReply::Nav(Nav::Back)),
+            Key::Up => {
+                self.step(1.0);
+                None
+            }
+            Key::Down => {
+                self.step(-1.0);
+                None
+            }
+            key => {
+                self.editor.handle(&key);
+                None
+            }
+        }
+    }
+
+    fn body(&mut self, ctx: &Ctx) -> Body {
+        let theme = ctx.theme;
+        let (lines, (_, column)) = self.editor.view(false);
+        let what = if self.request.integer {
+            "a whole number"
+        } else {
+            "a number"
+        };
+        let range = match (self.request.min, self.request.max) {
+            (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
+            (Some(min), None) => format!("{what}, {min} or more"),
+            (None, Some(max)) => format!("{what}, {max} or less"),
+            (None, None) => what.to_string(),
+        };
+        let line = Line::new()
+            .push("› ", theme.cursor)
+            .push(lines.concat(), theme.text)
+            .push(format!("  ({range})"), theme.muted);
+        Body {
+            lines: vec![line],
+            cursor: Some((0, 2 + column)),
+        }
+    }
+
+    fn hint(&self) -> String {
+        "Enter submit · ↑↓ step · Shift-Tab back · Esc cancel".into()
+    }
+
+    fn summary(&self, reply: &NumberReply) -> Option<String> {
+        match reply {
+            NumberReply::Entered(text) => Some(text.trim().to_string()),
+            NumberReply::Nav(_) => None,
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! The frame renderer: a frame (styled lines, and where the cursor goes) becomes the bytes that
+//! turn the previous frame into it. Lines are wrapped by display width, only rows that changed
+//! are rewritten, and the live region stays below the cursor's starting row (no alternate
+//! screen), so what was answered stays in the scrollback.
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+use super::theme::Style;
+
+/// A run of text in one style.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    pub text: String,
+    pub style: Style,
+}
+
+/// One logical line; it wraps onto as many rows as the width needs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Line {
+    pub spans: Vec<Span>,
+}
+
+impl Line {
+    pub fn new() -> Self {
+        Line::default()
+    }
+
+    /// Adds `text` in `style`.
+    pub fn push(mut self, text: impl Into<String>, style: Style) -> Self {
+        self.spans.push(Span {
+            text: text.into(),
+            style,
+        });
+        self
+    }
+
+    /// The display width of the whole line.
+    pub fn width(&self) -> usize {
+        self.spans.iter().map(|s| s.text.width()).sum()
+    }
+}
+
+/// What one draw shows: lines, and the cursor's place (line, display column) when it is visible.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Frame {
+    pub lines: Vec<Line>,
+    pub cursor: Option<(usize, usize)>,
+}
+
+/// Cuts `text` to at most `width` columns, ending in "…" when it was longer.
+pub fn truncate(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for grapheme in text.graphemes(true) {
+        let w = grapheme.width();
+        if used + w + 1 > width {
+            break;
+        }
+        out.push_str(grapheme);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
+/// Rows as printed: the bytes of each row, styles included.
+type Rows = Vec<String>;
+
+/// Draws frames into a live region and remembers what is on screen.
+pub struct Renderer {
+    width: usize,
+    height: usize,
+    /// The rows on screen now, top to bottom.
+    shown: Rows,
+    /// The row the terminal cursor is on, counted from the top of the live region.
+    cursor_row: usize,
+}
+
+impl Renderer {
+    pub fn new(width: u16, height: u16) -> Self {
+        Renderer {
+            width: width.max(1) as usize,
+            height: height.max(1) as usize,
+            shown: Vec::new(),
+            cursor_row: 0,
+        }
+    }
+
+    /// The terminal size changed: what is on screen can no longer be trusted, so the next draw
+    /// clears the live region and draws it whole.
+    pub fn resize(&mut self, width: u16, height: u16, out: &mut Vec<u8>) {
+        self.clear(out);
+        self.width = width.max(1) as usize;
+        self.height = height.max(1) as usize;
+    }
+
+    /// Rows available to a frame.
+    pub fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    /// Appends to `out` the bytes that turn what is shown into `frame`.
+    pub fn draw(&mut self, frame: &Frame, out: &mut Vec<u8>) {
+        let (mut rows, mut cursor) = self.layout(frame);
+        // A frame taller than the terminal could not be redrawn (the cursor cannot go above the
+        // screen): keep the rows nearest the cursor.
+        let keep = self.height.saturating_sub(1).max(1);
+        if rows.len() > keep {
+            let cut = match cursor {
+                Some((row, _)) if row >= keep => row + 1 - keep,
+                _ => 0,
+            };
+            rows = rows.into_iter().skip(cut).take(keep).collect();
+            cursor = cursor.map(|(row, col)| (row - cut, col));
+        }
+        out.extend_from_slice(b"\x1b[?25l");
+        self.go_to_row(0, out);
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                if i < self.shown.len() {
+                    out.extend_from_slice(b"\x1b[1B");
+                } else {
+                    out.extend_from_slice(b"\r\n");
+                }
+                self.cursor_row = i;
+            }
+            if self.shown.get(i) != Some(row) {
+                out.push(b'\r');
+                out.extend_from_slice(row.as_bytes());
+                out.extend_from_slice(b"\x1b[0m\x1b[K");
+            }
+        }
+        if self.shown.len() > rows.len() {
+            // Rows left from a taller frame: clear everything below the new last row.
+            if !rows.is_empty() {
+                out.extend_from_slice(b"\x1b[1B");
+                self.cursor_row = rows.len();
+            }
+            out.extend_from_slice(b"\r\x1b[J");
+        }
+        self.shown = rows;
+        match cursor {
+            Some((row, col)) => {
+                self.go_to_row(row, out);
+                out.push(b'\r');
+                if col > 0 {
+                    out.extend_from_slice(format!("\x1b[{col}C").as_bytes());
+                }
+                out.extend_from_slice(b"\x1b[?25h");
+            }
+            None => {
+                let last = self.shown.len().saturating_sub(1);
+                self.go_to_row(last, out);
+            }
+        }
+    }
+
+    /// Leaves the live region as it is, in the scrollback, and puts the cursor on the line
+    /// below it: the next frame starts there.
+    pub fn commit(&mut self, out: &mut Vec<u8>) {
+        if !self.shown.is_empty() {
+            let last = self.shown.len() - 1;
+            self.go_to_row(last, out);
+            out.extend_from_slice(b"\r\n");
+        }
+        self.shown.clear();
+        self.cursor_row = 0;
+    }
+
+    /// Erases the live region.
+    pub fn clear(&mut self, out: &mut Vec<u8>) {
+        self.go_to_row(0, out);
+        out.extend_from_slice(b"\r\x1b[J");
+        self.shown.clear();
+        self.cursor_row = 0;
+    }
+
+    fn go_to_row(&mut self, row: usize, out: &mut Vec<u8>) {
+        if row < self.cursor_row {
+            out.extend_from_slice(format!("\x1b[{}A", self.cursor_row - row).as_bytes());
+        } else if row > self.cursor_row {
+            out.extend_from_slice(format!("\x1b[{}B", row - self.cursor_row).as_bytes());
+        }
+        self.cursor_row = row;
+    }
+
+    /// Wraps the frame's lines into rows of the terminal's width; the cursor as (row, column).
+    fn layout(&self, frame: &Frame) -> (Rows, Option<(usize, usize)>) {
+        let mut rows = Vec::new();
+        let mut cursor = None;
+        for (index, line) in frame.lines.iter().enumerate() {
+            let first_row = rows.len();
+            let mut row = String::new();
+            let mut used = 0;
+            for span in &line.spans {
+                let (open, close) = span.style.codes();
+                row.push_str(&open);
+                for grapheme in span.text.graphemes(true) {
+                    let w = grapheme.width();
+                    if used + w > self.width && used > 0 {
+                        row.push_str(close);
+                        rows.push(std::mem::take(&mut row));
+                        row.push_str(&open);
+                        used = 0;
+                    }
+                    row.push_str(grapheme);
+                    used += w;
+                }
+                row.push_str(close);
+            }
+            rows.push(row);
+            if let Some((line_index, column)) = frame.cursor {
+                if line_index == index {
+                    // A cursor right after a full row goes to the start of the next one.
+                    let (r, c) = (column / self.width, column % self.width);
+                    while rows.len() <= first_row + r {
+                        rows.push(String::new());
+                    }
+                    cursor = Some((first_row + r, c));
+                }
+            }
+        }
+        (rows, cursor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(lines: &[&str]) -> Frame {
+        Frame {
+            lines: lines
+                .iter()
+                .map(|l| Line::new().push(*l, Style::default()))
+                .collect(),
+            cursor: None,
+        }
+    }
+
+    #[test]
+    fn only_changed_rows_are_rewritten() {
+        let mut renderer = Renderer::new(20, 10);
+        let mut out = Vec::new();
+        renderer.draw(&plain(&["> one", "  two", "  three"]), &mut out);
+        let first = String::from_utf8(out.clone()).unwrap();
+        assert!(first.contains("> one") && first.contains("three"));
+        out.clear();
+        renderer.draw(&plain(&["  one", "> two", "  three"]), &mut out);
+        let second = String::from_utf8(out).unwrap();
+        assert!(second.contains("  one") && second.contains("> two"));
+        assert!(
+            !second.contains("three"),
+            "an unchanged row is not written: {second:?}"
+        );
+    }
+
+    #[test]
+    fn wraps_by_display_width_and_places_the_cursor() {
+        let renderer = Renderer::new(4, 10);
+        let frame = Frame {
+            lines: vec![Line::new().push("日本語x", Style::default())],
+            cursor: Some((0, 6)),
+        };
+        let (rows, cursor) = renderer.layout(&frame);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert!(rows[0].contains("日本") && rows[1].contains("語x"));
+        assert_eq!(cursor, Some((1, 2)));
+    }
+
+    #[test]
+    fn a_shorter_frame_clears_what_is_left() {
+        let mut renderer = Renderer::new(20, 10);
+        let mut out = Vec::new();
+        renderer.draw(&plain(&["a", "b", "c"]), &mut out);
+        out.clear();
+        renderer.draw(&plain(&["a"]), &mut out);
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .ends_with("\x1b[1B\r\x1b[J\x1b[2A"),
+            "cleared below, cursor back on the last row"
+        );
+    }
+
+    #[test]
+    fn a_frame_taller_than_the_terminal_keeps_the_rows_near_the_cursor() {
+        let mut renderer = Renderer::new(10, 3);
+        let mut out = Vec::new();
+        let mut frame = plain(&["1", "2", "3", "4", "5"]);
+        frame.cursor = Some((4, 0));
+        renderer.draw(&frame, &mut out);
+        assert_eq!(renderer.shown.len(), 2);
+        assert!(renderer.shown[1].contains('5'));
+    }
+
+    #[test]
+    fn truncation_by_width() {
+        assert_eq!(truncate("hello world", 8), "hello w…");
+        assert_eq!(truncate("日本語テキスト", 7), "日本語…");
+        assert_eq!(truncate("short", 8), "short");
+    }
+}

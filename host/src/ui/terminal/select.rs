@@ -1,0 +1,262 @@
+//! Pick one: arrow keys (wrapping), Home/End, PgUp/PgDn, a digit jumps to that entry, `/`
+//! filters, Enter picks; "Something else" opens an inline editor, Esc returns to the list.
+
+use super::editor::Editor;
+use super::keys::Key;
+use super::list::List;
+use super::render::{Line, truncate};
+use super::widget::*;
+use crate::ui::{Nav, SelectReply, SelectRequest};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Option(u32),
+    Other,
+    Discuss,
+}
+
+/// An entry of the list: an option, or one of the extra entries.
+pub(super) struct Entry {
+    kind: Kind,
+    label: String,
+    description: Option<String>,
+    recommended: bool,
+}
+
+pub struct Select {
+    entries: Vec<Entry>,
+    list: List,
+    /// The "Something else" editor while it is open.
+    editor: Option<Editor>,
+    other_text: String,
+}
+
+impl Select {
+    pub fn new(request: &SelectRequest) -> Self {
+        let mut entries: Vec<Entry> = request
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| Entry {
+                kind: Kind::Option(i as u32),
+                label: o.label.clone(),
+                description: o.description.clone().filter(|d| !d.trim().is_empty()),
+                recommended: o.recommended,
+            })
+            .collect();
+        let extra = |kind, label: &Option<String>| {
+            label.clone().map(|label| Entry {
+                kind,
+                label,
+                description: None,
+                recommended: false,
+            })
+        };
+        entries.extend(extra(Kind::Other, &request.other_label));
+        entries.extend(extra(Kind::Discuss, &request.discuss_label));
+        let start = match (request.selected, &request.other_text) {
+            (Some(i), _) => i as usize,
+            (None, Some(_)) => entries
+                .iter()
+                .position(|e| e.kind == Kind::Other)
+                .unwrap_or(0),
+            // Without a default, the cursor starts on the agent's recommendation.
+            (None, None) => request
+                .options
+                .iter()
+                .position(|o| o.recommended)
+                .unwrap_or(0),
+        };
+        Select {
+            list: List::new(entries.len(), start),
+            entries,
+            editor: None,
+            other_text: request.other_text.clone().unwrap_or_default(),
+        }
+    }
+
+    fn refilter(&mut self) {
+        let filter = self.list.filter.clone().unwrap_or_default().to_lowercase();
+        let entries = &self.entries;
+        self.list.refilter(entries.len(), |i| {
+            filter.is_empty()
+                || !matches!(entries[i].kind, Kind::Option(_))
+                || entries[i].label.to_lowercase().contains(&filter)
+        });
+    }
+}
+
+impl Widget for Select {
+    type Reply = SelectReply;
+
+    fn handle(&mut self, key: Key, page: usize) -> Option<SelectReply> {
+        if let Some(editor) = &mut self.editor {
+            match key {
+                Key::Enter => return Some(SelectReply::Other(editor.text().to_string())),
+                Key::Esc => {
+                    self.other_text = editor.text().to_string();
+                    self.editor = None;
+                }
+                key => {
+                    editor.handle(&key);
+                }
+            }
+            return None;
+        }
+        if let Some(filter) = &mut self.list.filter {
+            match key {
+                Key::Char(c) => {
+                    filter.push(c);
+                    self.refilter();
+                    return None;
+                }
+                Key::Backspace => {
+                    filter.pop();
+                    self.refilter();
+                    return None;
+                }
+                Key::Esc => {
+                    self.list.filter = None;
+                    self.refilter();
+                    return None;
+                }
+                _ => {}
+            }
+        }
+        if self.list.navigate(&key, page) {
+            return None;
+        }
+        match key {
+            Key::Enter => match self.entries[self.list.current()?].kind {
+                Kind::Option(i) => Some(SelectReply::Picked(i)),
+                Kind::Discuss => Some(SelectReply::Discuss),
+                Kind::Other => {
+                    self.editor = Some(Editor::new(&self.other_text, false));
+                    None
+                }
+            },
+            Key::Char('/') => {
+                self.list.filter = Some(String::new());
+                None
+            }
+            Key::Char(d @ '1'..='9') => {
+                self.list.select(d as usize - '1' as usize);
+                None
+            }
+            Key::Esc => Some(SelectReply::Nav(Nav::Cancel)),
+            Key::BackTab | Key::Left => Some(SelectReply::Nav(Nav::Back)),
+            _ => None,
+        }
+    }
+
+    fn body(&mut self, ctx: &Ctx) -> Body {
+        let mut body = Body::default();
+        let theme = ctx.theme;
+        if let Some(filter) = &self.list.filter {
+            body.lines.push(
+                Line::new()
+                    .push("/ ", theme.cursor)
+                    .push(filter.clone(), theme.text),
+            );
+            body.cursor = Some((
+                0,
+                2 + unicode_width::UnicodeWidthStr::width(filter.as_str()),
+            ));
+        }
+        let number_width = self.entries.len().to_string().len();
+        let entries = &self.entries;
+        let rows = ctx.rows.saturating_sub(body.lines.len() + 2);
+        let (range, above, below) = self
+            .list
+            .window(rows, |i| 1 + usize::from(entries[i].description.is_some()));
+        if above {
+            body.lines
+                .push(Line::new().push(format!("  ↑ {} more", range.start), theme.muted));
+        }
+        if self.list.visible().is_empty() {
+            body.lines
+                .push(Line::new().push("  No option matches the filter.", theme.muted));
+        }
+        let current = self.list.current();
+        for &index in &self.list.visible()[range.clone()] {
+            let entry = &self.entries[index];
+            let here = current == Some(index);
+            let (pointer, style) = if here {
+                (POINTER, theme.selected)
+            } else {
+                (NO_POINTER, theme.text)
+            };
+            let number = format!("{:>number_width$}. ", index + 1);
+            let mut line = Line::new()
+                .push(pointer, theme.cursor)
+                .push(number.clone(), theme.muted);
+            let room = ctx.width.saturating_sub(2 + number.len());
+            match (&self.editor, entry.kind) {
+                (Some(editor), Kind::Other) if here => {
+                    let label = format!("{}: ", entry.label);
+                    let (lines, (_, column)) = editor.view(false);
+                    body.cursor = Some((
+                        body.lines.len(),
+                        2 + number.len() + label.chars().count() + column,
+                    ));
+                    line = line
+                        .push(label, theme.muted)
+                        .push(lines.concat(), theme.text);
+                }
+                _ => {
+                    let badge = if entry.recommended {
+                        " (recommended)"
+                    } else {
+                        ""
+                    };
+                    line = line.push(
+                        truncate(&entry.label, room.saturating_sub(badge.len())),
+                        style,
+                    );
+                    if entry.recommended {
+                        line = line.push(badge, theme.badge);
+                    }
+                    if entry.kind == Kind::Other && !self.other_text.is_empty() {
+                        line = line.push(format!(": {}", self.other_text), theme.muted);
+                    }
+                }
+            }
+            body.lines.push(line);
+            if let Some(description) = &entry.description {
+                let indent = " ".repeat(2 + number.len());
+                let text = truncate(&description.replace('\n', " "), room);
+                body.lines
+                    .push(Line::new().push(indent, theme.text).push(text, theme.muted));
+            }
+        }
+        if below {
+            let rest = self.list.visible().len() - range.end;
+            body.lines
+                .push(Line::new().push(format!("  ↓ {rest} more"), theme.muted));
+        }
+        body
+    }
+
+    fn hint(&self) -> String {
+        if self.editor.is_some() {
+            "Enter submit · Esc back to the list".into()
+        } else if self.list.filter.is_some() {
+            "type to filter · ↑↓ move · Enter select · Esc clear filter".into()
+        } else {
+            "↑↓ move · Enter select · / filter · Shift-Tab back · Esc cancel".into()
+        }
+    }
+
+    fn summary(&self, reply: &SelectReply) -> Option<String> {
+        match reply {
+            SelectReply::Picked(i) => self.entries.get(*i as usize).map(|e| e.label.clone()),
+            SelectReply::Other(text) => Some(text.clone()),
+            SelectReply::Discuss => self
+                .entries
+                .iter()
+                .find(|e| e.kind == Kind::Discuss)
+                .map(|e| e.label.clone()),
+            SelectReply::Nav(_) => None,
+        }
+    }
+}

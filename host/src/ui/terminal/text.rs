@@ -1,0 +1,86 @@
+//! Free text: a line editor; multi-line questions take Alt-Enter or Ctrl-J for a new line.
+
+use super::editor::Editor;
+use super::keys::Key;
+use super::render::Line;
+use super::widget::*;
+use crate::ui::{Nav, TextReply, TextRequest};
+
+pub struct Text {
+    editor: Editor,
+    request: TextRequest,
+}
+
+impl Text {
+    pub fn new(request: &TextRequest) -> Self {
+        Text {
+            editor: Editor::new(request.initial.as_deref().unwrap_or(""), request.multiline),
+            request: request.clone(),
+        }
+    }
+}
+
+impl Widget for Text {
+    type Reply = TextReply;
+
+    fn handle(&mut self, key: Key, _page: usize) -> Option<TextReply> {
+        match key {
+            Key::Enter => Some(TextReply::Submitted(self.editor.text().to_string())),
+            Key::Esc => Some(TextReply::Nav(Nav::Cancel)),
+            Key::BackTab => Some(TextReply::Nav(Nav::Back)),
+            key => {
+                self.editor.handle(&key);
+                None
+            }
+        }
+    }
+
+    fn body(&mut self, ctx: &Ctx) -> Body {
+        let theme = ctx.theme;
+        let mut body = Body::default();
+        let (lines, (line, column)) = self.editor.view(self.request.secret);
+        for (i, text) in lines.iter().enumerate() {
+            let lead = if i == 0 { "› " } else { "  " };
+            body.lines.push(
+                Line::new()
+                    .push(lead, theme.cursor)
+                    .push(text.clone(), theme.text),
+            );
+        }
+        if self.editor.is_empty() {
+            if let Some(placeholder) = &self.request.placeholder {
+                body.lines[0] = Line::new()
+                    .push("› ", theme.cursor)
+                    .push(placeholder.clone(), theme.muted);
+            }
+        }
+        body.cursor = Some((line, 2 + column));
+        if let Some(max) = self.request.max_length {
+            let count = self.editor.text().chars().count();
+            body.lines
+                .push(Line::new().push(format!("  {count}/{max}"), theme.muted));
+        }
+        body
+    }
+
+    fn hint(&self) -> String {
+        if self.request.multiline {
+            "Enter submit · Alt-Enter or Ctrl-J new line · Shift-Tab back · Esc cancel".into()
+        } else {
+            "Enter submit · Shift-Tab back · Esc cancel".into()
+        }
+    }
+
+    fn summary(&self, reply: &TextReply) -> Option<String> {
+        let TextReply::Submitted(text) = reply else {
+            return None;
+        };
+        Some(if self.request.secret {
+            "••••••".into()
+        } else if text.contains('\n') {
+            format!("{} …", text.lines().next().unwrap_or(""))
+        } else {
+            text.clone()
+        })
+    }
+}

@@ -1,0 +1,43 @@
+//! What every terminal widget does: take keys, draw its body, and say its answer in one line.
+
+use super::keys::Key;
+use super::render::Line;
+use super::theme::Theme;
+
+/// What a widget may draw into.
+pub struct Ctx<'a> {
+    /// Columns.
+    pub width: usize,
+    /// Rows left for the widget's body.
+    pub rows: usize,
+    pub theme: &'a Theme,
+}
+
+/// A widget's body: lines, and the text cursor (line, column) when it shows one.
+#[derive(Default)]
+pub struct Body {
+    pub lines: Vec<Line>,
+    pub cursor: Option<(usize, usize)>,
+}
+
+/// One interactive widget.
+pub trait Widget {
+    type Reply;
+    /// Handles a key; `Some` ends the widget with that reply.
+    fn handle(&mut self, key: Key, page: usize) -> Option<Self::Reply>;
+    /// Draws the body within `ctx`.
+    fn body(&mut self, ctx: &Ctx) -> Body;
+    /// The key hints line.
+    fn hint(&self) -> String;
+    /// A message shown in place (a limit not met), until the next key.
+    fn notice(&self) -> Option<&str> {
+        None
+    }
+    /// The answer in a few words, for the line the widget collapses to.
+    fn summary(&self, reply: &Self::Reply) -> Option<String>;
+}
+
+/// The marker in front of the entry under the cursor.
+pub const POINTER: &str = "❯ ";
+/// The same width, for the other entries.
+pub const NO_POINTER: &str = "  ";
