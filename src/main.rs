@@ -4,7 +4,7 @@
 mod exit;
 mod people;
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -91,7 +91,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(exit) => exit.into(),
         Err((exit, message)) => {
-            eprintln!("interview: {message}");
+            let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
             exit.into()
         }
     }
@@ -211,7 +211,12 @@ fn print_json(value: &serde_json::Value) {
     } else {
         serde_json::to_string(value)
     };
-    println!("{}", text.expect("JSON values always serialize"));
+    // Not println!: it panics when stdout is gone (a closed pipe, a terminal that hung up).
+    let _ = writeln!(
+        std::io::stdout().lock(),
+        "{}",
+        text.expect("JSON values always serialize")
+    );
 }
 
 fn failed(error: impl ToString) -> Failure {

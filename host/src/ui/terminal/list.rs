@@ -122,7 +122,11 @@ mod tests {
         list.navigate(&Key::PageDown, 10);
         assert_eq!(list.current(), Some(10));
         let (range, above, below) = list.window(10, |_| 1);
-        assert_eq!((range.start, range.end, above, below), (1, 11, true, true));
+        assert_eq!(
+            (range.start, range.end, above, below),
+            (10, 20, true, true),
+            "the cursor at the top after a jump"
+        );
     }
 
     #[test]

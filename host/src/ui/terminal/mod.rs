@@ -19,7 +19,8 @@ mod text;
 pub mod theme;
 mod widget;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -55,7 +56,7 @@ fn install_panic_hook() {
                     Ok(mut tty) => restore_terminal(&mut tty),
                     Err(_) => restore_terminal(&mut std::io::stderr()),
                 }
-                eprintln!();
+                let _ = writeln!(std::io::stderr());
             }
             previous(info);
         }));
@@ -74,8 +75,14 @@ pub struct TerminalUi {
     theme: Theme,
     /// Present while the terminal is raw.
     renderer: Option<Renderer>,
+    /// Where keys come from, as crossterm reads them; present while the terminal is raw.
+    keyboard: Option<Keyboard>,
     buffer: Vec<u8>,
     pending: Option<Pending>,
+    /// Positions of this request's summary lines still just above the live region, newest last.
+    committed: Vec<u32>,
+    /// The review, while it is the last thing shown, and whether it was submitted.
+    review: Option<(Vec<ReviewItem>, bool)>,
     stop: Arc<AtomicBool>,
     cancelled: bool,
     interrupted: bool,
@@ -89,8 +96,11 @@ impl TerminalUi {
             out: Box::new(out),
             theme: Theme::new(colour),
             renderer: None,
+            keyboard: None,
             buffer: Vec::new(),
             pending: None,
+            committed: Vec::new(),
+            review: None,
             stop: Arc::new(AtomicBool::new(false)),
             cancelled: false,
             interrupted: false,
@@ -118,6 +128,7 @@ impl TerminalUi {
         }
         RAW.store(true, Ordering::SeqCst);
         install_panic_hook();
+        self.keyboard = Keyboard::open();
         let _ = self.out.write_all(b"\x1b[?2004h");
         let (width, height) = terminal::size().unwrap_or((80, 24));
         self.renderer = Some(Renderer::new(width, height));
@@ -126,6 +137,7 @@ impl TerminalUi {
 
     /// Gives the terminal back, as it was.
     fn leave(&mut self) {
+        self.keyboard = None;
         if self.renderer.take().is_some() {
             restore_terminal(&mut self.out);
         }
@@ -137,52 +149,74 @@ impl TerminalUi {
         self.buffer.clear();
     }
 
-    /// Shows `line` as the whole live region and leaves it in the scrollback.
+    /// Leaves `line` in the scrollback in place of the live region.
     fn commit_line(&mut self, line: Line) {
         if let Some(renderer) = &mut self.renderer {
-            renderer.draw(
-                &Screen {
-                    lines: vec![line],
-                    cursor: None,
-                },
-                &mut self.buffer,
-            );
-            renderer.commit(&mut self.buffer);
+            renderer.commit_line(&line, &mut self.buffer);
         }
         self.flush();
     }
 
-    /// Before a widget at `position` (None: the review): the previous answer's summary stays
-    /// in the scrollback when the person moved on, and goes when they came back to it.
+    /// Before a widget at `position` (None: the review). The previous answer's summary stays
+    /// in the scrollback when the person moved on; going back takes the summary lines of the
+    /// questions being revisited back into the live region, and the review takes them all (it
+    /// lists every answer itself, and prints the final ones when it ends).
     fn begin(&mut self, position: Option<u32>) -> bool {
         if !self.enter() {
             return false;
         }
-        if let Some(pending) = self.pending.take() {
-            if position.is_none_or(|p| p > pending.position) {
+        self.review = None;
+        if let Some(pending) = self.pending.take()
+            && position.is_some_and(|p| p > pending.position) {
                 self.commit_line(pending.line);
+                self.committed.push(pending.position);
             }
+        let renderer = self.renderer.as_mut().expect("entered above");
+        while self
+            .committed
+            .last()
+            .is_some_and(|&last| position.is_none_or(|p| last >= p))
+        {
+            if !renderer.reopen(&mut self.buffer) {
+                self.committed.clear();
+            }
+            self.committed.pop();
         }
         true
     }
 
-    /// The next key; a stop request or a terminal that cannot be read is an interrupt.
+    /// The next key; a stop request, or a terminal that hung up or cannot be read, is an
+    /// interrupt.
+    ///
+    /// crossterm (0.29) loops for ever reading a terminal that hung up (its read loop only
+    /// stops on `WouldBlock`), so it is only ever asked without waiting, after `keyboard`
+    /// has said the terminal is still there; the waiting is done here, with poll(2).
     fn next_key(&mut self) -> Key {
         loop {
             if self.stop.load(Ordering::SeqCst) {
                 return Key::Interrupt;
             }
-            match event::poll(Duration::from_millis(50)) {
+            let Some(keyboard) = &self.keyboard else {
+                return Key::Interrupt;
+            };
+            if keyboard.wait(Duration::ZERO) == Ready::HungUp {
+                return Key::Interrupt;
+            }
+            match event::poll(Duration::ZERO) {
                 Ok(true) => match event::read() {
                     Ok(event) => {
                         if let Some(key) = Key::from_event(event) {
                             return key;
                         }
+                        continue;
                     }
                     Err(_) => return Key::Interrupt,
                 },
                 Ok(false) => {}
                 Err(_) => return Key::Interrupt,
+            }
+            if keyboard.wait(Duration::from_millis(50)) == Ready::HungUp {
+                return Key::Interrupt;
             }
         }
     }
@@ -206,7 +240,8 @@ impl TerminalUi {
                 .notice()
                 .map(str::to_string)
                 .or_else(|| frame.and_then(|f| f.error.clone()));
-            let hint = Line::new().push(widget.hint(), self.theme.hint);
+            // One row always, however narrow the terminal: the hints are the first to give way.
+            let hint = render::fit(&Line::new().push(widget.hint(), self.theme.hint), width);
             let fixed: usize = lines
                 .iter()
                 .chain([&hint])
@@ -298,15 +333,67 @@ impl TerminalUi {
                     .push(text.to_string(), theme.prompt),
             );
         }
-        if !frame.required {
-            if let Some(last) = lines.last_mut() {
+        if !frame.required
+            && let Some(last) = lines.last_mut() {
                 last.spans.push(render::Span {
                     text: " (optional)".into(),
                     style: theme.muted,
                 });
             }
-        }
         lines
+    }
+}
+
+/// The terminal keys are read from: standard input when it is a terminal, else `/dev/tty`
+/// (the same choice crossterm makes).
+struct Keyboard {
+    fd: RawFd,
+    /// Keeps `/dev/tty` open when that is the keyboard.
+    _tty: Option<std::fs::File>,
+}
+
+/// What waiting on the keyboard found.
+#[derive(PartialEq, Eq)]
+enum Ready {
+    Input,
+    Nothing,
+    HungUp,
+}
+
+impl Keyboard {
+    fn open() -> Option<Keyboard> {
+        if std::io::stdin().is_terminal() {
+            return Some(Keyboard {
+                fd: std::io::stdin().as_raw_fd(),
+                _tty: None,
+            });
+        }
+        let tty = std::fs::File::open("/dev/tty").ok()?;
+        Some(Keyboard {
+            fd: tty.as_raw_fd(),
+            _tty: Some(tty),
+        })
+    }
+
+    /// Waits up to `timeout` for input.
+    fn wait(&self, timeout: Duration) -> Ready {
+        let mut poll = libc::pollfd {
+            fd: self.fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, for a descriptor this process holds open.
+        let n = unsafe { libc::poll(&mut poll, 1, timeout.as_millis() as libc::c_int) };
+        if n < 0 {
+            return Ready::Nothing;
+        }
+        if poll.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            Ready::HungUp
+        } else if poll.revents & libc::POLLIN != 0 {
+            Ready::Input
+        } else {
+            Ready::Nothing
+        }
     }
 }
 
@@ -367,31 +454,50 @@ impl Ui for TerminalUi {
     }
 
     fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        self.run(None, review::Review::new(items), ReviewReply::Cancel)
+        let reply = self.run(None, review::Review::new(items), ReviewReply::Cancel);
+        if matches!(reply, ReviewReply::Submit | ReviewReply::Cancel) {
+            self.review = Some((items.to_vec(), reply == ReviewReply::Submit));
+        }
+        reply
     }
 
     fn finished(&mut self) {
         if self.renderer.is_some() {
-            match self.pending.take() {
-                Some(pending) => self.commit_line(pending.line),
-                None if self.cancelled => {
-                    let word = if self.interrupted {
-                        "Interrupted"
-                    } else {
-                        "Cancelled"
-                    };
-                    let line = Line::new().push(format!("✖ {word}"), self.theme.error);
-                    self.commit_line(line);
+            let ending = match (self.cancelled, self.interrupted) {
+                (false, _) => None,
+                (true, false) => Some(Line::new().push("✖ Cancelled", self.theme.error)),
+                (true, true) => Some(Line::new().push("✖ Interrupted", self.theme.error)),
+            };
+            if let Some((items, submitted)) = self.review.take() {
+                // The batch's final answers, once each, in place of the review.
+                let mut lines: Vec<Line> = items
+                    .iter()
+                    .map(|item| {
+                        let title = item.prompt.lines().next().unwrap_or("");
+                        self.summary_line(Some(title), item.answer.replace('\n', " "))
+                    })
+                    .collect();
+                if submitted {
+                    lines.push(self.summary_line(None, format!("{} answers sent", items.len())));
                 }
-                None => {
-                    if let Some(renderer) = &mut self.renderer {
-                        renderer.clear(&mut self.buffer);
-                    }
-                    self.flush();
+                lines.extend(ending);
+                if let Some(renderer) = &mut self.renderer {
+                    renderer.print(&lines, &mut self.buffer);
                 }
+                self.flush();
+            } else if let Some(pending) = self.pending.take() {
+                self.commit_line(pending.line);
+            } else if let Some(ending) = ending {
+                self.commit_line(ending);
+            } else {
+                if let Some(renderer) = &mut self.renderer {
+                    renderer.clear(&mut self.buffer);
+                }
+                self.flush();
             }
         }
         self.cancelled = false;
+        self.committed.clear();
         self.leave();
     }
 }

@@ -48,6 +48,24 @@ pub struct Frame {
     pub cursor: Option<(usize, usize)>,
 }
 
+/// `line` cut to `width` columns, the last span ending in "…" when it was longer.
+pub fn fit(line: &Line, width: usize) -> Line {
+    let mut room = width;
+    let mut fitted = Line::new();
+    for span in &line.spans {
+        if room == 0 {
+            break;
+        }
+        let text = truncate(&span.text, room);
+        room = room.saturating_sub(text.width());
+        fitted.spans.push(Span {
+            text,
+            style: span.style,
+        });
+    }
+    fitted
+}
+
 /// Cuts `text` to at most `width` columns, ending in "…" when it was longer.
 pub fn truncate(text: &str, width: usize) -> String {
     if text.width() <= width {
@@ -80,7 +98,14 @@ pub struct Renderer {
     shown: Rows,
     /// The row the terminal cursor is on, counted from the top of the live region.
     cursor_row: usize,
+    /// One-row blocks committed just above the live region, newest last. Since the live
+    /// region never grows past `height - 1` rows, the newest of them is always still on
+    /// screen, so it can be taken back ([`Renderer::reopen`]).
+    committed: usize,
 }
+
+/// A row whose content is unknown: never equal to a row being drawn.
+const UNKNOWN: &str = "\0";
 
 impl Renderer {
     pub fn new(width: u16, height: u16) -> Self {
@@ -89,6 +114,7 @@ impl Renderer {
             height: height.max(1) as usize,
             shown: Vec::new(),
             cursor_row: 0,
+            committed: 0,
         }
     }
 
@@ -96,6 +122,8 @@ impl Renderer {
     /// clears the live region and draws it whole.
     pub fn resize(&mut self, width: u16, height: u16, out: &mut Vec<u8>) {
         self.clear(out);
+        // The terminal may have reflowed the rows above: they are no longer ours to take back.
+        self.committed = 0;
         self.width = width.max(1) as usize;
         self.height = height.max(1) as usize;
     }
@@ -161,20 +189,55 @@ impl Renderer {
         }
     }
 
-    /// Leaves the live region as it is, in the scrollback, and puts the cursor on the line
-    /// below it: the next frame starts there.
-    pub fn commit(&mut self, out: &mut Vec<u8>) {
-        if !self.shown.is_empty() {
-            let last = self.shown.len() - 1;
-            self.go_to_row(last, out);
-            out.extend_from_slice(b"\r\n");
-        }
+    /// Leaves `line`, cut to one row, in the scrollback in place of the live region; the next
+    /// frame starts below it. It can be taken back with [`Renderer::reopen`].
+    pub fn commit_line(&mut self, line: &Line, out: &mut Vec<u8>) {
+        let one_row = Frame {
+            lines: vec![fit(line, self.width)],
+            cursor: None,
+        };
+        self.draw(&one_row, out);
+        self.go_to_row(0, out);
+        out.extend_from_slice(b"\r\n");
         self.shown.clear();
         self.cursor_row = 0;
+        self.committed += 1;
+    }
+
+    /// Takes back the newest committed line into the live region, to be drawn over; false
+    /// when there is none.
+    pub fn reopen(&mut self, out: &mut Vec<u8>) -> bool {
+        if self.committed == 0 {
+            return false;
+        }
+        self.committed -= 1;
+        self.go_to_row(0, out);
+        out.extend_from_slice(b"\x1b[1A");
+        self.shown.insert(0, UNKNOWN.to_string());
+        self.cursor_row = 0;
+        true
+    }
+
+    /// Prints `lines` whole (however many rows) in place of the live region and leaves them in
+    /// the scrollback; the next frame starts below them.
+    pub fn print(&mut self, lines: &[Line], out: &mut Vec<u8>) {
+        self.clear(out);
+        let (rows, _) = self.layout(&Frame {
+            lines: lines.to_vec(),
+            cursor: None,
+        });
+        for row in rows {
+            out.extend_from_slice(row.as_bytes());
+            out.extend_from_slice(b"\x1b[0m\x1b[K\r\n");
+        }
+        self.committed = 0;
     }
 
     /// Erases the live region.
     pub fn clear(&mut self, out: &mut Vec<u8>) {
+        if self.shown.is_empty() && self.cursor_row == 0 {
+            return;
+        }
         self.go_to_row(0, out);
         out.extend_from_slice(b"\r\x1b[J");
         self.shown.clear();
@@ -215,8 +278,8 @@ impl Renderer {
                 row.push_str(close);
             }
             rows.push(row);
-            if let Some((line_index, column)) = frame.cursor {
-                if line_index == index {
+            if let Some((line_index, column)) = frame.cursor
+                && line_index == index {
                     // A cursor right after a full row goes to the start of the next one.
                     let (r, c) = (column / self.width, column % self.width);
                     while rows.len() <= first_row + r {
@@ -224,7 +287,6 @@ impl Renderer {
                     }
                     cursor = Some((first_row + r, c));
                 }
-            }
         }
         (rows, cursor)
     }
@@ -281,12 +343,9 @@ mod tests {
         renderer.draw(&plain(&["a", "b", "c"]), &mut out);
         out.clear();
         renderer.draw(&plain(&["a"]), &mut out);
-        assert!(
-            String::from_utf8(out)
-                .unwrap()
-                .ends_with("\x1b[1B\r\x1b[J\x1b[2A"),
-            "cleared below, cursor back on the last row"
-        );
+        let out = String::from_utf8(out).unwrap();
+        // Up to the top, row 0 unchanged, one down, clear below, back up to the last row.
+        assert_eq!(out, "\x1b[?25l\x1b[2A\x1b[1B\r\x1b[J\x1b[1A");
     }
 
     #[test]

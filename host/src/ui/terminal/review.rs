@@ -101,7 +101,8 @@ impl Widget for Review {
         "Enter on Submit sends · a number or Enter on an answer changes it · Esc cancel".into()
     }
 
-    fn summary(&self, reply: &ReviewReply) -> Option<String> {
-        matches!(reply, ReviewReply::Submit).then(|| format!("{} answers sent", self.items.len()))
+    /// The review prints the final answers itself when the request ends.
+    fn summary(&self, _: &ReviewReply) -> Option<String> {
+        None
     }
 }

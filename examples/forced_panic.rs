@@ -1,0 +1,40 @@
+//! A test fixture, not an example to copy: it asks one question with the terminal UI and then
+//! panics while the terminal is still in raw mode, so that `tests/terminal.rs` can check that
+//! the panic hook gives the terminal back (canonical mode, echo, cursor, no bracketed paste).
+
+use std::fs::OpenOptions;
+
+use interview_host::ui::terminal::TerminalUi;
+use interview_host::{Choice, Frame, SelectRequest, Ui};
+
+fn main() {
+    let tty = OpenOptions::new()
+        .write(true)
+        .open("/dev/tty")
+        .expect("a terminal");
+    let mut ui = TerminalUi::new(tty, true);
+    let frame = Frame {
+        position: 1,
+        total: 1,
+        header: None,
+        prompt: "Panic now?".into(),
+        required: true,
+        error: None,
+    };
+    let choice = |label: &str| Choice {
+        label: label.into(),
+        value: label.into(),
+        description: None,
+        recommended: false,
+    };
+    let request = SelectRequest {
+        options: vec![choice("Yes"), choice("Of course")],
+        selected: None,
+        other_label: None,
+        other_text: None,
+        discuss_label: None,
+    };
+    let reply = ui.select(&frame, &request);
+    // The UI still holds the terminal: only `finished` or dropping it would give it back.
+    panic!("forced panic after {reply:?}");
+}

@@ -1,0 +1,823 @@
+//! The arrow-key terminal UI, driven in a real pseudo-terminal and read back through a terminal
+//! emulator (vt100): what a person sees, what the agent gets, and the terminal's state after.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use serde_json::{Value as Json, json};
+
+const UP: &str = "\x1b[A";
+const DOWN: &str = "\x1b[B";
+const LEFT: &str = "\x1b[D";
+const HOME: &str = "\x1b[H";
+const END: &str = "\x1b[F";
+const PAGE_DOWN: &str = "\x1b[6~";
+const SHIFT_TAB: &str = "\x1b[Z";
+const ESC: &str = "\x1b";
+const ENTER: &str = "\r";
+const ALT_ENTER: &str = "\x1b\r";
+const CTRL_C: &str = "\x03";
+
+/// What the emulated terminal was asked to do besides drawing.
+#[derive(Default)]
+struct Seen {
+    /// Window or icon title changes.
+    titles: usize,
+}
+
+impl vt100::Callbacks for Seen {
+    fn set_window_title(&mut self, _: &mut vt100::Screen, _: &[u8]) {
+        self.titles += 1;
+    }
+    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, _: &[u8]) {
+        self.titles += 1;
+    }
+}
+
+fn size(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).expect("a terminal has at least one row and column")
+}
+
+/// The command running in a pseudo-terminal, and the screen it draws.
+struct Term {
+    screen: Arc<Mutex<vt100::Parser<Seen>>>,
+    /// Every byte the terminal received, for counting.
+    received: Arc<Mutex<usize>>,
+    writer: Box<dyn Write + Send>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    result: PathBuf,
+}
+
+impl Term {
+    /// Runs `interview ask <request>` at `rows` x `cols`, then prints its exit code and the
+    /// terminal's line discipline on the same screen.
+    fn start(name: &str, request: &Json, rows: u16, cols: u16, env: &[(&str, &str)]) -> Term {
+        Term::start_with(name, request, rows, cols, env, "")
+    }
+
+    fn start_with(
+        name: &str,
+        request: &Json,
+        rows: u16,
+        cols: u16,
+        env: &[(&str, &str)],
+        args: &str,
+    ) -> Term {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal");
+        std::fs::create_dir_all(&dir).unwrap();
+        let request_path = dir.join(format!("{name}.json"));
+        std::fs::write(&request_path, request.to_string()).unwrap();
+        let result = dir.join(format!("{name}.out.json"));
+        let _ = std::fs::remove_file(&result);
+        let command = format!(
+            "{bin} ask {args} {request} > {result}",
+            bin = env!("CARGO_BIN_EXE_interview"),
+            request = request_path.display(),
+            result = result.display(),
+        );
+        Term::run(&command, result, rows, cols, env)
+    }
+
+    /// Runs `command` in the terminal, then prints its exit code and the line discipline.
+    fn run(command: &str, result: PathBuf, rows: u16, cols: u16, env: &[(&str, &str)]) -> Term {
+        let script = format!(
+            "{command}; code=$?; printf '\\nEXIT=%s\\n' $code; \
+             stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf 'END\\n'"
+        );
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut command = CommandBuilder::new("sh");
+        command.args(["-c", &script]);
+        command.env("TERM", "xterm-256color");
+        command.env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+        );
+        command.env_remove("NO_COLOR");
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let child = pty.slave.spawn_command(command).unwrap();
+        drop(pty.slave);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new_with_callbacks(
+            size(rows),
+            size(cols),
+            1000,
+            Seen::default(),
+        )));
+        let received = Arc::new(Mutex::new(0));
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let (parser, count) = (screen.clone(), received.clone());
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 65536];
+            while let Ok(n) = reader.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                parser.lock().unwrap().process(&buffer[..n]);
+                *count.lock().unwrap() += n;
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Term {
+            screen,
+            received,
+            writer,
+            master: pty.master,
+            child,
+            result,
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Sends a key and lets the UI read it alone (a lone Esc must not run into the next key).
+    fn key(&mut self, key: &str) {
+        self.send(key);
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the screen shows `text`; the screen then.
+    fn wait(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.contents();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} never appeared. The screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the screen stops changing (for counting what one key costs).
+    fn settle(&self) -> usize {
+        let mut last = *self.received.lock().unwrap();
+        loop {
+            std::thread::sleep(Duration::from_millis(80));
+            let now = *self.received.lock().unwrap();
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+    }
+
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        self.screen
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(size(rows), size(cols));
+    }
+
+    /// Waits for the command to end: its exit code, its result, and the screen after.
+    fn finish(mut self) -> Finished {
+        let screen = self.wait("END");
+        let _ = self.child.wait();
+        let code = screen
+            .split("EXIT=")
+            .nth(1)
+            .and_then(|s| s.lines().next())
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let result = std::fs::read_to_string(&self.result).unwrap_or_default();
+        let parser = self.screen.lock().unwrap();
+        Finished {
+            code,
+            result: serde_json::from_str(&result).unwrap_or(Json::Null),
+            restored: {
+                let modes = screen.split("EXIT=").nth(1).unwrap_or("");
+                let words: Vec<&str> = modes.split_whitespace().collect();
+                words.contains(&"icanon")
+                    && words.contains(&"echo")
+                    && !parser.screen().hide_cursor()
+                    && !parser.screen().bracketed_paste()
+            },
+            screen,
+        }
+    }
+}
+
+struct Finished {
+    code: i32,
+    result: Json,
+    screen: String,
+    /// Canonical mode, echo, a visible cursor and no bracketed paste: the terminal as it was.
+    restored: bool,
+}
+
+fn colours() -> Json {
+    json!({"question": "Favourite colour?", "options": [
+        {"label": "Red", "description": "Warm"}, {"label": "Green", "recommended": true}, {"label": "Blue"}
+    ]})
+}
+
+#[test]
+fn select_with_arrows_wrapping_and_enter() {
+    let mut term = Term::start("select", &colours(), 24, 80, &[]);
+    let screen = term.wait("Esc cancel");
+    assert!(screen.contains("? Favourite colour?"), "{screen}");
+    assert!(
+        screen.contains("❯ 2. Green (recommended)"),
+        "the cursor starts on the recommendation:\n{screen}"
+    );
+    assert!(
+        screen.contains("  1. Red\n     Warm"),
+        "descriptions under their label:\n{screen}"
+    );
+    term.key(UP);
+    term.key(UP);
+    term.wait("❯ 4. Something else");
+    term.key(DOWN);
+    term.wait("❯ 1. Red");
+    term.key("3");
+    term.wait("❯ 3. Blue");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0, "{}", done.screen);
+    assert_eq!(done.result["answer"], "Blue");
+    assert_eq!(done.result["text"], "User selected: 3. Blue");
+    assert!(
+        done.screen.contains("✔ Favourite colour? › Blue"),
+        "collapsed to one line:\n{}",
+        done.screen
+    );
+    assert!(
+        !done.screen.contains("Esc cancel"),
+        "the widget is gone:\n{}",
+        done.screen
+    );
+    assert!(done.restored, "{}", done.screen);
+}
+
+#[test]
+fn something_else_opens_an_editor_in_place_and_esc_returns() {
+    let mut term = Term::start("other", &colours(), 24, 80, &[]);
+    term.wait("Esc cancel");
+    term.key(END);
+    term.key(ENTER);
+    term.wait("Esc back to the list");
+    term.send("Teal");
+    term.wait("Something else (I'll explain): Teal");
+    term.key(ESC);
+    let screen = term.wait("/ filter");
+    assert!(
+        screen.contains("Something else (I'll explain): Teal"),
+        "the text is kept:\n{screen}"
+    );
+    term.key(ENTER);
+    term.wait("Esc back to the list");
+    term.send(" green");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.result["answer"], "Teal green");
+    assert_eq!(done.result["answers"][0]["custom"], true);
+}
+
+#[test]
+fn filter_narrows_the_list_and_esc_clears_it() {
+    let options: Vec<String> = (1..=60).map(|i| format!("Item {i:02}")).collect();
+    let mut term = Term::start(
+        "filter",
+        &json!({"question": "Pick", "options": options, "other": false}),
+        20,
+        60,
+        &[],
+    );
+    term.wait("↓");
+    term.key("/");
+    term.send("4");
+    term.wait("/ 4");
+    let screen = term.wait("Item 14");
+    assert!(!screen.contains("Item 13"), "{screen}");
+    term.send("2");
+    let screen = term.wait("❯ 42. Item 42");
+    assert!(!screen.contains("Item 41"), "{screen}");
+    term.key(ESC);
+    term.wait("Item 41");
+    term.key(ENTER);
+    assert_eq!(
+        term.finish().result["answer"],
+        "Item 42",
+        "the cursor stayed on the filtered pick"
+    );
+}
+
+#[test]
+fn multi_select_toggles_all_and_enforces_limits_in_place() {
+    let request = json!({"question": "Areas?", "multi": true, "options": ["Session", "Errors", "Devices", "Recovery"], "min_picks": 2, "max_picks": 3, "other": false});
+    let mut term = Term::start("multi", &request, 24, 80, &[]);
+    term.wait("Done (0 selected) · pick 2 to 3");
+    term.key(" ");
+    term.key(ENTER);
+    term.wait("✖ Pick at least 2 options (1 picked).");
+    term.key("a");
+    term.wait("Done (4 selected)");
+    term.key(ENTER);
+    term.wait("✖ Pick at most 3 options (4 picked).");
+    term.key(DOWN);
+    term.key(" ");
+    let screen = term.wait("Done (3 selected)");
+    assert!(
+        screen.contains("[x] Session") && screen.contains("[ ] Errors"),
+        "{screen}"
+    );
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(
+        done.result["answer"],
+        json!(["Session", "Devices", "Recovery"])
+    );
+    assert!(
+        done.screen
+            .contains("✔ Areas? › Session, Devices, Recovery"),
+        "{}",
+        done.screen
+    );
+}
+
+#[test]
+fn text_is_a_real_line_editor() {
+    let request = json!({"question": "Name?", "placeholder": "first and last"});
+    let mut term = Term::start("text", &request, 24, 80, &[]);
+    term.wait("› first and last");
+    term.send("Ada King");
+    term.wait("› Ada King");
+    term.key(HOME);
+    term.send("X");
+    term.wait("› XAda King");
+    term.key("\x05"); // Ctrl-E
+    term.key("\x17"); // Ctrl-W
+    term.wait("› XAda \n");
+    term.key("\x01"); // Ctrl-A
+    term.key("\x1b[3~"); // Delete
+    term.send("Lovelace, 日本");
+    term.key("\x1b[200~ pasted\x1b[31m\ntext\x1b[201~");
+    let screen = term.wait("pasted");
+    // Typed and pasted at the cursor, which Ctrl-A and Delete left at the start; the paste's
+    // escape sequence and line break are defused.
+    assert!(
+        screen.contains("› Lovelace, 日本 pasted[31m textAda "),
+        "{screen}"
+    );
+    term.key(END);
+    term.key("\x15"); // Ctrl-U: everything before the cursor
+    term.send("Ada");
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "Ada");
+}
+
+#[test]
+fn multiline_text_takes_new_lines_and_enter_submits() {
+    let mut term = Term::start(
+        "multiline",
+        &json!({"question": "Notes?", "multiline": true}),
+        24,
+        80,
+        &[],
+    );
+    term.wait("Alt-Enter");
+    term.send("one");
+    term.key(ALT_ENTER);
+    term.send("two");
+    term.key("\n"); // Ctrl-J
+    term.send("three");
+    term.wait("  three");
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "one\ntwo\nthree");
+}
+
+#[test]
+fn confirm_and_number_with_errors_in_place() {
+    let request = json!({"questions": [
+        {"question": "Deploy now?", "type": "confirm"},
+        {"question": "Replicas?", "type": "integer", "min": 1, "max": 5, "default": 2},
+    ]});
+    let mut term = Term::start("confirm", &request, 24, 80, &[]);
+    term.wait("Yes    No");
+    term.key(ENTER);
+    term.wait("✖ Press y for yes or n for no.");
+    term.key("y");
+    term.wait("› 2  (a whole number from 1 to 5)");
+    term.key(UP);
+    term.key(UP);
+    term.wait("› 4");
+    term.send("0");
+    term.key(ENTER);
+    term.wait("✖ 40 is more than 5. Enter a whole number from 1 to 5.");
+    term.key("\x08"); // Backspace
+    term.key(ENTER);
+    term.wait("Review your answers");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0);
+    assert_eq!(done.result["answers"][1]["value"], 4);
+}
+
+#[test]
+fn a_batch_goes_back_reviews_and_reads_like_a_transcript() {
+    let request = json!({"questions": [
+        {"header": "Deploy", "question": "Which environment?", "options": ["Dev", "Staging", "Prod"]},
+        {"header": "Checks", "question": "Which checks?", "multi": true, "options": ["Unit", "Lint"]},
+        {"header": "Notes", "question": "Anything else?", "required": false},
+    ]});
+    let mut term = Term::start("batch", &request, 30, 80, &[]);
+    term.wait("Question 1 of 3 · Deploy");
+    term.key(DOWN);
+    term.key(ENTER);
+    term.wait("Question 2 of 3 · Checks");
+    term.key(LEFT);
+    let screen = term.wait("Question 1 of 3 · Deploy");
+    assert!(
+        screen.contains("❯ 2. Staging"),
+        "the earlier answer is preselected:\n{screen}"
+    );
+    term.key(DOWN);
+    term.key(ENTER);
+    term.wait("Question 2 of 3");
+    term.key(" ");
+    term.key(ENTER);
+    term.wait("Question 3 of 3 · Notes");
+    term.key(SHIFT_TAB);
+    term.wait("[x] Unit");
+    term.key(ENTER);
+    term.wait("Question 3 of 3");
+    term.send("none");
+    term.key(ENTER);
+    let screen = term.wait("Review your answers");
+    assert!(
+        screen.contains("1. Deploy  Prod") && screen.contains("3. Notes   none"),
+        "{screen}"
+    );
+    assert!(screen.contains("❯ Submit"), "{screen}");
+    term.key("1");
+    term.wait("Question 1 of 3 · Deploy");
+    term.key(HOME);
+    term.key(ENTER);
+    let screen = term.wait("Review your answers");
+    assert!(screen.contains("1. Deploy  Dev"), "{screen}");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0, "{}", done.screen);
+    assert_eq!(done.result["answers"][0]["value"], "Dev");
+    // One line per question with its final answer: going back and the review took the earlier
+    // lines back.
+    let transcript: Vec<&str> = done.screen.lines().filter(|l| l.starts_with('✔')).collect();
+    assert_eq!(
+        transcript,
+        [
+            "✔ Which environment? › Dev",
+            "✔ Which checks? › Unit",
+            "✔ Anything else? › none",
+            "✔ 3 answers sent"
+        ],
+        "{}",
+        done.screen
+    );
+    assert!(done.restored);
+}
+
+#[test]
+fn a_tiny_terminal_still_works() {
+    let mut term = Term::start("tiny", &colours(), 5, 20, &[]);
+    let screen = term.wait("❯");
+    assert!(screen.lines().all(|l| unicode_width(l) <= 20), "{screen}");
+    term.key(DOWN);
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.result["answer"], "Blue");
+}
+
+fn unicode_width(line: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(line)
+}
+
+#[test]
+fn resizing_reflows_at_once() {
+    let request = json!({"question": "Pick a long one", "options": ["An option with a rather long label that needs room", "Short"]});
+    let mut term = Term::start("resize", &request, 24, 100, &[]);
+    term.wait("rather long label that needs room");
+    term.resize(24, 30);
+    let screen = term.wait("…");
+    assert!(screen.lines().all(|l| unicode_width(l) <= 30), "{screen}");
+    assert_eq!(
+        screen.matches("Pick a long one").count(),
+        1,
+        "drawn once, not twice:\n{screen}"
+    );
+    term.key(ENTER);
+    assert_eq!(
+        term.finish().result["answer"],
+        "An option with a rather long label that needs room"
+    );
+}
+
+#[test]
+fn wide_characters_and_hostile_labels() {
+    let request = json!({"question": "選んでください\x1b]0;owned\x07\x1b[2J", "options": [
+        {"label": "日本語のオプション", "description": "説明\x1b[8mhidden"},
+        {"label": "evil\x1b[1A\x1b[2K\rlabel"},
+    ]});
+    let mut term = Term::start("wide", &request, 24, 40, &[]);
+    let screen = term.wait("↑↓ move");
+    assert!(
+        screen.contains("Shi…"),
+        "the hint line is cut to one row:\n{screen}"
+    );
+    assert!(screen.contains("? 選んでください"), "{screen}");
+    assert!(
+        screen.contains("❯ 1. 日本語のオプション\n     説明hidden"),
+        "{screen}"
+    );
+    assert!(screen.contains("  2. evillabel"), "{screen}");
+    assert_eq!(
+        term.screen.lock().unwrap().callbacks().titles,
+        0,
+        "no window title from the agent"
+    );
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "日本語のオプション");
+}
+
+#[test]
+fn ten_thousand_options() {
+    let options: Vec<String> = (1..=10_000).map(|i| format!("Option {i}")).collect();
+    let mut term = Term::start(
+        "many",
+        &json!({"question": "Pick", "options": options, "other": false}),
+        24,
+        80,
+        &[],
+    );
+    term.wait("↓ ");
+    term.key(END);
+    term.wait("❯ 10000. Option 10000");
+    term.key(PAGE_DOWN);
+    term.key(UP);
+    term.key(UP);
+    let screen = term.wait("❯  9998. Option 9998");
+    assert!(screen.contains("↑ "), "{screen}");
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "Option 9998");
+}
+
+#[test]
+fn esc_cancels_with_exit_1_and_a_clean_terminal() {
+    let request = json!({"questions": [{"question": "A?", "options": ["x"]}, {"question": "B?"}]});
+    let mut term = Term::start("esc", &request, 24, 80, &[]);
+    term.wait("Question 1 of 2");
+    term.key(ENTER);
+    term.wait("Question 2 of 2");
+    term.key(ESC);
+    let done = term.finish();
+    assert_eq!(done.code, 1);
+    assert_eq!(done.result["status"], "cancelled");
+    assert_eq!(
+        done.result["answers"].as_array().unwrap().len(),
+        1,
+        "the answers so far"
+    );
+    assert!(done.screen.contains("✖ Cancelled"), "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+}
+
+#[test]
+fn ctrl_c_and_sigterm_interrupt_with_exit_130_and_a_clean_terminal() {
+    let mut term = Term::start("ctrl-c", &json!({"question": "Name?"}), 24, 80, &[]);
+    term.wait("Esc cancel");
+    term.send("half typed");
+    term.key(CTRL_C);
+    let done = term.finish();
+    assert_eq!(done.code, 130);
+    assert_eq!(done.result["status"], "cancelled");
+    assert!(done.screen.contains("✖ Interrupted"), "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+
+    let term = Term::start("sigterm", &json!({"question": "Name?"}), 24, 80, &[]);
+    term.wait("Esc cancel");
+    // The command is the child of the shell the terminal runs.
+    let shell = term.child.process_id().unwrap().to_string();
+    let pid = std::process::Command::new("pgrep")
+        .args(["-P", &shell])
+        .output()
+        .unwrap();
+    let pids: Vec<i32> = String::from_utf8_lossy(&pid.stdout)
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    for pid in pids {
+        // SAFETY: signalling a process this test started.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    let done = term.finish();
+    assert_eq!(done.code, 130, "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+}
+
+#[test]
+fn no_color_keeps_attributes_but_drops_colours() {
+    let mut term = Term::start("no-color", &colours(), 24, 80, &[("NO_COLOR", "1")]);
+    term.wait("Esc cancel");
+    {
+        let parser = term.screen.lock().unwrap();
+        let screen = parser.screen();
+        for row in 0..24 {
+            for col in 0..80 {
+                if let Some(cell) = screen.cell(row, col) {
+                    assert_eq!(
+                        cell.fgcolor(),
+                        vt100::Color::Default,
+                        "colour at {row},{col}"
+                    );
+                }
+            }
+        }
+    }
+    term.key(ENTER);
+    term.finish();
+    let mut term = Term::start("colour", &colours(), 24, 80, &[]);
+    term.wait("Esc cancel");
+    let coloured = {
+        let parser = term.screen.lock().unwrap();
+        let row = parser
+            .screen()
+            .contents()
+            .lines()
+            .position(|l| l.starts_with('❯'))
+            .unwrap() as u16;
+        parser.screen().cell(row, 0).map(|c| c.fgcolor())
+    };
+    assert_ne!(
+        coloured,
+        Some(vt100::Color::Default),
+        "the pointer is coloured without NO_COLOR"
+    );
+    term.key(ENTER);
+    term.finish();
+}
+
+#[test]
+fn numbered_mode_on_request() {
+    let mut term = Term::start_with("numbered", &colours(), 24, 80, &[], "--numbered");
+    term.wait("> ");
+    term.send("3\r");
+    let done = term.finish();
+    assert_eq!(done.result["answer"], "Blue");
+    let mut term = Term::start("dumb", &colours(), 24, 80, &[("TERM", "dumb")]);
+    let screen = term.wait("> ");
+    assert!(screen.contains("  1. Red"), "{screen}");
+    term.send("1\r");
+    assert_eq!(term.finish().result["answer"], "Red");
+}
+
+#[test]
+fn bytes_per_arrow_key_stay_small() {
+    for count in [10, 10_000] {
+        let options: Vec<String> = (1..=count).map(|i| format!("Option {i}")).collect();
+        let mut term = Term::start(
+            &format!("bytes-{count}"),
+            &json!({"question": "Pick", "options": options}),
+            24,
+            80,
+            &[],
+        );
+        term.wait("Esc cancel");
+        term.key(DOWN);
+        let before = term.settle();
+        term.key(DOWN);
+        let after = term.settle();
+        let per_key = after - before;
+        assert!(
+            per_key < 200,
+            "{count} options: {per_key} bytes for one arrow key"
+        );
+        term.key(ENTER);
+        term.finish();
+    }
+}
+
+#[test]
+fn a_terminal_that_hangs_up_ends_the_request_instead_of_spinning() {
+    let request = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal/hangup.json");
+    std::fs::create_dir_all(request.parent().unwrap()).unwrap();
+    std::fs::write(
+        &request,
+        json!({"questions": [{"question": "A?", "options": ["x"]}, {"question": "B?"}]})
+            .to_string(),
+    )
+    .unwrap();
+    let result = request.with_extension("out.json");
+    let _ = std::fs::remove_file(&result);
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut command = CommandBuilder::new("sh");
+    let script = format!(
+        "exec {} ask {} > {}",
+        env!("CARGO_BIN_EXE_interview"),
+        request.display(),
+        result.display()
+    );
+    command.args(["-c", &script]);
+    command.env("TERM", "xterm-256color");
+    command.env(
+        "XDG_CACHE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+    );
+    let mut child = pty.slave.spawn_command(command).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let mut writer = pty.master.take_writer().unwrap();
+    let mut seen = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("Esc cancel") {
+        let n = reader.read(&mut buffer).unwrap();
+        seen.extend_from_slice(&buffer[..n]);
+    }
+    writer.write_all(b"\r").unwrap();
+    while !String::from_utf8_lossy(&seen).contains("B?") {
+        let n = reader.read(&mut buffer).unwrap();
+        seen.extend_from_slice(&buffer[..n]);
+    }
+    // The terminal goes away while the second question is open.
+    drop((reader, writer, pty.master));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still running after the hangup"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.exit_code(), 130);
+    let result: Json = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(result["status"], "cancelled");
+    assert_eq!(
+        result["answers"][0]["value"], "x",
+        "the answer given before the hangup is kept"
+    );
+}
+
+#[test]
+fn a_panic_gives_the_terminal_back() {
+    let fixture = PathBuf::from(env!("CARGO_BIN_EXE_interview"))
+        .parent()
+        .unwrap()
+        .join("examples/forced_panic");
+    assert!(
+        fixture.exists(),
+        "{} is built by `cargo test` (all targets)",
+        fixture.display()
+    );
+    let mut term = Term::run(
+        &format!("{} 2>/dev/null", fixture.display()),
+        PathBuf::new(),
+        24,
+        80,
+        &[],
+    );
+    term.wait("Panic now?");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 101, "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+}
