@@ -8,7 +8,15 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use interview_host::ui::scripted::{ScriptedUi, Step};
-use interview_host::{EMBEDDED_COMPONENT, NoPerson, Plugin, SelectReply};
+use interview_host::ui::terminal::keys::Key;
+use interview_host::ui::terminal::layout;
+use interview_host::ui::terminal::render::Renderer;
+use interview_host::ui::terminal::select::Select;
+use interview_host::ui::terminal::theme::Theme;
+use interview_host::ui::terminal::widget::Widget;
+use interview_host::{
+    Choice, EMBEDDED_COMPONENT, Frame, NoPerson, Plugin, SelectReply, SelectRequest,
+};
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();
@@ -144,5 +152,91 @@ fn main() {
     report(
         "baseline: `head -n1` reading the same answer (wall)",
         format!("{baseline:.2?}"),
+    );
+
+    terminal();
+}
+
+fn select_request(count: usize) -> SelectRequest {
+    let options = (1..=count)
+        .map(|i| Choice {
+            label: format!("Option {i}"),
+            value: i.to_string(),
+            description: None,
+            recommended: false,
+        })
+        .collect();
+    SelectRequest {
+        options,
+        selected: None,
+        other_label: Some("Something else".into()),
+        other_text: None,
+        discuss_label: None,
+    }
+}
+
+/// Plays `keys` on `widget` drawn at 80x24: bytes written and time per key, drawing only the
+/// rows that changed, and the bytes of a full redraw of the same frames.
+fn per_key(mut widget: impl Widget, keys: &[Key]) -> (usize, usize, Duration) {
+    let theme = Theme::new(true);
+    let frame = Frame {
+        position: 1,
+        total: 1,
+        header: None,
+        prompt: "Pick one".into(),
+        required: true,
+        error: None,
+    };
+    let (mut diffed, mut full) = (Renderer::new(80, 24), Renderer::new(80, 24));
+    let (mut diff_bytes, mut full_bytes) = (Vec::new(), Vec::new());
+    let (screen, mut page) = layout(Some(&frame), &mut widget, &theme, (80, 24));
+    diffed.draw(&screen, &mut Vec::new());
+    full.draw(&screen, &mut Vec::new());
+    let mut spent = Duration::ZERO;
+    for key in keys {
+        let started = Instant::now();
+        widget.handle(key.clone(), page);
+        let (screen, next_page) = layout(Some(&frame), &mut widget, &theme, (80, 24));
+        diffed.draw(&screen, &mut diff_bytes);
+        spent += started.elapsed();
+        page = next_page;
+        full.clear(&mut full_bytes);
+        full.draw(&screen, &mut full_bytes);
+    }
+    let n = keys.len();
+    (diff_bytes.len() / n, full_bytes.len() / n, spent / n as u32)
+}
+
+/// The terminal UI: what one key costs.
+fn terminal() {
+    for count in [10, 10_000] {
+        let (diff, full, time) =
+            per_key(Select::new(&select_request(count)), &vec![Key::Down; 500]);
+        report(
+            &format!("arrow key, {count} options: bytes written (full redraw)"),
+            format!("{diff} ({full})"),
+        );
+        report(
+            &format!("arrow key, {count} options: time per key"),
+            format!("{time:.2?}"),
+        );
+    }
+    let mut select = Select::new(&select_request(100_000));
+    select.handle(Key::Char('/'), 10);
+    let typing: Vec<Key> = "999"
+        .chars()
+        .map(Key::Char)
+        .chain(vec![Key::Backspace; 3])
+        .cycle()
+        .take(60)
+        .collect();
+    let (diff, full, time) = per_key(select, &typing);
+    report(
+        "filter keystroke, 100,000 options: time per key",
+        format!("{time:.2?}"),
+    );
+    report(
+        "filter keystroke, 100,000 options: bytes (full redraw)",
+        format!("{diff} ({full})"),
     );
 }

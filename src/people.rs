@@ -59,13 +59,16 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Person {
     } else {
         std::io::stdin().is_terminal()
     };
-    if keys_on_terminal && !numbered && !dumb
-        && let Ok(tty) = tty() {
-            let ui = TerminalUi::new(tty, colour(true));
-            let stop = ui.stop_flag();
-            on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
-            return Person::Terminal(ui);
-        }
+    if keys_on_terminal
+        && !numbered
+        && !dumb
+        && let Ok(tty) = tty()
+    {
+        let ui = TerminalUi::new(tty, colour(true));
+        let stop = ui.stop_flag();
+        on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
+        return Person::Terminal(ui);
+    }
     let (lines, interrupter, out): (_, _, Box<dyn Write>) = if request_on_stdin {
         let Ok((lines, interrupter)) = LineReader::tty() else {
             return Person::Nobody;

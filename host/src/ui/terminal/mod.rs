@@ -6,18 +6,18 @@
 //! cursor and bracketed paste are undone on every exit: the end of a request, Esc, Ctrl-C, a
 //! signal, a dropped UI, and a panic.
 
-mod confirm;
-mod editor;
+pub mod confirm;
+pub mod editor;
 pub mod keys;
-mod list;
-mod multi_select;
-mod number;
+pub mod list;
+pub mod multi_select;
+pub mod number;
 pub mod render;
-mod review;
-mod select;
-mod text;
+pub mod review;
+pub mod select;
+pub mod text;
 pub mod theme;
-mod widget;
+pub mod widget;
 
 use std::io::{IsTerminal, Write};
 use std::os::fd::{AsRawFd, RawFd};
@@ -167,10 +167,11 @@ impl TerminalUi {
         }
         self.review = None;
         if let Some(pending) = self.pending.take()
-            && position.is_some_and(|p| p > pending.position) {
-                self.commit_line(pending.line);
-                self.committed.push(pending.position);
-            }
+            && position.is_some_and(|p| p > pending.position)
+        {
+            self.commit_line(pending.line);
+            self.committed.push(pending.position);
+        }
         let renderer = self.renderer.as_mut().expect("entered above");
         while self
             .committed
@@ -234,37 +235,10 @@ impl TerminalUi {
         }
         let title = frame.map(|f| f.prompt.lines().next().unwrap_or("").to_string());
         loop {
-            let (width, height) = self.renderer.as_ref().expect("entered above").size();
-            let mut lines = self.heading(frame);
-            let error = widget
-                .notice()
-                .map(str::to_string)
-                .or_else(|| frame.and_then(|f| f.error.clone()));
-            // One row always, however narrow the terminal: the hints are the first to give way.
-            let hint = render::fit(&Line::new().push(widget.hint(), self.theme.hint), width);
-            let fixed: usize = lines
-                .iter()
-                .chain([&hint])
-                .map(|l| rows_of(l, width))
-                .sum::<usize>()
-                + usize::from(error.is_some());
-            let rows = height.saturating_sub(1 + fixed).max(1);
-            let page = (rows / 2).max(1);
-            let body = widget.body(&Ctx {
-                width,
-                rows,
-                theme: &self.theme,
-            });
-            let cursor = body
-                .cursor
-                .map(|(line, column)| (lines.len() + line, column));
-            lines.extend(body.lines);
-            if let Some(error) = error {
-                lines.push(Line::new().push(format!("✖ {error}"), self.theme.error));
-            }
-            lines.push(hint);
+            let size = self.renderer.as_ref().expect("entered above").size();
+            let (screen, page) = layout(frame, &mut widget, &self.theme, size);
             let renderer = self.renderer.as_mut().expect("entered above");
-            renderer.draw(&Screen { lines, cursor }, &mut self.buffer);
+            renderer.draw(&screen, &mut self.buffer);
             self.flush();
             match self.next_key() {
                 Key::Interrupt => {
@@ -300,47 +274,6 @@ impl TerminalUi {
                 .push(answer, self.theme.selected),
             None => line.push(answer, self.theme.text),
         }
-    }
-
-    /// The header line (`Question 2 of 4 · Deploy`) and the question.
-    fn heading(&self, frame: Option<&Frame>) -> Vec<Line> {
-        let theme = &self.theme;
-        let Some(frame) = frame else {
-            return vec![
-                Line::new()
-                    .push("? ", theme.cursor)
-                    .push("Review your answers", theme.prompt),
-            ];
-        };
-        let mut lines = Vec::new();
-        let place = match (frame.total > 1, &frame.header) {
-            (true, Some(h)) => Some(format!(
-                "Question {} of {} · {h}",
-                frame.position, frame.total
-            )),
-            (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
-            (false, Some(h)) => Some(h.clone()),
-            (false, None) => None,
-        };
-        if let Some(place) = place {
-            lines.push(Line::new().push(place, theme.header));
-        }
-        for (i, text) in frame.prompt.lines().enumerate() {
-            let lead = if i == 0 { "? " } else { "  " };
-            lines.push(
-                Line::new()
-                    .push(lead, theme.cursor)
-                    .push(text.to_string(), theme.prompt),
-            );
-        }
-        if !frame.required
-            && let Some(last) = lines.last_mut() {
-                last.spans.push(render::Span {
-                    text: " (optional)".into(),
-                    style: theme.muted,
-                });
-            }
-        lines
     }
 }
 
@@ -395,6 +328,83 @@ impl Keyboard {
             Ready::Nothing
         }
     }
+}
+
+/// One draw of `widget` for `frame` (None: the review) at `size` (columns, rows): the header,
+/// the question, the widget's body, the error, and the key hints; and the page size for
+/// PgUp/PgDn.
+pub fn layout<W: Widget>(
+    frame: Option<&Frame>,
+    widget: &mut W,
+    theme: &Theme,
+    size: (usize, usize),
+) -> (Screen, usize) {
+    let (width, height) = size;
+    let mut lines = heading(frame, theme);
+    let error = widget
+        .notice()
+        .map(str::to_string)
+        .or_else(|| frame.and_then(|f| f.error.clone()));
+    // One row always, however narrow the terminal: the hints are the first to give way.
+    let hint = render::fit(&Line::new().push(widget.hint(), theme.hint), width);
+    let fixed: usize = lines
+        .iter()
+        .chain([&hint])
+        .map(|l| rows_of(l, width))
+        .sum::<usize>()
+        + usize::from(error.is_some());
+    let rows = height.saturating_sub(1 + fixed).max(1);
+    let body = widget.body(&Ctx { width, rows, theme });
+    let cursor = body
+        .cursor
+        .map(|(line, column)| (lines.len() + line, column));
+    lines.extend(body.lines);
+    if let Some(error) = error {
+        lines.push(Line::new().push(format!("✖ {error}"), theme.error));
+    }
+    lines.push(hint);
+    (Screen { lines, cursor }, (rows / 2).max(1))
+}
+
+/// The header line (`Question 2 of 4 · Deploy`) and the question.
+fn heading(frame: Option<&Frame>, theme: &Theme) -> Vec<Line> {
+    let Some(frame) = frame else {
+        return vec![
+            Line::new()
+                .push("? ", theme.cursor)
+                .push("Review your answers", theme.prompt),
+        ];
+    };
+    let mut lines = Vec::new();
+    let place = match (frame.total > 1, &frame.header) {
+        (true, Some(h)) => Some(format!(
+            "Question {} of {} · {h}",
+            frame.position, frame.total
+        )),
+        (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
+        (false, Some(h)) => Some(h.clone()),
+        (false, None) => None,
+    };
+    if let Some(place) = place {
+        lines.push(Line::new().push(place, theme.header));
+    }
+    for (i, text) in frame.prompt.lines().enumerate() {
+        let lead = if i == 0 { "? " } else { "  " };
+        lines.push(
+            Line::new()
+                .push(lead, theme.cursor)
+                .push(text.to_string(), theme.prompt),
+        );
+    }
+    if !frame.required
+        && let Some(last) = lines.last_mut()
+    {
+        last.spans.push(render::Span {
+            text: " (optional)".into(),
+            style: theme.muted,
+        });
+    }
+    lines
 }
 
 /// Rows a line takes at `width` columns.

@@ -10,6 +10,8 @@ use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 
 pub struct MultiSelect {
     labels: Vec<String>,
+    /// The labels in lower case, for filtering without allocating per keystroke.
+    search: Vec<String>,
     descriptions: Vec<Option<String>>,
     ticked: Vec<bool>,
     /// The label of the free-text entry (the last entry), when offered.
@@ -34,6 +36,11 @@ impl MultiSelect {
         let entries = count + usize::from(request.other_label.is_some());
         MultiSelect {
             labels: request.options.iter().map(|o| o.label.clone()).collect(),
+            search: request
+                .options
+                .iter()
+                .map(|o| o.label.to_lowercase())
+                .collect(),
             descriptions: request
                 .options
                 .iter()
@@ -70,10 +77,10 @@ impl MultiSelect {
 
     fn refilter(&mut self) {
         let filter = self.list.filter.clone().unwrap_or_default().to_lowercase();
-        let labels = &self.labels;
-        let count = labels.len() + usize::from(self.other_label.is_some());
+        let search = &self.search;
+        let count = search.len() + usize::from(self.other_label.is_some());
         self.list.refilter(count, |i| {
-            filter.is_empty() || i >= labels.len() || labels[i].to_lowercase().contains(&filter)
+            filter.is_empty() || i >= search.len() || search[i].contains(&filter)
         });
     }
 

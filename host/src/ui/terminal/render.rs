@@ -148,6 +148,7 @@ impl Renderer {
             cursor = cursor.map(|(row, col)| (row - cut, col));
         }
         out.extend_from_slice(b"\x1b[?25l");
+        self.shift_rows(&rows, out);
         self.go_to_row(0, out);
         for (i, row) in rows.iter().enumerate() {
             if i > 0 {
@@ -187,6 +188,26 @@ impl Renderer {
                 self.go_to_row(last, out);
             }
         }
+    }
+
+    /// When a block of rows moved up or down by one (a scrolled list), moves it on the
+    /// terminal with delete-line and insert-line instead of rewriting every row of it. Deleting
+    /// comes first, so that nothing is pushed off the bottom of the screen.
+    fn shift_rows(&mut self, rows: &[String], out: &mut Vec<u8>) {
+        let Some((start, end, up)) = best_shift(&self.shown, rows) else {
+            return;
+        };
+        let (delete, insert) = if up {
+            (start, end - 1)
+        } else {
+            (end - 1, start)
+        };
+        self.go_to_row(delete, out);
+        out.extend_from_slice(b"\x1b[1M");
+        self.go_to_row(insert, out);
+        out.extend_from_slice(b"\x1b[1L");
+        self.shown.remove(delete);
+        self.shown.insert(insert, UNKNOWN.to_string());
     }
 
     /// Leaves `line`, cut to one row, in the scrollback in place of the live region; the next
@@ -279,17 +300,50 @@ impl Renderer {
             }
             rows.push(row);
             if let Some((line_index, column)) = frame.cursor
-                && line_index == index {
-                    // A cursor right after a full row goes to the start of the next one.
-                    let (r, c) = (column / self.width, column % self.width);
-                    while rows.len() <= first_row + r {
-                        rows.push(String::new());
-                    }
-                    cursor = Some((first_row + r, c));
+                && line_index == index
+            {
+                // A cursor right after a full row goes to the start of the next one.
+                let (r, c) = (column / self.width, column % self.width);
+                while rows.len() <= first_row + r {
+                    rows.push(String::new());
                 }
+                cursor = Some((first_row + r, c));
+            }
         }
         (rows, cursor)
     }
+}
+
+/// The block `start..end` of rows that moved by one (up when `true`) and the shift saves
+/// rewriting at least 3 rows, if there is one.
+fn best_shift(old: &[String], new: &[String]) -> Option<(usize, usize, bool)> {
+    let n = old.len().min(new.len());
+    let same = |i: usize| old[i] == new[i];
+    let mut best = None;
+    let mut best_gain = 2;
+    for start in 0..n {
+        for end in start + 3..=n {
+            for up in [true, false] {
+                // Rows of the block that would be right after the shift, minus those right now.
+                let moved = (start..end - 1)
+                    .filter(|&i| {
+                        if up {
+                            new[i] == old[i + 1]
+                        } else {
+                            new[i + 1] == old[i]
+                        }
+                    })
+                    .count();
+                let stay = (start..end).filter(|&i| same(i)).count();
+                let gain = moved as isize - stay as isize;
+                if gain > best_gain {
+                    best_gain = gain;
+                    best = Some((start, end, up));
+                }
+            }
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -357,6 +411,46 @@ mod tests {
         renderer.draw(&frame, &mut out);
         assert_eq!(renderer.shown.len(), 2);
         assert!(renderer.shown[1].contains('5'));
+    }
+
+    #[test]
+    fn a_scrolled_list_is_shifted_not_rewritten() {
+        let list = |first: usize| {
+            let mut lines: Vec<String> = (first..first + 10)
+                .map(|i| format!("  Option {i}"))
+                .collect();
+            lines.push("hints".into());
+            lines
+        };
+        let mut renderer = Renderer::new(40, 20);
+        let mut out = Vec::new();
+        let old = list(1);
+        renderer.draw(
+            &plain(&old.iter().map(String::as_str).collect::<Vec<_>>()),
+            &mut out,
+        );
+        out.clear();
+        let new = list(2);
+        renderer.draw(
+            &plain(&new.iter().map(String::as_str).collect::<Vec<_>>()),
+            &mut out,
+        );
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("\x1b[1M") && out.contains("\x1b[1L"),
+            "{out:?}"
+        );
+        assert!(
+            out.contains("Option 11") && !out.contains("Option 5"),
+            "only the new row is written: {out:?}"
+        );
+        // What is on screen is what was asked for.
+        assert_eq!(
+            renderer.shown,
+            renderer
+                .layout(&plain(&new.iter().map(String::as_str).collect::<Vec<_>>()))
+                .0
+        );
     }
 
     #[test]

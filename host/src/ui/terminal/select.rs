@@ -25,6 +25,8 @@ pub(super) struct Entry {
 
 pub struct Select {
     entries: Vec<Entry>,
+    /// Each entry's label in lower case, for filtering without allocating per keystroke.
+    search: Vec<String>,
     list: List,
     /// The "Something else" editor while it is open.
     editor: Option<Editor>,
@@ -69,6 +71,7 @@ impl Select {
         };
         Select {
             list: List::new(entries.len(), start),
+            search: entries.iter().map(|e| e.label.to_lowercase()).collect(),
             entries,
             editor: None,
             other_text: request.other_text.clone().unwrap_or_default(),
@@ -77,11 +80,11 @@ impl Select {
 
     fn refilter(&mut self) {
         let filter = self.list.filter.clone().unwrap_or_default().to_lowercase();
-        let entries = &self.entries;
+        let (entries, search) = (&self.entries, &self.search);
         self.list.refilter(entries.len(), |i| {
             filter.is_empty()
                 || !matches!(entries[i].kind, Kind::Option(_))
-                || entries[i].label.to_lowercase().contains(&filter)
+                || search[i].contains(&filter)
         });
     }
 }

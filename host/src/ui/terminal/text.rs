@@ -48,11 +48,12 @@ impl Widget for Text {
             );
         }
         if self.editor.is_empty()
-            && let Some(placeholder) = &self.request.placeholder {
-                body.lines[0] = Line::new()
-                    .push("› ", theme.cursor)
-                    .push(placeholder.clone(), theme.muted);
-            }
+            && let Some(placeholder) = &self.request.placeholder
+        {
+            body.lines[0] = Line::new()
+                .push("› ", theme.cursor)
+                .push(placeholder.clone(), theme.muted);
+        }
         body.cursor = Some((line, 2 + column));
         if let Some(max) = self.request.max_length {
             let count = self.editor.text().chars().count();
