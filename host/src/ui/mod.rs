@@ -62,6 +62,20 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     }
 }
 
+/// The line above a question: `Question 2 of 4 · Deploy` in a batch, the header alone for a
+/// single question, or nothing.
+pub fn place(frame: &Frame) -> Option<String> {
+    match (frame.total > 1, &frame.header) {
+        (true, Some(h)) => Some(format!(
+            "Question {} of {} · {h}",
+            frame.position, frame.total
+        )),
+        (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
+        (false, Some(h)) => Some(h.clone()),
+        (false, None) => None,
+    }
+}
+
 fn clean_frame(frame: Frame) -> Frame {
     Frame {
         header: frame.header.as_deref().map(sanitize::line),

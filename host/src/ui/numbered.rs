@@ -106,15 +106,7 @@ impl NumberedUi {
     /// The header line and the question.
     fn show_frame(&mut self, frame: &Frame) {
         self.say("");
-        let place = match (frame.total > 1, &frame.header) {
-            (true, Some(h)) => Some(format!(
-                "Question {} of {} · {h}",
-                frame.position, frame.total
-            )),
-            (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
-            (false, Some(h)) => Some(h.clone()),
-            (false, None) => None,
-        };
+        let place = place(frame);
         if let Some(place) = place {
             let line = self.style.dim(&place);
             self.say(&line);

@@ -13,6 +13,8 @@ pub struct List {
     offset: usize,
     /// The filter text, while filtering.
     pub filter: Option<String>,
+    /// Each entry's text in lower case to filter on; `None` for entries always shown.
+    search: Vec<Option<String>>,
 }
 
 /// Moving the cursor wraps at the ends, as in seed 000.
@@ -23,7 +25,44 @@ impl List {
             cursor: start.min(count.saturating_sub(1)),
             offset: 0,
             filter: None,
+            search: vec![None; count],
         }
+    }
+
+    /// A list that `/` filters on `labels` (lower-cased once here, not per keystroke); entries
+    /// with no label are always shown.
+    pub fn filtered_by(mut self, labels: impl IntoIterator<Item = Option<String>>) -> Self {
+        self.search = labels
+            .into_iter()
+            .map(|l| l.map(|l| l.to_lowercase()))
+            .collect();
+        self
+    }
+
+    /// Handles `/` and, while filtering, typing, Backspace and Esc; false for other keys.
+    pub fn filter_key(&mut self, key: &Key) -> bool {
+        let Some(filter) = &mut self.filter else {
+            if *key == Key::Char('/') && self.search.iter().any(Option::is_some) {
+                self.filter = Some(String::new());
+                return true;
+            }
+            return false;
+        };
+        match key {
+            Key::Char(c) => filter.push(*c),
+            Key::Backspace => {
+                filter.pop();
+            }
+            Key::Esc => self.filter = None,
+            _ => return false,
+        }
+        let filter = self.filter.clone().unwrap_or_default().to_lowercase();
+        let search = std::mem::take(&mut self.search);
+        self.refilter(search.len(), |i| {
+            search[i].as_ref().is_none_or(|text| text.contains(&filter))
+        });
+        self.search = search;
+        true
     }
 
     /// The entry under the cursor (an index into the caller's entries), if any is visible.
@@ -126,6 +165,29 @@ mod tests {
             (range.start, range.end, above, below),
             (10, 20, true, true),
             "the cursor at the top after a jump"
+        );
+    }
+
+    #[test]
+    fn slash_filters_on_labels_and_esc_clears() {
+        let labels = ["Red", "Green", "Blue"].map(|l| Some(l.to_string()));
+        let mut list = List::new(4, 0).filtered_by(labels.into_iter().chain([None]));
+        assert!(list.filter_key(&Key::Char('/')));
+        list.filter_key(&Key::Char('G'));
+        assert_eq!(
+            list.visible(),
+            [1, 3],
+            "case-insensitive; the unlabelled entry stays"
+        );
+        list.filter_key(&Key::Char('x'));
+        assert_eq!(list.visible(), [3]);
+        list.filter_key(&Key::Backspace);
+        assert_eq!(list.visible(), [1, 3]);
+        list.filter_key(&Key::Esc);
+        assert_eq!(list.visible(), [0, 1, 2, 3]);
+        assert!(
+            !list.filter_key(&Key::Char('x')),
+            "typing without / is not filtering"
         );
     }
 

@@ -376,15 +376,7 @@ fn heading(frame: Option<&Frame>, theme: &Theme) -> Vec<Line> {
         ];
     };
     let mut lines = Vec::new();
-    let place = match (frame.total > 1, &frame.header) {
-        (true, Some(h)) => Some(format!(
-            "Question {} of {} · {h}",
-            frame.position, frame.total
-        )),
-        (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
-        (false, Some(h)) => Some(h.clone()),
-        (false, None) => None,
-    };
+    let place = place(frame);
     if let Some(place) = place {
         lines.push(Line::new().push(place, theme.header));
     }

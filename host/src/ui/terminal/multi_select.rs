@@ -10,8 +10,6 @@ use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 
 pub struct MultiSelect {
     labels: Vec<String>,
-    /// The labels in lower case, for filtering without allocating per keystroke.
-    search: Vec<String>,
     descriptions: Vec<Option<String>>,
     ticked: Vec<bool>,
     /// The label of the free-text entry (the last entry), when offered.
@@ -36,11 +34,6 @@ impl MultiSelect {
         let entries = count + usize::from(request.other_label.is_some());
         MultiSelect {
             labels: request.options.iter().map(|o| o.label.clone()).collect(),
-            search: request
-                .options
-                .iter()
-                .map(|o| o.label.to_lowercase())
-                .collect(),
             descriptions: request
                 .options
                 .iter()
@@ -50,7 +43,13 @@ impl MultiSelect {
             other_label: request.other_label.clone(),
             other_text: request.other_text.clone().unwrap_or_default(),
             editor: None,
-            list: List::new(entries, 0),
+            list: List::new(entries, 0).filtered_by(
+                request
+                    .options
+                    .iter()
+                    .map(|o| Some(o.label.clone()))
+                    .chain(request.other_label.iter().map(|_| None)),
+            ),
             min: request.min_picks,
             max: request.max_picks,
             notice: None,
@@ -73,15 +72,6 @@ impl MultiSelect {
             .collect();
         let other = Some(self.other_text.trim().to_string()).filter(|t| !t.is_empty());
         MultiSelectReply::Picked(MultiPick { picked, other })
-    }
-
-    fn refilter(&mut self) {
-        let filter = self.list.filter.clone().unwrap_or_default().to_lowercase();
-        let search = &self.search;
-        let count = search.len() + usize::from(self.other_label.is_some());
-        self.list.refilter(count, |i| {
-            filter.is_empty() || i >= search.len() || search[i].contains(&filter)
-        });
     }
 
     fn toggle(&mut self, index: usize) {
@@ -132,28 +122,8 @@ impl Widget for MultiSelect {
             }
             return None;
         }
-        if let Some(filter) = &mut self.list.filter {
-            match key {
-                Key::Char(' ') => {}
-                Key::Char(c) => {
-                    filter.push(c);
-                    self.refilter();
-                    return None;
-                }
-                Key::Backspace => {
-                    filter.pop();
-                    self.refilter();
-                    return None;
-                }
-                Key::Esc => {
-                    self.list.filter = None;
-                    self.refilter();
-                    return None;
-                }
-                _ => {}
-            }
-        }
-        if self.list.navigate(&key, page) {
+        // Space toggles even while filtering.
+        if key != Key::Char(' ') && self.list.filter_key(&key) || self.list.navigate(&key, page) {
             return None;
         }
         match key {
@@ -166,10 +136,6 @@ impl Widget for MultiSelect {
             Key::Char('a') => {
                 let all = self.ticked.iter().all(|t| *t);
                 self.ticked.iter_mut().for_each(|t| *t = !all);
-                None
-            }
-            Key::Char('/') => {
-                self.list.filter = Some(String::new());
                 None
             }
             Key::Char(d @ '1'..='9') => {
@@ -209,8 +175,7 @@ impl Widget for MultiSelect {
             1 + usize::from(descriptions.get(i).is_some_and(|d| d.is_some()))
         });
         if above {
-            body.lines
-                .push(Line::new().push(format!("  ↑ {} more", range.start), theme.muted));
+            body.lines.push(more("↑", range.start, theme));
         }
         let current = self.list.current();
         for &index in &self.list.visible()[range.clone()] {
@@ -264,8 +229,7 @@ impl Widget for MultiSelect {
         }
         if below {
             let rest = self.list.visible().len() - range.end;
-            body.lines
-                .push(Line::new().push(format!("  ↓ {rest} more"), theme.muted));
+            body.lines.push(more("↓", rest, theme));
         }
         let count = self.count();
         let limits = match (self.min, self.max) {

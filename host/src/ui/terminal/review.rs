@@ -66,8 +66,7 @@ impl Widget for Review {
             .min(ctx.width / 3);
         let (range, above, below) = self.list.window(ctx.rows.saturating_sub(2), |_| 1);
         if above {
-            body.lines
-                .push(Line::new().push(format!("  ↑ {} more", range.start), theme.muted));
+            body.lines.push(more("↑", range.start, theme));
         }
         let current = self.list.current();
         for &index in &self.list.visible()[range.clone()] {
@@ -89,10 +88,8 @@ impl Widget for Review {
             body.lines.push(line);
         }
         if below {
-            body.lines.push(Line::new().push(
-                format!("  ↓ {} more", self.list.visible().len() - range.end),
-                theme.muted,
-            ));
+            body.lines
+                .push(more("↓", self.list.visible().len() - range.end, theme));
         }
         body
     }

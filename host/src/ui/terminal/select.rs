@@ -25,8 +25,6 @@ pub(super) struct Entry {
 
 pub struct Select {
     entries: Vec<Entry>,
-    /// Each entry's label in lower case, for filtering without allocating per keystroke.
-    search: Vec<String>,
     list: List,
     /// The "Something else" editor while it is open.
     editor: Option<Editor>,
@@ -69,23 +67,16 @@ impl Select {
                 .position(|o| o.recommended)
                 .unwrap_or(0),
         };
+        // Filtering narrows the options; the extra entries stay.
+        let labels = entries
+            .iter()
+            .map(|e| matches!(e.kind, Kind::Option(_)).then(|| e.label.clone()));
         Select {
-            list: List::new(entries.len(), start),
-            search: entries.iter().map(|e| e.label.to_lowercase()).collect(),
+            list: List::new(entries.len(), start).filtered_by(labels),
             entries,
             editor: None,
             other_text: request.other_text.clone().unwrap_or_default(),
         }
-    }
-
-    fn refilter(&mut self) {
-        let filter = self.list.filter.clone().unwrap_or_default().to_lowercase();
-        let (entries, search) = (&self.entries, &self.search);
-        self.list.refilter(entries.len(), |i| {
-            filter.is_empty()
-                || !matches!(entries[i].kind, Kind::Option(_))
-                || search[i].contains(&filter)
-        });
     }
 }
 
@@ -106,27 +97,7 @@ impl Widget for Select {
             }
             return None;
         }
-        if let Some(filter) = &mut self.list.filter {
-            match key {
-                Key::Char(c) => {
-                    filter.push(c);
-                    self.refilter();
-                    return None;
-                }
-                Key::Backspace => {
-                    filter.pop();
-                    self.refilter();
-                    return None;
-                }
-                Key::Esc => {
-                    self.list.filter = None;
-                    self.refilter();
-                    return None;
-                }
-                _ => {}
-            }
-        }
-        if self.list.navigate(&key, page) {
+        if self.list.filter_key(&key) || self.list.navigate(&key, page) {
             return None;
         }
         match key {
@@ -138,10 +109,6 @@ impl Widget for Select {
                     None
                 }
             },
-            Key::Char('/') => {
-                self.list.filter = Some(String::new());
-                None
-            }
             Key::Char(d @ '1'..='9') => {
                 self.list.select(d as usize - '1' as usize);
                 None
@@ -173,8 +140,7 @@ impl Widget for Select {
             .list
             .window(rows, |i| 1 + usize::from(entries[i].description.is_some()));
         if above {
-            body.lines
-                .push(Line::new().push(format!("  ↑ {} more", range.start), theme.muted));
+            body.lines.push(more("↑", range.start, theme));
         }
         if self.list.visible().is_empty() {
             body.lines
@@ -234,8 +200,7 @@ impl Widget for Select {
         }
         if below {
             let rest = self.list.visible().len() - range.end;
-            body.lines
-                .push(Line::new().push(format!("  ↓ {rest} more"), theme.muted));
+            body.lines.push(more("↓", rest, theme));
         }
         body
     }

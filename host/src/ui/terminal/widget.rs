@@ -37,6 +37,11 @@ pub trait Widget {
     fn summary(&self, reply: &Self::Reply) -> Option<String>;
 }
 
+/// The line that says how many entries are hidden above (`↑`) or below (`↓`) a list.
+pub fn more(arrow: &str, count: usize, theme: &Theme) -> Line {
+    Line::new().push(format!("  {arrow} {count} more"), theme.muted)
+}
+
 /// The marker in front of the entry under the cursor.
 pub const POINTER: &str = "❯ ";
 /// The same width, for the other entries.
