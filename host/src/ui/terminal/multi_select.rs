@@ -158,17 +158,7 @@ impl Widget for MultiSelect {
     fn body(&mut self, ctx: &Ctx) -> Body {
         let theme = ctx.theme;
         let mut body = Body::default();
-        if let Some(filter) = &self.list.filter {
-            body.lines.push(
-                Line::new()
-                    .push("/ ", theme.cursor)
-                    .push(filter.clone(), theme.text),
-            );
-            body.cursor = Some((
-                0,
-                2 + unicode_width::UnicodeWidthStr::width(filter.as_str()),
-            ));
-        }
+        filter_line(self.list.filter.as_ref(), &mut body, theme);
         let descriptions = &self.descriptions;
         let rows = ctx.rows.saturating_sub(body.lines.len() + 3);
         let (range, above, below) = self.list.window(rows, |i| {

@@ -122,17 +122,7 @@ impl Widget for Select {
     fn body(&mut self, ctx: &Ctx) -> Body {
         let mut body = Body::default();
         let theme = ctx.theme;
-        if let Some(filter) = &self.list.filter {
-            body.lines.push(
-                Line::new()
-                    .push("/ ", theme.cursor)
-                    .push(filter.clone(), theme.text),
-            );
-            body.cursor = Some((
-                0,
-                2 + unicode_width::UnicodeWidthStr::width(filter.as_str()),
-            ));
-        }
+        filter_line(self.list.filter.as_ref(), &mut body, theme);
         let number_width = self.entries.len().to_string().len();
         let entries = &self.entries;
         let rows = ctx.rows.saturating_sub(body.lines.len() + 2);

@@ -37,6 +37,21 @@ pub trait Widget {
     fn summary(&self, reply: &Self::Reply) -> Option<String>;
 }
 
+/// The filter being typed, as the body's first line with the cursor at its end.
+pub fn filter_line(filter: Option<&String>, body: &mut Body, theme: &Theme) {
+    if let Some(filter) = filter {
+        body.lines.push(
+            Line::new()
+                .push("/ ", theme.cursor)
+                .push(filter.clone(), theme.text),
+        );
+        body.cursor = Some((
+            body.lines.len() - 1,
+            2 + unicode_width::UnicodeWidthStr::width(filter.as_str()),
+        ));
+    }
+}
+
 /// The line that says how many entries are hidden above (`↑`) or below (`↓`) a list.
 pub fn more(arrow: &str, count: usize, theme: &Theme) -> Line {
     Line::new().push(format!("  {arrow} {count} more"), theme.muted)
