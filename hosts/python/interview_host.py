@@ -1,0 +1,275 @@
+"""A Python host for the interview plugin (wasmtime-py).
+
+The plugin (``host/plugin/interview.wasm``) holds all the meaning: reading the agent's request,
+validation, the batch, checking answers, the result. A host only provides the ``ui`` widgets of
+``wit/ui.wit``. This module shows how, with two UIs: ``LineUi`` for a person at a terminal (one
+answer per line) and ``ScriptedUi`` for tests.
+
+    plugin = Plugin()
+    print(plugin.call("interview", '{"question": "Ship it?", "type": "confirm"}', LineUi()))
+
+wasmtime-py's value mapping, which the widgets below follow: records are ``Record`` objects
+whose attributes are the WIT field names (``getattr(r, "other-label")``); enums and strings are
+``str``; options are the value or ``None``; a variant is a ``Variant(tag, payload)`` when its
+cases' Python types overlap (``select-reply``, ``text-reply``, ``number-reply``,
+``review-reply``) and the bare payload otherwise (``multi-select-reply``: a ``Record`` or a nav
+string; ``confirm-reply``: a ``bool`` or a nav string).
+"""
+
+import re
+import sys
+from pathlib import Path
+
+import wasmtime
+from wasmtime.component import Component, Linker, Record, Variant
+
+COMPONENT = Path(__file__).resolve().parents[2] / "host" / "plugin" / "interview.wasm"
+UI = "interview:plugin/ui@0.1.0"
+TOOL = "interview:plugin/tool@0.1.0"
+
+
+def field(record, name):
+    """A record's field by its WIT name (``other-label``)."""
+    return getattr(record, name)
+
+
+class Plugin:
+    """The plugin component, loaded once; each ``call`` asks through the UI it is given."""
+
+    def __init__(self, path=COMPONENT):
+        self.engine = wasmtime.Engine()
+        self.component = Component(self.engine, Path(path).read_bytes())
+        self.ui = None
+        self.linker = Linker(self.engine)
+        with self.linker.root() as root:
+            with root.add_instance(UI) as ui:
+                ui.add_func("mode", lambda store: self.ui.mode())
+                for name in ["select", "multi-select", "text", "confirm", "number"]:
+                    ui.add_func(name, self._widget(name.replace("-", "_")))
+                ui.add_func("review", lambda store, items: self.ui.review(items))
+
+    def _widget(self, method):
+        return lambda store, frame, request: getattr(self.ui, method)(frame, request)
+
+    def _export(self, store, instance, name):
+        tool = instance.get_export_index(store, TOOL)
+        return instance.get_func(store, instance.get_export_index(store, name, tool))
+
+    def call(self, tool, arguments, ui, skip_response=None):
+        """Runs a tool call (the model's JSON arguments as text); returns the result JSON text."""
+        self.ui = ui
+        store = wasmtime.Store(self.engine)
+        instance = self.linker.instantiate(store, self.component)
+        settings = Record()
+        setattr(settings, "skip-response", skip_response)
+        return self._export(store, instance, "call")(store, tool, arguments, settings)
+
+    def definitions(self):
+        """The tool definitions: (name, description, JSON Schema text)."""
+        store = wasmtime.Store(self.engine)
+        instance = self.linker.instantiate(store, self.component)
+        return [(d.name, d.description, d.parameters) for d in self._export(store, instance, "definitions")(store)]
+
+
+_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_].*?(?:\x07|\x1b\\|$)|\x1b.?|\x9b[0-?]*[ -/]*[@-~]", re.S)
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean(text, newlines=True):
+    """Agent text made safe for a terminal: no escape sequences or control characters."""
+    text = _CONTROL.sub("", _ESCAPE.sub("", text.replace("\t", " ")))
+    return text if newlines else text.replace("\n", " ")
+
+
+class LineUi:
+    """A person at a terminal, one answer per line: numbered lists, ``back``, ``skip``, ``quit``.
+
+    Prompts go to stderr, answers come from stdin; the end of input cancels.
+    """
+
+    COMMANDS = {"back": "back", "skip": "skip", "quit": "cancel", "exit": "cancel"}
+
+    def mode(self):
+        return "numbered"
+
+    def _read(self, prompt="> "):
+        sys.stderr.write(prompt)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+        return None if line == "" else line.rstrip("\n")
+
+    def _show(self, frame):
+        place = f"Question {frame.position} of {frame.total}" if frame.total > 1 else ""
+        header = field(frame, "header")
+        if header:
+            place = f"{place} · {clean(header, False)}" if place else clean(header, False)
+        print(f"\n{place}" if place else "", file=sys.stderr)
+        print(clean(frame.prompt) + ("" if frame.required else " (optional)"), file=sys.stderr)
+
+    def _error(self, frame):
+        if frame.error:
+            print(f"! {clean(frame.error)}", file=sys.stderr)
+
+    def _options(self, options, extras=()):
+        for number, option in enumerate(options, 1):
+            badge = " (recommended)" if option.recommended else ""
+            print(f"  {number}. {clean(option.label, False)}{badge}", file=sys.stderr)
+            if option.description:
+                print(f"     {clean(option.description, False)}", file=sys.stderr)
+        for number, extra in enumerate(extras, len(options) + 1):
+            print(f"  {number}. {clean(extra, False)}", file=sys.stderr)
+
+    def select(self, frame, request):
+        self._show(frame)
+        extras = [e for e in (field(request, "other-label"), field(request, "discuss-label")) if e]
+        self._options(request.options, extras)
+        self._error(frame)
+        line = self._read()
+        if line is None:
+            return Variant("nav", "cancel")
+        typed = line.strip()
+        count = len(request.options)
+        if typed.lower() in self.COMMANDS:
+            return Variant("nav", self.COMMANDS[typed.lower()])
+        if typed == "" and request.selected is not None:
+            return Variant("picked", request.selected)
+        if typed.isdigit() and 1 <= int(typed) <= count:
+            return Variant("picked", int(typed) - 1)
+        if typed.isdigit() and field(request, "other-label") and int(typed) == count + 1:
+            other = self._read("Your answer: ")
+            return Variant("nav", "cancel") if other is None else Variant("other", other)
+        if typed.isdigit() and field(request, "discuss-label") and int(typed) == count + len(extras):
+            return Variant("discuss")
+        # Anything else is typed text: the plugin picks a matching label or takes it as the
+        # person's own answer, and says why when it cannot.
+        return Variant("other", typed)
+
+    def multi_select(self, frame, request):
+        self._show(frame)
+        other = field(request, "other-label")
+        self._options(request.options, [other] if other else [])
+        self._error(frame)
+        line = self._read("Numbers (like 1, 3): ")
+        if line is None:
+            return "cancel"
+        typed = line.strip()
+        if typed.lower() in self.COMMANDS:
+            return self.COMMANDS[typed.lower()]
+        pick = Record()
+        if typed == "":
+            pick.picked, pick.other = list(request.selected), field(request, "other-text")
+            return pick
+        numbers = [int(n) for n in re.split(r"[,\s]+", typed) if n.isdigit()]
+        pick.picked = [n - 1 for n in numbers if 1 <= n <= len(request.options)]
+        pick.other = None
+        if other and len(request.options) + 1 in numbers:
+            pick.other = self._read("Your answer: ")
+        return pick
+
+    def text(self, frame, request):
+        self._show(frame)
+        self._error(frame)
+        line = self._read()
+        if line is None:
+            return Variant("nav", "cancel")
+        if line.strip().lower() in self.COMMANDS:
+            return Variant("nav", self.COMMANDS[line.strip().lower()])
+        return Variant("submitted", line if line.strip() else (request.initial or ""))
+
+    def confirm(self, frame, request):
+        self._show(frame)
+        self._error(frame)
+        while True:
+            line = self._read("[y/n] > ")
+            if line is None:
+                return "cancel"
+            typed = line.strip().lower()
+            if typed in ("y", "yes"):
+                return True
+            if typed in ("n", "no"):
+                return False
+            if typed == "" and request.initial is not None:
+                return request.initial
+            if typed in self.COMMANDS:
+                return self.COMMANDS[typed]
+
+    def number(self, frame, request):
+        self._show(frame)
+        self._error(frame)
+        line = self._read()
+        if line is None:
+            return Variant("nav", "cancel")
+        if line.strip().lower() in self.COMMANDS:
+            return Variant("nav", self.COMMANDS[line.strip().lower()])
+        if line.strip() == "" and request.initial is not None:
+            return Variant("entered", str(request.initial))
+        return Variant("entered", line)
+
+    def review(self, items):
+        print("\nReview your answers", file=sys.stderr)
+        for number, item in enumerate(items, 1):
+            title = field(item, "header") or item.prompt.splitlines()[0]
+            print(f"  {number}. {clean(title, False)}: {clean(item.answer, False)}", file=sys.stderr)
+        line = self._read("Enter sends; a number changes that answer: ")
+        if line is None or line.strip() == "":
+            return Variant("submit")
+        if line.strip().isdigit() and 1 <= int(line) <= len(items):
+            return Variant("edit", int(line) - 1)
+        return Variant("cancel")
+
+
+class ScriptedUi:
+    """Plays back the steps of a conformance case (see ``tests/conformance/README.md``) and
+    records which widgets were asked."""
+
+    def __init__(self, steps, unavailable=False):
+        self.steps = list(steps)
+        self.unavailable = unavailable
+        self.asked = []
+
+    def mode(self):
+        return "unavailable" if self.unavailable else "numbered"
+
+    def _next(self, widget):
+        self.asked.append(widget)
+        if not self.steps or widget not in self.steps[0]:
+            return "cancel"
+        return self.steps.pop(0)[widget]
+
+    @staticmethod
+    def _nav(reply):
+        return reply if reply in ("back", "skip", "cancel") else None
+
+    def select(self, frame, request):
+        reply = self._next("select")
+        if self._nav(reply):
+            return Variant("nav", reply)
+        if reply == "discuss":
+            return Variant("discuss")
+        return Variant("picked", reply["picked"]) if "picked" in reply else Variant("other", reply["other"])
+
+    def multi_select(self, frame, request):
+        reply = self._next("multi_select")
+        if self._nav(reply):
+            return reply
+        pick = Record()
+        pick.picked, pick.other = reply["picked"], reply.get("other")
+        return pick
+
+    def text(self, frame, request):
+        reply = self._next("text")
+        return Variant("nav", reply) if self._nav(reply) else Variant("submitted", reply["submitted"])
+
+    def confirm(self, frame, request):
+        reply = self._next("confirm")
+        return reply if self._nav(reply) else reply["answered"]
+
+    def number(self, frame, request):
+        reply = self._next("number")
+        return Variant("nav", reply) if self._nav(reply) else Variant("entered", reply["entered"])
+
+    def review(self, items):
+        reply = self._next("review")
+        if reply in ("submit", "cancel"):
+            return Variant(reply)
+        return Variant("edit", reply["edit"])
