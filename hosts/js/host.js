@@ -1,0 +1,223 @@
+// A JavaScript host for the interview plugin: the component transpiled by jco (`npm run build`),
+// with the UI of your choice. The plugin does all the reading, validation, batching and answer
+// checking; a UI only shows widgets and says what the person did.
+
+import { readSync } from 'node:fs';
+import { tool } from './generated/interview.js';
+import { useUi } from './ui.js';
+
+/** Runs a tool call (the model's JSON arguments as text) with `ui`; the result JSON text. */
+export function call(name, argumentsJson, ui, skipResponse) {
+  useUi(ui);
+  return tool.call(name, argumentsJson, { skipResponse: skipResponse ?? undefined });
+}
+
+/** The tool definitions: { name, description, parameters (JSON Schema text) }. */
+export function definitions() {
+  return tool.definitions();
+}
+
+// Agent text is untrusted: no escape sequences or control characters reach the terminal.
+const ESCAPE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][\s\S]*?(?:\x07|\x1b\\|$)|\x1b.?|\x9b[0-?]*[ -/]*[@-~]/g;
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+export function clean(text, newlines = true) {
+  const safe = text.replace(/\t/g, ' ').replace(ESCAPE, '').replace(CONTROL, '');
+  return newlines ? safe : safe.replace(/\n/g, ' ');
+}
+
+const NAV = { back: 'back', skip: 'skip', quit: 'cancel', exit: 'cancel' };
+
+/** A person at a terminal, one answer per line: prompts on stderr, answers from stdin. */
+export class LineUi {
+  constructor() {
+    this.pending = '';
+  }
+
+  /** The next line of stdin, read synchronously (the widgets are synchronous); null at the end. */
+  read(prompt = '> ') {
+    process.stderr.write(prompt);
+    const buffer = Buffer.alloc(1);
+    let line = '';
+    for (;;) {
+      let n;
+      try {
+        n = readSync(0, buffer, 0, 1, null);
+      } catch (error) {
+        if (error.code === 'EAGAIN') continue;
+        return null;
+      }
+      if (n === 0) return line === '' ? null : line;
+      const c = buffer.toString('utf8', 0, 1);
+      if (c === '\n') return line;
+      line += c;
+    }
+  }
+
+  say(text) {
+    process.stderr.write(`${text}\n`);
+  }
+
+  show(frame) {
+    let place = frame.total > 1 ? `Question ${frame.position} of ${frame.total}` : '';
+    if (frame.header) place = place ? `${place} · ${clean(frame.header, false)}` : clean(frame.header, false);
+    this.say(place ? `\n${place}` : '');
+    this.say(clean(frame.prompt) + (frame.required ? '' : ' (optional)'));
+  }
+
+  error(frame) {
+    if (frame.error) this.say(`! ${clean(frame.error)}`);
+  }
+
+  options(options, extras = []) {
+    options.forEach((option, i) => {
+      this.say(`  ${i + 1}. ${clean(option.label, false)}${option.recommended ? ' (recommended)' : ''}`);
+      if (option.description) this.say(`     ${clean(option.description, false)}`);
+    });
+    extras.forEach((extra, i) => this.say(`  ${options.length + i + 1}. ${clean(extra, false)}`));
+  }
+
+  mode() {
+    return 'numbered';
+  }
+
+  select(frame, request) {
+    this.show(frame);
+    const extras = [request.otherLabel, request.discussLabel].filter(Boolean);
+    this.options(request.options, extras);
+    this.error(frame);
+    const line = this.read();
+    if (line === null) return { tag: 'nav', val: 'cancel' };
+    const typed = line.trim();
+    const n = /^\d+$/.test(typed) ? Number(typed) : NaN;
+    const count = request.options.length;
+    if (NAV[typed.toLowerCase()]) return { tag: 'nav', val: NAV[typed.toLowerCase()] };
+    if (typed === '' && request.selected !== undefined) return { tag: 'picked', val: request.selected };
+    if (n >= 1 && n <= count) return { tag: 'picked', val: n - 1 };
+    if (request.otherLabel && n === count + 1) {
+      const other = this.read('Your answer: ');
+      return other === null ? { tag: 'nav', val: 'cancel' } : { tag: 'other', val: other };
+    }
+    if (request.discussLabel && n === count + extras.length) return { tag: 'discuss' };
+    // Any other text: the plugin matches a label or takes it as the person's own answer.
+    return { tag: 'other', val: typed };
+  }
+
+  multiSelect(frame, request) {
+    this.show(frame);
+    this.options(request.options, request.otherLabel ? [request.otherLabel] : []);
+    this.error(frame);
+    const line = this.read('Numbers (like 1, 3): ');
+    if (line === null) return { tag: 'nav', val: 'cancel' };
+    const typed = line.trim();
+    if (NAV[typed.toLowerCase()]) return { tag: 'nav', val: NAV[typed.toLowerCase()] };
+    if (typed === '') return { tag: 'picked', val: { picked: [...request.selected], other: request.otherText } };
+    const numbers = typed.split(/[,\s]+/).filter((t) => /^\d+$/.test(t)).map(Number);
+    const picked = numbers.filter((n) => n >= 1 && n <= request.options.length).map((n) => n - 1);
+    let other;
+    if (request.otherLabel && numbers.includes(request.options.length + 1)) other = this.read('Your answer: ') ?? undefined;
+    return { tag: 'picked', val: { picked, other } };
+  }
+
+  text(frame, request) {
+    this.show(frame);
+    this.error(frame);
+    const line = this.read();
+    if (line === null) return { tag: 'nav', val: 'cancel' };
+    if (NAV[line.trim().toLowerCase()]) return { tag: 'nav', val: NAV[line.trim().toLowerCase()] };
+    return { tag: 'submitted', val: line.trim() ? line : (request.initial ?? '') };
+  }
+
+  confirm(frame, request) {
+    this.show(frame);
+    this.error(frame);
+    for (;;) {
+      const line = this.read('[y/n] > ');
+      if (line === null) return { tag: 'nav', val: 'cancel' };
+      const typed = line.trim().toLowerCase();
+      if (typed === 'y' || typed === 'yes') return { tag: 'answered', val: true };
+      if (typed === 'n' || typed === 'no') return { tag: 'answered', val: false };
+      if (typed === '' && request.initial !== undefined) return { tag: 'answered', val: request.initial };
+      if (NAV[typed]) return { tag: 'nav', val: NAV[typed] };
+    }
+  }
+
+  number(frame, request) {
+    this.show(frame);
+    this.error(frame);
+    const line = this.read();
+    if (line === null) return { tag: 'nav', val: 'cancel' };
+    if (NAV[line.trim().toLowerCase()]) return { tag: 'nav', val: NAV[line.trim().toLowerCase()] };
+    if (line.trim() === '' && request.initial !== undefined) return { tag: 'entered', val: String(request.initial) };
+    return { tag: 'entered', val: line };
+  }
+
+  review(items) {
+    this.say('\nReview your answers');
+    items.forEach((item, i) => {
+      const title = item.header ?? item.prompt.split('\n')[0];
+      this.say(`  ${i + 1}. ${clean(title, false)}: ${clean(item.answer, false)}`);
+    });
+    const line = this.read('Enter sends; a number changes that answer: ');
+    if (line === null || line.trim() === '') return { tag: 'submit' };
+    const n = Number(line.trim());
+    if (Number.isInteger(n) && n >= 1 && n <= items.length) return { tag: 'edit', val: n - 1 };
+    return { tag: 'cancel' };
+  }
+}
+
+/** Plays back the steps of a conformance case and records which widgets were asked. */
+export class ScriptedUi {
+  constructor(steps, unavailable = false) {
+    this.steps = [...steps];
+    this.unavailable = unavailable;
+    this.asked = [];
+  }
+
+  next(widget) {
+    this.asked.push(widget);
+    if (this.steps.length === 0 || !(widget in this.steps[0])) return 'cancel';
+    return this.steps.shift()[widget];
+  }
+
+  mode() {
+    return this.unavailable ? 'unavailable' : 'numbered';
+  }
+
+  static nav(reply) {
+    return ['back', 'skip', 'cancel'].includes(reply) ? { tag: 'nav', val: reply } : null;
+  }
+
+  select() {
+    const reply = this.next('select');
+    if (ScriptedUi.nav(reply)) return ScriptedUi.nav(reply);
+    if (reply === 'discuss') return { tag: 'discuss' };
+    return 'picked' in reply ? { tag: 'picked', val: reply.picked } : { tag: 'other', val: reply.other };
+  }
+
+  multiSelect() {
+    const reply = this.next('multi_select');
+    return ScriptedUi.nav(reply) ?? { tag: 'picked', val: { picked: reply.picked, other: reply.other } };
+  }
+
+  text() {
+    const reply = this.next('text');
+    return ScriptedUi.nav(reply) ?? { tag: 'submitted', val: reply.submitted };
+  }
+
+  confirm() {
+    const reply = this.next('confirm');
+    return ScriptedUi.nav(reply) ?? { tag: 'answered', val: reply.answered };
+  }
+
+  number() {
+    const reply = this.next('number');
+    return ScriptedUi.nav(reply) ?? { tag: 'entered', val: reply.entered };
+  }
+
+  review() {
+    const reply = this.next('review');
+    if (reply === 'submit' || reply === 'cancel') return { tag: reply };
+    return { tag: 'edit', val: reply.edit };
+  }
+}
