@@ -3,16 +3,16 @@
 
 mod exit;
 mod people;
+mod serve;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use interview_host::{Plugin, Ui};
+use interview_host::Plugin;
 
 use exit::Exit;
-use people::Person;
 
 const AFTER_HELP: &str = "\
 Exit codes:
@@ -55,15 +55,8 @@ enum Command {
     Ask {
         /// The request's JSON file, or - for standard input (answers then come from /dev/tty).
         request: String,
-        /// The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...
-        #[arg(long, default_value = "interview")]
-        tool: String,
-        /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
-        #[arg(long)]
-        numbered: bool,
-        /// What a skipped text question records.
-        #[arg(long, value_name = "TEXT")]
-        skip_response: Option<String>,
+        #[command(flatten)]
+        asking: Asking,
     },
     /// Validate a request without asking; prints how each question was understood.
     Check {
@@ -74,6 +67,42 @@ enum Command {
     },
     /// Print the tool definitions (name, description, JSON Schema of the arguments).
     Schema,
+    /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
+    /// stdout, the questions on the terminal. A line is a tool call's arguments, or
+    /// {"tool": NAME, "arguments": {...}}. After `quit`, later requests answer cancelled.
+    Serve {
+        #[command(flatten)]
+        asking: Asking,
+        /// Each line is a workflow's state (seed 003): the question is taken from the first
+        /// question key present, the answer injected under the response key, and a state whose
+        /// completion key is true ends the session.
+        #[arg(long)]
+        state: bool,
+        #[arg(
+            long,
+            value_name = "KEYS",
+            default_value = "question,prompt,message,ask,next_question"
+        )]
+        question_key: String,
+        #[arg(long, value_name = "KEY", default_value = "response")]
+        response_key: String,
+        #[arg(long, value_name = "KEYS", default_value = "complete,done,finished")]
+        complete_key: String,
+    },
+}
+
+/// How questions are asked, for `ask` and `serve`.
+#[derive(clap::Args)]
+struct Asking {
+    /// The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...
+    #[arg(long, default_value = "interview")]
+    tool: String,
+    /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
+    #[arg(long)]
+    numbered: bool,
+    /// What a skipped text question records.
+    #[arg(long, value_name = "TEXT")]
+    skip_response: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -130,19 +159,43 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Exit::Invalid
             })
         }
+        Command::Serve {
+            asking:
+                Asking {
+                    tool,
+                    numbered,
+                    skip_response,
+                },
+            state,
+            question_key,
+            response_key,
+            complete_key,
+        } => {
+            let state = state.then(|| serve::StateKeys {
+                question: serve::keys(&question_key),
+                response: response_key,
+                complete: serve::keys(&complete_key),
+            });
+            let options = serve::Options {
+                tool,
+                skip_response,
+                numbered,
+                state,
+            };
+            serve::run(&plugin, options).map_err(failed)
+        }
         Command::Ask {
             request,
-            tool,
-            numbered,
-            skip_response,
+            asking:
+                Asking {
+                    tool,
+                    numbered,
+                    skip_response,
+                },
         } => {
             let arguments = read_request(&request)?;
-            let nobody = interview_host::NoPerson;
-            match people::find(request == "-", numbered) {
-                Person::Terminal(ui) => ask(&plugin, ui, &tool, &arguments, skip_response),
-                Person::Numbered(ui) => ask(&plugin, ui, &tool, &arguments, skip_response),
-                Person::Nobody => ask(&plugin, nobody, &tool, &arguments, skip_response),
-            }
+            let person = people::find(request == "-", numbered);
+            ask(&plugin, person, &tool, &arguments, skip_response)
         }
     }
 }
@@ -158,9 +211,9 @@ fn load(cli: &Cli) -> Result<Plugin, Failure> {
     builder.build().map_err(failed)
 }
 
-fn ask<U: Ui + people::Stopped + 'static>(
+fn ask(
     plugin: &Plugin,
-    ui: U,
+    ui: Box<dyn people::Person>,
     tool: &str,
     arguments: &str,
     skip_response: Option<String>,

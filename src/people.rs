@@ -15,43 +15,33 @@ use interview_host::{NoPerson, Ui};
 type OnSignal = Box<dyn Fn() + Send>;
 static ON_SIGNAL: Mutex<Option<OnSignal>> = Mutex::new(None);
 
-/// A UI that can say it was interrupted.
-pub trait Stopped: Ui {
+/// The person's UI, whichever it is, and whether they interrupted it.
+pub trait Person: Ui {
     fn interrupted(&self) -> bool;
 }
 
-impl Stopped for NumberedUi {
+impl Person for NumberedUi {
     fn interrupted(&self) -> bool {
         self.stop() == Some(Stop::Interrupted)
     }
 }
 
-impl Stopped for TerminalUi {
+impl Person for TerminalUi {
     fn interrupted(&self) -> bool {
         TerminalUi::interrupted(self)
     }
 }
 
-impl Stopped for NoPerson {
+impl Person for NoPerson {
     fn interrupted(&self) -> bool {
         false
     }
 }
 
-/// The person to ask, and how.
-pub enum Person {
-    /// Arrow keys on a terminal.
-    Terminal(TerminalUi),
-    /// One answer per line.
-    Numbered(NumberedUi),
-    /// Nobody can answer.
-    Nobody,
-}
-
 /// Finds the person. When the request came on standard input, the keys come from the terminal
 /// (`/dev/tty`), as with fzf; otherwise from standard input, typed or piped. The arrow-key UI
 /// is used wherever a terminal can be drawn on, unless `numbered` or `TERM=dumb`.
-pub fn find(request_on_stdin: bool, numbered: bool) -> Person {
+pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
     let tty = || OpenOptions::new().write(true).open("/dev/tty");
     let keys_on_terminal = if request_on_stdin {
@@ -67,15 +57,15 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Person {
         let ui = TerminalUi::new(tty, colour(true));
         let stop = ui.stop_flag();
         on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
-        return Person::Terminal(ui);
+        return Box::new(ui);
     }
     let (lines, interrupter, out): (_, _, Box<dyn Write>) = if request_on_stdin {
         let Ok((lines, interrupter)) = LineReader::tty() else {
-            return Person::Nobody;
+            return Box::new(NoPerson);
         };
         // The questions go where the answers come from: stderr may be captured by the caller.
         let Ok(tty) = tty() else {
-            return Person::Nobody;
+            return Box::new(NoPerson);
         };
         (lines, interrupter, Box::new(tty))
     } else {
@@ -84,7 +74,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Person {
     };
     on_signal(Box::new(move || interrupter.interrupt()));
     let colour = colour(request_on_stdin || std::io::stderr().is_terminal());
-    Person::Numbered(NumberedUi::new(lines, out, colour))
+    Box::new(NumberedUi::new(lines, out, colour))
 }
 
 /// Attributes only for a terminal, and never with `NO_COLOR` or `TERM=dumb`.

@@ -275,12 +275,11 @@ fn no_input_at_all_means_no_person() {
     );
 }
 
-#[test]
-fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
-    let started = Instant::now();
+/// Starts `interview args` in a session of its own, with no controlling terminal.
+fn spawn_without_terminal(args: &[&str]) -> Child {
     let mut command = interview();
     command
-        .args(["ask", "-"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -291,7 +290,13 @@ fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
             Ok(())
         });
     }
-    let mut child = command.spawn().unwrap();
+    command.spawn().unwrap()
+}
+
+#[test]
+fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
+    let started = Instant::now();
+    let mut child = spawn_without_terminal(&["ask", "-"]);
     child
         .stdin
         .take()
@@ -462,5 +467,24 @@ fn the_review_step_changes_an_answer_or_cancels() {
         values(&result(&output)).len(),
         5,
         "every answer given is kept"
+    );
+}
+
+#[test]
+fn serve_without_a_terminal_answers_unavailable_to_every_request() {
+    let mut child = spawn_without_terminal(&["serve"]);
+    child.stdin.take().unwrap().write_all(b"{\"question\": \"A?\"}\n{\"tool\": \"resume_structured\", \"arguments\": {\"summary\": \"ok\"}}\n{bad\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let results: Vec<Json> = output
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let statuses: Vec<_> = results.iter().map(|r| r["status"].clone()).collect();
+    assert_eq!(
+        statuses,
+        [json!("unavailable"), json!("answered"), json!("invalid")]
     );
 }

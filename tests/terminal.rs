@@ -824,3 +824,119 @@ fn a_panic_gives_the_terminal_back() {
     assert_eq!(done.code, 101, "{}", done.screen);
     assert!(done.restored, "{}", done.screen);
 }
+
+/// Runs `tests/serve_driver.py` (an agent runtime in Python) in the terminal with `requests`:
+/// the results it got, one per request.
+fn serve(
+    name: &str,
+    requests: &[Json],
+    options: &str,
+    person: impl FnOnce(&mut Term),
+) -> (Vec<Json>, String) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal");
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join(format!("{name}.requests"));
+    let lines: Vec<String> = requests.iter().map(Json::to_string).collect();
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    let out = dir.join(format!("{name}.results"));
+    let command = format!(
+        "python3 {driver} {bin} {out} {options} < {input}",
+        driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/serve_driver.py"),
+        bin = env!("CARGO_BIN_EXE_interview"),
+        out = out.display(),
+        input = input.display(),
+    );
+    let mut term = Term::run(&command, PathBuf::new(), 30, 100, &[]);
+    person(&mut term);
+    let done = term.finish();
+    let results = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (results, done.screen)
+}
+
+#[test]
+fn serve_answers_a_session_driven_from_another_language() {
+    let requests = [
+        json!({"question": "Your name?"}),
+        json!({"tool": "ask_question", "arguments": {"question": "Layout?", "options": ["Card", "List"]}}),
+        json!({"question": "Continue?", "type": "confirm"}),
+        json!({"question": "Asked after quit?"}),
+    ];
+    let (results, screen) = serve("serve", &requests, "--numbered", |term| {
+        term.wait("Your name?");
+        term.send("Ada\r");
+        term.wait("Let's discuss this");
+        term.send("2\r");
+        term.wait("Continue?");
+        term.send("quit\r");
+    });
+    assert_eq!(results.len(), 4, "one result per request:\n{screen}");
+    assert_eq!(results[0]["answer"], "Ada");
+    assert_eq!(results[1]["text"], "User selected: 2. List");
+    assert_eq!(results[2]["status"], "cancelled");
+    assert_eq!(
+        results[3]["status"], "cancelled",
+        "after quit, nobody is asked"
+    );
+    assert!(!screen.contains("Asked after quit?"), "{screen}");
+    assert!(screen.contains("SERVE EXIT 0 LEFT 0"), "{screen}");
+}
+
+#[test]
+fn serve_with_the_arrow_key_ui() {
+    let requests = [
+        json!({"question": "Colour?", "options": ["Red", "Green"]}),
+        json!({"question": "Size?", "type": "integer", "min": 1, "max": 9}),
+    ];
+    let (results, screen) = serve("serve-terminal", &requests, "", |term| {
+        term.wait("Esc cancel");
+        term.key(DOWN);
+        term.key(ENTER);
+        term.wait("Size?");
+        term.send("7");
+        term.key(ENTER);
+    });
+    assert_eq!(results[0]["answer"], "Green");
+    assert_eq!(results[1]["answer"], 7);
+    assert!(
+        screen.contains("✔ Colour? › Green") && screen.contains("✔ Size? › 7"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn serve_state_mode_follows_a_workflow() {
+    let requests = [
+        json!({"step": 1, "question": "What is your name?"}),
+        json!({}),
+        json!({"step": 2, "next_question": {"question": "Tea or coffee?", "options": ["Tea", "Coffee"]}, "response": "old"}),
+        json!({"step": 3, "done": true}),
+        json!({"question": "Never asked"}),
+    ];
+    let (results, screen) = serve("state", &requests, "--numbered --state", |term| {
+        term.wait("What is your name?");
+        term.send("Ada\r");
+        term.wait("Tea or coffee?");
+        term.send("coffee\r");
+    });
+    assert_eq!(
+        results.len(),
+        4,
+        "the completed state ends the session:\n{screen}"
+    );
+    assert_eq!(
+        results[0],
+        json!({"step": 1, "question": "What is your name?", "response": "Ada"})
+    );
+    assert_eq!(results[1], json!({}), "an empty state passes through");
+    assert_eq!(results[2]["response"], "Coffee");
+    assert_eq!(results[3], json!({"step": 3, "done": true}));
+    assert!(
+        screen.contains("the state is empty"),
+        "a warning for the empty state:\n{screen}"
+    );
+    assert!(!screen.contains("Never asked"), "{screen}");
+}

@@ -198,6 +198,15 @@ impl<U: Ui + 'static> Session<U> {
         &self.store().data().ui
     }
 
+    /// Ends the session and gives the UI back, to use in another session.
+    pub fn into_ui(mut self) -> U {
+        self.store
+            .take()
+            .expect("a session has a store between calls")
+            .into_data()
+            .ui
+    }
+
     /// The UI, to change it between calls.
     pub fn ui_mut(&mut self) -> &mut U {
         &mut self.store_mut().data_mut().ui

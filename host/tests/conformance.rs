@@ -7,7 +7,10 @@ use serde_json::Value as Json;
 
 /// A case's `script` step as a scripted reply, and the widget it names.
 fn step(step: &Json) -> (&'static str, Step) {
-    let (widget, reply) = step.as_object().and_then(|o| o.iter().next()).expect("a step names one widget");
+    let (widget, reply) = step
+        .as_object()
+        .and_then(|o| o.iter().next())
+        .expect("a step names one widget");
     let nav = match reply.as_str() {
         Some("back") => Some(Nav::Back),
         Some("skip") => Some(Nav::Skip),
@@ -16,29 +19,61 @@ fn step(step: &Json) -> (&'static str, Step) {
     };
     let text = |key: &str| reply[key].as_str().map(str::to_string);
     match widget.as_str() {
-        "select" => ("select", Step::Select(match (nav, reply.as_str()) {
-            (Some(nav), _) => SelectReply::Nav(nav),
-            (None, Some("discuss")) => SelectReply::Discuss,
-            _ => match reply.get("picked") {
-                Some(n) => SelectReply::Picked(n.as_u64().unwrap() as u32),
-                None => SelectReply::Other(text("other").unwrap()),
-            },
-        })),
-        "multi_select" => ("multi_select", Step::MultiSelect(match nav {
-            Some(nav) => MultiSelectReply::Nav(nav),
-            None => MultiSelectReply::Picked(MultiPick {
-                picked: reply["picked"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap() as u32).collect(),
-                other: text("other"),
+        "select" => (
+            "select",
+            Step::Select(match (nav, reply.as_str()) {
+                (Some(nav), _) => SelectReply::Nav(nav),
+                (None, Some("discuss")) => SelectReply::Discuss,
+                _ => match reply.get("picked") {
+                    Some(n) => SelectReply::Picked(n.as_u64().unwrap() as u32),
+                    None => SelectReply::Other(text("other").unwrap()),
+                },
             }),
-        })),
-        "text" => ("text", Step::Text(nav.map_or_else(|| TextReply::Submitted(text("submitted").unwrap()), TextReply::Nav))),
-        "confirm" => ("confirm", Step::Confirm(nav.map_or_else(|| ConfirmReply::Answered(reply["answered"].as_bool().unwrap()), ConfirmReply::Nav))),
-        "number" => ("number", Step::Number(nav.map_or_else(|| NumberReply::Entered(text("entered").unwrap()), NumberReply::Nav))),
-        "review" => ("review", Step::Review(match reply.as_str() {
-            Some("submit") => ReviewReply::Submit,
-            Some("cancel") => ReviewReply::Cancel,
-            _ => ReviewReply::Edit(reply["edit"].as_u64().unwrap() as u32),
-        })),
+        ),
+        "multi_select" => (
+            "multi_select",
+            Step::MultiSelect(match nav {
+                Some(nav) => MultiSelectReply::Nav(nav),
+                None => MultiSelectReply::Picked(MultiPick {
+                    picked: reply["picked"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|n| n.as_u64().unwrap() as u32)
+                        .collect(),
+                    other: text("other"),
+                }),
+            }),
+        ),
+        "text" => (
+            "text",
+            Step::Text(nav.map_or_else(
+                || TextReply::Submitted(text("submitted").unwrap()),
+                TextReply::Nav,
+            )),
+        ),
+        "confirm" => (
+            "confirm",
+            Step::Confirm(nav.map_or_else(
+                || ConfirmReply::Answered(reply["answered"].as_bool().unwrap()),
+                ConfirmReply::Nav,
+            )),
+        ),
+        "number" => (
+            "number",
+            Step::Number(nav.map_or_else(
+                || NumberReply::Entered(text("entered").unwrap()),
+                NumberReply::Nav,
+            )),
+        ),
+        "review" => (
+            "review",
+            Step::Review(match reply.as_str() {
+                Some("submit") => ReviewReply::Submit,
+                Some("cancel") => ReviewReply::Cancel,
+                _ => ReviewReply::Edit(reply["edit"].as_u64().unwrap() as u32),
+            }),
+        ),
         other => panic!("unknown widget {other:?} in a script"),
     }
 }
@@ -68,17 +103,30 @@ fn every_case_gives_exactly_the_expected_result() {
     for path in &cases {
         let name = path.file_stem().unwrap().to_string_lossy();
         let case: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let (widgets, steps): (Vec<_>, Vec<_>) = case["script"].as_array().unwrap().iter().map(step).unzip();
-        let ui = if case["unavailable"] == true { ScriptedUi::unavailable() } else { ScriptedUi::new(steps) };
+        let (widgets, steps): (Vec<_>, Vec<_>) =
+            case["script"].as_array().unwrap().iter().map(step).unzip();
+        let ui = if case["unavailable"] == true {
+            ScriptedUi::unavailable()
+        } else {
+            ScriptedUi::new(steps)
+        };
         let mut session = plugin.session(ui).unwrap();
         session.set_skip_response(case["skip_response"].as_str().map(str::to_string));
         let arguments = match &case["arguments"] {
             Json::String(raw) => raw.clone(),
             value => value.to_string(),
         };
-        let result: Json = serde_json::from_str(&session.call(case["tool"].as_str().unwrap(), &arguments).unwrap()).unwrap();
+        let result: Json = serde_json::from_str(
+            &session
+                .call(case["tool"].as_str().unwrap(), &arguments)
+                .unwrap(),
+        )
+        .unwrap();
         let asked: Vec<_> = session.ui().shown().iter().map(widget_of).collect();
-        assert_eq!(asked, widgets, "{name}: the widgets asked are not the script's");
+        assert_eq!(
+            asked, widgets,
+            "{name}: the widgets asked are not the script's"
+        );
         assert_eq!(result, case["result"], "{name}: {}", case["description"]);
     }
 }

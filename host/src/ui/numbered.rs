@@ -18,6 +18,8 @@ pub enum Stop {
     Ended,
     /// The process was interrupted (Ctrl-C, SIGTERM).
     Interrupted,
+    /// The person typed `quit` or `exit`: they have left.
+    Quit,
 }
 
 /// A line-by-line UI: prompts and lists to `out`, answers from `input`.
@@ -54,7 +56,8 @@ impl NumberedUi {
         NumberedUi::new(lines, std::io::stderr(), false)
     }
 
-    /// Why the UI stopped asking, if it did: the input ended or was interrupted.
+    /// Why the UI stopped asking, if it did: the input ended, was interrupted, or the person
+    /// quit. A stopped UI shows nothing more and cancels every question.
     pub fn stop(&self) -> Option<Stop> {
         self.stop
     }
@@ -65,10 +68,15 @@ impl NumberedUi {
             .unwrap_or_else(|| self.input.next_input())
     }
 
-    /// Reads one line after `prompt`; the end of input or an interrupt is a cancel.
+    /// Reads one line after `prompt`; the end of input or an interrupt is a cancel, and so is
+    /// `quit`, which also says the person has left.
     fn read(&mut self, prompt: &str) -> Result<String, Nav> {
         self.say_inline(prompt);
         match self.next_input() {
+            Input::Line(line) if matches!(line.trim().to_lowercase().as_str(), "quit" | "exit") => {
+                self.stop.get_or_insert(Stop::Quit);
+                Err(Nav::Cancel)
+            }
             Input::Line(line) => Ok(line),
             other => {
                 self.stop.get_or_insert(match other {
@@ -265,6 +273,9 @@ impl Ui for NumberedUi {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        if self.stop.is_some() {
+            return SelectReply::Nav(Nav::Cancel);
+        }
         self.show_select(frame, request);
         self.show_footer(frame);
         loop {
@@ -287,6 +298,9 @@ impl Ui for NumberedUi {
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        if self.stop.is_some() {
+            return MultiSelectReply::Nav(Nav::Cancel);
+        }
         self.show_multi(frame, request);
         self.show_footer(frame);
         loop {
@@ -312,6 +326,9 @@ impl Ui for NumberedUi {
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        if self.stop.is_some() {
+            return TextReply::Nav(Nav::Cancel);
+        }
         let request = &without_rejected_draft(frame, request.clone(), |r| &mut r.initial);
         self.show_frame(frame);
         if let Some(initial) = &request.initial {
@@ -353,6 +370,9 @@ impl Ui for NumberedUi {
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        if self.stop.is_some() {
+            return ConfirmReply::Nav(Nav::Cancel);
+        }
         self.show_frame(frame);
         self.show_footer(frame);
         let choices = match request.initial {
@@ -380,6 +400,9 @@ impl Ui for NumberedUi {
     }
 
     fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+        if self.stop.is_some() {
+            return ReviewReply::Cancel;
+        }
         self.show_review(items);
         loop {
             let line = match self.read("> ") {
@@ -409,6 +432,9 @@ impl Ui for NumberedUi {
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        if self.stop.is_some() {
+            return NumberReply::Nav(Nav::Cancel);
+        }
         let request = &without_rejected_draft(frame, *request, |r| &mut r.initial);
         self.show_frame(frame);
         let what = if request.integer {

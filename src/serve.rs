@@ -1,0 +1,189 @@
+//! `interview serve`: a session over stdio for agent runtimes in any language. One JSON request
+//! per line on stdin, one result per line on stdout; the person answers on the terminal.
+//!
+//! A line is the tool call's arguments, or an envelope `{"tool": NAME, "arguments": {...}}`.
+//! With `--state` (seed 003), a line is a workflow's state instead: the question is read from
+//! the first question key present, the answer comes back injected under the response key, and
+//! a state whose completion key is true ends the session. Every line gets exactly one line
+//! back, so the caller never falls out of step.
+
+use std::io::{BufRead, Write};
+
+use interview_host::Plugin;
+use serde_json::{Map, Value as Json};
+
+use crate::exit::Exit;
+use crate::people::{self, Person};
+
+/// The person answering, kept from one request to the next.
+type Asker = Option<Box<dyn Person>>;
+
+/// How `serve` reads its lines.
+pub struct Options {
+    pub tool: String,
+    pub skip_response: Option<String>,
+    pub numbered: bool,
+    /// `Some` in state mode.
+    pub state: Option<StateKeys>,
+}
+
+/// The keys of a workflow's state (seed 003's defaults).
+pub struct StateKeys {
+    pub question: Vec<String>,
+    pub response: String,
+    pub complete: Vec<String>,
+}
+
+/// Comma-separated keys, trimmed.
+pub fn keys(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs the session until stdin closes, a completion key says so, or an interrupt.
+pub fn run(plugin: &Plugin, options: Options) -> Result<Exit, String> {
+    people::on_signals();
+    let mut asker: Asker = Some(people::find(true, options.numbered));
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (reply, finished) = match &options.state {
+            Some(keys) => state_line(plugin, &mut asker, &options, keys, &line)?,
+            None => {
+                let (tool, arguments) = envelope(&line, &options.tool);
+                (ask(plugin, &mut asker, &options, &tool, &arguments)?, false)
+            }
+        };
+        // A caller that stopped reading is gone: the session ends with it.
+        if writeln!(stdout, "{reply}")
+            .and_then(|_| stdout.flush())
+            .is_err()
+        {
+            break;
+        }
+        if asker.as_ref().is_some_and(|person| person.interrupted()) {
+            return Ok(Exit::Interrupted);
+        }
+        if finished {
+            break;
+        }
+    }
+    Ok(Exit::Answered)
+}
+
+/// The tool and arguments of a request line: an envelope, or the arguments for `tool`.
+fn envelope(line: &str, tool: &str) -> (String, String) {
+    if let Ok(Json::Object(object)) = serde_json::from_str::<Json>(line)
+        && let Some(arguments) = object.get("arguments")
+    {
+        let name = object
+            .get("tool")
+            .or(object.get("name"))
+            .and_then(Json::as_str)
+            .unwrap_or(tool);
+        let arguments = match arguments {
+            Json::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        return (name.to_string(), arguments);
+    }
+    (tool.to_string(), line.to_string())
+}
+
+/// Asks one request through the person (who stays for the next one); the result JSON. Once
+/// the person has quit, their UI cancels every question without showing it.
+fn ask(
+    plugin: &Plugin,
+    asker: &mut Asker,
+    options: &Options,
+    tool: &str,
+    arguments: &str,
+) -> Result<Json, String> {
+    let person = asker
+        .take()
+        .expect("the person is back after every request");
+    let mut session = plugin.session(person).map_err(|e| e.to_string())?;
+    session.set_skip_response(options.skip_response.clone());
+    let result = session.call(tool, arguments);
+    *asker = Some(session.into_ui());
+    let result = result.map_err(|e| e.to_string())?;
+    serde_json::from_str(&result).map_err(|e| e.to_string())
+}
+
+/// One line of state mode: the state back, with the answer under the response key; and
+/// whether the session is finished.
+fn state_line(
+    plugin: &Plugin,
+    asker: &mut Asker,
+    options: &Options,
+    keys: &StateKeys,
+    line: &str,
+) -> Result<(Json, bool), String> {
+    let Ok(Json::Object(mut state)) = serde_json::from_str::<Json>(line) else {
+        warn("interview serve: a state must be a JSON object; passed on unchanged");
+        return Ok((serde_json::from_str(line).unwrap_or(Json::Null), false));
+    };
+    if keys
+        .complete
+        .iter()
+        .any(|k| state.get(k) == Some(&Json::Bool(true)))
+    {
+        return Ok((Json::Object(state), true));
+    }
+    if state.is_empty() {
+        warn("interview serve: the state is empty at this interrupt; the session goes on");
+        return Ok((Json::Object(state), false));
+    }
+    let Some(question) = keys
+        .question
+        .iter()
+        .find_map(|k| state.get(k).filter(|v| !v.is_null()))
+    else {
+        let known: Vec<&String> = state.keys().collect();
+        warn(&format!(
+            "interview serve: no question key ({}) in the state; its keys are {known:?}",
+            keys.question.join(", ")
+        ));
+        return Ok((Json::Object(state), false));
+    };
+    // A string is a text question; an object or array is a whole request, in any dialect.
+    let arguments = match question {
+        Json::String(text) => serde_json::json!({ "question": text }).to_string(),
+        other => other.to_string(),
+    };
+    let result = ask(plugin, asker, options, &options.tool, &arguments)?;
+    inject(&mut state, &keys.response, &result);
+    Ok((Json::Object(state), false))
+}
+
+/// The answer under `key`: the plain value of a one-question request, else every answer by id;
+/// null when nothing was answered.
+fn inject(state: &mut Map<String, Json>, key: &str, result: &Json) {
+    let value = match result.get("answer") {
+        Some(answer) => answer.clone(),
+        None => {
+            let answers = result["answers"].as_array().cloned().unwrap_or_default();
+            let by_id: Map<String, Json> = answers
+                .into_iter()
+                .filter_map(|a| Some((a["id"].as_str()?.to_string(), a["value"].clone())))
+                .collect();
+            if by_id.is_empty() {
+                Json::Null
+            } else {
+                Json::Object(by_id)
+            }
+        }
+    };
+    state.insert(key.to_string(), value);
+}
+
+fn warn(message: &str) {
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
