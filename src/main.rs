@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use interview_host::Plugin;
+use interview_host::formats::{self, Format};
 
 use exit::Exit;
 
@@ -66,7 +67,11 @@ enum Command {
         tool: String,
     },
     /// Print the tool definitions (name, description, JSON Schema of the arguments).
-    Schema,
+    Schema {
+        /// The envelope: plain, openai, anthropic, mcp or gemini.
+        #[arg(long, default_value = "plain", value_parser = ["plain", "openai", "anthropic", "mcp", "gemini"])]
+        format: String,
+    },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
     /// stdout, the questions on the terminal. A line is a tool call's arguments, or
     /// {"tool": NAME, "arguments": {...}}. After `quit`, later requests answer cancelled.
@@ -131,19 +136,11 @@ type Failure = (Exit, String);
 fn run(cli: Cli) -> Result<Exit, Failure> {
     let plugin = load(&cli)?;
     match cli.command {
-        Command::Schema => {
+        Command::Schema { format } => {
             let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
-            let tools: Vec<serde_json::Value> = session
-                .definitions()
-                .map_err(failed)?
-                .into_iter()
-                .map(|t| {
-                    let parameters: serde_json::Value =
-                        serde_json::from_str(&t.parameters).unwrap_or_default();
-                    serde_json::json!({ "name": t.name, "description": t.description, "parameters": parameters })
-                })
-                .collect();
-            print_json(&serde_json::Value::from(tools));
+            let definitions = session.definitions().map_err(failed)?;
+            let format = Format::named(&format).expect("clap checked the format");
+            print_json(&formats::render(&definitions, format));
             Ok(Exit::Answered)
         }
         Command::Check { request, tool } => {

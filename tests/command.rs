@@ -488,3 +488,78 @@ fn serve_without_a_terminal_answers_unavailable_to_every_request() {
         [json!("unavailable"), json!("answered"), json!("invalid")]
     );
 }
+
+/// Every schema node under `schema`: properties, items and anyOf cases.
+fn schema_nodes(schema: &Json) -> Vec<&Json> {
+    let mut nodes = vec![schema];
+    if let Some(properties) = schema["properties"].as_object() {
+        nodes.extend(properties.values().flat_map(schema_nodes));
+    }
+    if schema.get("items").is_some() {
+        nodes.extend(schema_nodes(&schema["items"]));
+    }
+    if let Some(cases) = schema["anyOf"].as_array() {
+        nodes.extend(cases.iter().flat_map(schema_nodes));
+    }
+    nodes
+}
+
+#[test]
+fn schema_in_every_ecosystems_envelope() {
+    let format = |name: &str| {
+        let output = run(&["schema", "--format", name], "");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        result(&output)
+    };
+    // Names every ecosystem accepts: letters, digits, _ and -, at most 64.
+    let name_ok = |name: &Json| {
+        let name = name.as_str().unwrap();
+        !name.is_empty()
+            && name.len() <= 64
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    let openai = format("openai");
+    for tool in openai.as_array().unwrap() {
+        assert_eq!(tool["type"], "function");
+        assert!(name_ok(&tool["function"]["name"]));
+        assert_eq!(tool["function"]["parameters"]["type"], "object");
+        assert!(tool["function"]["parameters"].get("$schema").is_none());
+    }
+    let anthropic = format("anthropic");
+    for tool in anthropic.as_array().unwrap() {
+        assert!(name_ok(&tool["name"]) && tool["description"].is_string());
+        assert_eq!(tool["input_schema"]["type"], "object");
+    }
+    let mcp = format("mcp");
+    for tool in mcp["tools"].as_array().unwrap() {
+        assert!(name_ok(&tool["name"]));
+        assert_eq!(
+            tool["inputSchema"]["type"], "object",
+            "MCP requires an object input schema"
+        );
+    }
+    let gemini = format("gemini");
+    let declarations = gemini["functionDeclarations"].as_array().unwrap();
+    assert_eq!(declarations.len(), 4);
+    for tool in declarations {
+        assert!(name_ok(&tool["name"]));
+        for node in schema_nodes(&tool["parameters"]) {
+            for key in node.as_object().unwrap().keys() {
+                assert!(
+                    interview_host::formats::GEMINI_KEYWORDS.contains(&key.as_str()),
+                    "{key} in {} is not for Gemini",
+                    tool["name"]
+                );
+            }
+        }
+    }
+    let plain = format("plain");
+    assert_eq!(
+        plain[0]["parameters"]["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let bad = run(&["schema", "--format", "cobol"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -28,6 +28,7 @@
 //! ```
 
 mod bindings;
+pub mod formats;
 pub mod input;
 pub mod loader;
 pub mod sandbox;

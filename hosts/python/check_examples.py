@@ -1,0 +1,44 @@
+"""Checks every example request (README.md's JSON blocks, examples/*.json) against the JSON
+Schema the plugin publishes for the `interview` tool, with a draft 2020-12 validator."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+from interview_host import Plugin
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def examples():
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        yield str(path.relative_to(ROOT)), json.loads(path.read_text())
+    readme = (ROOT / "README.md").read_text()
+    for number, block in enumerate(re.findall(r"```json\n(.*?)```", readme, re.S), 1):
+        if '"status"' in block:
+            continue  # a result, not a request
+        yield f"README.md, JSON block {number}", json.loads(block)
+
+
+def main():
+    schema = {name: json.loads(parameters) for name, _, parameters in Plugin().definitions()}["interview"]
+    Draft202012Validator.check_schema(schema)
+    validator = Draft202012Validator(schema)
+    passed = failed = 0
+    for where, request in examples():
+        errors = [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in validator.iter_errors(request)]
+        if errors:
+            failed += 1
+            print(f"FAIL {where}: " + "; ".join(errors))
+        else:
+            passed += 1
+            print(f"ok   {where}")
+    print(f"examples: {passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
