@@ -940,3 +940,31 @@ fn serve_state_mode_follows_a_workflow() {
     );
     assert!(!screen.contains("Never asked"), "{screen}");
 }
+
+#[test]
+fn ctrl_s_skips_an_optional_question_and_only_an_optional_one() {
+    let request = json!({"questions": [
+        {"id": "colour", "question": "Colour?", "options": ["Red", "Green"], "required": false},
+        {"id": "size", "question": "Size?", "options": ["S", "M"]},
+    ]});
+    let mut term = Term::start("skip", &request, 24, 100, &[]);
+    let screen = term.wait("Ctrl-S skip");
+    assert!(screen.contains("Colour? (optional)"), "{screen}");
+    term.key("\x13"); // Ctrl-S
+    let screen = term.wait("Question 2 of 2");
+    assert!(
+        !screen.contains("Ctrl-S skip"),
+        "a required question cannot be skipped:\n{screen}"
+    );
+    term.key("\x13");
+    term.key(ENTER);
+    term.wait("Review your answers");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.result["answers"][0]["value"], Json::Null);
+    assert_eq!(done.result["answers"][0]["skipped"], true);
+    assert_eq!(
+        done.result["answers"][1]["value"], "S",
+        "Ctrl-S did nothing on the required one"
+    );
+}

@@ -222,8 +222,16 @@ impl TerminalUi {
         }
     }
 
-    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review).
-    fn run<W>(&mut self, frame: Option<&Frame>, mut widget: W, cancel: W::Reply) -> W::Reply
+    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review);
+    /// `cancel` is the reply when the person interrupts or the terminal cannot be used, and
+    /// `skip` the reply for Ctrl-S on an optional question.
+    fn run<W>(
+        &mut self,
+        frame: Option<&Frame>,
+        mut widget: W,
+        cancel: W::Reply,
+        skip: Option<W::Reply>,
+    ) -> W::Reply
     where
         W: Widget,
         W::Reply: PartialEq,
@@ -249,6 +257,9 @@ impl TerminalUi {
                 Key::Resize(width, height) => {
                     let renderer = self.renderer.as_mut().expect("entered above");
                     renderer.resize(width, height, &mut self.buffer);
+                }
+                Key::Ctrl('s') if skippable(frame) && skip.is_some() => {
+                    return skip.expect("checked above");
                 }
                 key => {
                     if let Some(reply) = widget.handle(key, page) {
@@ -346,7 +357,11 @@ pub fn layout<W: Widget>(
         .map(str::to_string)
         .or_else(|| frame.and_then(|f| f.error.clone()));
     // One row always, however narrow the terminal: the hints are the first to give way.
-    let hint = render::fit(&Line::new().push(widget.hint(), theme.hint), width);
+    let mut hint = widget.hint();
+    if skippable(frame) {
+        hint.push_str(" · Ctrl-S skip");
+    }
+    let hint = render::fit(&Line::new().push(hint, theme.hint), width);
     let fixed: usize = lines
         .iter()
         .chain([&hint])
@@ -399,6 +414,11 @@ fn heading(frame: Option<&Frame>, theme: &Theme) -> Vec<Line> {
     lines
 }
 
+/// An optional question can be skipped (a review cannot).
+fn skippable(frame: Option<&Frame>) -> bool {
+    frame.is_some_and(|f| !f.required)
+}
+
 /// Rows a line takes at `width` columns.
 fn rows_of(line: &Line, width: usize) -> usize {
     line.width().div_ceil(width.max(1)).max(1)
@@ -420,6 +440,7 @@ impl Ui for TerminalUi {
             Some(frame),
             select::Select::new(request),
             SelectReply::Nav(Nav::Cancel),
+            Some(SelectReply::Nav(Nav::Skip)),
         )
     }
 
@@ -428,6 +449,7 @@ impl Ui for TerminalUi {
             Some(frame),
             multi_select::MultiSelect::new(request),
             MultiSelectReply::Nav(Nav::Cancel),
+            Some(MultiSelectReply::Nav(Nav::Skip)),
         )
     }
 
@@ -436,6 +458,7 @@ impl Ui for TerminalUi {
             Some(frame),
             text::Text::new(request),
             TextReply::Nav(Nav::Cancel),
+            Some(TextReply::Nav(Nav::Skip)),
         )
     }
 
@@ -444,6 +467,7 @@ impl Ui for TerminalUi {
             Some(frame),
             confirm::Confirm::new(request),
             ConfirmReply::Nav(Nav::Cancel),
+            Some(ConfirmReply::Nav(Nav::Skip)),
         )
     }
 
@@ -452,11 +476,12 @@ impl Ui for TerminalUi {
             Some(frame),
             number::Number::new(request),
             NumberReply::Nav(Nav::Cancel),
+            Some(NumberReply::Nav(Nav::Skip)),
         )
     }
 
     fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        let reply = self.run(None, review::Review::new(items), ReviewReply::Cancel);
+        let reply = self.run(None, review::Review::new(items), ReviewReply::Cancel, None);
         if matches!(reply, ReviewReply::Submit | ReviewReply::Cancel) {
             self.review = Some((items.to_vec(), reply == ReviewReply::Submit));
         }
