@@ -513,6 +513,10 @@ fn a_tiny_terminal_still_works() {
     let mut term = Term::start("tiny", &colours(), 5, 20, &[]);
     let screen = term.wait("❯");
     assert!(screen.lines().all(|l| unicode_width(l) <= 20), "{screen}");
+    assert!(
+        screen.contains("❯ 2. Green\n"),
+        "the badge gives way before the label:\n{screen}"
+    );
     term.key(DOWN);
     term.key(ENTER);
     let done = term.finish();

@@ -81,4 +81,8 @@ impl Widget for Confirm {
             ConfirmReply::Nav(_) => None,
         }
     }
+
+    fn nav(nav: Nav) -> Option<ConfirmReply> {
+        Some(ConfirmReply::Nav(nav))
+    }
 }

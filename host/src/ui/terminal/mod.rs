@@ -222,20 +222,15 @@ impl TerminalUi {
         }
     }
 
-    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review);
-    /// `cancel` is the reply when the person interrupts or the terminal cannot be used, and
-    /// `skip` the reply for Ctrl-S on an optional question.
-    fn run<W>(
-        &mut self,
-        frame: Option<&Frame>,
-        mut widget: W,
-        cancel: W::Reply,
-        skip: Option<W::Reply>,
-    ) -> W::Reply
+    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review).
+    /// An interrupt, or a terminal that cannot be used, cancels; Ctrl-S on an optional question
+    /// skips.
+    fn run<W>(&mut self, frame: Option<&Frame>, mut widget: W) -> W::Reply
     where
         W: Widget,
         W::Reply: PartialEq,
     {
+        let cancel = W::nav(Nav::Cancel).expect("every widget can be cancelled");
         let position = frame.map(|f| f.position);
         if !self.begin(position) {
             self.cancelled = true;
@@ -258,8 +253,8 @@ impl TerminalUi {
                     let renderer = self.renderer.as_mut().expect("entered above");
                     renderer.resize(width, height, &mut self.buffer);
                 }
-                Key::Ctrl('s') if skippable(frame) && skip.is_some() => {
-                    return skip.expect("checked above");
+                Key::Ctrl('s') if skippable(frame) && W::nav(Nav::Skip).is_some() => {
+                    return W::nav(Nav::Skip).expect("checked above");
                 }
                 key => {
                     if let Some(reply) = widget.handle(key, page) {
@@ -436,52 +431,27 @@ impl Ui for TerminalUi {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        self.run(
-            Some(frame),
-            select::Select::new(request),
-            SelectReply::Nav(Nav::Cancel),
-            Some(SelectReply::Nav(Nav::Skip)),
-        )
+        self.run(Some(frame), select::Select::new(request))
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        self.run(
-            Some(frame),
-            multi_select::MultiSelect::new(request),
-            MultiSelectReply::Nav(Nav::Cancel),
-            Some(MultiSelectReply::Nav(Nav::Skip)),
-        )
+        self.run(Some(frame), multi_select::MultiSelect::new(request))
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        self.run(
-            Some(frame),
-            text::Text::new(request),
-            TextReply::Nav(Nav::Cancel),
-            Some(TextReply::Nav(Nav::Skip)),
-        )
+        self.run(Some(frame), text::Text::new(request))
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        self.run(
-            Some(frame),
-            confirm::Confirm::new(request),
-            ConfirmReply::Nav(Nav::Cancel),
-            Some(ConfirmReply::Nav(Nav::Skip)),
-        )
+        self.run(Some(frame), confirm::Confirm::new(request))
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        self.run(
-            Some(frame),
-            number::Number::new(request),
-            NumberReply::Nav(Nav::Cancel),
-            Some(NumberReply::Nav(Nav::Skip)),
-        )
+        self.run(Some(frame), number::Number::new(request))
     }
 
     fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        let reply = self.run(None, review::Review::new(items), ReviewReply::Cancel, None);
+        let reply = self.run(None, review::Review::new(items));
         if matches!(reply, ReviewReply::Submit | ReviewReply::Cancel) {
             self.review = Some((items.to_vec(), reply == ReviewReply::Submit));
         }

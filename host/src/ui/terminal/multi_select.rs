@@ -161,66 +161,62 @@ impl Widget for MultiSelect {
         filter_line(self.list.filter.as_ref(), &mut body, theme);
         let descriptions = &self.descriptions;
         let rows = ctx.rows.saturating_sub(body.lines.len() + 3);
-        let (range, above, below) = self.list.window(rows, |i| {
-            1 + usize::from(descriptions.get(i).is_some_and(|d| d.is_some()))
-        });
-        if above {
-            body.lines.push(more("↑", range.start, theme));
-        }
-        let current = self.list.current();
-        for &index in &self.list.visible()[range.clone()] {
-            let here = current == Some(index);
-            let pointer = if here { POINTER } else { NO_POINTER };
-            let other = self.is_other(index);
-            let ticked = if other {
-                !self.other_text.is_empty()
-            } else {
-                self.ticked[index]
-            };
-            let tick = if ticked { "[x] " } else { "[ ] " };
-            let style = if here || ticked {
-                theme.selected
-            } else {
-                theme.text
-            };
-            let mut line = Line::new().push(pointer, theme.cursor).push(tick, style);
-            let room = ctx.width.saturating_sub(6);
-            if other {
-                let label = self.other_label.clone().unwrap_or_default();
-                match &self.editor {
-                    Some(editor) => {
-                        let (lines, (_, column)) = editor.view(false);
-                        body.cursor =
-                            Some((body.lines.len(), 6 + label.chars().count() + 2 + column));
-                        line = line
-                            .push(format!("{label}: "), theme.muted)
-                            .push(lines.concat(), theme.text);
+        let height = |i: usize| 1 + usize::from(descriptions.get(i).is_some_and(|d| d.is_some()));
+        let (labels, ticked, other_text) = (&self.labels, &self.ticked, &self.other_text);
+        list_window(
+            &mut self.list,
+            rows,
+            height,
+            &mut body,
+            theme,
+            |index, here, body| {
+                let pointer = if here { POINTER } else { NO_POINTER };
+                // The entry after the options is the free-text one.
+                let other = index == labels.len();
+                let is_ticked = if other {
+                    !other_text.is_empty()
+                } else {
+                    ticked[index]
+                };
+                let tick = if is_ticked { "[x] " } else { "[ ] " };
+                let style = if here || is_ticked {
+                    theme.selected
+                } else {
+                    theme.text
+                };
+                let mut line = Line::new().push(pointer, theme.cursor).push(tick, style);
+                let room = ctx.width.saturating_sub(6);
+                if other {
+                    let label = self.other_label.clone().unwrap_or_default();
+                    match &self.editor {
+                        Some(editor) => {
+                            let (lines, (_, column)) = editor.view(false);
+                            body.cursor =
+                                Some((body.lines.len(), 6 + label.chars().count() + 2 + column));
+                            line = line
+                                .push(format!("{label}: "), theme.muted)
+                                .push(lines.concat(), theme.text);
+                        }
+                        None if !other_text.is_empty() => {
+                            line =
+                                line.push(truncate(&format!("{label}: {other_text}"), room), style);
+                        }
+                        None => line = line.push(truncate(&label, room), style),
                     }
-                    None if !self.other_text.is_empty() => {
-                        line = line.push(
-                            truncate(&format!("{label}: {}", self.other_text), room),
-                            style,
-                        );
-                    }
-                    None => line = line.push(truncate(&label, room), style),
+                } else {
+                    line = line.push(truncate(&labels[index], room), style);
                 }
-            } else {
-                line = line.push(truncate(&self.labels[index], room), style);
-            }
-            body.lines.push(line);
-            if let Some(Some(description)) = self.descriptions.get(index) {
-                let text = truncate(&description.replace('\n', " "), room);
-                body.lines.push(
-                    Line::new()
-                        .push("      ", theme.text)
-                        .push(text, theme.muted),
-                );
-            }
-        }
-        if below {
-            let rest = self.list.visible().len() - range.end;
-            body.lines.push(more("↓", rest, theme));
-        }
+                body.lines.push(line);
+                if let Some(Some(description)) = descriptions.get(index) {
+                    let text = truncate(&description.replace('\n', " "), room);
+                    body.lines.push(
+                        Line::new()
+                            .push("      ", theme.text)
+                            .push(text, theme.muted),
+                    );
+                }
+            },
+        );
         let count = self.count();
         let limits = match (self.min, self.max) {
             (Some(min), Some(max)) if min == max => format!(" · pick {min}"),
@@ -267,5 +263,9 @@ impl Widget for MultiSelect {
         } else {
             words.join(", ")
         })
+    }
+
+    fn nav(nav: Nav) -> Option<MultiSelectReply> {
+        Some(MultiSelectReply::Nav(nav))
     }
 }

@@ -96,4 +96,8 @@ impl Widget for Number {
             NumberReply::Nav(_) => None,
         }
     }
+
+    fn nav(nav: Nav) -> Option<NumberReply> {
+        Some(NumberReply::Nav(nav))
+    }
 }

@@ -7,7 +7,7 @@ use super::keys::Key;
 use super::list::List;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::ui::{ReviewItem, ReviewReply};
+use crate::ui::{Nav, ReviewItem, ReviewReply};
 
 pub struct Review {
     items: Vec<ReviewItem>,
@@ -64,33 +64,32 @@ impl Widget for Review {
             .max()
             .unwrap_or(0)
             .min(ctx.width / 3);
-        let (range, above, below) = self.list.window(ctx.rows.saturating_sub(2), |_| 1);
-        if above {
-            body.lines.push(more("↑", range.start, theme));
-        }
-        let current = self.list.current();
-        for &index in &self.list.visible()[range.clone()] {
-            let here = current == Some(index);
-            let pointer = if here { POINTER } else { NO_POINTER };
-            let style = if here { theme.selected } else { theme.text };
-            let mut line = Line::new().push(pointer, theme.cursor);
-            if let Some(item) = self.items.get(index) {
-                let title = truncate(&titles[index], column);
-                let pad = " ".repeat(column - title.width());
-                let room = ctx.width.saturating_sub(2 + number_width + 2 + column + 2);
-                line = line
-                    .push(format!("{:>number_width$}. ", index + 1), theme.muted)
-                    .push(format!("{title}{pad}  "), theme.muted)
-                    .push(truncate(&item.answer.replace('\n', " "), room), style);
-            } else {
-                line = line.push("Submit", if here { theme.done } else { theme.text });
-            }
-            body.lines.push(line);
-        }
-        if below {
-            body.lines
-                .push(more("↓", self.list.visible().len() - range.end, theme));
-        }
+        let items = &self.items;
+        let rows = ctx.rows.saturating_sub(2);
+        list_window(
+            &mut self.list,
+            rows,
+            |_| 1,
+            &mut body,
+            theme,
+            |index, here, body| {
+                let pointer = if here { POINTER } else { NO_POINTER };
+                let style = if here { theme.selected } else { theme.text };
+                let mut line = Line::new().push(pointer, theme.cursor);
+                if let Some(item) = items.get(index) {
+                    let title = truncate(&titles[index], column);
+                    let pad = " ".repeat(column - title.width());
+                    let room = ctx.width.saturating_sub(2 + number_width + 2 + column + 2);
+                    line = line
+                        .push(format!("{:>number_width$}. ", index + 1), theme.muted)
+                        .push(format!("{title}{pad}  "), theme.muted)
+                        .push(truncate(&item.answer.replace('\n', " "), room), style);
+                } else {
+                    line = line.push("Submit", if here { theme.done } else { theme.text });
+                }
+                body.lines.push(line);
+            },
+        );
         body
     }
 
@@ -101,5 +100,9 @@ impl Widget for Review {
     /// The review prints the final answers itself when the request ends.
     fn summary(&self, _: &ReviewReply) -> Option<String> {
         None
+    }
+
+    fn nav(nav: Nav) -> Option<ReviewReply> {
+        (nav == Nav::Cancel).then_some(ReviewReply::Cancel)
     }
 }

@@ -7,6 +7,7 @@ use super::list::List;
 use super::render::{Line, truncate};
 use super::widget::*;
 use crate::ui::{Nav, SelectReply, SelectRequest};
+use unicode_width::UnicodeWidthStr;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -123,75 +124,67 @@ impl Widget for Select {
         let mut body = Body::default();
         let theme = ctx.theme;
         filter_line(self.list.filter.as_ref(), &mut body, theme);
-        let number_width = self.entries.len().to_string().len();
-        let entries = &self.entries;
-        let rows = ctx.rows.saturating_sub(body.lines.len() + 2);
-        let (range, above, below) = self
-            .list
-            .window(rows, |i| 1 + usize::from(entries[i].description.is_some()));
-        if above {
-            body.lines.push(more("↑", range.start, theme));
-        }
         if self.list.visible().is_empty() {
             body.lines
                 .push(Line::new().push("  No option matches the filter.", theme.muted));
         }
-        let current = self.list.current();
-        for &index in &self.list.visible()[range.clone()] {
-            let entry = &self.entries[index];
-            let here = current == Some(index);
-            let (pointer, style) = if here {
-                (POINTER, theme.selected)
-            } else {
-                (NO_POINTER, theme.text)
-            };
-            let number = format!("{:>number_width$}. ", index + 1);
-            let mut line = Line::new()
-                .push(pointer, theme.cursor)
-                .push(number.clone(), theme.muted);
-            let room = ctx.width.saturating_sub(2 + number.len());
-            match (&self.editor, entry.kind) {
-                (Some(editor), Kind::Other) if here => {
-                    let label = format!("{}: ", entry.label);
-                    let (lines, (_, column)) = editor.view(false);
-                    body.cursor = Some((
-                        body.lines.len(),
-                        2 + number.len() + label.chars().count() + column,
-                    ));
-                    line = line
-                        .push(label, theme.muted)
-                        .push(lines.concat(), theme.text);
-                }
-                _ => {
-                    let badge = if entry.recommended {
-                        " (recommended)"
-                    } else {
-                        ""
-                    };
-                    line = line.push(
-                        truncate(&entry.label, room.saturating_sub(badge.len())),
-                        style,
-                    );
-                    if entry.recommended {
-                        line = line.push(badge, theme.badge);
+        let number_width = self.entries.len().to_string().len();
+        let entries = &self.entries;
+        let rows = ctx.rows.saturating_sub(body.lines.len() + 2);
+        let height = |i: usize| 1 + usize::from(entries[i].description.is_some());
+        list_window(
+            &mut self.list,
+            rows,
+            height,
+            &mut body,
+            theme,
+            |index, here, body| {
+                let entry = &entries[index];
+                let (pointer, style) = if here {
+                    (POINTER, theme.selected)
+                } else {
+                    (NO_POINTER, theme.text)
+                };
+                let number = format!("{:>number_width$}. ", index + 1);
+                let mut line = Line::new()
+                    .push(pointer, theme.cursor)
+                    .push(number.clone(), theme.muted);
+                let room = ctx.width.saturating_sub(2 + number.len());
+                match (&self.editor, entry.kind) {
+                    (Some(editor), Kind::Other) if here => {
+                        let label = format!("{}: ", entry.label);
+                        let (lines, (_, column)) = editor.view(false);
+                        body.cursor = Some((
+                            body.lines.len(),
+                            2 + number.len() + label.chars().count() + column,
+                        ));
+                        line = line
+                            .push(label, theme.muted)
+                            .push(lines.concat(), theme.text);
                     }
-                    if entry.kind == Kind::Other && !self.other_text.is_empty() {
-                        line = line.push(format!(": {}", self.other_text), theme.muted);
+                    _ => {
+                        // The badge gives way before the label does.
+                        let badge = " (recommended)";
+                        let show_badge =
+                            entry.recommended && entry.label.width() + badge.len() <= room;
+                        line = line.push(truncate(&entry.label, room), style);
+                        if show_badge {
+                            line = line.push(badge, theme.badge);
+                        }
+                        if entry.kind == Kind::Other && !self.other_text.is_empty() {
+                            line = line.push(format!(": {}", self.other_text), theme.muted);
+                        }
                     }
                 }
-            }
-            body.lines.push(line);
-            if let Some(description) = &entry.description {
-                let indent = " ".repeat(2 + number.len());
-                let text = truncate(&description.replace('\n', " "), room);
-                body.lines
-                    .push(Line::new().push(indent, theme.text).push(text, theme.muted));
-            }
-        }
-        if below {
-            let rest = self.list.visible().len() - range.end;
-            body.lines.push(more("↓", rest, theme));
-        }
+                body.lines.push(line);
+                if let Some(description) = &entry.description {
+                    let indent = " ".repeat(2 + number.len());
+                    let text = truncate(&description.replace('\n', " "), room);
+                    body.lines
+                        .push(Line::new().push(indent, theme.text).push(text, theme.muted));
+                }
+            },
+        );
         body
     }
 
@@ -216,5 +209,9 @@ impl Widget for Select {
                 .map(|e| e.label.clone()),
             SelectReply::Nav(_) => None,
         }
+    }
+
+    fn nav(nav: Nav) -> Option<SelectReply> {
+        Some(SelectReply::Nav(nav))
     }
 }

@@ -83,4 +83,8 @@ impl Widget for Text {
             text.clone()
         })
     }
+
+    fn nav(nav: Nav) -> Option<TextReply> {
+        Some(TextReply::Nav(nav))
+    }
 }

@@ -1,8 +1,10 @@
 //! What every terminal widget does: take keys, draw its body, and say its answer in one line.
 
 use super::keys::Key;
+use super::list::List;
 use super::render::Line;
 use super::theme::Theme;
+use crate::ui::Nav;
 
 /// What a widget may draw into.
 pub struct Ctx<'a> {
@@ -35,6 +37,9 @@ pub trait Widget {
     }
     /// The answer in a few words, for the line the widget collapses to.
     fn summary(&self, reply: &Self::Reply) -> Option<String>;
+    /// The reply that leaves the widget by `nav`, where this widget has one (the review has
+    /// a cancel, but no back or skip).
+    fn nav(nav: Nav) -> Option<Self::Reply>;
 }
 
 /// The filter being typed, as the body's first line with the cursor at its end.
@@ -52,8 +57,33 @@ pub fn filter_line(filter: Option<&String>, body: &mut Body, theme: &Theme) {
     }
 }
 
+/// Draws the part of `list` that fits in `rows` rows into `body`: "↑ N more" when entries
+/// are hidden above, each visible entry by `entry(index, under_cursor, body)`, and "↓ N more"
+/// below. An entry takes `height(index)` rows.
+pub fn list_window(
+    list: &mut List,
+    rows: usize,
+    height: impl Fn(usize) -> usize,
+    body: &mut Body,
+    theme: &Theme,
+    mut entry: impl FnMut(usize, bool, &mut Body),
+) {
+    let (range, above, below) = list.window(rows, height);
+    if above {
+        body.lines.push(more("↑", range.start, theme));
+    }
+    let current = list.current();
+    for &index in &list.visible()[range.clone()] {
+        entry(index, current == Some(index), body);
+    }
+    if below {
+        body.lines
+            .push(more("↓", list.visible().len() - range.end, theme));
+    }
+}
+
 /// The line that says how many entries are hidden above (`↑`) or below (`↓`) a list.
-pub fn more(arrow: &str, count: usize, theme: &Theme) -> Line {
+fn more(arrow: &str, count: usize, theme: &Theme) -> Line {
     Line::new().push(format!("  {arrow} {count} more"), theme.muted)
 }
 
