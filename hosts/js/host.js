@@ -119,12 +119,20 @@ export class LineUi {
     return { tag: 'picked', val: { picked, other } };
   }
 
-  text(frame, request) {
+  /** Shows the question and reads its answer: `{ line }`, or `{ nav }` when the input ended or
+   * the person typed a command. */
+  answerLine(frame) {
     this.show(frame);
     this.error(frame);
     const line = this.read();
-    if (line === null) return { tag: 'nav', val: 'cancel' };
-    if (NAV[line.trim().toLowerCase()]) return { tag: 'nav', val: NAV[line.trim().toLowerCase()] };
+    if (line === null) return { nav: { tag: 'nav', val: 'cancel' } };
+    const command = NAV[line.trim().toLowerCase()];
+    return command ? { nav: { tag: 'nav', val: command } } : { line };
+  }
+
+  text(frame, request) {
+    const { line, nav } = this.answerLine(frame);
+    if (nav) return nav;
     return { tag: 'submitted', val: line.trim() ? line : (request.initial ?? '') };
   }
 
@@ -143,11 +151,8 @@ export class LineUi {
   }
 
   number(frame, request) {
-    this.show(frame);
-    this.error(frame);
-    const line = this.read();
-    if (line === null) return { tag: 'nav', val: 'cancel' };
-    if (NAV[line.trim().toLowerCase()]) return { tag: 'nav', val: NAV[line.trim().toLowerCase()] };
+    const { line, nav } = this.answerLine(frame);
+    if (nav) return nav;
     if (line.trim() === '' && request.initial !== undefined) return { tag: 'entered', val: String(request.initial) };
     return { tag: 'entered', val: line };
   }

@@ -9,6 +9,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from interview_host import Plugin
+from suite import report
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,17 +28,11 @@ def main():
     schema = {name: json.loads(parameters) for name, _, parameters in Plugin().definitions()}["interview"]
     Draft202012Validator.check_schema(schema)
     validator = Draft202012Validator(schema)
-    passed = failed = 0
-    for where, request in examples():
-        errors = [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in validator.iter_errors(request)]
-        if errors:
-            failed += 1
-            print(f"FAIL {where}: " + "; ".join(errors))
-        else:
-            passed += 1
-            print(f"ok   {where}")
-    print(f"examples: {passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+    outcomes = (
+        (where, [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}" for e in validator.iter_errors(request)])
+        for where, request in examples()
+    )
+    return report("examples", outcomes)
 
 
 if __name__ == "__main__":

@@ -166,14 +166,22 @@ class LineUi:
             pick.other = self._read("Your answer: ")
         return pick
 
-    def text(self, frame, request):
+    def _answer_line(self, frame):
+        """Shows the question and reads its answer: the line, or the nav when the input ended
+        or the person typed a command."""
         self._show(frame)
         self._error(frame)
         line = self._read()
         if line is None:
-            return Variant("nav", "cancel")
+            return None, Variant("nav", "cancel")
         if line.strip().lower() in self.COMMANDS:
-            return Variant("nav", self.COMMANDS[line.strip().lower()])
+            return None, Variant("nav", self.COMMANDS[line.strip().lower()])
+        return line, None
+
+    def text(self, frame, request):
+        line, nav = self._answer_line(frame)
+        if nav:
+            return nav
         return Variant("submitted", line if line.strip() else (request.initial or ""))
 
     def confirm(self, frame, request):
@@ -194,13 +202,9 @@ class LineUi:
                 return self.COMMANDS[typed]
 
     def number(self, frame, request):
-        self._show(frame)
-        self._error(frame)
-        line = self._read()
-        if line is None:
-            return Variant("nav", "cancel")
-        if line.strip().lower() in self.COMMANDS:
-            return Variant("nav", self.COMMANDS[line.strip().lower()])
+        line, nav = self._answer_line(frame)
+        if nav:
+            return nav
         if line.strip() == "" and request.initial is not None:
             return Variant("entered", str(request.initial))
         return Variant("entered", line)

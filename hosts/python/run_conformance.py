@@ -5,13 +5,12 @@ import sys
 from pathlib import Path
 
 from interview_host import Plugin, ScriptedUi
+from suite import report
 
 SUITE = Path(__file__).resolve().parents[2] / "tests" / "conformance"
 
 
-def main():
-    plugin = Plugin()
-    passed = failed = 0
+def outcomes(plugin):
     for path in sorted(SUITE.glob("*.json")):
         case = json.loads(path.read_text())
         script = case["script"]
@@ -24,14 +23,11 @@ def main():
             problems.append(f"asked {ui.asked}, the script answers {widgets}")
         if result != case["result"]:
             problems.append(f"result {json.dumps(result, ensure_ascii=False)}")
-        if problems:
-            failed += 1
-            print(f"FAIL {path.stem}: " + "; ".join(problems))
-        else:
-            passed += 1
-            print(f"ok   {path.stem}")
-    print(f"python: {passed} passed, {failed} failed")
-    return 1 if failed or not passed else 0
+        yield path.stem, problems
+
+
+def main():
+    return report("python", outcomes(Plugin()))
 
 
 if __name__ == "__main__":
