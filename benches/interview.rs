@@ -186,6 +186,8 @@ fn per_key(mut widget: impl Widget, keys: &[Key]) -> (usize, usize, Duration) {
         prompt: "Pick one".into(),
         required: true,
         error: None,
+        context: None,
+        declinable: false,
     };
     let (mut diffed, mut full) = (Renderer::new(80, 24), Renderer::new(80, 24));
     let (mut diff_bytes, mut full_bytes) = (Vec::new(), Vec::new());

@@ -20,6 +20,8 @@ fn main() {
         prompt: "Panic now?".into(),
         required: true,
         error: None,
+        context: None,
+        declinable: false,
     };
     let choice = |label: &str| Choice {
         label: label.into(),

@@ -15,6 +15,8 @@ pub enum Exit {
     Unavailable = 3,
     /// The plugin could not run.
     Failed = 4,
+    /// `elicit`: the person declined the request; the reply says so.
+    Declined = 5,
     /// Interrupted by a signal; the answers so far are in the result.
     Interrupted = 130,
 }

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use interview_host::Plugin;
 use interview_host::formats::{self, Format};
+use interview_host::{ElicitEnding, Plugin};
 
 use exit::Exit;
 
@@ -22,6 +22,7 @@ Exit codes:
   2    invalid request, or bad usage
   3    no person available: no terminal to ask on, or no input at all
   4    the plugin could not run (component missing, corrupt, or out of its limits)
+  5    elicit: the person declined (the reply's action is \"decline\")
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the answers given so far are in the result
 
 Examples:
@@ -29,6 +30,7 @@ Examples:
   echo '{\"question\": \"Name?\"}' | interview ask -    request on stdin, answers from /dev/tty
   printf '2\\n' | interview ask examples/deploy.json   answers piped in, one per line
   interview check request.json                 validate without asking
+  interview elicit --server github examples/elicitation.json   answer an MCP form
   interview schema                             the tool definitions, for an agent runtime";
 
 /// Ask a person the questions of an AI agent's tool call.
@@ -58,6 +60,20 @@ enum Command {
         request: String,
         #[command(flatten)]
         asking: Asking,
+    },
+    /// Answer an MCP elicitation (`elicitation/create`, form mode) and print the reply to send
+    /// back: {"action": "accept", "content": {...}}, "decline" or "cancel" (a JSON-RPC
+    /// response when the request was a JSON-RPC request).
+    Elicit {
+        /// The request's JSON file (its params, or the whole JSON-RPC request), or - for
+        /// standard input (answers then come from /dev/tty).
+        request: String,
+        /// Who asks: the MCP server's name, shown to the person with the message.
+        #[arg(long, value_name = "NAME")]
+        server: Option<String>,
+        /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
+        #[arg(long)]
+        numbered: bool,
     },
     /// Validate a request without asking; prints how each question was understood.
     Check {
@@ -194,6 +210,15 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let person = people::find(request == "-", numbered);
             ask(&plugin, person, &tool, &arguments, skip_response)
         }
+        Command::Elicit {
+            request,
+            server,
+            numbered,
+        } => {
+            let text = read_request(&request)?;
+            let person = people::find(request == "-", numbered);
+            elicit(&plugin, person, &text, server.as_deref())
+        }
     }
 }
 
@@ -229,6 +254,28 @@ fn ask(
         Some("cancelled") => Exit::Cancelled,
         Some("unavailable") => Exit::Unavailable,
         _ => Exit::Invalid,
+    })
+}
+
+fn elicit(
+    plugin: &Plugin,
+    ui: Box<dyn people::Person>,
+    request: &str,
+    server: Option<&str>,
+) -> Result<Exit, Failure> {
+    people::on_signals();
+    let mut session = plugin.session(ui).map_err(failed)?;
+    let elicitation = session.elicit(request, server).map_err(failed)?;
+    let json: serde_json::Value =
+        serde_json::from_str(&elicitation.reply).map_err(|e| failed(e.to_string()))?;
+    print_json(&json);
+    Ok(match elicitation.ending {
+        ElicitEnding::Accepted => Exit::Answered,
+        ElicitEnding::Declined => Exit::Declined,
+        ElicitEnding::Cancelled if session.ui().interrupted() => Exit::Interrupted,
+        ElicitEnding::Cancelled => Exit::Cancelled,
+        ElicitEnding::Unavailable => Exit::Unavailable,
+        ElicitEnding::Invalid => Exit::Invalid,
     })
 }
 

@@ -5,6 +5,7 @@
 use crate::judge::{Reply, Verdict, judge};
 use crate::model::*;
 use crate::summary::review_items;
+use crate::text_format;
 
 /// The widgets of the host, as the `ui` WIT interface defines them.
 pub trait Ui {
@@ -14,7 +15,7 @@ pub trait Ui {
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply;
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply;
 }
 
 /// The UI the host provides through the component's imports.
@@ -39,17 +40,73 @@ impl Ui for ImportedUi {
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
         crate::bindings::interview::plugin::ui::number(frame, *request)
     }
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        crate::bindings::interview::plugin::ui::review(items)
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        crate::bindings::interview::plugin::ui::review(request)
     }
 }
 
-/// Asks valid `questions` in order and returns how it ended. A batch of two or more ends
-/// with a review of the answers, where any of them can be changed before they are sent.
-pub fn run(questions: &[Question], settings: &Settings, ui: &mut impl Ui) -> Outcome {
-    if ui.mode() == Mode::Unavailable {
-        return Outcome::Unavailable;
+/// How a batch is run, beyond its questions: what the caller (a tool call, an elicitation)
+/// makes of skips, context and refusals.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules<'a> {
+    /// What a skipped text question records, even a required one (seed 003). None: a text
+    /// question is skipped like any other, left empty and only when optional.
+    pub skip_text: Option<&'a str>,
+    /// What the whole request is about, shown once above its questions and on the review.
+    pub context: Option<&'a str>,
+    /// The person may decline the whole request (an MCP elicitation).
+    pub declinable: bool,
+    /// End every request with the review, even one of a single question or none (a form the
+    /// person submits or declines as a whole). Otherwise only batches of two or more.
+    pub always_review: bool,
+}
+
+impl<'a> Rules<'a> {
+    /// The rules of a tool call: skips follow the session's settings, nothing else is added.
+    pub fn tool(settings: &'a Settings) -> Self {
+        Rules {
+            skip_text: Some(settings.skip_response()),
+            context: None,
+            declinable: false,
+            always_review: false,
+        }
     }
+}
+
+/// How a batch ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// Every question answered; answers in question order.
+    Answered(Vec<Answer>),
+    /// The person stopped; the answers given so far.
+    Cancelled(Vec<Answer>),
+    /// The person refused the whole request (only under declinable rules).
+    Declined,
+    /// No person can answer; nothing was asked.
+    Unavailable,
+}
+
+impl From<Ending> for Outcome {
+    /// A tool call's outcome. Its rules never offer declining, so `Declined` cannot come from
+    /// one; were it to, it would read as a cancel with nothing kept.
+    fn from(ending: Ending) -> Outcome {
+        match ending {
+            Ending::Answered(answers) => Outcome::Answered(answers),
+            Ending::Cancelled(answers) => Outcome::Cancelled(answers),
+            Ending::Declined => Outcome::Cancelled(Vec::new()),
+            Ending::Unavailable => Outcome::Unavailable,
+        }
+    }
+}
+
+/// Asks valid `questions` in order and returns how it ended. A batch of two or more (or any
+/// request, under `always_review`) ends with a review of the answers, where any of them can be
+/// changed before they are sent.
+pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
+    if ui.mode() == Mode::Unavailable {
+        return Ending::Unavailable;
+    }
+    let given = |answers: Vec<Option<Answer>>| answers.into_iter().flatten().collect();
     let mut answers: Vec<Option<Answer>> = vec![None; questions.len()];
     let mut index = 0;
     let mut error = None;
@@ -65,10 +122,12 @@ pub fn run(questions: &[Question], settings: &Settings, ui: &mut impl Ui) -> Out
                 prompt: question.prompt.clone(),
                 required: question.required,
                 error: error.take(),
+                context: rules.context.map(str::to_string),
+                declinable: rules.declinable,
             };
             let preset = draft.take().or_else(|| answers[index].clone());
             let reply = ask(ui, question, &frame, preset.as_ref());
-            match judge(question, reply, settings) {
+            match judge(question, reply, rules) {
                 Verdict::Accept(answer) => {
                     answers[index] = Some(answer);
                     index = if reviewing {
@@ -90,27 +149,33 @@ pub fn run(questions: &[Question], settings: &Settings, ui: &mut impl Ui) -> Out
                     draft = preset;
                 }
                 Verdict::Back => index -= 1,
-                Verdict::Cancel => {
-                    return Outcome::Cancelled(answers.into_iter().flatten().collect());
-                }
+                Verdict::Cancel => return Ending::Cancelled(given(answers)),
+                Verdict::Decline => return Ending::Declined,
             }
         }
-        if questions.len() < 2 {
+        if questions.len() < 2 && !rules.always_review {
             break;
         }
-        match ui.review(&review_items(questions, &answers)) {
+        let review = ReviewRequest {
+            items: review_items(questions, &answers),
+            context: rules.context.map(str::to_string),
+            declinable: rules.declinable,
+        };
+        match ui.review(&review) {
             ReviewReply::Submit => break,
             ReviewReply::Edit(n) if (n as usize) < questions.len() => {
                 index = n as usize;
                 reviewing = true;
             }
             ReviewReply::Edit(_) => {}
-            ReviewReply::Cancel => {
-                return Outcome::Cancelled(answers.into_iter().flatten().collect());
+            ReviewReply::Decline if rules.declinable => return Ending::Declined,
+            // A host that offers declining where it is not allowed has the person leave.
+            ReviewReply::Cancel | ReviewReply::Decline => {
+                return Ending::Cancelled(given(answers));
             }
         }
     }
-    Outcome::Answered(answers.into_iter().flatten().collect())
+    Ending::Answered(given(answers))
 }
 
 /// Shows `question` with the widget of its kind, preset with `preset` (an earlier or rejected
@@ -163,20 +228,25 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                 },
             ))
         }
-        QuestionKind::Text(t) => Reply::Text(ui.text(
-            frame,
-            &TextRequest {
-                multiline: t.multiline,
-                placeholder: t.placeholder.clone(),
-                initial: match value {
-                    Some((Value::Text(text), _)) => Some(text.clone()),
-                    _ => t.default.clone(),
+        QuestionKind::Text(t) => Reply::Text(
+            ui.text(
+                frame,
+                &TextRequest {
+                    multiline: t.multiline,
+                    placeholder: t
+                        .placeholder
+                        .clone()
+                        .or_else(|| t.format.map(|f| text_format::example(f).to_string())),
+                    initial: match value {
+                        Some((Value::Text(text), _)) => Some(text.clone()),
+                        _ => t.default.clone(),
+                    },
+                    secret: t.secret,
+                    min_length: t.min_length,
+                    max_length: t.max_length,
                 },
-                secret: t.secret,
-                min_length: t.min_length,
-                max_length: t.max_length,
-            },
-        )),
+            ),
+        ),
         QuestionKind::Confirm(c) => Reply::Confirm(ui.confirm(
             frame,
             &ConfirmRequest {

@@ -2,7 +2,9 @@
 //! numbers in range, text of the right length. A rejected answer comes back with a message for
 //! the person and what they tried, so that asking again loses nothing they typed.
 
+use crate::flow::Rules;
 use crate::model::*;
+use crate::text_format;
 
 /// What the person did with one widget.
 #[derive(Debug, Clone)]
@@ -28,10 +30,12 @@ pub enum Verdict {
     Back,
     /// Stop, keeping the answers so far.
     Cancel,
+    /// Refuse the whole request.
+    Decline,
 }
 
-/// Judges `reply` to `question`.
-pub fn judge(question: &Question, reply: Reply, settings: &Settings) -> Verdict {
+/// Judges `reply` to `question`, under the batch's `rules`.
+pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
     let answer = |value, origin| {
         Verdict::Accept(Answer {
             id: question.id.clone(),
@@ -58,7 +62,14 @@ pub fn judge(question: &Question, reply: Reply, settings: &Settings) -> Verdict 
     match nav {
         Some(Nav::Back) => return Verdict::Back,
         Some(Nav::Cancel) => return Verdict::Cancel,
-        Some(Nav::Skip) => return skip(question, settings),
+        Some(Nav::Skip) => return skip(question, rules),
+        Some(Nav::Decline) if rules.declinable => return Verdict::Decline,
+        Some(Nav::Decline) => {
+            return retry(
+                "This request cannot be declined; cancel it instead.".into(),
+                None,
+            );
+        }
         None => {}
     }
     match (&question.kind, reply) {
@@ -115,7 +126,10 @@ pub fn judge(question: &Question, reply: Reply, settings: &Settings) -> Verdict 
                     format!("Type at most {max} characters (this is {chars})."),
                     keep,
                 ),
-                _ => answer(Value::Text(typed.to_string()), Origin::Given),
+                _ => match t.format.filter(|&f| !text_format::fits(f, typed)) {
+                    Some(format) => retry(format!("Type {}.", text_format::wanted(format)), keep),
+                    None => answer(Value::Text(typed.to_string()), Origin::Given),
+                },
             }
         }
         (QuestionKind::Confirm(_), Reply::Confirm(ConfirmReply::Answered(yes))) => {
@@ -169,10 +183,11 @@ fn empty(question: &Question, message: &str) -> Verdict {
     }
 }
 
-/// `skip`: a text question records the skip response (seed 003), an optional one is left empty.
-fn skip(question: &Question, settings: &Settings) -> Verdict {
-    let value = match &question.kind {
-        QuestionKind::Text(_) => Value::Text(settings.skip_response().to_string()),
+/// `skip`: a text question records the skip response where the rules have one (seed 003), an
+/// optional question is left empty.
+fn skip(question: &Question, rules: &Rules) -> Verdict {
+    let value = match (&question.kind, rules.skip_text) {
+        (QuestionKind::Text(_), Some(response)) => Value::Text(response.to_string()),
         _ if !question.required => Value::None,
         _ => {
             return Verdict::Retry {

@@ -14,6 +14,7 @@ mod bindings {
     });
 }
 
+pub mod elicit;
 pub mod flow;
 pub mod judge;
 pub mod limits;
@@ -23,6 +24,7 @@ pub mod request;
 pub mod result;
 pub mod schema;
 pub mod summary;
+pub mod text_format;
 pub mod tool;
 pub mod validate;
 
@@ -32,7 +34,7 @@ mod testing;
 mod tests;
 
 use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
-use model::{Outcome, Question, Settings};
+use model::{Elicitation, Outcome, Question, Settings};
 
 /// The component's export: each function hands over to [`tool`] with the imported UI.
 struct Plugin;
@@ -52,6 +54,10 @@ impl Guest for Plugin {
 
     fn ask(questions: Vec<Question>, settings: Settings) -> Outcome {
         tool::ask(questions, &settings, &mut flow::ImportedUi)
+    }
+
+    fn elicit(request: String, requester: Option<String>) -> Elicitation {
+        elicit::elicit(&request, requester.as_deref(), &mut flow::ImportedUi)
     }
 }
 

@@ -1,15 +1,18 @@
 //! The request and answer model: the WIT types themselves, so that the typed `ask` export, the
 //! JSON `call` export and the UI all speak one language. Helpers that give them meaning live here.
 
-pub use crate::bindings::exports::interview::plugin::tool::ToolDefinition;
+pub use crate::bindings::exports::interview::plugin::tool::{
+    ElicitEnding, Elicitation, ToolDefinition,
+};
 pub use crate::bindings::interview::plugin::types::{
     Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
-    Question, QuestionKind, RequestError, SelectQuestion, Settings, TextQuestion, Value,
+    Question, QuestionKind, RequestError, SelectQuestion, Settings, TextFormat, TextQuestion,
+    Value,
 };
 pub use crate::bindings::interview::plugin::ui::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, ReviewItem, ReviewReply, SelectReply, SelectRequest, TextReply,
-    TextRequest, UiMode as Mode,
+    NumberReply, NumberRequest, ReviewItem, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
+    TextReply, TextRequest, UiMode as Mode,
 };
 
 /// The label of the free-text entry of choice questions (seed 004's wording).

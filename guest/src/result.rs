@@ -110,6 +110,7 @@ pub fn question(question: &Question) -> Json {
         QuestionKind::Text(t) => json!({
             "multiline": t.multiline, "placeholder": t.placeholder, "default": t.default,
             "min_length": t.min_length, "max_length": t.max_length, "secret": t.secret,
+            "format": t.format.map(crate::text_format::name),
         }),
         QuestionKind::Select(s) => json!({
             "options": options(&s.options),

@@ -132,6 +132,11 @@ fn question_schema(options: Json) -> Json {
             "secret": boolean("Text questions: do not show what is typed."),
             "min_length": count("Text questions: fewest characters."),
             "max_length": count("Text questions: most characters."),
+            "format": {
+                "type": "string", "enum": ["email", "uri", "date", "date-time"],
+                "description": "Text questions: the answer must be an email address, a full URI, \
+                    a date (YYYY-MM-DD) or a date and time (RFC 3339).",
+            },
             "min_picks": count("multi_select: fewest picks (default 1 when required)."),
             "max_picks": count("multi_select: most picks."),
             "min": number("number: smallest value."),

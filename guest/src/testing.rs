@@ -24,7 +24,7 @@ pub enum Shown {
     Text(TextRequest),
     Confirm(ConfirmRequest),
     Number(NumberRequest),
-    Review(Vec<ReviewItem>),
+    Review(ReviewRequest),
 }
 
 /// Plays `steps` back; once they run out, every widget is cancelled (like end of input).
@@ -80,8 +80,8 @@ impl Ui for Script {
     scripted!(confirm, ConfirmRequest, ConfirmReply, Confirm, Confirm);
     scripted!(number, NumberRequest, NumberReply, Number, Number);
 
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        self.shown.push(Shown::Review(items.to_vec()));
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        self.shown.push(Shown::Review(request.clone()));
         match self.steps.pop_front() {
             Some(Step::Review(reply)) => reply,
             Some(other) => panic!("script gave {other:?} to the review"),

@@ -124,6 +124,14 @@ fn text_question(path: &str, t: &TextQuestion) -> Result<(), RequestError> {
             format!("is longer than max_length ({max})"),
         ));
     }
+    if let (Some(default), Some(format)) = (&t.default, t.format)
+        && !crate::text_format::fits(format, default)
+    {
+        return Err(RequestError::at(
+            join(path, "default"),
+            format!("is not {}", crate::text_format::wanted(format)),
+        ));
+    }
     Ok(())
 }
 

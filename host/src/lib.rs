@@ -38,10 +38,10 @@ pub mod ui;
 
 use std::path::PathBuf;
 
-pub use bindings::exports::interview::plugin::tool::ToolDefinition;
+pub use bindings::exports::interview::plugin::tool::{ElicitEnding, Elicitation, ToolDefinition};
 pub use bindings::interview::plugin::types::{
     Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
-    Question, QuestionKind, RequestError, SelectQuestion, TextQuestion, Value,
+    Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
 pub use loader::LoadKind;
 pub use sandbox::Limits;

@@ -8,7 +8,7 @@ use wasmtime::{Config, Engine, Store, StoreLimits, UpdateDeadline};
 
 use crate::Error;
 use crate::bindings::Plugin as Bindings;
-use crate::bindings::exports::interview::plugin::tool::ToolDefinition;
+use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::loader::{self, LoadKind};
 use crate::sandbox::{GuestClock, Limits, Ticker};
@@ -170,6 +170,19 @@ impl<U: Ui + 'static> Session<U> {
             bindings
                 .interview_plugin_tool()
                 .call_call(store, name, arguments, &settings)
+        })
+    }
+
+    /// Answers an MCP `elicitation/create` request (its JSON: the `params`, or the whole
+    /// JSON-RPC request) by asking the person its form. `requester` names the server, so the
+    /// person knows who asks. The reply is the JSON to send back (`{action, content}`, or the
+    /// JSON-RPC response), and `ending` says how it came about.
+    pub fn elicit(&mut self, request: &str, requester: Option<&str>) -> Result<Elicitation, Error> {
+        self.check_size(request)?;
+        self.run("elicit", |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_elicit(store, request, requester)
         })
     }
 

@@ -45,10 +45,10 @@ fn a_mixed_batch_end_to_end() {
         ],
     );
     assert_eq!(session.ui().remaining(), 0);
-    let Some(Shown::Review(items)) = session.ui().shown().last() else {
+    let Some(Shown::Review(review)) = session.ui().shown().last() else {
         panic!("no review")
     };
-    let words: Vec<_> = items.iter().map(|i| i.answer.as_str()).collect();
+    let words: Vec<_> = review.items.iter().map(|i| i.answer.as_str()).collect();
     assert_eq!(
         words,
         [

@@ -15,6 +15,7 @@ fn step(step: &Json) -> (&'static str, Step) {
         Some("back") => Some(Nav::Back),
         Some("skip") => Some(Nav::Skip),
         Some("cancel") => Some(Nav::Cancel),
+        Some("decline") => Some(Nav::Decline),
         _ => None,
     };
     let text = |key: &str| reply[key].as_str().map(str::to_string);
@@ -71,6 +72,7 @@ fn step(step: &Json) -> (&'static str, Step) {
             Step::Review(match reply.as_str() {
                 Some("submit") => ReviewReply::Submit,
                 Some("cancel") => ReviewReply::Cancel,
+                Some("decline") => ReviewReply::Decline,
                 _ => ReviewReply::Edit(reply["edit"].as_u64().unwrap() as u32),
             }),
         ),
@@ -112,16 +114,30 @@ fn every_case_gives_exactly_the_expected_result() {
         };
         let mut session = plugin.session(ui).unwrap();
         session.set_skip_response(case["skip_response"].as_str().map(str::to_string));
-        let arguments = match &case["arguments"] {
+        let raw = |value: &Json| match value {
             Json::String(raw) => raw.clone(),
             value => value.to_string(),
         };
-        let result: Json = serde_json::from_str(
-            &session
+        let reply = if let Some(request) = case.get("elicit") {
+            let elicitation = session
+                .elicit(&raw(request), case["requester"].as_str())
+                .unwrap();
+            let ending = match elicitation.ending {
+                ElicitEnding::Accepted => "accepted",
+                ElicitEnding::Declined => "declined",
+                ElicitEnding::Cancelled => "cancelled",
+                ElicitEnding::Unavailable => "unavailable",
+                ElicitEnding::Invalid => "invalid",
+            };
+            assert_eq!(ending, case["ending"].as_str().unwrap(), "{name}");
+            elicitation.reply
+        } else {
+            let arguments = raw(&case["arguments"]);
+            session
                 .call(case["tool"].as_str().unwrap(), &arguments)
-                .unwrap(),
-        )
-        .unwrap();
+                .unwrap()
+        };
+        let result: Json = serde_json::from_str(&reply).unwrap();
         let asked: Vec<_> = session.ui().shown().iter().map(widget_of).collect();
         assert_eq!(
             asked, widgets,

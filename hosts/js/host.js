@@ -12,6 +12,14 @@ export function call(name, argumentsJson, ui, skipResponse) {
   return tool.call(name, argumentsJson, { skipResponse: skipResponse ?? undefined });
 }
 
+/** Answers an MCP `elicitation/create` request (its JSON text: the params or the whole JSON-RPC
+ * request) with `ui`. Returns `{ ending, reply }`: how it ended (`accepted`, `declined`,
+ * `cancelled`, `unavailable`, `invalid`) and the JSON text to send back to the server. */
+export function elicit(requestJson, ui, requester) {
+  useUi(ui);
+  return tool.elicit(requestJson, requester ?? undefined);
+}
+
 /** The tool definitions: { name, description, parameters (JSON Schema text) }. */
 export function definitions() {
   return tool.definitions();
@@ -28,10 +36,28 @@ export function clean(text, newlines = true) {
 
 const NAV = { back: 'back', skip: 'skip', quit: 'cancel', exit: 'cancel' };
 
-/** A person at a terminal, one answer per line: prompts on stderr, answers from stdin. */
+/** A person at a terminal, one answer per line: prompts on stderr, answers from stdin. In a
+ * request that can be declined (an MCP elicitation), `decline` declines it. */
 export class LineUi {
   constructor() {
-    this.pending = '';
+    this.context = undefined;
+    this.declinable = false;
+  }
+
+  /** The nav a typed word asks for, if it is a command here. */
+  command(typed) {
+    const word = typed.trim().toLowerCase();
+    if (word === 'decline' && this.declinable) return 'decline';
+    return NAV[word];
+  }
+
+  /** Says what the whole request is about, once. */
+  showContext(context, declinable) {
+    this.declinable = declinable;
+    if (context && context !== this.context) {
+      this.say(`\n${clean(context)}`);
+      this.context = context;
+    }
   }
 
   /** The next line of stdin, read synchronously (the widgets are synchronous); null at the end. */
@@ -59,6 +85,7 @@ export class LineUi {
   }
 
   show(frame) {
+    this.showContext(frame.context, frame.declinable);
     let place = frame.total > 1 ? `Question ${frame.position} of ${frame.total}` : '';
     if (frame.header) place = place ? `${place} · ${clean(frame.header, false)}` : clean(frame.header, false);
     this.say(place ? `\n${place}` : '');
@@ -91,7 +118,7 @@ export class LineUi {
     const typed = line.trim();
     const n = /^\d+$/.test(typed) ? Number(typed) : NaN;
     const count = request.options.length;
-    if (NAV[typed.toLowerCase()]) return { tag: 'nav', val: NAV[typed.toLowerCase()] };
+    if (this.command(typed)) return { tag: 'nav', val: this.command(typed) };
     if (typed === '' && request.selected !== undefined) return { tag: 'picked', val: request.selected };
     if (n >= 1 && n <= count) return { tag: 'picked', val: n - 1 };
     if (request.otherLabel && n === count + 1) {
@@ -110,7 +137,7 @@ export class LineUi {
     const line = this.read('Numbers (like 1, 3): ');
     if (line === null) return { tag: 'nav', val: 'cancel' };
     const typed = line.trim();
-    if (NAV[typed.toLowerCase()]) return { tag: 'nav', val: NAV[typed.toLowerCase()] };
+    if (this.command(typed)) return { tag: 'nav', val: this.command(typed) };
     if (typed === '') return { tag: 'picked', val: { picked: [...request.selected], other: request.otherText } };
     const numbers = typed.split(/[,\s]+/).filter((t) => /^\d+$/.test(t)).map(Number);
     const picked = numbers.filter((n) => n >= 1 && n <= request.options.length).map((n) => n - 1);
@@ -126,7 +153,7 @@ export class LineUi {
     this.error(frame);
     const line = this.read();
     if (line === null) return { nav: { tag: 'nav', val: 'cancel' } };
-    const command = NAV[line.trim().toLowerCase()];
+    const command = this.command(line);
     return command ? { nav: { tag: 'nav', val: command } } : { line };
   }
 
@@ -146,7 +173,7 @@ export class LineUi {
       if (typed === 'y' || typed === 'yes') return { tag: 'answered', val: true };
       if (typed === 'n' || typed === 'no') return { tag: 'answered', val: false };
       if (typed === '' && request.initial !== undefined) return { tag: 'answered', val: request.initial };
-      if (NAV[typed]) return { tag: 'nav', val: NAV[typed] };
+      if (this.command(typed)) return { tag: 'nav', val: this.command(typed) };
     }
   }
 
@@ -157,14 +184,18 @@ export class LineUi {
     return { tag: 'entered', val: line };
   }
 
-  review(items) {
-    this.say('\nReview your answers');
+  review(request) {
+    this.showContext(request.context, request.declinable);
+    const items = request.items;
+    if (items.length) this.say('\nReview your answers');
     items.forEach((item, i) => {
       const title = item.header ?? item.prompt.split('\n')[0];
       this.say(`  ${i + 1}. ${clean(title, false)}: ${clean(item.answer, false)}`);
     });
-    const line = this.read('Enter sends; a number changes that answer: ');
+    const decline = request.declinable ? ', decline refuses' : '';
+    const line = this.read(`Enter sends; a number changes that answer${decline}: `);
     if (line === null || line.trim() === '') return { tag: 'submit' };
+    if (this.command(line) === 'decline') return { tag: 'decline' };
     const n = Number(line.trim());
     if (Number.isInteger(n) && n >= 1 && n <= items.length) return { tag: 'edit', val: n - 1 };
     return { tag: 'cancel' };
@@ -190,7 +221,7 @@ export class ScriptedUi {
   }
 
   static nav(reply) {
-    return ['back', 'skip', 'cancel'].includes(reply) ? { tag: 'nav', val: reply } : null;
+    return ['back', 'skip', 'cancel', 'decline'].includes(reply) ? { tag: 'nav', val: reply } : null;
   }
 
   select() {
@@ -222,7 +253,7 @@ export class ScriptedUi {
 
   review() {
     const reply = this.next('review');
-    if (reply === 'submit' || reply === 'cancel') return { tag: reply };
+    if (['submit', 'cancel', 'decline'].includes(reply)) return { tag: reply };
     return { tag: 'edit', val: reply.edit };
   }
 }

@@ -16,4 +16,4 @@ export const multiSelect = (frame, request) => current.multiSelect(frame, reques
 export const text = (frame, request) => current.text(frame, request);
 export const confirm = (frame, request) => current.confirm(frame, request);
 export const number = (frame, request) => current.number(frame, request);
-export const review = (items) => current.review(items);
+export const review = (request) => current.review(request);

@@ -7,6 +7,7 @@ answer per line) and ``ScriptedUi`` for tests.
 
     plugin = Plugin()
     print(plugin.call("interview", '{"question": "Ship it?", "type": "confirm"}', LineUi()))
+    ending, reply = plugin.elicit(mcp_request_json, LineUi(), requester="github")
 
 wasmtime-py's value mapping, which the widgets below follow: records are ``Record`` objects
 whose attributes are the WIT field names (``getattr(r, "other-label")``); enums and strings are
@@ -46,7 +47,7 @@ class Plugin:
                 ui.add_func("mode", lambda store: self.ui.mode())
                 for name in ["select", "multi-select", "text", "confirm", "number"]:
                     ui.add_func(name, self._widget(name.replace("-", "_")))
-                ui.add_func("review", lambda store, items: self.ui.review(items))
+                ui.add_func("review", lambda store, request: self.ui.review(request))
 
     def _widget(self, method):
         return lambda store, frame, request: getattr(self.ui, method)(frame, request)
@@ -55,14 +56,26 @@ class Plugin:
         tool = instance.get_export_index(store, TOOL)
         return instance.get_func(store, instance.get_export_index(store, name, tool))
 
-    def call(self, tool, arguments, ui, skip_response=None):
-        """Runs a tool call (the model's JSON arguments as text); returns the result JSON text."""
+    def _instance(self, ui):
         self.ui = ui
         store = wasmtime.Store(self.engine)
-        instance = self.linker.instantiate(store, self.component)
+        return store, self.linker.instantiate(store, self.component)
+
+    def call(self, tool, arguments, ui, skip_response=None):
+        """Runs a tool call (the model's JSON arguments as text); returns the result JSON text."""
+        store, instance = self._instance(ui)
         settings = Record()
         setattr(settings, "skip-response", skip_response)
         return self._export(store, instance, "call")(store, tool, arguments, settings)
+
+    def elicit(self, request, ui, requester=None):
+        """Answers an MCP ``elicitation/create`` request (its JSON text: the params or the whole
+        JSON-RPC request). Returns ``(ending, reply)``: how it ended (``accepted``,
+        ``declined``, ``cancelled``, ``unavailable``, ``invalid``) and the JSON text to send
+        back to the server."""
+        store, instance = self._instance(ui)
+        elicitation = self._export(store, instance, "elicit")(store, request, requester)
+        return elicitation.ending, elicitation.reply
 
     def definitions(self):
         """The tool definitions: (name, description, JSON Schema text)."""
@@ -82,12 +95,17 @@ def clean(text, newlines=True):
 
 
 class LineUi:
-    """A person at a terminal, one answer per line: numbered lists, ``back``, ``skip``, ``quit``.
+    """A person at a terminal, one answer per line: numbered lists, ``back``, ``skip``, ``quit``,
+    and ``decline`` in a request that can be declined (an MCP elicitation).
 
     Prompts go to stderr, answers come from stdin; the end of input cancels.
     """
 
     COMMANDS = {"back": "back", "skip": "skip", "quit": "cancel", "exit": "cancel"}
+
+    def __init__(self):
+        self.context = None
+        self.declinable = False
 
     def mode(self):
         return "numbered"
@@ -98,7 +116,22 @@ class LineUi:
         line = sys.stdin.readline()
         return None if line == "" else line.rstrip("\n")
 
+    def _command(self, typed):
+        """The nav a typed word asks for, if it is a command here."""
+        word = typed.strip().lower()
+        if word == "decline" and self.declinable:
+            return "decline"
+        return self.COMMANDS.get(word)
+
+    def _context(self, context, declinable):
+        """Says what the whole request is about, once."""
+        self.declinable = declinable
+        if context and context != self.context:
+            print(f"\n{clean(context)}", file=sys.stderr)
+            self.context = context
+
     def _show(self, frame):
+        self._context(field(frame, "context"), frame.declinable)
         place = f"Question {frame.position} of {frame.total}" if frame.total > 1 else ""
         header = field(frame, "header")
         if header:
@@ -129,8 +162,8 @@ class LineUi:
             return Variant("nav", "cancel")
         typed = line.strip()
         count = len(request.options)
-        if typed.lower() in self.COMMANDS:
-            return Variant("nav", self.COMMANDS[typed.lower()])
+        if self._command(typed):
+            return Variant("nav", self._command(typed))
         if typed == "" and request.selected is not None:
             return Variant("picked", request.selected)
         if typed.isdigit() and 1 <= int(typed) <= count:
@@ -153,8 +186,8 @@ class LineUi:
         if line is None:
             return "cancel"
         typed = line.strip()
-        if typed.lower() in self.COMMANDS:
-            return self.COMMANDS[typed.lower()]
+        if self._command(typed):
+            return self._command(typed)
         pick = Record()
         if typed == "":
             pick.picked, pick.other = list(request.selected), field(request, "other-text")
@@ -174,8 +207,8 @@ class LineUi:
         line = self._read()
         if line is None:
             return None, Variant("nav", "cancel")
-        if line.strip().lower() in self.COMMANDS:
-            return None, Variant("nav", self.COMMANDS[line.strip().lower()])
+        if self._command(line):
+            return None, Variant("nav", self._command(line))
         return line, None
 
     def text(self, frame, request):
@@ -198,8 +231,8 @@ class LineUi:
                 return False
             if typed == "" and request.initial is not None:
                 return request.initial
-            if typed in self.COMMANDS:
-                return self.COMMANDS[typed]
+            if self._command(typed):
+                return self._command(typed)
 
     def number(self, frame, request):
         line, nav = self._answer_line(frame)
@@ -209,14 +242,20 @@ class LineUi:
             return Variant("entered", str(request.initial))
         return Variant("entered", line)
 
-    def review(self, items):
-        print("\nReview your answers", file=sys.stderr)
+    def review(self, request):
+        self._context(request.context, request.declinable)
+        items = request.items
+        if items:
+            print("\nReview your answers", file=sys.stderr)
         for number, item in enumerate(items, 1):
             title = field(item, "header") or item.prompt.splitlines()[0]
             print(f"  {number}. {clean(title, False)}: {clean(item.answer, False)}", file=sys.stderr)
-        line = self._read("Enter sends; a number changes that answer: ")
+        decline = ", decline refuses" if request.declinable else ""
+        line = self._read(f"Enter sends; a number changes that answer{decline}: ")
         if line is None or line.strip() == "":
             return Variant("submit")
+        if self._command(line) == "decline":
+            return Variant("decline")
         if line.strip().isdigit() and 1 <= int(line) <= len(items):
             return Variant("edit", int(line) - 1)
         return Variant("cancel")
@@ -242,7 +281,7 @@ class ScriptedUi:
 
     @staticmethod
     def _nav(reply):
-        return reply if reply in ("back", "skip", "cancel") else None
+        return reply if reply in ("back", "skip", "cancel", "decline") else None
 
     def select(self, frame, request):
         reply = self._next("select")
@@ -272,8 +311,8 @@ class ScriptedUi:
         reply = self._next("number")
         return Variant("nav", reply) if self._nav(reply) else Variant("entered", reply["entered"])
 
-    def review(self, items):
+    def review(self, request):
         reply = self._next("review")
-        if reply in ("submit", "cancel"):
+        if reply in ("submit", "cancel", "decline"):
             return Variant(reply)
         return Variant("edit", reply["edit"])

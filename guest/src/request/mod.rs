@@ -4,7 +4,7 @@
 //! question at the top level (`question`, `options`, `multi`), or a batch under `questions`,
 //! with each dialect's field names (see [`question`]).
 
-mod fields;
+pub(crate) mod fields;
 pub mod question;
 pub mod rules;
 
@@ -54,7 +54,7 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
             ),
         ));
     }
-    let json = read_json(arguments)?;
+    let json = read_json(arguments, "the arguments are")?;
     let top = Fields::new(&json, "")?;
     if tool == Tool::ResumeStructured {
         return resume(&top);
@@ -95,12 +95,13 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
     Ok(Call::Ask(Request { tool, questions }))
 }
 
-/// The arguments as JSON. Some runtimes send them encoded twice, as a JSON string.
-fn read_json(arguments: &str) -> Result<Json, RequestError> {
-    let json: Json = serde_json::from_str(arguments)
-        .map_err(|e| RequestError::at("", format!("the arguments are not valid JSON ({e})")))?;
+/// `text` as JSON; `what` names it in the error ("the arguments are"). Some runtimes send JSON
+/// encoded twice, as a JSON string.
+pub(crate) fn read_json(text: &str, what: &str) -> Result<Json, RequestError> {
+    let json: Json = serde_json::from_str(text)
+        .map_err(|e| RequestError::at("", format!("{what} not valid JSON ({e})")))?;
     match json {
-        Json::String(inner) if inner.trim_start().starts_with('{') => read_json(&inner),
+        Json::String(inner) if inner.trim_start().starts_with('{') => read_json(&inner, what),
         json => Ok(json),
     }
 }

@@ -22,6 +22,7 @@ const MULTILINE: &[&str] = &["multiline"];
 const SECRET: &[&str] = &["secret", "is_secret", "password"];
 const MIN_LENGTH: &[&str] = &["min_length"];
 const MAX_LENGTH: &[&str] = &["max_length"];
+const FORMAT: &[&str] = &["format"];
 const MIN_PICKS: &[&str] = &["min_picks", "min_selected", "min_items", "min"];
 const MAX_PICKS: &[&str] = &["max_picks", "max_selected", "max_items", "max"];
 const MIN: &[&str] = &["min", "minimum"];
@@ -131,6 +132,20 @@ fn parse_kind(found: &Found) -> Result<KindName, RequestError> {
     })
 }
 
+/// A text question's `format`: `email`, `uri`, `date` or `date-time`.
+pub fn read_format(fields: &Fields) -> Result<Option<TextFormat>, RequestError> {
+    let Some(found) = fields.find(FORMAT) else {
+        return Ok(None);
+    };
+    let name = found.string()?;
+    match crate::text_format::named(&name) {
+        Some(format) => Ok(Some(format)),
+        None => Err(found.error(format!(
+            "is {name:?}; the formats are email, uri, date and date-time"
+        ))),
+    }
+}
+
 fn kind_label(kind: KindName) -> &'static str {
     match kind {
         KindName::Text => "text",
@@ -156,6 +171,7 @@ fn read_kind(
             min_length: fields.count(MIN_LENGTH)?,
             max_length: fields.count(MAX_LENGTH)?,
             secret: fields.boolean(SECRET)?.unwrap_or(false),
+            format: read_format(fields)?,
         }),
         KindName::Select => {
             let default = match default {

@@ -419,7 +419,7 @@ fn a_batch_ends_with_a_review_where_answers_can_change() {
         .shown
         .iter()
         .filter_map(|s| match s {
-            Shown::Review(items) => Some(items),
+            Shown::Review(review) => Some(&review.items),
             _ => None,
         })
         .collect();
@@ -486,9 +486,9 @@ fn review_words_for_every_kind() {
             submit(),
         ],
     );
-    let Some(Shown::Review(items)) = script.shown.last() else {
+    let Some(Shown::Review(review)) = script.shown.last() else {
         panic!()
     };
-    let words: Vec<_> = items.iter().map(|i| i.answer.as_str()).collect();
+    let words: Vec<_> = review.items.iter().map(|i| i.answer.as_str()).collect();
     assert_eq!(words, ["Beta, Gamma", "Let's discuss this", "(skipped)"]);
 }

@@ -1,6 +1,7 @@
 //! Unit tests of the plugin's logic, natively, with a scripted UI.
 
 mod dialects;
+mod elicitation;
 mod flow;
 mod results;
 mod validation;

@@ -15,8 +15,8 @@ use crate::sanitize;
 use crate::session::State;
 pub use wit::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, ReviewItem, ReviewReply, SelectReply, SelectRequest, TextReply,
-    TextRequest, UiMode,
+    NumberReply, NumberRequest, ReviewItem, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
+    TextReply, TextRequest, UiMode,
 };
 
 /// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
@@ -28,8 +28,9 @@ pub trait Ui {
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
-    /// After the last question of a batch: submit, change one answer, or cancel.
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply;
+    /// After the last question of a batch (and of every elicitation form): submit, change one
+    /// answer, cancel, or, when `request.declinable`, decline.
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply;
     /// The plugin has finished a request (answered, cancelled, or nothing asked): a UI that
     /// holds the terminal lets it go here.
     fn finished(&mut self) {}
@@ -54,8 +55,8 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
         (**self).number(frame, request)
     }
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        (**self).review(items)
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        (**self).review(request)
     }
     fn finished(&mut self) {
         (**self).finished()
@@ -81,6 +82,7 @@ fn clean_frame(frame: Frame) -> Frame {
         header: frame.header.as_deref().map(sanitize::line),
         prompt: sanitize::text(&frame.prompt),
         error: frame.error.as_deref().map(sanitize::text),
+        context: frame.context.as_deref().map(sanitize::text),
         ..frame
     }
 }
@@ -157,16 +159,21 @@ impl<U: Ui> wit::Host for State<U> {
         self.timed(|ui| ui.number(&clean_frame(frame), &request))
     }
 
-    fn review(&mut self, items: Vec<ReviewItem>) -> ReviewReply {
-        let items: Vec<ReviewItem> = items
-            .into_iter()
-            .map(|item| ReviewItem {
-                header: clean_line(item.header),
-                prompt: sanitize::text(&item.prompt),
-                answer: sanitize::text(&item.answer),
-            })
-            .collect();
-        self.timed(|ui| ui.review(&items))
+    fn review(&mut self, r: ReviewRequest) -> ReviewReply {
+        let request = ReviewRequest {
+            items: r
+                .items
+                .into_iter()
+                .map(|item| ReviewItem {
+                    header: clean_line(item.header),
+                    prompt: sanitize::text(&item.prompt),
+                    answer: sanitize::text(&item.answer),
+                })
+                .collect(),
+            context: r.context.as_deref().map(sanitize::text),
+            ..r
+        };
+        self.timed(|ui| ui.review(&request))
     }
 }
 
@@ -195,7 +202,7 @@ impl Ui for NoPerson {
     fn number(&mut self, _: &Frame, _: &NumberRequest) -> NumberReply {
         NumberReply::Nav(Nav::Cancel)
     }
-    fn review(&mut self, _: &[ReviewItem]) -> ReviewReply {
+    fn review(&mut self, _: &ReviewRequest) -> ReviewReply {
         ReviewReply::Cancel
     }
 }

@@ -2,8 +2,9 @@
 //! one answer is one line, defaults are said in words, and the end of input cancels (never a
 //! silent default).
 //!
-//! Commands on any question: `back`, `skip`, `quit` (or `exit`), `help`. A line that is exactly
-//! an option's label picks that option, before it is read as a command.
+//! Commands on any question: `back`, `skip`, `quit` (or `exit`), `help`, and in a request that
+//! can be declined (an MCP elicitation), `decline`. A line that is exactly an option's label
+//! picks that option, before it is read as a command, except `quit`, `exit` and `decline`.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -33,6 +34,9 @@ pub struct NumberedUi {
     probed: bool,
     /// Hints already given, so that each is said once.
     hinted: HashSet<&'static str>,
+    /// The context of the request being asked, once said; and whether it can be declined.
+    context: Option<String>,
+    declinable: bool,
     stop: Option<Stop>,
 }
 
@@ -46,6 +50,8 @@ impl NumberedUi {
             peeked: None,
             probed: false,
             hinted: HashSet::new(),
+            context: None,
+            declinable: false,
             stop: None,
         }
     }
@@ -69,13 +75,16 @@ impl NumberedUi {
     }
 
     /// Reads one line after `prompt`; the end of input or an interrupt is a cancel, and so is
-    /// `quit`, which also says the person has left.
+    /// `quit`, which also says the person has left; `decline` declines where it may.
     fn read(&mut self, prompt: &str) -> Result<String, Nav> {
         self.say_inline(prompt);
         match self.next_input() {
             Input::Line(line) if matches!(line.trim().to_lowercase().as_str(), "quit" | "exit") => {
                 self.stop.get_or_insert(Stop::Quit);
                 Err(Nav::Cancel)
+            }
+            Input::Line(line) if self.declinable && line.trim().eq_ignore_ascii_case("decline") => {
+                Err(Nav::Decline)
             }
             Input::Line(line) => Ok(line),
             other => {
@@ -111,8 +120,21 @@ impl NumberedUi {
         }
     }
 
+    /// The request's context, the first time it is asked about: it stays the same for all
+    /// of its questions.
+    fn show_context(&mut self, context: Option<&str>, declinable: bool) {
+        self.declinable = declinable;
+        if let Some(context) = context.filter(|c| self.context.as_deref() != Some(*c)) {
+            self.say("");
+            let line = self.style.bold(context);
+            self.say(&line);
+            self.context = Some(context.to_string());
+        }
+    }
+
     /// The header line and the question.
     fn show_frame(&mut self, frame: &Frame) {
+        self.show_context(frame.context.as_deref(), frame.declinable);
         self.say("");
         let place = place(frame);
         if let Some(place) = place {
@@ -130,7 +152,14 @@ impl NumberedUi {
         if let Some(error) = &frame.error {
             self.error(error);
         }
-        self.hint("commands", "Commands: back, skip, quit, help.");
+        if frame.declinable {
+            self.hint(
+                "form commands",
+                "Commands: back, skip, decline, quit, help.",
+            );
+        } else {
+            self.hint("commands", "Commands: back, skip, quit, help.");
+        }
     }
 
     fn show_list(&mut self, options: &[crate::Choice], ticks: Option<&[u32]>, extras: &[&str]) {
@@ -257,6 +286,12 @@ fn select_extras(request: &SelectRequest) -> Vec<&str> {
 }
 
 impl Ui for NumberedUi {
+    /// The next request's context is said again, even when it is the same.
+    fn finished(&mut self) {
+        self.context = None;
+        self.declinable = false;
+    }
+
     fn mode(&mut self) -> UiMode {
         // With a pipe or file, nobody may be there: input that ends before its first line
         // means no person can answer, so say so at once rather than cancel.
@@ -399,14 +434,16 @@ impl Ui for NumberedUi {
         }
     }
 
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
         if self.stop.is_some() {
             return ReviewReply::Cancel;
         }
-        self.show_review(items);
+        let items = &request.items;
+        self.show_review(request);
         loop {
             let line = match self.read("> ") {
                 Ok(line) => line,
+                Err(Nav::Decline) => return ReviewReply::Decline,
                 // Every question has its answer: the end of input sends them, so that piped
                 // answers need no extra line; an interrupt still cancels.
                 Err(_) if self.stop == Some(Stop::Ended) => return ReviewReply::Submit,
@@ -418,11 +455,12 @@ impl Ui for NumberedUi {
                 (Ok(n), _) if (1..=items.len()).contains(&n) => {
                     return ReviewReply::Edit(n as u32 - 1);
                 }
-                (_, Some(Command::Nav(Nav::Back))) => {
+                (_, Some(Command::Nav(Nav::Back))) if !items.is_empty() => {
                     return ReviewReply::Edit(items.len() as u32 - 1);
                 }
                 (_, Some(Command::Nav(Nav::Cancel))) => return ReviewReply::Cancel,
-                (_, Some(Command::Help)) => self.show_review(items),
+                (_, Some(Command::Help)) => self.show_review(request),
+                _ if items.is_empty() => self.error("Press Enter to accept."),
                 _ => self.error(&format!(
                     "Press Enter to send, or type a number from 1 to {} to change an answer.",
                     items.len()
@@ -474,7 +512,21 @@ impl Ui for NumberedUi {
 }
 
 impl NumberedUi {
-    fn show_review(&mut self, items: &[ReviewItem]) {
+    fn show_review(&mut self, request: &ReviewRequest) {
+        self.show_context(request.context.as_deref(), request.declinable);
+        let items = &request.items;
+        if items.is_empty() {
+            let or_decline = if request.declinable {
+                ", type decline to refuse"
+            } else {
+                ""
+            };
+            let line = self
+                .style
+                .dim(&format!("Press Enter to accept{or_decline}, or quit."));
+            self.say(&line);
+            return;
+        }
         self.say("");
         let title = self.style.bold("Review your answers");
         self.say(&title);
@@ -486,10 +538,17 @@ impl NumberedUi {
                 .unwrap_or_else(|| item.prompt.lines().next().unwrap_or("").to_string());
             self.say(&format!("  {:>width$}. {title}: {}", i + 1, item.answer));
         }
-        self.hint(
-            "review",
-            "Press Enter to send these answers, type a number to change one, or quit.",
-        );
+        if request.declinable {
+            self.hint(
+                "form review",
+                "Press Enter to send these answers, type a number to change one, `decline` to refuse, or quit.",
+            );
+        } else {
+            self.hint(
+                "review",
+                "Press Enter to send these answers, type a number to change one, or quit.",
+            );
+        }
     }
 
     fn read_text(&mut self, request: &TextRequest) -> TextReply {

@@ -24,7 +24,7 @@ pub enum Shown {
     Text(Frame, TextRequest),
     Confirm(Frame, ConfirmRequest),
     Number(Frame, NumberRequest),
-    Review(Vec<ReviewItem>),
+    Review(ReviewRequest),
 }
 
 /// Plays `steps` back in order and records what each widget showed. When the steps run out,
@@ -96,8 +96,8 @@ impl Ui for ScriptedUi {
     play!(confirm, ConfirmRequest, ConfirmReply, Confirm);
     play!(number, NumberRequest, NumberReply, Number);
 
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        self.shown.push(Shown::Review(items.to_vec()));
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        self.shown.push(Shown::Review(request.clone()));
         match self.steps.pop_front() {
             Some(Step::Review(reply)) => reply,
             _ => ReviewReply::Cancel,

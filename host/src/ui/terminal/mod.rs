@@ -83,8 +83,11 @@ pub struct TerminalUi {
     committed: Vec<u32>,
     /// The review, while it is the last thing shown, and whether it was submitted.
     review: Option<(Vec<ReviewItem>, bool)>,
+    /// The request's context, once printed above its first question.
+    context: Option<String>,
     stop: Arc<AtomicBool>,
     cancelled: bool,
+    declined: bool,
     interrupted: bool,
 }
 
@@ -101,8 +104,10 @@ impl TerminalUi {
             pending: None,
             committed: Vec::new(),
             review: None,
+            context: None,
             stop: Arc::new(AtomicBool::new(false)),
             cancelled: false,
+            declined: false,
             interrupted: false,
         }
     }
@@ -157,11 +162,12 @@ impl TerminalUi {
         self.flush();
     }
 
-    /// Before a widget at `position` (None: the review). The previous answer's summary stays
-    /// in the scrollback when the person moved on; going back takes the summary lines of the
-    /// questions being revisited back into the live region, and the review takes them all (it
-    /// lists every answer itself, and prints the final ones when it ends).
-    fn begin(&mut self, position: Option<u32>) -> bool {
+    /// Before a widget at `position` (None: the review) of a request about `context`. The
+    /// previous answer's summary stays in the scrollback when the person moved on; going back
+    /// takes the summary lines of the questions being revisited back into the live region, and
+    /// the review takes them all (it lists every answer itself, and prints the final ones when
+    /// it ends). The context is printed once, above the request's first widget, for good.
+    fn begin(&mut self, position: Option<u32>, context: Option<&str>) -> bool {
         if !self.enter() {
             return false;
         }
@@ -182,6 +188,14 @@ impl TerminalUi {
                 self.committed.clear();
             }
             self.committed.pop();
+        }
+        if let Some(context) = context.filter(|c| self.context.as_deref() != Some(*c)) {
+            let lines: Vec<Line> = context
+                .lines()
+                .map(|line| Line::new().push(line.to_string(), self.theme.header))
+                .collect();
+            renderer.print(&lines, &mut self.buffer);
+            self.context = Some(context.to_string());
         }
         true
     }
@@ -222,17 +236,19 @@ impl TerminalUi {
         }
     }
 
-    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review).
-    /// An interrupt, or a terminal that cannot be used, cancels; Ctrl-S on an optional question
-    /// skips.
-    fn run<W>(&mut self, frame: Option<&Frame>, mut widget: W) -> W::Reply
+    /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review,
+    /// of a request about `context`). An interrupt, or a terminal that cannot be used, cancels;
+    /// Ctrl-S on an optional question skips, and Ctrl-X declines where that is offered.
+    fn run<W>(&mut self, frame: Option<&Frame>, context: Option<&str>, mut widget: W) -> W::Reply
     where
         W: Widget,
         W::Reply: PartialEq,
     {
         let cancel = W::nav(Nav::Cancel).expect("every widget can be cancelled");
+        let decline = W::nav(Nav::Decline);
         let position = frame.map(|f| f.position);
-        if !self.begin(position) {
+        let context = frame.and_then(|f| f.context.as_deref()).or(context);
+        if !self.begin(position, context) {
             self.cancelled = true;
             return cancel;
         }
@@ -256,6 +272,10 @@ impl TerminalUi {
                 Key::Ctrl('s') if skippable(frame) && W::nav(Nav::Skip).is_some() => {
                     return W::nav(Nav::Skip).expect("checked above");
                 }
+                Key::Ctrl('x') if declinable(frame) && decline.is_some() => {
+                    self.declined = true;
+                    return decline.expect("checked above");
+                }
                 key => {
                     if let Some(reply) = widget.handle(key, page) {
                         self.pending = widget.summary(&reply).map(|answer| Pending {
@@ -263,6 +283,7 @@ impl TerminalUi {
                             line: self.summary_line(title.as_deref(), answer),
                         });
                         self.cancelled = reply == cancel;
+                        self.declined = decline.as_ref() == Some(&reply);
                         return reply;
                     }
                 }
@@ -346,7 +367,7 @@ pub fn layout<W: Widget>(
     size: (usize, usize),
 ) -> (Screen, usize) {
     let (width, height) = size;
-    let mut lines = heading(frame, theme);
+    let mut lines = heading(frame, widget.title(), theme);
     let error = widget
         .notice()
         .map(str::to_string)
@@ -355,6 +376,9 @@ pub fn layout<W: Widget>(
     let mut hint = widget.hint();
     if skippable(frame) {
         hint.push_str(" · Ctrl-S skip");
+    }
+    if declinable(frame) {
+        hint.push_str(" · Ctrl-X decline");
     }
     let hint = render::fit(&Line::new().push(hint, theme.hint), width);
     let fixed: usize = lines
@@ -376,13 +400,14 @@ pub fn layout<W: Widget>(
     (Screen { lines, cursor }, (rows / 2).max(1))
 }
 
-/// The header line (`Question 2 of 4 · Deploy`) and the question.
-fn heading(frame: Option<&Frame>, theme: &Theme) -> Vec<Line> {
+/// The header line (`Question 2 of 4 · Deploy`) and the question, or without a question,
+/// the widget's own title.
+fn heading(frame: Option<&Frame>, title: &str, theme: &Theme) -> Vec<Line> {
     let Some(frame) = frame else {
         return vec![
             Line::new()
                 .push("? ", theme.cursor)
-                .push("Review your answers", theme.prompt),
+                .push(title.to_string(), theme.prompt),
         ];
     };
     let mut lines = Vec::new();
@@ -414,6 +439,11 @@ fn skippable(frame: Option<&Frame>) -> bool {
     frame.is_some_and(|f| !f.required)
 }
 
+/// A question of a declinable request offers Ctrl-X (the review offers its own entry).
+fn declinable(frame: Option<&Frame>) -> bool {
+    frame.is_some_and(|f| f.declinable)
+}
+
 /// Rows a line takes at `width` columns.
 fn rows_of(line: &Line, width: usize) -> usize {
     line.width().div_ceil(width.max(1)).max(1)
@@ -431,39 +461,41 @@ impl Ui for TerminalUi {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        self.run(Some(frame), select::Select::new(request))
+        self.run(Some(frame), None, select::Select::new(request))
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        self.run(Some(frame), multi_select::MultiSelect::new(request))
+        self.run(Some(frame), None, multi_select::MultiSelect::new(request))
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        self.run(Some(frame), text::Text::new(request))
+        self.run(Some(frame), None, text::Text::new(request))
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        self.run(Some(frame), confirm::Confirm::new(request))
+        self.run(Some(frame), None, confirm::Confirm::new(request))
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        self.run(Some(frame), number::Number::new(request))
+        self.run(Some(frame), None, number::Number::new(request))
     }
 
-    fn review(&mut self, items: &[ReviewItem]) -> ReviewReply {
-        let reply = self.run(None, review::Review::new(items));
-        if matches!(reply, ReviewReply::Submit | ReviewReply::Cancel) {
-            self.review = Some((items.to_vec(), reply == ReviewReply::Submit));
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        let context = request.context.as_deref();
+        let reply = self.run(None, context, review::Review::new(request));
+        if !matches!(reply, ReviewReply::Edit(_)) {
+            self.review = Some((request.items.clone(), reply == ReviewReply::Submit));
         }
         reply
     }
 
     fn finished(&mut self) {
         if self.renderer.is_some() {
-            let ending = match (self.cancelled, self.interrupted) {
-                (false, _) => None,
-                (true, false) => Some(Line::new().push("✖ Cancelled", self.theme.error)),
-                (true, true) => Some(Line::new().push("✖ Interrupted", self.theme.error)),
+            let ending = match (self.cancelled, self.interrupted, self.declined) {
+                (_, _, true) => Some(Line::new().push("✖ Declined", self.theme.error)),
+                (false, _, _) => None,
+                (true, false, _) => Some(Line::new().push("✖ Cancelled", self.theme.error)),
+                (true, true, _) => Some(Line::new().push("✖ Interrupted", self.theme.error)),
             };
             if let Some((items, submitted)) = self.review.take() {
                 // The batch's final answers, once each, in place of the review.
@@ -475,7 +507,12 @@ impl Ui for TerminalUi {
                     })
                     .collect();
                 if submitted {
-                    lines.push(self.summary_line(None, format!("{} answers sent", items.len())));
+                    let sent = match items.len() {
+                        0 => "Accepted".to_string(),
+                        1 => "1 answer sent".to_string(),
+                        n => format!("{n} answers sent"),
+                    };
+                    lines.push(self.summary_line(None, sent));
                 }
                 lines.extend(ending);
                 if let Some(renderer) = &mut self.renderer {
@@ -494,6 +531,8 @@ impl Ui for TerminalUi {
             }
         }
         self.cancelled = false;
+        self.declined = false;
+        self.context = None;
         self.committed.clear();
         self.leave();
     }

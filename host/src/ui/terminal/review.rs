@@ -1,5 +1,7 @@
 //! The review of a batch: every answer listed; Enter submits, a number or the arrows and Enter
-//! pick one to change, Esc cancels.
+//! pick one to change, Esc cancels. Where the request can be declined (an MCP elicitation),
+//! a "Decline" entry and Ctrl-X decline it; a request without questions is only accepted or
+//! declined.
 
 use unicode_width::UnicodeWidthStr;
 
@@ -7,26 +9,39 @@ use super::keys::Key;
 use super::list::List;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::ui::{Nav, ReviewItem, ReviewReply};
+use crate::ui::{Nav, ReviewItem, ReviewReply, ReviewRequest};
 
 pub struct Review {
     items: Vec<ReviewItem>,
-    /// Entries: the items, then "Submit".
+    declinable: bool,
+    /// Entries: the items, then "Submit" (or "Accept"), then "Decline" when declinable.
     list: List,
 }
 
 impl Review {
-    pub fn new(items: &[ReviewItem]) -> Self {
+    pub fn new(request: &ReviewRequest) -> Self {
+        let items = request.items.clone();
+        let entries = items.len() + 1 + usize::from(request.declinable);
         Review {
-            items: items.to_vec(),
-            list: List::new(items.len() + 1, items.len()),
+            list: List::new(entries, items.len()),
+            items,
+            declinable: request.declinable,
         }
     }
 
-    fn title(item: &ReviewItem) -> String {
+    fn title_of(item: &ReviewItem) -> String {
         item.header
             .clone()
             .unwrap_or_else(|| item.prompt.lines().next().unwrap_or("").to_string())
+    }
+
+    /// The entry that sends: "Accept" when there is nothing to review, else "Submit".
+    fn send_label(&self) -> &'static str {
+        if self.items.is_empty() {
+            "Accept"
+        } else {
+            "Submit"
+        }
     }
 }
 
@@ -37,18 +52,20 @@ impl Widget for Review {
         if self.list.navigate(&key, page) {
             return None;
         }
-        let last = self.items.len() as u32 - 1;
+        let count = self.items.len() as u32;
         match key {
             Key::Enter => match self.list.current()? {
                 i if i < self.items.len() => Some(ReviewReply::Edit(i as u32)),
-                _ => Some(ReviewReply::Submit),
+                i if i == self.items.len() => Some(ReviewReply::Submit),
+                _ => Some(ReviewReply::Decline),
             },
             Key::Char(d @ '1'..='9') => {
                 let n = d as u32 - '1' as u32;
-                (n <= last).then_some(ReviewReply::Edit(n))
+                (n < count).then_some(ReviewReply::Edit(n))
             }
             Key::Esc => Some(ReviewReply::Cancel),
-            Key::BackTab | Key::Left => Some(ReviewReply::Edit(last)),
+            Key::Ctrl('x') if self.declinable => Some(ReviewReply::Decline),
+            Key::BackTab | Key::Left if count > 0 => Some(ReviewReply::Edit(count - 1)),
             _ => None,
         }
     }
@@ -56,7 +73,7 @@ impl Widget for Review {
     fn body(&mut self, ctx: &Ctx) -> Body {
         let theme = ctx.theme;
         let mut body = Body::default();
-        let titles: Vec<String> = self.items.iter().map(Self::title).collect();
+        let titles: Vec<String> = self.items.iter().map(Self::title_of).collect();
         let number_width = self.items.len().to_string().len();
         let column = titles
             .iter()
@@ -65,6 +82,7 @@ impl Widget for Review {
             .unwrap_or(0)
             .min(ctx.width / 3);
         let items = &self.items;
+        let send = self.send_label();
         let rows = ctx.rows.saturating_sub(2);
         list_window(
             &mut self.list,
@@ -84,8 +102,10 @@ impl Widget for Review {
                         .push(format!("{:>number_width$}. ", index + 1), theme.muted)
                         .push(format!("{title}{pad}  "), theme.muted)
                         .push(truncate(&item.answer.replace('\n', " "), room), style);
+                } else if index == items.len() {
+                    line = line.push(send, if here { theme.done } else { theme.text });
                 } else {
-                    line = line.push("Submit", if here { theme.done } else { theme.text });
+                    line = line.push("Decline", if here { theme.error } else { theme.text });
                 }
                 body.lines.push(line);
             },
@@ -94,7 +114,25 @@ impl Widget for Review {
     }
 
     fn hint(&self) -> String {
-        "Enter on Submit sends · a number or Enter on an answer changes it · Esc cancel".into()
+        let send = self.send_label();
+        let mut hint = if self.items.is_empty() {
+            format!("Enter on {send} accepts")
+        } else {
+            format!("Enter on {send} sends · a number or Enter on an answer changes it")
+        };
+        if self.declinable {
+            hint.push_str(" · Ctrl-X decline");
+        }
+        hint.push_str(" · Esc cancel");
+        hint
+    }
+
+    fn title(&self) -> &str {
+        if self.items.is_empty() {
+            "Accept this request?"
+        } else {
+            "Review your answers"
+        }
     }
 
     /// The review prints the final answers itself when the request ends.
@@ -103,6 +141,10 @@ impl Widget for Review {
     }
 
     fn nav(nav: Nav) -> Option<ReviewReply> {
-        (nav == Nav::Cancel).then_some(ReviewReply::Cancel)
+        match nav {
+            Nav::Cancel => Some(ReviewReply::Cancel),
+            Nav::Decline => Some(ReviewReply::Decline),
+            Nav::Back | Nav::Skip => None,
+        }
     }
 }

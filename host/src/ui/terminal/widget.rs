@@ -31,6 +31,10 @@ pub trait Widget {
     fn body(&mut self, ctx: &Ctx) -> Body;
     /// The key hints line.
     fn hint(&self) -> String;
+    /// The title of a widget shown without a question (the review).
+    fn title(&self) -> &str {
+        ""
+    }
     /// A message shown in place (a limit not met), until the next key.
     fn notice(&self) -> Option<&str> {
         None
