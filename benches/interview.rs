@@ -15,7 +15,8 @@ use interview_host::ui::terminal::select::Select;
 use interview_host::ui::terminal::theme::Theme;
 use interview_host::ui::terminal::widget::Widget;
 use interview_host::{
-    Choice, EMBEDDED_COMPONENT, Frame, NoPerson, Plugin, SelectReply, SelectRequest,
+    Choice, ConfirmReply, EMBEDDED_COMPONENT, ElicitEnding, Frame, MultiPick, MultiSelectReply,
+    NoPerson, NumberReply, Plugin, ReviewReply, SelectReply, SelectRequest, TextReply,
 };
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -102,6 +103,33 @@ fn main() {
     report(
         "one call through the host (one select, scripted answer)",
         format!("{call:.2?}"),
+    );
+
+    let elicitation = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/elicitation.json"
+    ))
+    .unwrap();
+    let elicit = time(2000, || {
+        session.ui_mut().push([
+            Step::Text(TextReply::Submitted("Ada Lovelace".into())),
+            Step::Text(TextReply::Submitted("ada@example.com".into())),
+            Step::Text(TextReply::Submitted("2026-12-24".into())),
+            Step::Number(NumberReply::Entered("8".into())),
+            Step::Select(SelectReply::Picked(1)),
+            Step::MultiSelect(MultiSelectReply::Picked(MultiPick {
+                picked: vec![0, 1],
+                other: None,
+            })),
+            Step::Confirm(ConfirmReply::Answered(false)),
+            Step::Review(ReviewReply::Submit),
+        ]);
+        let reply = session.elicit(&elicitation, Some("venue")).unwrap();
+        assert_eq!(reply.ending, ElicitEnding::Accepted);
+    });
+    report(
+        "one elicitation through the host (7 fields, scripted)",
+        format!("{elicit:.2?}"),
     );
 
     let options: Vec<String> = (0..10_000).map(|i| format!("\"option {i}\"")).collect();

@@ -563,3 +563,72 @@ fn schema_in_every_ecosystems_envelope() {
     let bad = run(&["schema", "--format", "cobol"], "");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+const ELICITATION: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/elicitation.json");
+
+#[test]
+fn elicit_answers_a_form_line_by_line_with_every_exit_code() {
+    // Submitted: formats and ranges checked, defaults taken, the JSON-RPC response printed.
+    let answers =
+        "Ada Lovelace\nada@example\nada@example.com\n2026-13-01\n2026-12-24\n\n2\n1,2\nn\n\n";
+    let output = run(
+        &["elicit", "--server", "venue-booker", ELICITATION],
+        answers,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        result(&output),
+        json!({"jsonrpc": "2.0", "id": 7, "result": {"action": "accept", "content": {
+            "name": "Ada Lovelace", "email": "ada@example.com", "date": "2026-12-24", "guests": 8,
+            "room": "hall", "extras": ["projector", "catering"], "newsletter": false}}})
+    );
+    let asked = stderr(&output);
+    assert_eq!(
+        asked
+            .matches("venue-booker asks: To book the venue")
+            .count(),
+        1,
+        "{asked}"
+    );
+    assert!(
+        asked.contains("Type an email address, like name@example.com."),
+        "{asked}"
+    );
+    assert!(asked.contains("Type a date as YYYY-MM-DD"), "{asked}");
+    assert!(
+        asked.contains("Commands: back, skip, decline, quit, help."),
+        "{asked}"
+    );
+
+    // Declined: exit 5, no content.
+    let output = run(&["elicit", ELICITATION], "Ada\ndecline\n");
+    assert_eq!(output.status.code(), Some(5), "{}", stderr(&output));
+    assert_eq!(result(&output)["result"], json!({"action": "decline"}));
+
+    // Dismissed: the input ends before the form is done.
+    let output = run(&["elicit", ELICITATION], "Ada\n");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(result(&output)["result"], json!({"action": "cancel"}));
+
+    // Nobody there: cancel at once, exit 3.
+    let output = run(&["elicit", ELICITATION], "");
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert_eq!(result(&output)["result"], json!({"action": "cancel"}));
+
+    // Invalid: a JSON-RPC error naming the field, exit 2, nothing asked.
+    let bad = write_request(
+        "bad_elicitation",
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "elicitation/create", "params": {
+            "message": "m", "requestedSchema": {"type": "object", "properties": {
+                "n": {"type": "integer", "minimum": 5, "maximum": 1}}}}}),
+    );
+    let output = run(&["elicit", &bad], "");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let reply = result(&output);
+    assert_eq!(reply["id"], 3);
+    assert_eq!(reply["error"]["code"], -32602);
+    assert_eq!(
+        reply["error"]["message"],
+        "params.requestedSchema.properties.n.minimum is 5, more than maximum (1)"
+    );
+}

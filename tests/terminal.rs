@@ -20,6 +20,7 @@ const ESC: &str = "\x1b";
 const ENTER: &str = "\r";
 const ALT_ENTER: &str = "\x1b\r";
 const CTRL_C: &str = "\x03";
+const CTRL_X: &str = "\x18";
 
 /// What the emulated terminal was asked to do besides drawing.
 #[derive(Default)]
@@ -56,16 +57,17 @@ impl Term {
     /// Runs `interview ask <request>` at `rows` x `cols`, then prints its exit code and the
     /// terminal's line discipline on the same screen.
     fn start(name: &str, request: &Json, rows: u16, cols: u16, env: &[(&str, &str)]) -> Term {
-        Term::start_with(name, request, rows, cols, env, "")
+        Term::start_with(name, request, rows, cols, env, "ask")
     }
 
+    /// Runs `interview <command> <request>`, where `command` is the subcommand and its options.
     fn start_with(
         name: &str,
         request: &Json,
         rows: u16,
         cols: u16,
         env: &[(&str, &str)],
-        args: &str,
+        command: &str,
     ) -> Term {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal");
         std::fs::create_dir_all(&dir).unwrap();
@@ -74,7 +76,7 @@ impl Term {
         let result = dir.join(format!("{name}.out.json"));
         let _ = std::fs::remove_file(&result);
         let command = format!(
-            "{bin} ask {args} {request} > {result}",
+            "{bin} {command} {request} > {result}",
             bin = env!("CARGO_BIN_EXE_interview"),
             request = request_path.display(),
             result = result.display(),
@@ -693,7 +695,7 @@ fn no_color_keeps_attributes_but_drops_colours() {
 
 #[test]
 fn numbered_mode_on_request() {
-    let mut term = Term::start_with("numbered", &colours(), 24, 80, &[], "--numbered");
+    let mut term = Term::start_with("numbered", &colours(), 24, 80, &[], "ask --numbered");
     term.wait("> ");
     term.send("3\r");
     let done = term.finish();
@@ -971,4 +973,112 @@ fn ctrl_s_skips_an_optional_question_and_only_an_optional_one() {
         done.result["answers"][1]["value"], "S",
         "Ctrl-S did nothing on the required one"
     );
+}
+
+/// The specification's contact-form elicitation, as the conformance suite has it.
+fn contact_form() -> Json {
+    let case = include_str!("conformance/elicit_spec_contact_form.json");
+    serde_json::from_str::<Json>(case).unwrap()["elicit"].clone()
+}
+
+#[test]
+fn an_elicitation_form_shows_its_server_once_checks_formats_and_submits() {
+    let mut term = Term::start_with(
+        "elicit",
+        &contact_form(),
+        24,
+        100,
+        &[],
+        "elicit --server crm",
+    );
+    let screen = term.wait("Your full name");
+    assert!(
+        screen.contains("crm asks: Please provide your contact information"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Ctrl-X decline"),
+        "the key is offered: {screen}"
+    );
+    term.send("Monalisa Octocat");
+    term.key(ENTER);
+    term.wait("Your email address");
+    term.wait("name@example.com");
+    term.send("octocat at github");
+    term.key(ENTER);
+    term.wait("Type an email address, like name@example.com.");
+    for _ in 0.."octocat at github".len() {
+        term.send("\x7f");
+    }
+    term.send("octocat@github.com");
+    term.key(ENTER);
+    term.wait("Your age");
+    term.send("30");
+    term.key(ENTER);
+    let screen = term.wait("Review your answers");
+    assert!(
+        screen.contains("Decline"),
+        "the review offers Decline: {screen}"
+    );
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0, "{}", done.screen);
+    assert_eq!(
+        done.result,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"action": "accept",
+            "content": {"name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30}}})
+    );
+    assert_eq!(
+        done.screen.matches("crm asks:").count(),
+        1,
+        "the context is printed once: {}",
+        done.screen
+    );
+    assert!(done.screen.contains("✔ 3 answers sent"), "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+}
+
+#[test]
+fn ctrl_x_declines_an_elicitation_and_only_an_elicitation() {
+    let mut term = Term::start_with("decline", &contact_form(), 24, 100, &[], "elicit");
+    term.wait("Your full name");
+    term.send("Ada");
+    term.key(ENTER);
+    term.wait("Your email address");
+    term.key(CTRL_X);
+    let done = term.finish();
+    assert_eq!(done.code, 5, "{}", done.screen);
+    assert_eq!(done.result["result"], json!({"action": "decline"}));
+    assert!(done.screen.contains("✖ Declined"), "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+
+    // In an agent's request there is nothing to decline: Ctrl-X does nothing and is not offered.
+    let mut term = Term::start("no_decline", &json!({"question": "Name?"}), 24, 100, &[]);
+    let screen = term.wait("Name?");
+    assert!(!screen.contains("Ctrl-X"), "{screen}");
+    term.key(CTRL_X);
+    term.send("Bo");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!((done.code, done.result["answer"].clone()), (0, json!("Bo")));
+}
+
+#[test]
+fn a_form_without_fields_is_accepted_or_declined_on_one_screen() {
+    let consent = json!({"message": "May I restart the build server?",
+        "requestedSchema": {"type": "object", "properties": {}}});
+    let mut term = Term::start_with("consent", &consent, 24, 80, &[], "elicit");
+    let screen = term.wait("Accept this request?");
+    assert!(
+        screen.contains("May I restart the build server?"),
+        "{screen}"
+    );
+    term.key(DOWN);
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(
+        (done.code, done.result.clone()),
+        (5, json!({"action": "decline"}))
+    );
+    assert!(done.restored, "{}", done.screen);
 }

@@ -177,6 +177,31 @@ impl<U: Ui + 'static> Session<U> {
     /// JSON-RPC request) by asking the person its form. `requester` names the server, so the
     /// person knows who asks. The reply is the JSON to send back (`{action, content}`, or the
     /// JSON-RPC response), and `ending` says how it came about.
+    ///
+    /// ```
+    /// use interview_host::ui::scripted::{ScriptedUi, Step};
+    /// use interview_host::{ElicitEnding, Plugin, ReviewReply, TextReply};
+    ///
+    /// # fn main() -> Result<(), interview_host::Error> {
+    /// let request = r#"{"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": {
+    ///     "message": "Please provide your GitHub username",
+    ///     "requestedSchema": {"type": "object", "required": ["username"],
+    ///         "properties": {"username": {"type": "string", "title": "GitHub Username"}}}}}"#;
+    /// // The person types a name and submits the form at the review.
+    /// let ui = ScriptedUi::new([
+    ///     Step::Text(TextReply::Submitted("octocat".into())),
+    ///     Step::Review(ReviewReply::Submit),
+    /// ]);
+    /// let mut session = Plugin::load()?.session(ui)?;
+    /// let elicitation = session.elicit(request, Some("github"))?;
+    /// assert_eq!(elicitation.ending, ElicitEnding::Accepted);
+    /// assert_eq!(
+    ///     elicitation.reply,
+    ///     r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"username":"octocat"}}}"#
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn elicit(&mut self, request: &str, requester: Option<&str>) -> Result<Elicitation, Error> {
         self.check_size(request)?;
         self.run("elicit", |bindings, store| {

@@ -49,26 +49,11 @@ fn nav_text(nav: Nav) -> Step {
     Step::Text(TextReply::Nav(nav))
 }
 
-/// The specification's "structured data request" example, as a JSON-RPC request.
+/// The specification's "structured data request" example, as a JSON-RPC request (the
+/// conformance suite's copy).
 fn contact_request() -> Json {
-    json!({
-        "jsonrpc": "2.0",
-        "id": 2,
-        "method": "elicitation/create",
-        "params": {
-            "mode": "form",
-            "message": "Please provide your contact information",
-            "requestedSchema": {
-                "type": "object",
-                "properties": {
-                    "name": { "type": "string", "description": "Your full name" },
-                    "email": { "type": "string", "format": "email", "description": "Your email address" },
-                    "age": { "type": "number", "minimum": 18, "description": "Your age" }
-                },
-                "required": ["name", "email"]
-            }
-        }
-    })
+    let case = include_str!("../../../tests/conformance/elicit_spec_contact_form.json");
+    serde_json::from_str::<Json>(case).unwrap()["elicit"].clone()
 }
 
 #[test]
