@@ -90,7 +90,8 @@ enum Command {
     },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
     /// stdout, the questions on the terminal. A line is a tool call's arguments, or
-    /// {"tool": NAME, "arguments": {...}}. After `quit`, later requests answer cancelled.
+    /// {"tool": NAME, "arguments": {...}}, or an MCP elicitation/create request. After `quit`,
+    /// later requests answer cancelled.
     Serve {
         #[command(flatten)]
         asking: Asking,

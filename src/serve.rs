@@ -1,7 +1,9 @@
 //! `interview serve`: a session over stdio for agent runtimes in any language. One JSON request
 //! per line on stdin, one result per line on stdout; the person answers on the terminal.
 //!
-//! A line is the tool call's arguments, or an envelope `{"tool": NAME, "arguments": {...}}`.
+//! A line is the tool call's arguments, or an envelope `{"tool": NAME, "arguments": {...}}`, or
+//! an MCP `elicitation/create` request (JSON-RPC, or its params), answered with the reply to send
+//! back to the server.
 //! With `--state` (seed 003), a line is a workflow's state instead: the question is read from
 //! the first question key present, the answer comes back injected under the response key, and
 //! a state whose completion key is true ends the session. Every line gets exactly one line
@@ -9,7 +11,7 @@
 
 use std::io::{BufRead, Write};
 
-use interview_host::Plugin;
+use interview_host::{Plugin, Session};
 use serde_json::{Map, Value as Json};
 
 use crate::exit::Exit;
@@ -56,6 +58,7 @@ pub fn run(plugin: &Plugin, options: Options) -> Result<Exit, String> {
         }
         let (reply, finished) = match &options.state {
             Some(keys) => state_line(plugin, &mut asker, &options, keys, &line)?,
+            None if is_elicitation(&line) => (elicit(plugin, &mut asker, &line)?, false),
             None => {
                 let (tool, arguments) = envelope(&line, &options.tool);
                 (ask(plugin, &mut asker, &options, &tool, &arguments)?, false)
@@ -97,8 +100,35 @@ fn envelope(line: &str, tool: &str) -> (String, String) {
     (tool.to_string(), line.to_string())
 }
 
-/// Asks one request through the person (who stays for the next one); the result JSON. Once
+/// Whether a line is an MCP elicitation: a JSON-RPC `elicitation/create` request, or its params
+/// (`requestedSchema` is in no tool's arguments).
+fn is_elicitation(line: &str) -> bool {
+    matches!(
+        serde_json::from_str::<Json>(line),
+        Ok(Json::Object(object))
+            if object.get("method").and_then(Json::as_str) == Some("elicitation/create")
+                || object.contains_key("requestedSchema")
+    )
+}
+
+/// Runs `work` in a session with the person, who stays for the next request; its JSON. Once
 /// the person has quit, their UI cancels every question without showing it.
+fn with_person(
+    plugin: &Plugin,
+    asker: &mut Asker,
+    work: impl FnOnce(&mut Session<Box<dyn Person>>) -> Result<String, interview_host::Error>,
+) -> Result<Json, String> {
+    let person = asker
+        .take()
+        .expect("the person is back after every request");
+    let mut session = plugin.session(person).map_err(|e| e.to_string())?;
+    let result = work(&mut session);
+    *asker = Some(session.into_ui());
+    let result = result.map_err(|e| e.to_string())?;
+    serde_json::from_str(&result).map_err(|e| e.to_string())
+}
+
+/// Asks one tool call; the result JSON.
 fn ask(
     plugin: &Plugin,
     asker: &mut Asker,
@@ -106,15 +136,17 @@ fn ask(
     tool: &str,
     arguments: &str,
 ) -> Result<Json, String> {
-    let person = asker
-        .take()
-        .expect("the person is back after every request");
-    let mut session = plugin.session(person).map_err(|e| e.to_string())?;
-    session.set_skip_response(options.skip_response.clone());
-    let result = session.call(tool, arguments);
-    *asker = Some(session.into_ui());
-    let result = result.map_err(|e| e.to_string())?;
-    serde_json::from_str(&result).map_err(|e| e.to_string())
+    with_person(plugin, asker, |session| {
+        session.set_skip_response(options.skip_response.clone());
+        session.call(tool, arguments)
+    })
+}
+
+/// Answers one elicitation; the reply to send back to the server.
+fn elicit(plugin: &Plugin, asker: &mut Asker, request: &str) -> Result<Json, String> {
+    with_person(plugin, asker, |session| {
+        session.elicit(request, None).map(|e| e.reply)
+    })
 }
 
 /// One line of state mode: the state back, with the answer under the response key; and

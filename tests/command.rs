@@ -473,7 +473,7 @@ fn the_review_step_changes_an_answer_or_cancels() {
 #[test]
 fn serve_without_a_terminal_answers_unavailable_to_every_request() {
     let mut child = spawn_without_terminal(&["serve"]);
-    child.stdin.take().unwrap().write_all(b"{\"question\": \"A?\"}\n{\"tool\": \"resume_structured\", \"arguments\": {\"summary\": \"ok\"}}\n{bad\n").unwrap();
+    child.stdin.take().unwrap().write_all(b"{\"question\": \"A?\"}\n{\"tool\": \"resume_structured\", \"arguments\": {\"summary\": \"ok\"}}\n{bad\n{\"message\": \"m\", \"requestedSchema\": {\"type\": \"object\", \"properties\": {}}}\n").unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let results: Vec<Json> = output
@@ -482,10 +482,15 @@ fn serve_without_a_terminal_answers_unavailable_to_every_request() {
         .filter(|l| !l.is_empty())
         .map(|l| serde_json::from_slice(l).unwrap())
         .collect();
-    let statuses: Vec<_> = results.iter().map(|r| r["status"].clone()).collect();
+    let statuses: Vec<_> = results[..3].iter().map(|r| r["status"].clone()).collect();
     assert_eq!(
         statuses,
         [json!("unavailable"), json!("answered"), json!("invalid")]
+    );
+    assert_eq!(
+        results[3],
+        json!({"action": "cancel"}),
+        "an elicitation is answered too"
     );
 }
 

@@ -896,6 +896,7 @@ fn serve_with_the_arrow_key_ui() {
     let requests = [
         json!({"question": "Colour?", "options": ["Red", "Green"]}),
         json!({"question": "Size?", "type": "integer", "min": 1, "max": 9}),
+        contact_form(),
     ];
     let (results, screen) = serve("serve-terminal", &requests, "", |term| {
         term.wait("Esc cancel");
@@ -904,9 +905,16 @@ fn serve_with_the_arrow_key_ui() {
         term.wait("Size?");
         term.send("7");
         term.key(ENTER);
+        // An MCP client's elicitation, in the same session.
+        term.wait("Your full name");
+        term.key(CTRL_X);
     });
     assert_eq!(results[0]["answer"], "Green");
     assert_eq!(results[1]["answer"], 7);
+    assert_eq!(
+        results[2],
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"action": "decline"}})
+    );
     assert!(
         screen.contains("✔ Colour? › Green") && screen.contains("✔ Size? › 7"),
         "{screen}"
