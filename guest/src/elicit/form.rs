@@ -367,7 +367,7 @@ fn choice_index(found: &Found, value: &Json, options: &[Choice]) -> Result<u32, 
 }
 
 /// An error from the shared question rules, in the schema's words: `min_length` is
-/// `minLength`, `min_picks` is `minItems`, and so on.
+/// `minLength`, `min_picks` is `minItems`, `header` is `title`, and so on.
 fn schema_words(mut error: RequestError) -> RequestError {
     const WORDS: &[(&str, &str)] = &[
         (".min_length", ".minLength"),
@@ -376,6 +376,7 @@ fn schema_words(mut error: RequestError) -> RequestError {
         (".max_picks", ".maxItems"),
         (".min", ".minimum"),
         (".max", ".maximum"),
+        (".header", ".title"),
     ];
     if let Some((ours, theirs)) = WORDS.iter().find(|(ours, _)| error.path.ends_with(ours)) {
         error.path.truncate(error.path.len() - ours.len());

@@ -480,6 +480,14 @@ fn invalid_forms_name_the_field_at_fault() {
             "requestedSchema.properties.a.minItems",
             "only 1 entries",
         ),
+        (
+            form(
+                json!({ "t": { "type": "boolean", "title": "x".repeat(300), "description": "d" } }),
+                &[],
+            ),
+            "requestedSchema.properties.t.title",
+            "the limit is 200",
+        ),
     ];
     for (params, path, words) in cases {
         let (at, message) = refusal(params.clone());
