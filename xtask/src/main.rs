@@ -101,10 +101,10 @@ fn build_guest(check: bool) -> Result<(), String> {
     if !status.success() {
         return Err(format!("the guest build failed ({status})"));
     }
-    let core_path = root
-        .join("target")
-        .join(TARGET)
-        .join("guest/interview_guest.wasm");
+    // Where cargo put it: CARGO_TARGET_DIR (relative to the workspace) when set.
+    let target_dir =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir));
+    let core_path = target_dir.join(TARGET).join("guest/interview_guest.wasm");
     let core = std::fs::read(&core_path)
         .map_err(|e| format!("cannot read {}: {e}", core_path.display()))?;
     let component = wit_component::ComponentEncoder::default()
