@@ -558,8 +558,10 @@ fn wide_characters_and_hostile_labels() {
     let mut term = Term::start("wide", &request, 24, 40, &[]);
     let screen = term.wait("↑↓ move");
     assert!(
-        screen.contains("Shi…"),
-        "the hint line is cut to one row:\n{screen}"
+        screen
+            .lines()
+            .any(|l| l == "↑↓ move · Enter select · Esc cancel"),
+        "the hint line fits one row, the middle hints giving way to Esc:\n{screen}"
     );
     assert!(screen.contains("? 選んでください"), "{screen}");
     assert!(
@@ -1069,6 +1071,22 @@ fn ctrl_x_declines_an_elicitation_and_only_an_elicitation() {
     term.key(ENTER);
     let done = term.finish();
     assert_eq!((done.code, done.result["answer"].clone()), (0, json!("Bo")));
+}
+
+#[test]
+fn the_way_to_decline_stays_in_sight_on_a_narrow_terminal() {
+    let form = json!({"message": "Pick", "requestedSchema": {"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}});
+    let mut term = Term::start_with("narrow_decline", &form, 24, 80, &[], "elicit");
+    let screen = term.wait("Esc cancel");
+    let hint = screen.lines().find(|l| l.contains("Esc cancel")).unwrap();
+    assert!(
+        hint.ends_with("Esc cancel · Ctrl-S skip · Ctrl-X decline"),
+        "{screen}"
+    );
+    assert!(hint.starts_with("↑↓ move"), "{screen}");
+    term.key(CTRL_X);
+    assert_eq!(term.finish().code, 5);
 }
 
 #[test]

@@ -27,6 +27,7 @@ use std::time::Duration;
 
 use crossterm::event;
 use crossterm::terminal;
+use unicode_width::UnicodeWidthStr;
 
 use super::*;
 use keys::Key;
@@ -372,14 +373,21 @@ pub fn layout<W: Widget>(
         .notice()
         .map(str::to_string)
         .or_else(|| frame.and_then(|f| f.error.clone()));
-    // One row always, however narrow the terminal: the hints are the first to give way.
-    let mut hint = widget.hint();
-    if skippable(frame) {
-        hint.push_str(" · Ctrl-S skip");
+    // One row always, however narrow the terminal: the hints are the first to give way, the
+    // ones in the middle first, so that the way out (cancel, skip, decline) stays in sight.
+    let widget_hint = widget.hint();
+    let mut hints: Vec<&str> = widget_hint.split(" · ").collect();
+    let mut ways_out = 1;
+    for (offered, hint) in [
+        (skippable(frame), "Ctrl-S skip"),
+        (declinable(frame), "Ctrl-X decline"),
+    ] {
+        if offered {
+            hints.push(hint);
+            ways_out += 1;
+        }
     }
-    if declinable(frame) {
-        hint.push_str(" · Ctrl-X decline");
-    }
+    let hint = squeeze(hints, ways_out, width);
     let hint = render::fit(&Line::new().push(hint, theme.hint), width);
     let fixed: usize = lines
         .iter()
@@ -398,6 +406,16 @@ pub fn layout<W: Widget>(
     }
     lines.push(hint);
     (Screen { lines, cursor }, (rows / 2).max(1))
+}
+
+/// `hints` joined with ` · ` in `width` columns where they fit: hints are dropped from the
+/// middle (after the first, before the last `keep` ones), right to left, until they do.
+fn squeeze(mut hints: Vec<&str>, keep: usize, width: usize) -> String {
+    let joined = |hints: &[&str]| hints.join(" · ");
+    while joined(&hints).width() > width && hints.len() > keep + 1 {
+        hints.remove(hints.len() - keep - 1);
+    }
+    joined(&hints)
 }
 
 /// The header line (`Question 2 of 4 · Deploy`) and the question, or without a question,
@@ -535,5 +553,34 @@ impl Ui for TerminalUi {
         self.context = None;
         self.committed.clear();
         self.leave();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::squeeze;
+
+    #[test]
+    fn hints_give_way_from_the_middle_and_keep_the_ways_out() {
+        let hints = vec![
+            "↑↓ move",
+            "Space toggle",
+            "a all",
+            "Enter done",
+            "Esc cancel",
+            "Ctrl-X decline",
+        ];
+        assert_eq!(
+            squeeze(hints.clone(), 2, 200),
+            "↑↓ move · Space toggle · a all · Enter done · Esc cancel · Ctrl-X decline"
+        );
+        assert_eq!(
+            squeeze(hints.clone(), 2, 52),
+            "↑↓ move · Space toggle · Esc cancel · Ctrl-X decline"
+        );
+        assert_eq!(
+            squeeze(hints, 2, 5),
+            "↑↓ move · Esc cancel · Ctrl-X decline"
+        );
     }
 }
