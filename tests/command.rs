@@ -307,6 +307,14 @@ fn a_request_on_stdin_without_a_terminal_is_unavailable_at_once() {
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     assert_eq!(result(&output)["status"], "unavailable");
     assert!(started.elapsed() < Duration::from_secs(10));
+
+    // An elicitation on stdin, likewise: dismissed at once, with the reply to send.
+    let mut child = spawn_without_terminal(&["elicit", "-"]);
+    let form = std::fs::read(ELICITATION).unwrap();
+    child.stdin.take().unwrap().write_all(&form).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert_eq!(result(&output)["result"], json!({"action": "cancel"}));
 }
 
 /// Reads the child's stderr until `text` has appeared.

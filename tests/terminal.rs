@@ -1074,6 +1074,19 @@ fn ctrl_x_declines_an_elicitation_and_only_an_elicitation() {
 }
 
 #[test]
+fn ctrl_c_dismisses_an_elicitation_with_exit_130_and_a_clean_terminal() {
+    let mut term = Term::start_with("elicit_interrupt", &contact_form(), 24, 100, &[], "elicit");
+    term.wait("Your full name");
+    term.send("Ada");
+    term.key(CTRL_C);
+    let done = term.finish();
+    assert_eq!(done.code, 130, "{}", done.screen);
+    assert_eq!(done.result["result"], json!({"action": "cancel"}));
+    assert!(done.screen.contains("✖ Interrupted"), "{}", done.screen);
+    assert!(done.restored, "{}", done.screen);
+}
+
+#[test]
 fn the_way_to_decline_stays_in_sight_on_a_narrow_terminal() {
     let form = json!({"message": "Pick", "requestedSchema": {"type": "object", "properties": {
         "tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}});
