@@ -179,3 +179,36 @@ fn definitions_are_valid_json_schemas_with_teaching_descriptions() {
     assert!(tools[0].description.contains("never add \"Other\""));
     assert!(tools[0].description.contains("recommended: true"));
 }
+
+#[test]
+fn a_text_format_is_read_shown_and_enforced_in_an_agents_request() {
+    let request = r#"{"question": "When?", "format": "date"}"#;
+    let (result, script) = run(
+        "interview",
+        request,
+        [text("next friday"), text("2026-11-27")],
+    );
+    assert_eq!(result["answer"], "2026-11-27");
+    assert_eq!(
+        script.frames[1].error.as_deref(),
+        Some("Type a date as YYYY-MM-DD, like 2026-11-21.")
+    );
+    let Shown::Text(shown) = &script.shown[0] else {
+        panic!()
+    };
+    assert_eq!(
+        shown.placeholder.as_deref(),
+        Some("YYYY-MM-DD"),
+        "the format is shown"
+    );
+    let checked: serde_json::Value =
+        serde_json::from_str(&crate::tool::check("interview", request)).unwrap();
+    assert_eq!(checked["questions"][0]["format"], "date");
+    let bad = error(r#"{"question": "When?", "format": "phone"}"#);
+    assert_eq!(bad.path, "format");
+    assert!(
+        bad.message.contains("email, uri, date and date-time"),
+        "{}",
+        bad.message
+    );
+}
