@@ -146,10 +146,11 @@ export class LineUi {
     return { tag: 'picked', val: { picked, other } };
   }
 
-  /** Shows the question and reads its answer: `{ line }`, or `{ nav }` when the input ended or
-   * the person typed a command. */
-  answerLine(frame) {
+  /** Shows the question (and `hints` below it) and reads its answer: `{ line }`, or `{ nav }`
+   * when the input ended or the person typed a command. */
+  answerLine(frame, hints = []) {
     this.show(frame);
+    hints.forEach((hint) => this.say(hint));
     this.error(frame);
     const line = this.read();
     if (line === null) return { nav: { tag: 'nav', val: 'cancel' } };
@@ -158,7 +159,12 @@ export class LineUi {
   }
 
   text(frame, request) {
-    const { line, nav } = this.answerLine(frame);
+    const hints = request.placeholder ? [`(for example: ${clean(request.placeholder, false)})`] : [];
+    const { minLength: low, maxLength: high } = request;
+    if (low !== undefined && high !== undefined) hints.push(`(${low} to ${high} characters)`);
+    else if (low !== undefined) hints.push(`(at least ${low} characters)`);
+    else if (high !== undefined) hints.push(`(at most ${high} characters)`);
+    const { line, nav } = this.answerLine(frame, hints);
     if (nav) return nav;
     return { tag: 'submitted', val: line.trim() ? line : (request.initial ?? '') };
   }

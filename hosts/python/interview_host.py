@@ -199,10 +199,12 @@ class LineUi:
             pick.other = self._read("Your answer: ")
         return pick
 
-    def _answer_line(self, frame):
-        """Shows the question and reads its answer: the line, or the nav when the input ended
-        or the person typed a command."""
+    def _answer_line(self, frame, hints=()):
+        """Shows the question (and ``hints`` below it) and reads its answer: the line, or the
+        nav when the input ended or the person typed a command."""
         self._show(frame)
+        for hint in hints:
+            print(hint, file=sys.stderr)
         self._error(frame)
         line = self._read()
         if line is None:
@@ -212,7 +214,13 @@ class LineUi:
         return line, None
 
     def text(self, frame, request):
-        line, nav = self._answer_line(frame)
+        hints = [f"(for example: {clean(request.placeholder, False)})"] if request.placeholder else []
+        low, high = field(request, "min-length"), field(request, "max-length")
+        if low is not None and high is not None:
+            hints.append(f"({low} to {high} characters)")
+        elif low is not None or high is not None:
+            hints.append(f"(at least {low} characters)" if low is not None else f"(at most {high} characters)")
+        line, nav = self._answer_line(frame, hints)
         if nav:
             return nav
         return Variant("submitted", line if line.strip() else (request.initial or ""))
