@@ -77,6 +77,22 @@ pub fn place(frame: &Frame) -> Option<String> {
     }
 }
 
+/// What a number question accepts, in words: `a whole number from 1 to 10`, `a number of 18
+/// or more`.
+pub fn number_range(request: &NumberRequest) -> String {
+    let what = if request.integer {
+        "a whole number"
+    } else {
+        "a number"
+    };
+    match (request.min, request.max) {
+        (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
+        (Some(min), None) => format!("{what} of {min} or more"),
+        (None, Some(max)) => format!("{what} of {max} or less"),
+        (None, None) => what.to_string(),
+    }
+}
+
 fn clean_frame(frame: Frame) -> Frame {
     Frame {
         header: frame.header.as_deref().map(sanitize::line),

@@ -475,18 +475,7 @@ impl Ui for NumberedUi {
         }
         let request = &without_rejected_draft(frame, *request, |r| &mut r.initial);
         self.show_frame(frame);
-        let what = if request.integer {
-            "a whole number"
-        } else {
-            "a number"
-        };
-        let range = match (request.min, request.max) {
-            (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
-            (Some(min), None) => format!("{what} of {min} or more"),
-            (None, Some(max)) => format!("{what} of {max} or less"),
-            (None, None) => what.to_string(),
-        };
-        let line = self.style.dim(&format!("({range})"));
+        let line = self.style.dim(&format!("({})", number_range(request)));
         self.say(&line);
         if let Some(initial) = request.initial {
             self.say(&format!("(default: {initial})"));

@@ -65,17 +65,7 @@ impl Widget for Number {
     fn body(&mut self, ctx: &Ctx) -> Body {
         let theme = ctx.theme;
         let (lines, (_, column)) = self.editor.view(false);
-        let what = if self.request.integer {
-            "a whole number"
-        } else {
-            "a number"
-        };
-        let range = match (self.request.min, self.request.max) {
-            (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
-            (Some(min), None) => format!("{what}, {min} or more"),
-            (None, Some(max)) => format!("{what}, {max} or less"),
-            (None, None) => what.to_string(),
-        };
+        let range = crate::ui::number_range(&self.request);
         let line = Line::new()
             .push("› ", theme.cursor)
             .push(lines.concat(), theme.text)
