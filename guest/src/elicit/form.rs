@@ -141,8 +141,7 @@ fn required_names<'a>(
         return Ok(Vec::new());
     };
     let mut names = Vec::new();
-    for (i, item) in found.array()?.iter().enumerate() {
-        let at = format!("{}[{i}]", found.path);
+    for (at, item) in found.items()? {
         match item {
             Json::String(name) if properties.iter().any(|(p, _, _)| p == name) => {
                 names.push(name.as_str());
@@ -315,21 +314,19 @@ fn untitled(values: &Found, names: Option<Found>) -> Result<Vec<Choice>, Request
 /// An array of strings.
 fn strings(found: &Found) -> Result<Vec<String>, RequestError> {
     found
-        .array()?
-        .iter()
-        .enumerate()
-        .map(|(i, v)| text_at(v, &format!("{}[{i}]", found.path)))
+        .items()?
+        .into_iter()
+        .map(|(path, v)| text_at(v, &path))
         .collect()
 }
 
 /// `oneOf`/`anyOf` entries, each `{const, title}`; a missing title shows the value.
 fn titled(entries: &Found) -> Result<Vec<Choice>, RequestError> {
     entries
-        .array()?
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let entry = Fields::new(entry, format!("{}[{i}]", entries.path))?;
+        .items()?
+        .into_iter()
+        .map(|(path, entry)| {
+            let entry = Fields::new(entry, path)?;
             let value = required(&entry, "const")?;
             let value = text_at(value.value, &value.path)?;
             let label = entry.string(&["title"])?.unwrap_or_else(|| value.clone());

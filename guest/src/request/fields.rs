@@ -125,6 +125,16 @@ impl<'a> Found<'a> {
         }
     }
 
+    /// The value as an array, each item with its own path (`options[2]`).
+    pub fn items(&self) -> Result<Vec<(String, &'a Json)>, RequestError> {
+        Ok(self
+            .array()?
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (format!("{}[{i}]", self.path), item))
+            .collect())
+    }
+
     pub fn error(&self, message: impl Into<String>) -> RequestError {
         RequestError::at(self.path.clone(), message)
     }

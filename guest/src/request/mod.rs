@@ -62,15 +62,11 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
     let rules = tool.rules();
     let (paths, objects): (Vec<String>, Vec<&Json>) = match top.find(&["questions"]) {
         Some(found) => {
-            let items = found.array()?;
+            let items = found.items()?;
             if items.is_empty() {
                 return Err(found.error("is empty: give at least one question"));
             }
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| (format!("{}[{i}]", found.path), item))
-                .unzip()
+            items.into_iter().unzip()
         }
         None if top.find(&["question", "prompt"]).is_some() => (vec![String::new()], vec![&json]),
         None => {

@@ -226,11 +226,9 @@ fn read_kind(
 /// Options: strings, or objects with a label and optional value, description and recommended.
 fn read_options(found: &Found) -> Result<Vec<Choice>, RequestError> {
     found
-        .array()?
-        .iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let path = format!("{}[{index}]", found.path);
+        .items()?
+        .into_iter()
+        .map(|(path, item)| {
             if let Some(label) = scalar_text(item) {
                 return Ok(Choice {
                     value: label.clone(),
