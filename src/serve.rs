@@ -58,11 +58,7 @@ pub fn run(plugin: &Plugin, options: Options) -> Result<Exit, String> {
         }
         let (reply, finished) = match &options.state {
             Some(keys) => state_line(plugin, &mut asker, &options, keys, &line)?,
-            None if is_elicitation(&line) => (elicit(plugin, &mut asker, &line)?, false),
-            None => {
-                let (tool, arguments) = envelope(&line, &options.tool);
-                (ask(plugin, &mut asker, &options, &tool, &arguments)?, false)
-            }
+            None => (request_line(plugin, &mut asker, &options, &line)?, false),
         };
         // A caller that stopped reading is gone: the session ends with it.
         if writeln!(stdout, "{reply}")
@@ -81,9 +77,28 @@ pub fn run(plugin: &Plugin, options: Options) -> Result<Exit, String> {
     Ok(Exit::Answered)
 }
 
-/// The tool and arguments of a request line: an envelope, or the arguments for `tool`.
-fn envelope(line: &str, tool: &str) -> (String, String) {
-    if let Ok(Json::Object(object)) = serde_json::from_str::<Json>(line)
+/// One request line: an elicitation, a tool call's envelope, or arguments for `--tool`.
+fn request_line(
+    plugin: &Plugin,
+    asker: &mut Asker,
+    options: &Options,
+    line: &str,
+) -> Result<Json, String> {
+    let object = match serde_json::from_str::<Json>(line) {
+        Ok(Json::Object(object)) => Some(object),
+        _ => None,
+    };
+    if object.as_ref().is_some_and(is_elicitation) {
+        return elicit(plugin, asker, line);
+    }
+    let (tool, arguments) = envelope(object.as_ref(), line, &options.tool);
+    ask(plugin, asker, options, &tool, &arguments)
+}
+
+/// The tool and arguments of a request `line` (`object` when it is a JSON object): an
+/// envelope, or the arguments for `tool`.
+fn envelope(object: Option<&Map<String, Json>>, line: &str, tool: &str) -> (String, String) {
+    if let Some(object) = object
         && let Some(arguments) = object.get("arguments")
     {
         let name = object
@@ -100,15 +115,11 @@ fn envelope(line: &str, tool: &str) -> (String, String) {
     (tool.to_string(), line.to_string())
 }
 
-/// Whether a line is an MCP elicitation: a JSON-RPC `elicitation/create` request, or its params
-/// (`requestedSchema` is in no tool's arguments).
-fn is_elicitation(line: &str) -> bool {
-    matches!(
-        serde_json::from_str::<Json>(line),
-        Ok(Json::Object(object))
-            if object.get("method").and_then(Json::as_str) == Some("elicitation/create")
-                || object.contains_key("requestedSchema")
-    )
+/// Whether a line's object is an MCP elicitation: a JSON-RPC `elicitation/create` request, or
+/// its params (`requestedSchema` is in no tool's arguments).
+fn is_elicitation(object: &Map<String, Json>) -> bool {
+    object.get("method").and_then(Json::as_str) == Some("elicitation/create")
+        || object.contains_key("requestedSchema")
 }
 
 /// Runs `work` in a session with the person, who stays for the next request; its JSON. Once
