@@ -20,6 +20,7 @@ pub mod judge;
 pub mod limits;
 pub mod llm_text;
 pub mod model;
+pub mod native;
 pub mod request;
 pub mod result;
 pub mod schema;

@@ -53,6 +53,18 @@ impl QuestionKind {
     }
 }
 
+impl Choice {
+    /// An option that is its label: the value is the label, no description, not recommended.
+    pub fn plain(label: &str) -> Choice {
+        Choice {
+            label: label.to_string(),
+            value: label.to_string(),
+            description: None,
+            recommended: false,
+        }
+    }
+}
+
 impl Settings {
     /// The text recorded for a skipped text question.
     pub fn skip_response(&self) -> &str {

@@ -1,11 +1,12 @@
 //! The result JSON of a tool call: `status`, `answers`, `answer` (one-question requests), `text`
-//! for the model, and `error` when the request was invalid.
+//! for the model, `native` (what the called agent's own tool returns), and `error` when the
+//! request was invalid.
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::llm_text;
 use crate::model::*;
 use crate::request::Request;
+use crate::{llm_text, native};
 
 /// The result of asking `request`.
 pub fn outcome(request: &Request, outcome: &Outcome) -> Json {
@@ -34,7 +35,12 @@ pub fn outcome(request: &Request, outcome: &Outcome) -> Json {
             answers.first().map_or(Json::Null, |a| value(&a.value)),
         );
     }
-    result.insert("text".into(), llm_text::outcome(request, outcome).into());
+    let native = native::reply(request, outcome);
+    let text = native
+        .text
+        .unwrap_or_else(|| llm_text::outcome(request, outcome));
+    result.insert("text".into(), text.into());
+    result.insert("native".into(), native.value);
     result.into()
 }
 

@@ -78,6 +78,8 @@ fn a_mixed_batch_end_to_end() {
             "text": "User answered all 5 questions:\n1. Deploy: User wrote: Canary in prod\n2. Checks: User selected: \
                      Unit tests, Migrations dry-run\n3. Scale: User entered: 3\n4. Post a message in #deploys when \
                      done?: User answered: no\n5. Notes: User wrote: Friday freeze",
+            // The `interview` tool answers in the shape of elelem's tool of that name too.
+            "native": {"answers": ["Canary in prod", ["Unit tests", "Migrations dry-run"], 3, false, "Friday freeze"]},
         })
     );
 }

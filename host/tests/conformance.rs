@@ -91,6 +91,8 @@ fn widget_of(shown: &Shown) -> &'static str {
     }
 }
 
+/// Every case, each run on its own session; all failures are reported together, each with its
+/// case's name and the result it actually gave.
 #[test]
 fn every_case_gives_exactly_the_expected_result() {
     let plugin = Plugin::builder().cache_dir(None).build().unwrap();
@@ -102,47 +104,72 @@ fn every_case_gives_exactly_the_expected_result() {
         .collect();
     cases.sort();
     assert!(cases.len() >= 10, "the suite is in {dir}");
-    for path in &cases {
-        let name = path.file_stem().unwrap().to_string_lossy();
-        let case: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let (widgets, steps): (Vec<_>, Vec<_>) =
-            case["script"].as_array().unwrap().iter().map(step).unzip();
-        let ui = if case["unavailable"] == true {
-            ScriptedUi::unavailable()
-        } else {
-            ScriptedUi::new(steps)
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            run_case(&plugin, path)
+                .err()
+                .map(|why| format!("{name}: {why}"))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Runs one case: `Err` says how it differs from what the case expects.
+fn run_case(plugin: &Plugin, path: &std::path::Path) -> Result<(), String> {
+    let case: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (widgets, steps): (Vec<_>, Vec<_>) =
+        case["script"].as_array().unwrap().iter().map(step).unzip();
+    let ui = if case["unavailable"] == true {
+        ScriptedUi::unavailable()
+    } else {
+        ScriptedUi::new(steps)
+    };
+    let mut session = plugin.session(ui).unwrap();
+    session.set_skip_response(case["skip_response"].as_str().map(str::to_string));
+    let raw = |value: &Json| match value {
+        Json::String(raw) => raw.clone(),
+        value => value.to_string(),
+    };
+    let reply = if let Some(request) = case.get("elicit") {
+        let elicitation = session
+            .elicit(&raw(request), case["requester"].as_str())
+            .unwrap();
+        let ending = match elicitation.ending {
+            ElicitEnding::Accepted => "accepted",
+            ElicitEnding::Declined => "declined",
+            ElicitEnding::Cancelled => "cancelled",
+            ElicitEnding::Unavailable => "unavailable",
+            ElicitEnding::Invalid => "invalid",
         };
-        let mut session = plugin.session(ui).unwrap();
-        session.set_skip_response(case["skip_response"].as_str().map(str::to_string));
-        let raw = |value: &Json| match value {
-            Json::String(raw) => raw.clone(),
-            value => value.to_string(),
-        };
-        let reply = if let Some(request) = case.get("elicit") {
-            let elicitation = session
-                .elicit(&raw(request), case["requester"].as_str())
-                .unwrap();
-            let ending = match elicitation.ending {
-                ElicitEnding::Accepted => "accepted",
-                ElicitEnding::Declined => "declined",
-                ElicitEnding::Cancelled => "cancelled",
-                ElicitEnding::Unavailable => "unavailable",
-                ElicitEnding::Invalid => "invalid",
-            };
-            assert_eq!(ending, case["ending"].as_str().unwrap(), "{name}");
-            elicitation.reply
-        } else {
-            let arguments = raw(&case["arguments"]);
-            session
-                .call(case["tool"].as_str().unwrap(), &arguments)
-                .unwrap()
-        };
-        let result: Json = serde_json::from_str(&reply).unwrap();
-        let asked: Vec<_> = session.ui().shown().iter().map(widget_of).collect();
-        assert_eq!(
-            asked, widgets,
-            "{name}: the widgets asked are not the script's"
-        );
-        assert_eq!(result, case["result"], "{name}: {}", case["description"]);
+        if ending != case["ending"] {
+            return Err(format!("ended {ending}, not {}", case["ending"]));
+        }
+        elicitation.reply
+    } else {
+        let arguments = raw(&case["arguments"]);
+        session
+            .call(case["tool"].as_str().unwrap(), &arguments)
+            .unwrap()
+    };
+    let result: Json = serde_json::from_str(&reply).unwrap();
+    let asked: Vec<_> = session.ui().shown().iter().map(widget_of).collect();
+    if asked != widgets {
+        return Err(format!("asked {asked:?}, the script answers {widgets:?}"));
     }
+    if result != case["result"] {
+        return Err(format!(
+            "{}\nresult: {}",
+            case["description"],
+            serde_json::to_string_pretty(&result).unwrap()
+        ));
+    }
+    Ok(())
 }

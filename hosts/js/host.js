@@ -98,7 +98,10 @@ export class LineUi {
 
   options(options, extras = []) {
     options.forEach((option, i) => {
-      this.say(`  ${i + 1}. ${clean(option.label, false)}${option.recommended ? ' (recommended)' : ''}`);
+      // A label that already ends in "(Recommended)" gets no second badge.
+      const says = option.label.trimEnd().toLowerCase().endsWith('(recommended)');
+      const badge = option.recommended && !says ? ' (recommended)' : '';
+      this.say(`  ${i + 1}. ${clean(option.label, false)}${badge}`);
       if (option.description) this.say(`     ${clean(option.description, false)}`);
     });
     extras.forEach((extra, i) => this.say(`  ${options.length + i + 1}. ${clean(extra, false)}`));

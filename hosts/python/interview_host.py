@@ -145,7 +145,9 @@ class LineUi:
 
     def _options(self, options, extras=()):
         for number, option in enumerate(options, 1):
-            badge = " (recommended)" if option.recommended else ""
+            # A label that already ends in "(Recommended)" gets no second badge.
+            says = option.label.rstrip().lower().endswith("(recommended)")
+            badge = " (recommended)" if option.recommended and not says else ""
             print(f"  {number}. {clean(option.label, False)}{badge}", file=sys.stderr)
             if option.description:
                 print(f"     {clean(option.description, False)}", file=sys.stderr)

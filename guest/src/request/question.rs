@@ -45,7 +45,10 @@ pub enum KindName {
 
 /// Reads the question at `fields`. Its id is left empty when the request gives none.
 pub fn read(fields: &Fields, rules: &Rules) -> Result<Question, RequestError> {
-    let prompt = fields.string(PROMPT)?.ok_or_else(|| {
+    let text = |names: &[&str]| -> Result<Option<String>, RequestError> {
+        Ok(fields.string(names)?.map(|t| rules.text(t)))
+    };
+    let prompt = text(PROMPT)?.ok_or_else(|| {
         RequestError::at(
             join(fields.path(), "question"),
             "is missing: give the text of the question to ask",
@@ -56,15 +59,22 @@ pub fn read(fields: &Fields, rules: &Rules) -> Result<Question, RequestError> {
         None => String::new(),
     };
     let options = match fields.find(OPTIONS) {
-        Some(found) => Some(read_options(&found)?),
+        Some(found) => Some(read_options(&found, rules)?),
         None => None,
     };
-    let kind = kind_name(fields, rules, options.is_some())?;
+    let mut kind = kind_name(fields, rules, options.is_some())?;
+    let options = match kind {
+        KindName::Confirm if rules.yes_no_choice => {
+            kind = KindName::Select;
+            Some(["Yes", "No"].map(Choice::plain).to_vec())
+        }
+        _ => options,
+    };
     let required = fields.boolean(REQUIRED)?.unwrap_or(true);
     let kind = read_kind(fields, rules, kind, options.unwrap_or_default())?;
     Ok(Question {
         id,
-        header: fields.string(HEADER)?,
+        header: text(HEADER)?,
         prompt,
         required,
         kind,
@@ -166,7 +176,7 @@ fn read_kind(
     Ok(match kind {
         KindName::Text => QuestionKind::Text(TextQuestion {
             multiline: fields.boolean(MULTILINE)?.unwrap_or(false),
-            placeholder: fields.string(PLACEHOLDER)?,
+            placeholder: fields.string(PLACEHOLDER)?.map(|t| rules.text(t)),
             default: default.map(|d| d.string()).transpose()?,
             min_length: fields.count(MIN_LENGTH)?,
             max_length: fields.count(MAX_LENGTH)?,
@@ -224,18 +234,17 @@ fn read_kind(
 }
 
 /// Options: strings, or objects with a label and optional value, description and recommended.
-fn read_options(found: &Found) -> Result<Vec<Choice>, RequestError> {
+/// A label that ends in "(Recommended)", as models write it, marks the recommendation too; the
+/// label and value stay as sent.
+fn read_options(found: &Found, rules: &Rules) -> Result<Vec<Choice>, RequestError> {
     found
         .items()?
         .into_iter()
         .map(|(path, item)| {
             if let Some(label) = scalar_text(item) {
-                return Ok(Choice {
-                    value: label.clone(),
-                    label,
-                    description: None,
-                    recommended: false,
-                });
+                let mut choice = Choice::plain(&rules.text(label));
+                choice.recommended = says_recommended(&choice.label);
+                return Ok(choice);
             }
             let fields = Fields::new(item, path.clone()).map_err(|_| {
                 RequestError::at(
@@ -246,24 +255,34 @@ fn read_options(found: &Found) -> Result<Vec<Choice>, RequestError> {
                     ),
                 )
             })?;
-            let label = fields.string(LABEL)?.ok_or_else(|| {
-                RequestError::at(
-                    join(&path, "label"),
-                    "is missing: every option needs a label",
-                )
-            })?;
+            let label = fields
+                .string(LABEL)?
+                .map(|t| rules.text(t))
+                .ok_or_else(|| {
+                    RequestError::at(
+                        join(&path, "label"),
+                        "is missing: every option needs a label",
+                    )
+                })?;
             let value = match fields.find(VALUE) {
                 Some(v) => scalar_text(v.value).ok_or_else(|| v.error("must be a string"))?,
                 None => label.clone(),
             };
             Ok(Choice {
+                recommended: fields.boolean(RECOMMENDED)?.unwrap_or(false)
+                    || says_recommended(&label),
                 label,
                 value,
-                description: fields.string(DESCRIPTION)?,
-                recommended: fields.boolean(RECOMMENDED)?.unwrap_or(false),
+                description: fields.string(DESCRIPTION)?.map(|t| rules.text(t)),
             })
         })
         .collect()
+}
+
+/// The label ends in "(Recommended)", in any case.
+fn says_recommended(label: &str) -> bool {
+    let label = label.trim_end().to_lowercase();
+    label.ends_with("(recommended)")
 }
 
 /// The option a default names: by value first, then by label (any case).

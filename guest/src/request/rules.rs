@@ -5,11 +5,25 @@
 
 use super::question::KindName;
 
-/// A tool the plugin answers.
+/// A tool the plugin answers. Every tool reads every dialect; the agents' own tools also answer
+/// in that agent's words and shape (see [`crate::native`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Tool {
-    /// The general tool: every dialect, one question or a batch.
+    /// The general tool: every dialect, one question or a batch. It is also elelem's
+    /// `interview`, whose shape its native result has.
     Interview,
+    /// Claude Code's `AskUserQuestion`.
+    AskUserQuestion,
+    /// Codex's `request_user_input`.
+    RequestUserInput,
+    /// Gemini CLI's `ask_user`.
+    AskUser,
+    /// opencode's `question`.
+    Question,
+    /// Wegent's `interactive_form_question`.
+    InteractiveFormQuestion,
+    /// pi's `user_select`.
+    UserSelect,
     /// seed 004: one select of 2-6 options, always with "Something else" and "Let's discuss this".
     AskQuestion,
     /// seed 004: a multi-select that needs at least one pick.
@@ -21,12 +35,12 @@ pub enum Tool {
 /// The names a runtime may route to each tool. Other agents' tool names read as `interview`.
 const NAMES: &[(&str, Tool)] = &[
     ("interview", Tool::Interview),
-    ("ask_user", Tool::Interview),
-    ("ask_user_question", Tool::Interview),
-    ("request_user_input", Tool::Interview),
-    ("question", Tool::Interview),
-    ("interactive_form_question", Tool::Interview),
-    ("user_select", Tool::Interview),
+    ("ask_user", Tool::AskUser),
+    ("ask_user_question", Tool::AskUserQuestion),
+    ("request_user_input", Tool::RequestUserInput),
+    ("question", Tool::Question),
+    ("interactive_form_question", Tool::InteractiveFormQuestion),
+    ("user_select", Tool::UserSelect),
     ("ask_question", Tool::AskQuestion),
     ("ask_multi_select", Tool::AskMultiSelect),
     ("resume_structured", Tool::ResumeStructured),
@@ -69,7 +83,15 @@ impl Tool {
                 min_picks: Some(1),
                 ..Rules::default()
             },
-            Tool::Interview | Tool::ResumeStructured => Rules::default(),
+            // Gemini CLI turns `\n` written out in its arguments into line breaks, and offers a
+            // yes/no question as the options Yes and No beside a typed answer (`ask-user.ts`,
+            // `AskUserDialog.tsx`).
+            Tool::AskUser => Rules {
+                literal_newlines: true,
+                yes_no_choice: true,
+                ..Rules::default()
+            },
+            _ => Rules::default(),
         }
     }
 }
@@ -83,4 +105,19 @@ pub struct Rules {
     pub min_picks: Option<u32>,
     /// Fewest and most options.
     pub options: Option<(usize, usize)>,
+    /// `\n` and `\r\n` written out as backslash sequences in texts are line breaks.
+    pub literal_newlines: bool,
+    /// A yes/no question is a select of `Yes` and `No`, where the person may type instead.
+    pub yes_no_choice: bool,
+}
+
+impl Rules {
+    /// A text from the agent, as this tool reads it.
+    pub fn text(&self, text: String) -> String {
+        if self.literal_newlines && text.contains('\\') {
+            text.replace("\\r\\n", "\n").replace("\\n", "\n")
+        } else {
+            text
+        }
+    }
 }

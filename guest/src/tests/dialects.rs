@@ -177,9 +177,50 @@ fn gemini_ask_user_types() {
             {"question": "Pick", "header": "Pick", "type": "choice", "multiSelect": true, "options": [{"label": "x", "description": "d"}]},
             {"question": "Say", "header": "Say", "type": "text", "placeholder": "..."}]}"#,
     );
-    assert!(matches!(q[0].kind, QuestionKind::Confirm(_)));
+    // Gemini CLI offers its yes/no question as the options Yes and No, with a typed answer.
+    let yes_no = select_of(&q[0]);
+    let labels: Vec<_> = yes_no.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["Yes", "No"]);
+    assert!(yes_no.other);
     assert!(matches!(q[1].kind, QuestionKind::MultiSelect(_)));
     assert!(matches!(q[2].kind, QuestionKind::Text(_)));
+    // The general tool keeps a yes/no question a confirm.
+    let q = questions_of(
+        "interview",
+        r#"{"questions": [{"question": "Continue?", "type": "yesno"}]}"#,
+    );
+    assert!(matches!(q[0].kind, QuestionKind::Confirm(_)));
+}
+
+#[test]
+fn gemini_ask_user_reads_written_out_line_breaks() {
+    let q = questions_of(
+        "ask_user",
+        r#"{"questions": [{"question": "Line one\\nline two", "header": "A\\r\\nB", "type": "choice",
+            "options": [{"label": "x\\ny", "description": "d\\ne"}, {"label": "z", "description": ""}]}]}"#,
+    );
+    assert_eq!(q[0].prompt, "Line one\nline two");
+    assert_eq!(q[0].header.as_deref(), Some("A\nB"));
+    let options = &select_of(&q[0]).options;
+    assert_eq!(options[0].label, "x\ny");
+    assert_eq!(options[0].description.as_deref(), Some("d\ne"));
+    // Other tools take the backslashes as written.
+    let q = questions_of("interview", r#"{"question": "a\\nb"}"#);
+    assert_eq!(q[0].prompt, "a\\nb");
+}
+
+#[test]
+fn a_label_ending_in_recommended_is_the_recommendation_as_sent() {
+    let q = questions_of(
+        "request_user_input",
+        r#"{"questions": [{"id": "p", "header": "Plan", "question": "Proceed?",
+            "options": [{"label": "No", "description": ""}, {"label": "Yes (Recommended)", "description": ""}]}]}"#,
+    );
+    let options = &select_of(&q[0]).options;
+    assert!(!options[0].recommended);
+    assert!(options[1].recommended);
+    assert_eq!(options[1].label, "Yes (Recommended)");
+    assert_eq!(options[1].value, "Yes (Recommended)");
 }
 
 #[test]
@@ -263,7 +304,7 @@ fn generated_ids_never_collide_with_given_ones() {
 fn tool_names_are_matched_loosely_and_unknown_ones_listed() {
     assert!(matches!(
         crate::request::Tool::named("AskUserQuestion"),
-        Some(crate::request::Tool::Interview)
+        Some(crate::request::Tool::AskUserQuestion)
     ));
     assert!(matches!(
         crate::request::Tool::named("ask-question"),

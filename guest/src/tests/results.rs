@@ -16,12 +16,13 @@ fn single_select_in_the_seeds_words() {
                          "custom": false, "skipped": false, "discuss": false}],
             "answer": "Reuse ListView",
             "text": "User selected: 2. Reuse ListView",
+            "native": {"answer": "Reuse ListView"},
         })
     );
     let keys: Vec<_> = result.as_object().unwrap().keys().cloned().collect();
     assert_eq!(
         keys,
-        ["status", "answers", "answer", "text"],
+        ["status", "answers", "answer", "text", "native"],
         "status comes first"
     );
 }

@@ -19,6 +19,17 @@ pub use wit::{
     TextReply, TextRequest, UiMode,
 };
 
+/// An option's "(recommended)" badge is drawn, unless its label already ends in those words
+/// (models write "Yes (Recommended)"; the label is shown as sent).
+pub(crate) fn shows_badge(option: &crate::Choice) -> bool {
+    option.recommended
+        && !option
+            .label
+            .trim_end()
+            .to_lowercase()
+            .ends_with("(recommended)")
+}
+
 /// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
 pub trait Ui {
     /// How this UI reaches a person; [`UiMode::Unavailable`] makes the plugin ask nothing.

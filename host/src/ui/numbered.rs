@@ -170,7 +170,7 @@ impl NumberedUi {
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let badge = if option.recommended {
+            let badge = if super::shows_badge(option) {
                 self.style.dim(" (recommended)")
             } else {
                 String::new()

@@ -21,7 +21,8 @@ pub(super) struct Entry {
     kind: Kind,
     label: String,
     description: Option<String>,
-    recommended: bool,
+    /// Draw the "(recommended)" badge.
+    badge: bool,
 }
 
 pub struct Select {
@@ -42,7 +43,7 @@ impl Select {
                 kind: Kind::Option(i as u32),
                 label: o.label.clone(),
                 description: o.description.clone().filter(|d| !d.trim().is_empty()),
-                recommended: o.recommended,
+                badge: crate::ui::shows_badge(o),
             })
             .collect();
         let extra = |kind, label: &Option<String>| {
@@ -50,7 +51,7 @@ impl Select {
                 kind,
                 label,
                 description: None,
-                recommended: false,
+                badge: false,
             })
         };
         entries.extend(extra(Kind::Other, &request.other_label));
@@ -165,8 +166,7 @@ impl Widget for Select {
                     _ => {
                         // The badge gives way before the label does.
                         let badge = " (recommended)";
-                        let show_badge =
-                            entry.recommended && entry.label.width() + badge.len() <= room;
+                        let show_badge = entry.badge && entry.label.width() + badge.len() <= room;
                         line = line.push(truncate(&entry.label, room), style);
                         if show_badge {
                             line = line.push(badge, theme.badge);

@@ -1,0 +1,99 @@
+//! Claude Code's `AskUserQuestion`.
+//!
+//! Its result (`AskUserQuestionOutput` in `sdk-tools.d.ts` of `@anthropic-ai/claude-agent-sdk`)
+//! is `{questions, answers, annotations?}`: the questions as the tool read them, and `answers`
+//! keyed by question text, one string each; a multi-select's labels are joined with `", "`, a
+//! label holding `", "` or `"` written as a JSON string. What the model reads is made by the
+//! tool's `mapToolResultToToolResultBlockParam` (Claude Code 2.1.330, bundled in the SDK's
+//! platform package): `"<question>"="<answer>"` per answered question, joined with `", "`, in
+//! `Your questions have been answered: ... You can now continue with these answers in mind.`
+//! when every answer is one of the options, or else in `The user answered: ... Read the answers
+//! carefully ...`; `The user did not answer the questions.` when none was. A dismissed question
+//! is a rejected tool use, which the model reads as Claude Code's rejection message.
+
+use serde_json::{Map, Value as Json, json};
+
+use super::{Asked, Native, Said};
+use crate::model::*;
+
+const REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool use was \
+    rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what \
+    you are doing and wait for the user to tell you how to proceed.";
+
+pub(super) fn reply(asked: &Asked) -> Native {
+    let Some(answers) = asked.answers else {
+        return Native::text(REJECTED);
+    };
+    let mut by_question = Map::new();
+    let mut pairs = Vec::new();
+    let mut only_options = true;
+    for (question, said) in asked.said(answers) {
+        let Some(answer) = answer_string(&said) else {
+            continue;
+        };
+        // An answer the person wrote rather than picked makes the model read it more carefully.
+        only_options &= matches!(said, Said::Picked { typed: None, .. } | Said::YesNo(_))
+            || matches!(said, Said::Number(_));
+        pairs.push(format!("\"{}\"=\"{answer}\"", question.prompt));
+        by_question.insert(question.prompt.clone(), answer.into());
+    }
+    let said = pairs.join(", ");
+    let text = if said.is_empty() {
+        "The user did not answer the questions.".to_string()
+    } else if only_options {
+        format!(
+            "Your questions have been answered: {said}. You can now continue with these answers \
+             in mind."
+        )
+    } else {
+        format!(
+            "The user answered: {said}. Read the answers carefully \u{2014} they may request \
+             clarification, changes, or that you not proceed \u{2014} and follow what they \
+             actually say."
+        )
+    };
+    let questions: Vec<Json> = asked.request.questions.iter().map(question).collect();
+    Native {
+        text: Some(text),
+        value: json!({ "questions": questions, "answers": by_question }),
+    }
+}
+
+/// One answer as Claude Code stores it: a label, a typed text, or a multi-select's parts joined.
+fn answer_string(said: &Said) -> Option<String> {
+    match said {
+        Said::Picked { labels, typed, .. } => {
+            let parts: Vec<String> = labels
+                .iter()
+                .copied()
+                .chain(*typed)
+                .map(|part| {
+                    if part.contains(", ") || part.contains('"') {
+                        Json::from(part).to_string()
+                    } else {
+                        part.to_string()
+                    }
+                })
+                .collect();
+            Some(parts.join(", "))
+        }
+        other => other.joined(),
+    }
+}
+
+/// A question as the tool's input schema reads it (unknown fields dropped, `multiSelect`
+/// defaulted), which is what its result echoes.
+fn question(question: &Question) -> Json {
+    let options: Vec<Json> = question
+        .kind
+        .options()
+        .iter()
+        .map(|o| json!({ "label": o.label, "description": o.description.clone().unwrap_or_default() }))
+        .collect();
+    json!({
+        "question": question.prompt,
+        "header": question.header.clone().unwrap_or_default(),
+        "options": options,
+        "multiSelect": matches!(question.kind, QuestionKind::MultiSelect(_)),
+    })
+}
