@@ -3,9 +3,10 @@
 
 mod exit;
 mod people;
+mod request;
 mod serve;
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -161,7 +162,10 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             Ok(Exit::Answered)
         }
         Command::Check { request, tool } => {
-            let arguments = read_request(&request)?;
+            let arguments = match read_request(&plugin, &request, request::unreadable) {
+                Ok(arguments) => arguments,
+                Err(exit) => return Ok(exit),
+            };
             let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
             let result = session.check(&tool, &arguments).map_err(failed)?;
             let result: serde_json::Value =
@@ -207,7 +211,10 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     skip_response,
                 },
         } => {
-            let arguments = read_request(&request)?;
+            let arguments = match read_request(&plugin, &request, request::unreadable) {
+                Ok(arguments) => arguments,
+                Err(exit) => return Ok(exit),
+            };
             let person = people::find(request == "-", numbered);
             ask(&plugin, person, &tool, &arguments, skip_response)
         }
@@ -216,7 +223,10 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             server,
             numbered,
         } => {
-            let text = read_request(&request)?;
+            let text = match read_request(&plugin, &request, request::unreadable_elicitation) {
+                Ok(text) => text,
+                Err(exit) => return Ok(exit),
+            };
             let person = people::find(request == "-", numbered);
             elicit(&plugin, person, &text, server.as_deref())
         }
@@ -280,26 +290,19 @@ fn elicit(
     })
 }
 
-/// The request text from a file or standard input.
-fn read_request(source: &str) -> Result<String, Failure> {
-    let mut text = String::new();
-    let read = if source == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
-    } else {
-        std::fs::read_to_string(source).map(|t| text = t)
-    };
-    read.map_err(|e| {
-        let what = if source == "-" {
-            "standard input".to_string()
-        } else {
-            source.to_string()
-        };
-        (
-            Exit::Invalid,
-            format!("cannot read the request from {what}: {e}"),
-        )
-    })?;
-    Ok(text)
+/// The request text from a file or standard input, within the plugin's size limit. One that
+/// cannot be read is answered here, as the plugin answers an invalid one: `reply` on stdout, the
+/// reason on stderr, and exit 2.
+fn read_request(
+    plugin: &Plugin,
+    source: &str,
+    reply: fn(&str) -> serde_json::Value,
+) -> Result<String, Exit> {
+    request::read(source, plugin.limits().request_bytes).map_err(|message| {
+        print_json(&reply(&message));
+        let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
+        Exit::Invalid
+    })
 }
 
 /// Pretty for a person at a terminal, one line for a program.

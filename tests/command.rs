@@ -257,6 +257,17 @@ fn invalid_requests_exit_2_with_the_place_of_the_error() {
     let unreadable = run(&["ask", "/nonexistent/request.json"], "");
     assert_eq!(unreadable.status.code(), Some(2));
     assert!(stderr(&unreadable).contains("cannot read the request from /nonexistent/request.json"));
+    let refused = crate::result(&unreadable);
+    assert_eq!(
+        refused["status"], "invalid",
+        "an unreadable file still gets a result"
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("/nonexistent/request.json")
+    );
     let usage = run(&["ask"], "");
     assert_eq!(usage.status.code(), Some(2));
 }
@@ -643,5 +654,72 @@ fn elicit_answers_a_form_line_by_line_with_every_exit_code() {
     assert_eq!(
         reply["error"]["message"],
         "params.requestedSchema.properties.n.minimum is 5, more than maximum (1)"
+    );
+}
+
+#[test]
+fn requests_that_cannot_be_read_still_get_one_json_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let latin1 = dir.path().join("latin1.json");
+    std::fs::write(&latin1, b"{\"question\": \"Caf\xe9?\"}").unwrap();
+    let output = run(&["ask", latin1.to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(2));
+    let refused = result(&output);
+    assert_eq!(refused["status"], "invalid");
+    assert_eq!(
+        refused["error"]["message"],
+        format!(
+            "the request from {} is not UTF-8 text (an invalid byte at offset 17)",
+            latin1.display()
+        )
+    );
+    assert!(
+        refused["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("The request is invalid")
+    );
+
+    let huge = dir.path().join("huge.json");
+    std::fs::write(&huge, vec![b' '; (8 << 20) + 1]).unwrap();
+    let output = run(&["check", huge.to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(2));
+    let message = result(&output)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(message.contains("more than 8388608 bytes"), "{message}");
+
+    let output = run(&["elicit", latin1.to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(result(&output)["error"]["code"], -32700);
+}
+
+#[test]
+fn an_endless_request_on_stdin_is_cut_at_the_limit() {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_interview"))
+        .args(["check", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Like `yes | interview check -`: the writer never stops on its own.
+    let writer = std::thread::spawn(move || {
+        let line = [b'y'; 4096];
+        while stdin.write_all(&line).is_ok() {}
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let result: Json = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(result["status"], "invalid");
+    assert!(
+        result["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is more than 8388608 bytes")
     );
 }

@@ -91,6 +91,12 @@ impl Plugin {
         Plugin::builder().build()
     }
 
+    /// The sandbox limits this plugin runs under; `request_bytes` is the largest request it
+    /// takes, which a caller reading one can stop at.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// Chooses the component, cache and limits before loading.
     pub fn builder() -> PluginBuilder {
         PluginBuilder {
