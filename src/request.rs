@@ -54,7 +54,8 @@ pub fn unreadable(message: &str) -> Json {
     })
 }
 
-/// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error.
+/// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error,
+/// whose id is null as JSON-RPC has it when the request's id cannot be known.
 pub fn unreadable_elicitation(message: &str) -> Json {
-    json!({ "error": { "code": -32700, "message": message } })
+    json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message } })
 }

@@ -165,6 +165,9 @@ fn required_names<'a>(
 
 /// One property as a question.
 fn property(name: &str, schema: &Json, path: &str, needed: bool) -> Result<Question, RequestError> {
+    if let Some(nullable) = nullable(schema) {
+        return property(name, &nullable, path, needed);
+    }
     let fields = Fields::new(schema, path)?;
     for keyword in UNSUPPORTED {
         if let Some(found) = fields.find(&[keyword]) {
@@ -222,6 +225,33 @@ fn property(name: &str, schema: &Json, path: &str, needed: bool) -> Result<Quest
         required,
         kind,
     })
+}
+
+/// A property that may be null, as the MCP Python SDK 1.x writes an optional field
+/// (`{"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null}`): the other branch,
+/// with the property's own title, description and non-null default. A field left unanswered is
+/// left out of the content, which such a field allows.
+fn nullable(schema: &Json) -> Option<Json> {
+    let object = schema.as_object()?;
+    if object.contains_key("type") {
+        return None;
+    }
+    let [first, second] = object.get("anyOf")?.as_array()?.as_slice() else {
+        return None;
+    };
+    let is_null = |branch: &Json| branch.get("type").and_then(Json::as_str) == Some("null");
+    let branch = match (is_null(first), is_null(second)) {
+        (false, true) => first,
+        (true, false) => second,
+        _ => return None,
+    };
+    let mut merged = branch.as_object()?.clone();
+    for (key, value) in object {
+        if key != "anyOf" && !(key == "default" && value.is_null()) {
+            merged.insert(key.clone(), value.clone());
+        }
+    }
+    Some(Json::Object(merged))
 }
 
 /// A string property: a select when it lists its values, else free text.

@@ -15,6 +15,7 @@ use serde_json::{Map, Value as Json, json};
 use crate::flow::{self, Ending, Rules, Ui};
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::*;
+use crate::request::fields::describe;
 use crate::request::read_json;
 use crate::result;
 pub use form::Form;
@@ -88,8 +89,10 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
     }
 }
 
-/// Reads the request: its envelope (how to reply), and its form or why it has none.
+/// Reads the request: its envelope (how to reply), and its form or why it has none. A request
+/// that cannot be read as JSON is answered as JSON-RPC answers one: an error with `id` null.
 fn read(request: &str) -> (Envelope, Result<Form, Refusal>) {
+    let unknown = Envelope::JsonRpc { id: Json::Null };
     if request.len() > MAX_REQUEST_BYTES {
         let error = RequestError::at(
             "",
@@ -98,7 +101,7 @@ fn read(request: &str) -> (Envelope, Result<Form, Refusal>) {
                 request.len()
             ),
         );
-        return (Envelope::Params, Err(Refusal::invalid(error)));
+        return (unknown, Err(Refusal::invalid(error)));
     }
     let json = match read_json(request, "the request is") {
         Ok(json) => json,
@@ -107,15 +110,32 @@ fn read(request: &str) -> (Envelope, Result<Form, Refusal>) {
                 code: -32700,
                 error,
             };
-            return (Envelope::Params, Err(refusal));
+            return (unknown, Err(refusal));
         }
     };
     let Some(object) = json.as_object().filter(|o| is_json_rpc(o)) else {
         let form = form::read(&json, "").map_err(Refusal::invalid);
         return (Envelope::Params, form);
     };
-    let envelope = Envelope::JsonRpc {
-        id: object.get("id").cloned().unwrap_or(Json::Null),
+    let envelope = match object.get("id") {
+        // Without an id (the 2026-07-28 flow hands over a request that is not a JSON-RPC
+        // message of its own), the reply is the plain result.
+        None => Envelope::Params,
+        Some(id @ (Json::String(_) | Json::Number(_))) => Envelope::JsonRpc { id: id.clone() },
+        Some(other) => {
+            let error = RequestError::at(
+                "id",
+                format!(
+                    "is {}; a request id is a string or a number",
+                    describe(other)
+                ),
+            );
+            let refusal = Refusal {
+                code: -32600,
+                error,
+            };
+            return (unknown, Err(refusal));
+        }
     };
     let form = match (object.get("method"), object.get("params")) {
         (Some(method), Some(params)) if method == METHOD => {

@@ -526,5 +526,78 @@ fn json_rpc_errors_keep_the_request_id() {
     let elicitation = elicit("{ not json", None, &mut script);
     assert_eq!(elicitation.ending, ElicitEnding::Invalid);
     let reply: Json = serde_json::from_str(&elicitation.reply).unwrap();
-    assert_eq!(reply["error"]["code"], -32700);
+    assert_eq!(
+        reply,
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700,
+            "message": reply["error"]["message"], "data": {"path": ""}}}),
+        "a parse error carries jsonrpc and a null id"
+    );
+}
+
+#[test]
+fn request_ids_decide_the_envelope() {
+    // Without an id: the plain result, not a JSON-RPC response with "id": null.
+    let mut request = contact_request();
+    request.as_object_mut().unwrap().remove("id");
+    let (ending, reply, _) = run_form(&request, [nav_text(Nav::Decline)]);
+    assert_eq!(ending, ElicitEnding::Declined);
+    assert_eq!(reply, json!({"action": "decline"}));
+    // A numeric id comes back as it was sent.
+    request["id"] = json!(7);
+    let (_, reply, _) = run_form(&request, [nav_text(Nav::Decline)]);
+    assert_eq!(
+        reply,
+        json!({"jsonrpc": "2.0", "id": 7, "result": {"action": "decline"}})
+    );
+    // An id that is neither a string nor a number is an invalid request.
+    for id in [json!(null), json!({"n": 1}), json!([1]), json!(true)] {
+        request["id"] = id.clone();
+        let (ending, reply, script) = run_form(&request, []);
+        assert_eq!(ending, ElicitEnding::Invalid, "{id}");
+        assert!(script.shown.is_empty());
+        assert_eq!(reply["jsonrpc"], "2.0");
+        assert_eq!(reply["id"], Json::Null);
+        assert_eq!(reply["error"]["code"], -32600, "{id}");
+        assert_eq!(reply["error"]["data"]["path"], "id");
+    }
+}
+
+#[test]
+fn optional_fields_as_the_python_sdk_writes_them() {
+    // pydantic's schema of `count: int | None = None` and `nickname: Optional[str] = None`, as
+    // the MCP Python SDK 1.x sends a model's optional fields.
+    let properties = json!({
+        "count": { "anyOf": [{ "type": "integer", "minimum": 1 }, { "type": "null" }],
+                   "default": null, "title": "Count" },
+        "nickname": { "anyOf": [{ "type": "null" }, { "type": "string", "maxLength": 20 }],
+                      "default": null, "title": "Nickname", "description": "What should we call you?" }
+    });
+    let questions = questions_of_form(properties.clone(), &[]);
+    match &questions[0].kind {
+        QuestionKind::Number(n) => {
+            assert!(n.integer);
+            assert_eq!(n.min, Some(1.0));
+            assert_eq!(n.default, None, "a null default is no default");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!questions[0].required);
+    assert_eq!(questions[1].header.as_deref(), Some("Nickname"));
+    assert_eq!(questions[1].prompt, "What should we call you?");
+    assert!(matches!(&questions[1].kind, QuestionKind::Text(t) if t.max_length == Some(20)));
+    let (ending, reply, _) = run_form(
+        &form(properties, &[]),
+        [number("3"), nav_text(Nav::Skip), submit()],
+    );
+    assert_eq!(ending, ElicitEnding::Accepted);
+    assert_eq!(
+        reply,
+        json!({ "action": "accept", "content": { "count": 3 } })
+    );
+    // Two types at once, neither of them null, is still refused.
+    let (path, _) = refusal(form(
+        json!({ "x": { "anyOf": [{ "type": "integer" }, { "type": "string" }] } }),
+        &[],
+    ));
+    assert_eq!(path, "requestedSchema.properties.x.type");
 }
