@@ -119,11 +119,11 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             let keep = draft(Value::Text(typed.to_string()), Origin::Given);
             match (t.min_length, t.max_length) {
                 (Some(min), _) if chars < min => retry(
-                    format!("Type at least {min} characters (this is {chars})."),
+                    format!("Type at least {} (this is {chars}).", characters(min)),
                     keep,
                 ),
                 (_, Some(max)) if chars > max => retry(
-                    format!("Type at most {max} characters (this is {chars})."),
+                    format!("Type at most {} (this is {chars}).", characters(max)),
                     keep,
                 ),
                 _ => match t.format.filter(|&f| !text_format::fits(f, typed)) {
@@ -295,5 +295,13 @@ pub fn number_hint(n: &NumberQuestion) -> String {
         (Some(min), None) => format!("Enter {what} of {min} or more."),
         (None, Some(max)) => format!("Enter {what} of {max} or less."),
         (None, None) => format!("Enter {what}."),
+    }
+}
+
+/// A count of characters in words: "1 character", "5 characters".
+fn characters(count: u32) -> String {
+    match count {
+        1 => "1 character".to_string(),
+        n => format!("{n} characters"),
     }
 }

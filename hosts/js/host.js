@@ -89,7 +89,8 @@ export class LineUi {
     let place = frame.total > 1 ? `Question ${frame.position} of ${frame.total}` : '';
     if (frame.header) place = place ? `${place} · ${clean(frame.header, false)}` : clean(frame.header, false);
     this.say(place ? `\n${place}` : '');
-    this.say(clean(frame.prompt) + (frame.required ? '' : ' (optional)'));
+    const says = frame.prompt.trimEnd().toLowerCase().endsWith('(optional)');
+    this.say(clean(frame.prompt) + (frame.required || says ? '' : ' (optional)'));
   }
 
   error(frame) {
@@ -164,9 +165,10 @@ export class LineUi {
   text(frame, request) {
     const hints = request.placeholder ? [`(for example: ${clean(request.placeholder, false)})`] : [];
     const { minLength: low, maxLength: high } = request;
-    if (low !== undefined && high !== undefined) hints.push(`(${low} to ${high} characters)`);
-    else if (low !== undefined) hints.push(`(at least ${low} characters)`);
-    else if (high !== undefined) hints.push(`(at most ${high} characters)`);
+    const chars = (n) => (n === 1 ? '1 character' : `${n} characters`);
+    if (low !== undefined && high !== undefined) hints.push(`(${low} to ${chars(high)})`);
+    else if (low !== undefined) hints.push(`(at least ${chars(low)})`);
+    else if (high !== undefined) hints.push(`(at most ${chars(high)})`);
     const { line, nav } = this.answerLine(frame, hints);
     if (nav) return nav;
     return { tag: 'submitted', val: line.trim() ? line : (request.initial ?? '') };

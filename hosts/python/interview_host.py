@@ -137,7 +137,8 @@ class LineUi:
         if header:
             place = f"{place} · {clean(header, False)}" if place else clean(header, False)
         print(f"\n{place}" if place else "", file=sys.stderr)
-        print(clean(frame.prompt) + ("" if frame.required else " (optional)"), file=sys.stderr)
+        says = frame.prompt.rstrip().lower().endswith("(optional)")
+        print(clean(frame.prompt) + ("" if frame.required or says else " (optional)"), file=sys.stderr)
 
     def _error(self, frame):
         if frame.error:
@@ -218,10 +219,11 @@ class LineUi:
     def text(self, frame, request):
         hints = [f"(for example: {clean(request.placeholder, False)})"] if request.placeholder else []
         low, high = field(request, "min-length"), field(request, "max-length")
+        chars = lambda n: "1 character" if n == 1 else f"{n} characters"
         if low is not None and high is not None:
-            hints.append(f"({low} to {high} characters)")
+            hints.append(f"({low} to {chars(high)})")
         elif low is not None or high is not None:
-            hints.append(f"(at least {low} characters)" if low is not None else f"(at most {high} characters)")
+            hints.append(f"(at least {chars(low)})" if low is not None else f"(at most {chars(high)})")
         line, nav = self._answer_line(frame, hints)
         if nav:
             return nav

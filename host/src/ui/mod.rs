@@ -30,6 +30,34 @@ pub(crate) fn shows_badge(option: &crate::Choice) -> bool {
             .ends_with("(recommended)")
 }
 
+/// " (optional)" after the prompt of an optional question, unless the prompt already ends so.
+pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
+    let says = frame
+        .prompt
+        .trim_end()
+        .to_lowercase()
+        .ends_with("(optional)");
+    if frame.required || says {
+        ""
+    } else {
+        " (optional)"
+    }
+}
+
+/// A text's length limits in words: "1 to 20 characters", "at least 1 character".
+pub(crate) fn length_limits(min: Option<u32>, max: Option<u32>) -> Option<String> {
+    let characters = |n: u32| match n {
+        1 => "1 character".to_string(),
+        n => format!("{n} characters"),
+    };
+    match (min, max) {
+        (Some(min), Some(max)) => Some(format!("{min} to {}", characters(max))),
+        (Some(min), None) => Some(format!("at least {}", characters(min))),
+        (None, Some(max)) => Some(format!("at most {}", characters(max))),
+        (None, None) => None,
+    }
+}
+
 /// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
 pub trait Ui {
     /// How this UI reaches a person; [`UiMode::Unavailable`] makes the plugin ask nothing.
@@ -231,5 +259,44 @@ impl Ui for NoPerson {
     }
     fn review(&mut self, _: &ReviewRequest) -> ReviewReply {
         ReviewReply::Cancel
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(prompt: &str, required: bool) -> Frame {
+        Frame {
+            position: 1,
+            total: 1,
+            header: None,
+            prompt: prompt.into(),
+            required,
+            error: None,
+            context: None,
+            declinable: false,
+        }
+    }
+
+    #[test]
+    fn optional_is_said_once() {
+        assert_eq!(optional_mark(&frame("Nickname?", false)), " (optional)");
+        assert_eq!(optional_mark(&frame("Nickname (Optional) ", false)), "");
+        assert_eq!(optional_mark(&frame("Nickname?", true)), "");
+    }
+
+    #[test]
+    fn one_character_is_singular() {
+        assert_eq!(
+            length_limits(Some(1), None).unwrap(),
+            "at least 1 character"
+        );
+        assert_eq!(length_limits(None, Some(1)).unwrap(), "at most 1 character");
+        assert_eq!(
+            length_limits(Some(1), Some(5)).unwrap(),
+            "1 to 5 characters"
+        );
+        assert_eq!(length_limits(None, None), None);
     }
 }

@@ -141,7 +141,7 @@ impl NumberedUi {
             let line = self.style.dim(&place);
             self.say(&line);
         }
-        let optional = if frame.required { "" } else { " (optional)" };
+        let optional = super::optional_mark(frame);
         let prompt = self.style.bold(&format!("{}{optional}", frame.prompt));
         self.say(&prompt);
     }
@@ -377,13 +377,7 @@ impl Ui for NumberedUi {
             let line = self.style.dim(&format!("(for example: {placeholder})"));
             self.say(&line);
         }
-        let limits = match (request.min_length, request.max_length) {
-            (Some(min), Some(max)) => Some(format!("{min} to {max} characters")),
-            (Some(min), None) => Some(format!("at least {min} characters")),
-            (None, Some(max)) => Some(format!("at most {max} characters")),
-            (None, None) => None,
-        };
-        if let Some(limits) = limits {
+        if let Some(limits) = super::length_limits(request.min_length, request.max_length) {
             let line = self.style.dim(&format!("({limits})"));
             self.say(&line);
         }

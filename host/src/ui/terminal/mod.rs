@@ -441,11 +441,12 @@ fn heading(frame: Option<&Frame>, title: &str, theme: &Theme) -> Vec<Line> {
                 .push(text.to_string(), theme.prompt),
         );
     }
-    if !frame.required
+    let optional = crate::ui::optional_mark(frame);
+    if !optional.is_empty()
         && let Some(last) = lines.last_mut()
     {
         last.spans.push(render::Span {
-            text: " (optional)".into(),
+            text: optional.into(),
             style: theme.muted,
         });
     }
