@@ -32,8 +32,10 @@ pub(super) fn reply(asked: &Asked) -> Native {
             continue;
         };
         // An answer the person wrote rather than picked makes the model read it more carefully.
-        only_options &= matches!(said, Said::Picked { typed: None, .. } | Said::YesNo(_))
-            || matches!(said, Said::Number(_));
+        only_options &= matches!(
+            said,
+            Said::Picked { typed: None, .. } | Said::YesNo(_) | Said::Number(_)
+        );
         pairs.push(format!("\"{}\"=\"{answer}\"", question.prompt));
         by_question.insert(question.prompt.clone(), answer.into());
     }
@@ -62,16 +64,15 @@ pub(super) fn reply(asked: &Asked) -> Native {
 /// One answer as Claude Code stores it: a label, a typed text, or a multi-select's parts joined.
 fn answer_string(said: &Said) -> Option<String> {
     match said {
-        Said::Picked { labels, typed, .. } => {
-            let parts: Vec<String> = labels
-                .iter()
-                .copied()
-                .chain(*typed)
+        Said::Picked { .. } => {
+            let parts: Vec<String> = said
+                .parts()
+                .into_iter()
                 .map(|part| {
                     if part.contains(", ") || part.contains('"') {
                         Json::from(part).to_string()
                     } else {
-                        part.to_string()
+                        part
                     }
                 })
                 .collect();

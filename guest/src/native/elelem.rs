@@ -17,12 +17,7 @@ pub(super) fn reply(asked: &Asked) -> Native {
         .request
         .questions
         .iter()
-        .map(|q| {
-            answers
-                .iter()
-                .find(|a| a.id == q.id)
-                .map_or(Json::Null, |a| result::value(&a.value))
-        })
+        .map(|q| super::answer_to(answers, q).map_or(Json::Null, |a| result::value(&a.value)))
         .collect();
     let value = match values.as_slice() {
         [single] => json!({ "answer": single }),

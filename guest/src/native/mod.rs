@@ -84,11 +84,16 @@ struct Asked<'a> {
 impl<'a> Asked<'a> {
     /// Every question with what the person said to it, in question order.
     fn said(&self, answers: &'a [Answer]) -> impl Iterator<Item = (&'a Question, Said<'a>)> {
-        self.request.questions.iter().map(move |question| {
-            let answer = answers.iter().find(|a| a.id == question.id);
-            (question, said(question, answer))
-        })
+        self.request
+            .questions
+            .iter()
+            .map(move |question| (question, said(question, answer_to(answers, question))))
     }
+}
+
+/// The answer given to `question`, if any.
+fn answer_to<'a>(answers: &'a [Answer], question: &Question) -> Option<&'a Answer> {
+    answers.iter().find(|a| a.id == question.id)
 }
 
 /// One answer in the terms the agents' tools share: option labels, typed text, yes or no.
@@ -117,14 +122,7 @@ impl Said<'_> {
     fn joined(&self) -> Option<String> {
         match self {
             Said::Nothing => None,
-            Said::Picked { labels, typed, .. } => Some(
-                labels
-                    .iter()
-                    .copied()
-                    .chain(*typed)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
+            Said::Picked { .. } => Some(self.parts().join(", ")),
             Said::Typed(text) => Some(text.to_string()),
             Said::YesNo(yes) => Some(yes_no(*yes).to_string()),
             Said::Number(n) => Some(number(*n)),

@@ -18,7 +18,7 @@ pub(super) fn reply(asked: &Asked) -> Native {
     };
     let said = asked
         .answers
-        .map(|answers| super::said(question, answers.iter().find(|a| a.id == question.id)));
+        .map(|answers| super::said(question, super::answer_to(answers, question)));
     let (text, answer, custom) = match said {
         Some(Said::Picked {
             typed: Some(typed), ..

@@ -20,8 +20,10 @@ pub(super) fn reply(asked: &Asked) -> Native {
         .questions
         .iter()
         .map(|question| {
-            let answer = answers.iter().find(|a| a.id == question.id);
-            (question, value(question, answer))
+            (
+                question,
+                value(question, super::answer_to(answers, question)),
+            )
         })
         .collect();
     let native = match values.as_slice() {
