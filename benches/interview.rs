@@ -97,7 +97,7 @@ fn main() {
     let call = time(2000, || {
         session
             .ui_mut()
-            .push([Step::Select(SelectReply::Picked(1))]);
+            .push([Step::Select(SelectReply::picked(1))]);
         session.call("interview", one_question).unwrap();
     });
     report(
@@ -116,10 +116,11 @@ fn main() {
             Step::Text(TextReply::Submitted("ada@example.com".into())),
             Step::Text(TextReply::Submitted("2026-12-24".into())),
             Step::Number(NumberReply::Entered("8".into())),
-            Step::Select(SelectReply::Picked(1)),
+            Step::Select(SelectReply::picked(1)),
             Step::MultiSelect(MultiSelectReply::Picked(MultiPick {
                 picked: vec![0, 1],
                 other: None,
+                note: None,
             })),
             Step::Confirm(ConfirmReply::Answered(false)),
             Step::Review(ReviewReply::Submit),
@@ -140,7 +141,7 @@ fn main() {
     let big_call = time(50, || {
         session
             .ui_mut()
-            .push([Step::Select(SelectReply::Picked(9_999))]);
+            .push([Step::Select(SelectReply::picked(9_999))]);
         session.call("interview", &big).unwrap();
     });
     report(
@@ -191,6 +192,7 @@ fn select_request(count: usize) -> SelectRequest {
             label: format!("Option {i}"),
             value: i.to_string(),
             description: None,
+            preview: None,
             recommended: false,
         })
         .collect();
@@ -200,6 +202,8 @@ fn select_request(count: usize) -> SelectRequest {
         other_label: Some("Something else".into()),
         other_text: None,
         discuss_label: None,
+        notes: true,
+        note: None,
     }
 }
 

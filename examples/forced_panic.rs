@@ -27,6 +27,7 @@ fn main() {
         label: label.into(),
         value: label.into(),
         description: None,
+        preview: None,
         recommended: false,
     };
     let request = SelectRequest {
@@ -35,6 +36,8 @@ fn main() {
         other_label: None,
         other_text: None,
         discuss_label: None,
+        notes: false,
+        note: None,
     };
     let reply = ui.select(&frame, &request);
     // The UI still holds the terminal: only `finished` or dropping it would give it back.

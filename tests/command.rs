@@ -723,3 +723,39 @@ fn an_endless_request_on_stdin_is_cut_at_the_limit() {
             .contains("is more than 8388608 bytes")
     );
 }
+
+#[test]
+fn previews_under_their_option_and_a_note_after_a_colon() {
+    let request = json!({"questions": [{
+        "question": "Which layout?",
+        "options": [
+            {"label": "Sidebar", "preview": "+------+\n|\tmenu |\n+------+\x1b[2J"},
+            {"label": "Tabs", "preview": "[ A ][ B ]"}
+        ]
+    }]});
+    let path = write_request("previews", &request);
+    let output = run(
+        &["ask", "--tool", "AskUserQuestion", &path],
+        "2: with icons\n",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let screen = stderr(&output);
+    assert!(
+        screen.contains("  1. Sidebar\n     │ +------+\n     │ |   menu |\n     │ +------+\n  2. Tabs\n     │ [ A ][ B ]"),
+        "each preview under its option, tabs widened, escapes gone:\n{screen}"
+    );
+    assert!(!screen.contains('\x1b'), "{screen:?}");
+    assert!(screen.contains("write it after a colon"), "{screen}");
+    let result = result(&output);
+    assert_eq!(result["answers"][0]["note"], "with icons");
+    assert_eq!(
+        result["native"]["annotations"]["Which layout?"],
+        json!({"preview": "[ A ][ B ]", "notes": "with icons"})
+    );
+    assert_eq!(
+        result["text"],
+        "The user answered: \"Which layout?\"=\"Tabs\" selected preview:\n[ A ][ B ] notes: with icons. \
+         Read the answers carefully \u{2014} they may request clarification, changes, or that you not \
+         proceed \u{2014} and follow what they actually say."
+    );
+}

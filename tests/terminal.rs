@@ -308,6 +308,65 @@ fn something_else_opens_an_editor_in_place_and_esc_returns() {
 }
 
 #[test]
+fn previews_follow_the_cursor_and_tab_adds_a_note() {
+    let long = (1..=30)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let request = json!({"question": "Which layout?", "options": [
+        {"label": "Sidebar", "preview": "+--------+\n| menu   |\n+--------+"},
+        {"label": "Tabs", "preview": format!("[ A ][ B ] {}\n{long}", "=".repeat(200))},
+        {"label": "Plain"}
+    ]});
+    let mut term = Term::start("preview", &request, 20, 60, &[]);
+    let screen = term.wait("Tab note");
+    assert!(
+        screen.contains("│ | menu   |"),
+        "the preview of the option under the cursor, boxed:\n{screen}"
+    );
+    term.key(DOWN);
+    let screen = term.wait("[ A ][ B ]");
+    assert!(!screen.contains("| menu"), "{screen}");
+    assert!(
+        screen.lines().all(|line| unicode_width(line) <= 60),
+        "kept to the terminal's width:\n{screen}"
+    );
+    assert!(
+        screen.contains("more lines"),
+        "cut to the rows there are:\n{screen}"
+    );
+    assert!(
+        screen.contains("❯ 2. Tabs"),
+        "the list stays in sight:\n{screen}"
+    );
+    term.key(DOWN);
+    term.wait("(no preview)");
+    term.key(UP);
+    term.key("\t");
+    term.wait("Enter pick with this note");
+    term.send("with icons");
+    term.wait("Note: with icons");
+    term.key(ESC);
+    let screen = term.wait("Tab note");
+    assert!(
+        screen.contains("Note: with icons"),
+        "the note is kept:\n{screen}"
+    );
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0, "{}", done.screen);
+    assert_eq!(done.result["answer"], "Tabs");
+    assert_eq!(done.result["answers"][0]["note"], "with icons");
+    assert!(
+        done.screen
+            .contains("✔ Which layout? › Tabs (note: with icons)"),
+        "{}",
+        done.screen
+    );
+    assert!(done.restored, "{}", done.screen);
+}
+
+#[test]
 fn filter_narrows_the_list_and_esc_clears_it() {
     let options: Vec<String> = (1..=60).map(|i| format!("Item {i:02}")).collect();
     let mut term = Term::start(

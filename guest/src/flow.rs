@@ -2,7 +2,7 @@
 //! acceptable, go back with the earlier answer preselected, and stop on cancel with the answers
 //! given so far.
 
-use crate::judge::{Reply, Verdict, judge};
+use crate::judge::{Reply, Verdict, fewest_picks, judge};
 use crate::model::*;
 use crate::summary::review_items;
 use crate::text_format;
@@ -186,6 +186,7 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
         .map(|a| (&a.value, a.origin));
     match &question.kind {
         QuestionKind::Select(s) => {
+            let note = preset.and_then(|a| a.note.clone());
             let (selected, other_text) = match value {
                 Some((Value::Text(t), Origin::Custom)) => (None, Some(t.clone())),
                 Some((Value::Text(t), _)) => (position(&s.options, t), None),
@@ -199,10 +200,13 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                     other_label: s.other.then(|| OTHER_LABEL.to_string()),
                     other_text,
                     discuss_label: s.discuss.then(|| DISCUSS_LABEL.to_string()),
+                    notes: s.notes,
+                    note,
                 },
             ))
         }
         QuestionKind::MultiSelect(m) => {
+            let note = preset.and_then(|a| a.note.clone());
             let (selected, other_text) = match value {
                 Some((Value::Texts(values), origin)) => {
                     let typed = (origin == Origin::Custom)
@@ -223,8 +227,10 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                     selected,
                     other_label: m.other.then(|| OTHER_LABEL.to_string()),
                     other_text,
-                    min_picks: m.min_picks,
+                    min_picks: Some(fewest_picks(question, m)),
                     max_picks: m.max_picks,
+                    notes: m.notes,
+                    note,
                 },
             ))
         }

@@ -41,6 +41,7 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             id: question.id.clone(),
             value,
             origin,
+            note: None,
         })
     };
     let draft = |value, origin| {
@@ -48,6 +49,7 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             id: question.id.clone(),
             value,
             origin,
+            note: None,
         })
     };
     let retry = |message: String, draft: Option<Answer>| Verdict::Retry { message, draft };
@@ -74,9 +76,14 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
     }
     match (&question.kind, reply) {
         (QuestionKind::Select(s), Reply::Select(reply)) => match reply {
-            SelectReply::Picked(n) => match s.options.get(n as usize) {
-                Some(option) => answer(Value::Text(option.value.clone()), Origin::Given),
-                None => retry(format!("There is no option {}.", n + 1), None),
+            SelectReply::Picked(pick) => match s.options.get(pick.index as usize) {
+                Some(option) => Verdict::Accept(Answer {
+                    id: question.id.clone(),
+                    value: Value::Text(option.value.clone()),
+                    origin: Origin::Given,
+                    note: note(s.notes, pick.note),
+                }),
+                None => retry(format!("There is no option {}.", pick.index + 1), None),
             },
             SelectReply::Other(typed) => {
                 let typed = typed.trim();
@@ -179,6 +186,7 @@ fn empty(question: &Question, message: &str) -> Verdict {
             id: question.id.clone(),
             value: Value::None,
             origin: Origin::Skipped,
+            note: None,
         })
     }
 }
@@ -200,6 +208,7 @@ fn skip(question: &Question, rules: &Rules) -> Verdict {
         id: question.id.clone(),
         value,
         origin: Origin::Skipped,
+        note: None,
     })
 }
 
@@ -235,11 +244,13 @@ fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -
         None => Origin::Given,
     };
     let count = values.len() as u32;
-    let fewest = m.min_picks.unwrap_or(u32::from(question.required));
+    let fewest = fewest_picks(question, m);
+    let note = note(m.notes, pick.note);
     let draft = Some(Answer {
         id: question.id.clone(),
         value: Value::Texts(values.clone()),
         origin,
+        note: note.clone(),
     });
     let plural = |n: u32| if n == 1 { "option" } else { "options" };
     if count < fewest {
@@ -257,7 +268,20 @@ fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -
         id: question.id.clone(),
         value: Value::Texts(values),
         origin,
+        note,
     })
+}
+
+/// The fewest picks a multi-select takes: its own minimum, else one when it is required. A
+/// required question with a minimum of 0 must be answered, and no pick is an answer.
+pub fn fewest_picks(question: &Question, m: &MultiSelectQuestion) -> u32 {
+    m.min_picks.unwrap_or(u32::from(question.required))
+}
+
+/// The note the person added to a pick, trimmed; kept only where the question offers notes.
+fn note(offered: bool, note: Option<String>) -> Option<String> {
+    note.map(|n| n.trim().to_string())
+        .filter(|n| offered && !n.is_empty())
 }
 
 /// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.

@@ -82,8 +82,16 @@ fn first_line(text: &str) -> String {
     }
 }
 
-/// One answer in words.
+/// One answer in words, with the person's note after it: `User selected: 1. Python (note: 3.12)`.
 fn phrase(tool: Tool, question: &Question, answer: &Answer) -> String {
+    let words = answer_words(tool, question, answer);
+    match &answer.note {
+        Some(note) => format!("{words} (note: {note})"),
+        None => words,
+    }
+}
+
+fn answer_words(tool: Tool, question: &Question, answer: &Answer) -> String {
     let label = |value: &str| question.kind.option_by_value(value);
     match (answer.origin, &answer.value) {
         (Origin::Discuss, _) => {

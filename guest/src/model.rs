@@ -11,8 +11,8 @@ pub use crate::bindings::interview::plugin::types::{
 };
 pub use crate::bindings::interview::plugin::ui::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, ReviewItem, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
-    TextReply, TextRequest, UiMode as Mode,
+    NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
+    SelectRequest, TextReply, TextRequest, UiMode as Mode,
 };
 
 /// The label of the free-text entry of choice questions (seed 004's wording).
@@ -60,6 +60,7 @@ impl Choice {
             label: label.to_string(),
             value: label.to_string(),
             description: None,
+            preview: None,
             recommended: false,
         }
     }

@@ -59,8 +59,9 @@ pub fn signal(text: &str) -> Json {
     json!({ "status": "answered", "answers": [], "text": text })
 }
 
+/// One answer; `note` only when the person added one to their pick.
 fn answer(question: &Question, answer: &Answer) -> Json {
-    json!({
+    let mut listed = json!({
         "id": answer.id,
         "question": question.prompt,
         "type": question.kind.name(),
@@ -68,7 +69,11 @@ fn answer(question: &Question, answer: &Answer) -> Json {
         "custom": answer.origin == Origin::Custom,
         "skipped": answer.origin == Origin::Skipped,
         "discuss": answer.origin == Origin::Discuss,
-    })
+    });
+    if let Some(note) = &answer.note {
+        listed["note"] = note.as_str().into();
+    }
+    listed
 }
 
 /// An answer's value as JSON; whole numbers are written without a fraction.
@@ -103,6 +108,9 @@ pub fn question(question: &Question) -> Json {
                 if let Some(d) = &o.description {
                     option["description"] = d.as_str().into();
                 }
+                if let Some(p) = &o.preview {
+                    option["preview"] = p.as_str().into();
+                }
                 if o.recommended {
                     option["recommended"] = true.into();
                 }
@@ -121,12 +129,13 @@ pub fn question(question: &Question) -> Json {
         QuestionKind::Select(s) => json!({
             "options": options(&s.options),
             "default": s.default.map(|i| value_of(&s.options, i)),
-            "other": s.other, "discuss": s.discuss,
+            "other": s.other, "discuss": s.discuss, "notes": s.notes,
         }),
         QuestionKind::MultiSelect(m) => json!({
             "options": options(&m.options),
             "default": m.defaults.iter().map(|&i| value_of(&m.options, i)).collect::<Vec<_>>(),
             "min_picks": m.min_picks, "max_picks": m.max_picks, "other": m.other,
+            "notes": m.notes,
         }),
         QuestionKind::Confirm(c) => json!({ "default": c.default }),
         QuestionKind::Number(n) => json!({

@@ -134,7 +134,10 @@ pub fn error_of(tool: &str, arguments: &str) -> RequestError {
 }
 
 pub fn select(n: u32) -> Step {
-    Step::Select(SelectReply::Picked(n))
+    Step::Select(SelectReply::Picked(Pick {
+        index: n,
+        note: None,
+    }))
 }
 
 pub fn text(t: &str) -> Step {

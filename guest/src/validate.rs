@@ -64,7 +64,7 @@ fn question(path: &str, q: &Question) -> Result<(), RequestError> {
             }
             Ok(())
         }
-        QuestionKind::MultiSelect(m) => multi_select(path, q.required, m),
+        QuestionKind::MultiSelect(m) => multi_select(path, m),
         QuestionKind::Confirm(_) => Ok(()),
         QuestionKind::Number(n) => number(path, n),
     }
@@ -178,7 +178,7 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
     Ok(())
 }
 
-fn multi_select(path: &str, required: bool, m: &MultiSelectQuestion) -> Result<(), RequestError> {
+fn multi_select(path: &str, m: &MultiSelectQuestion) -> Result<(), RequestError> {
     options(path, &m.options)?;
     let mut seen = Vec::new();
     for &d in &m.defaults {
@@ -222,12 +222,6 @@ fn multi_select(path: &str, required: bool, m: &MultiSelectQuestion) -> Result<(
                 ),
             ));
         }
-    }
-    if required && m.min_picks == Some(0) {
-        return Err(RequestError::at(
-            join(path, "min_picks"),
-            "is 0 on a required question; set required to false to allow no picks",
-        ));
     }
     Ok(())
 }

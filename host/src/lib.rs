@@ -13,7 +13,7 @@
 //! # fn main() -> Result<(), interview_host::Error> {
 //! let plugin = Plugin::load()?;
 //! // A UI that picks the second option; use `NumberedUi::stdio()` to ask a person.
-//! let ui = ScriptedUi::new([Step::Select(SelectReply::Picked(1))]);
+//! let ui = ScriptedUi::new([Step::Select(SelectReply::picked(1))]);
 //! let mut session = plugin.session(ui)?;
 //! let result = session.call(
 //!     "interview",

@@ -12,6 +12,28 @@ pub fn line(text: &str) -> String {
     clean(text, false)
 }
 
+/// Makes a monospace block (an option's preview) safe to print: lines are kept, and a tab
+/// becomes the spaces up to the next multiple of 4 columns, so that indented code stays
+/// indented.
+pub fn block(text: &str) -> String {
+    let expanded: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut out = String::with_capacity(line.len());
+            for c in line.chars() {
+                if c == '\t' {
+                    let pad = 4 - out.chars().count() % 4;
+                    out.extend(std::iter::repeat_n(' ', pad));
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        })
+        .collect();
+    clean(&expanded.join("\n"), true)
+}
+
 fn clean(text: &str, keep_newlines: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -83,6 +105,13 @@ mod tests {
         assert_eq!(text("one\ntwo\tthree"), "one\ntwo three");
         assert_eq!(line("one\r\ntwo"), "one two");
         assert_eq!(line("日本語 ✔ é"), "日本語 ✔ é");
+    }
+
+    #[test]
+    fn a_block_keeps_its_indentation() {
+        assert_eq!(block("fn x() {\n\tlet a;\n}"), "fn x() {\n    let a;\n}");
+        assert_eq!(block("ab\tc\x1b[2Jd"), "ab  cd");
+        assert_eq!(block("x\r\ny"), "x\ny");
     }
 
     #[test]

@@ -37,6 +37,7 @@ fn a_mixed_batch_end_to_end() {
             Step::MultiSelect(MultiSelectReply::Picked(MultiPick {
                 picked: vec![0, 2],
                 other: None,
+                note: None,
             })),
             Step::Number(NumberReply::Entered("3".into())),
             Step::Confirm(ConfirmReply::Answered(false)),
@@ -91,7 +92,7 @@ fn agent_text_is_sanitized_before_any_ui_sees_it() {
         "header": "\x1b[31mRed\x1b[0m",
         "options": [{"label": "A\x1b[1A\rB", "description": "x\x1b[8my\u{202e}z"}],
     });
-    let (_, session) = call(&request.to_string(), [Step::Select(SelectReply::Picked(0))]);
+    let (_, session) = call(&request.to_string(), [Step::Select(SelectReply::picked(0))]);
     let Shown::Select(frame, select) = &session.ui().shown()[0] else {
         panic!()
     };
@@ -127,7 +128,8 @@ fn typed_ask_for_host_applications() {
         Outcome::Answered(vec![Answer {
             id: "go".into(),
             value: Value::Boolean(true),
-            origin: Origin::Given
+            origin: Origin::Given,
+            note: None,
         }])
     );
     let bad = Question {
@@ -155,7 +157,7 @@ fn one_session_serves_many_calls_and_keeps_its_settings() {
     assert_eq!(first["answer"], "Not sure.");
     session
         .ui_mut()
-        .push([Step::Select(SelectReply::Picked(0))]);
+        .push([Step::Select(SelectReply::picked(0))]);
     let second: Json = serde_json::from_str(
         &session
             .call(

@@ -26,7 +26,10 @@ fn step(step: &Json) -> (&'static str, Step) {
                 (Some(nav), _) => SelectReply::Nav(nav),
                 (None, Some("discuss")) => SelectReply::Discuss,
                 _ => match reply.get("picked") {
-                    Some(n) => SelectReply::Picked(n.as_u64().unwrap() as u32),
+                    Some(n) => SelectReply::Picked(Pick {
+                        index: n.as_u64().unwrap() as u32,
+                        note: text("note"),
+                    }),
                     None => SelectReply::Other(text("other").unwrap()),
                 },
             }),
@@ -43,6 +46,7 @@ fn step(step: &Json) -> (&'static str, Step) {
                         .map(|n| n.as_u64().unwrap() as u32)
                         .collect(),
                     other: text("other"),
+                    note: text("note"),
                 }),
             }),
         ),

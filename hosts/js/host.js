@@ -34,6 +34,20 @@ export function clean(text, newlines = true) {
   return newlines ? safe : safe.replace(/\n/g, ' ');
 }
 
+/** `line` with each tab widened to the next multiple of 4 columns, as a preview's code is shown. */
+function expandTabs(line) {
+  let out = '';
+  for (const c of line) out += c === '\t' ? ' '.repeat(4 - (out.length % 4)) : c;
+  return out;
+}
+
+/** `2: only on weekdays`, where notes are offered: [the part before the colon, the note]. */
+function splitNote(typed, offered) {
+  const at = typed.indexOf(':');
+  const note = at >= 0 ? typed.slice(at + 1).trim() : '';
+  return offered && note ? [typed.slice(0, at).trim(), note] : [typed, undefined];
+}
+
 const NAV = { back: 'back', skip: 'skip', quit: 'cancel', exit: 'cancel' };
 
 /** A person at a terminal, one answer per line: prompts on stderr, answers from stdin. In a
@@ -104,6 +118,10 @@ export class LineUi {
       const badge = option.recommended && !says ? ' (recommended)' : '';
       this.say(`  ${i + 1}. ${clean(option.label, false)}${badge}`);
       if (option.description) this.say(`     ${clean(option.description, false)}`);
+      if (option.preview) {
+        const block = option.preview.split('\n').map((line) => expandTabs(line)).join('\n');
+        clean(block).split('\n').forEach((line) => this.say(`     │ ${line}`));
+      }
     });
     extras.forEach((extra, i) => this.say(`  ${options.length + i + 1}. ${clean(extra, false)}`));
   }
@@ -116,6 +134,7 @@ export class LineUi {
     this.show(frame);
     const extras = [request.otherLabel, request.discussLabel].filter(Boolean);
     this.options(request.options, extras);
+    if (request.notes) this.say('(To add a note, write it after a colon: 2: only on weekdays.)');
     this.error(frame);
     const line = this.read();
     if (line === null) return { tag: 'nav', val: 'cancel' };
@@ -123,8 +142,13 @@ export class LineUi {
     const n = /^\d+$/.test(typed) ? Number(typed) : NaN;
     const count = request.options.length;
     if (this.command(typed)) return { tag: 'nav', val: this.command(typed) };
-    if (typed === '' && request.selected !== undefined) return { tag: 'picked', val: request.selected };
-    if (n >= 1 && n <= count) return { tag: 'picked', val: n - 1 };
+    if (typed === '' && request.selected !== undefined) {
+      return { tag: 'picked', val: { index: request.selected, note: request.note } };
+    }
+    if (n >= 1 && n <= count) return { tag: 'picked', val: { index: n - 1 } };
+    const [number, note] = splitNote(typed, request.notes);
+    const m = /^\d+$/.test(number) ? Number(number) : NaN;
+    if (note !== undefined && m >= 1 && m <= count) return { tag: 'picked', val: { index: m - 1, note } };
     if (request.otherLabel && n === count + 1) {
       const other = this.read('Your answer: ');
       return other === null ? { tag: 'nav', val: 'cancel' } : { tag: 'other', val: other };
@@ -142,12 +166,15 @@ export class LineUi {
     if (line === null) return { tag: 'nav', val: 'cancel' };
     const typed = line.trim();
     if (this.command(typed)) return { tag: 'nav', val: this.command(typed) };
-    if (typed === '') return { tag: 'picked', val: { picked: [...request.selected], other: request.otherText } };
-    const numbers = typed.split(/[,\s]+/).filter((t) => /^\d+$/.test(t)).map(Number);
+    if (typed === '') {
+      return { tag: 'picked', val: { picked: [...request.selected], other: request.otherText, note: request.note } };
+    }
+    const [numbersTyped, note] = splitNote(typed, request.notes);
+    const numbers = numbersTyped.split(/[,\s]+/).filter((t) => /^\d+$/.test(t)).map(Number);
     const picked = numbers.filter((n) => n >= 1 && n <= request.options.length).map((n) => n - 1);
     let other;
     if (request.otherLabel && numbers.includes(request.options.length + 1)) other = this.read('Your answer: ') ?? undefined;
-    return { tag: 'picked', val: { picked, other } };
+    return { tag: 'picked', val: { picked, other, note } };
   }
 
   /** Shows the question (and `hints` below it) and reads its answer: `{ line }`, or `{ nav }`
@@ -239,12 +266,13 @@ export class ScriptedUi {
     const reply = this.next('select');
     if (ScriptedUi.nav(reply)) return ScriptedUi.nav(reply);
     if (reply === 'discuss') return { tag: 'discuss' };
-    return 'picked' in reply ? { tag: 'picked', val: reply.picked } : { tag: 'other', val: reply.other };
+    if ('picked' in reply) return { tag: 'picked', val: { index: reply.picked, note: reply.note } };
+    return { tag: 'other', val: reply.other };
   }
 
   multiSelect() {
     const reply = this.next('multi_select');
-    return ScriptedUi.nav(reply) ?? { tag: 'picked', val: { picked: reply.picked, other: reply.other } };
+    return ScriptedUi.nav(reply) ?? { tag: 'picked', val: { picked: reply.picked, other: reply.other, note: reply.note } };
   }
 
   text() {

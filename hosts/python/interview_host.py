@@ -94,6 +94,20 @@ def clean(text, newlines=True):
     return text if newlines else text.replace("\n", " ")
 
 
+def pick(index, note=None):
+    """A select's ``picked`` payload: the option's index and the person's note."""
+    record = Record()
+    record.index, record.note = index, note
+    return record
+
+
+def multi_pick(picked, other=None, note=None):
+    """A multi-select's picks: option indices, a typed answer, the person's note."""
+    record = Record()
+    record.picked, record.other, record.note = picked, other, note
+    return record
+
+
 class LineUi:
     """A person at a terminal, one answer per line: numbered lists, ``back``, ``skip``, ``quit``,
     and ``decline`` in a request that can be declined (an MCP elicitation).
@@ -152,13 +166,26 @@ class LineUi:
             print(f"  {number}. {clean(option.label, False)}{badge}", file=sys.stderr)
             if option.description:
                 print(f"     {clean(option.description, False)}", file=sys.stderr)
+            if option.preview:
+                for line in clean(option.preview.expandtabs(4)).splitlines():
+                    print(f"     │ {line}", file=sys.stderr)
         for number, extra in enumerate(extras, len(options) + 1):
             print(f"  {number}. {clean(extra, False)}", file=sys.stderr)
+
+    @staticmethod
+    def _note(typed, offered):
+        """``2: only on weekdays`` where notes are offered: the part before the colon and the note."""
+        before, colon, note = typed.partition(":")
+        if offered and colon and note.strip():
+            return before.strip(), note.strip()
+        return typed, None
 
     def select(self, frame, request):
         self._show(frame)
         extras = [e for e in (field(request, "other-label"), field(request, "discuss-label")) if e]
         self._options(request.options, extras)
+        if request.notes:
+            print("(To add a note, write it after a colon: 2: only on weekdays.)", file=sys.stderr)
         self._error(frame)
         line = self._read()
         if line is None:
@@ -168,9 +195,12 @@ class LineUi:
         if self._command(typed):
             return Variant("nav", self._command(typed))
         if typed == "" and request.selected is not None:
-            return Variant("picked", request.selected)
+            return Variant("picked", pick(request.selected, request.note))
         if typed.isdigit() and 1 <= int(typed) <= count:
-            return Variant("picked", int(typed) - 1)
+            return Variant("picked", pick(int(typed) - 1))
+        number, note = self._note(typed, request.notes)
+        if note and number.isdigit() and 1 <= int(number) <= count:
+            return Variant("picked", pick(int(number) - 1, note))
         if typed.isdigit() and field(request, "other-label") and int(typed) == count + 1:
             other = self._read("Your answer: ")
             return Variant("nav", "cancel") if other is None else Variant("other", other)
@@ -191,16 +221,15 @@ class LineUi:
         typed = line.strip()
         if self._command(typed):
             return self._command(typed)
-        pick = Record()
         if typed == "":
-            pick.picked, pick.other = list(request.selected), field(request, "other-text")
-            return pick
+            return multi_pick(list(request.selected), field(request, "other-text"), request.note)
+        typed, note = self._note(typed, request.notes)
         numbers = [int(n) for n in re.split(r"[,\s]+", typed) if n.isdigit()]
-        pick.picked = [n - 1 for n in numbers if 1 <= n <= len(request.options)]
-        pick.other = None
+        picked = [n - 1 for n in numbers if 1 <= n <= len(request.options)]
+        typed_answer = None
         if other and len(request.options) + 1 in numbers:
-            pick.other = self._read("Your answer: ")
-        return pick
+            typed_answer = self._read("Your answer: ")
+        return multi_pick(picked, typed_answer, note)
 
     def _answer_line(self, frame, hints=()):
         """Shows the question (and ``hints`` below it) and reads its answer: the line, or the
@@ -301,15 +330,15 @@ class ScriptedUi:
             return Variant("nav", reply)
         if reply == "discuss":
             return Variant("discuss")
-        return Variant("picked", reply["picked"]) if "picked" in reply else Variant("other", reply["other"])
+        if "picked" in reply:
+            return Variant("picked", pick(reply["picked"], reply.get("note")))
+        return Variant("other", reply["other"])
 
     def multi_select(self, frame, request):
         reply = self._next("multi_select")
         if self._nav(reply):
             return reply
-        pick = Record()
-        pick.picked, pick.other = reply["picked"], reply.get("other")
-        return pick
+        return multi_pick(reply["picked"], reply.get("other"), reply.get("note"))
 
     def text(self, frame, request):
         reply = self._next("text")

@@ -197,10 +197,13 @@ fn property(name: &str, schema: &Json, path: &str, needed: bool) -> Result<Quest
             needed,
         ),
         Some("array") => {
-            let multi = array(&fields)?;
-            // An array the schema requires may still be empty, unless minItems says not.
-            let required = needed && multi.min_picks.is_some_and(|n| n > 0);
-            (QuestionKind::MultiSelect(multi), required)
+            let mut multi = array(&fields)?;
+            // An array the schema requires must be answered, but may be empty unless minItems
+            // says not: no pick is sent as `[]`.
+            if needed {
+                multi.min_picks.get_or_insert(0);
+            }
+            (QuestionKind::MultiSelect(multi), needed)
         }
         _ => {
             return Err(kind_name.error(format!(
@@ -283,6 +286,7 @@ fn string(fields: &Fields) -> Result<QuestionKind, RequestError> {
         default,
         other: false,
         discuss: false,
+        notes: false,
     }))
 }
 
@@ -314,6 +318,7 @@ fn array(fields: &Fields) -> Result<MultiSelectQuestion, RequestError> {
         min_picks: fields.count(&["minItems"])?,
         max_picks: fields.count(&["maxItems"])?,
         other: false,
+        notes: false,
     })
 }
 
@@ -370,6 +375,7 @@ fn choice(label: String, value: String) -> Choice {
         label,
         value,
         description: None,
+        preview: None,
         recommended: false,
     }
 }

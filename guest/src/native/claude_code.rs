@@ -10,6 +10,11 @@
 //! when every answer is one of the options, or else in `The user answered: ... Read the answers
 //! carefully ...`; `The user did not answer the questions.` when none was. A dismissed question
 //! is a rejected tool use, which the model reads as Claude Code's rejection message.
+//!
+//! Its dialog (`Vse` in the same build) always adds `annotations`, keyed by question text: the
+//! `preview` of the single option picked, and the person's `notes`. The model reads them after
+//! the answer, as `selected preview:\n<preview>` and `notes: <notes>`, and a note makes the
+//! answers read carefully.
 
 use serde_json::{Map, Value as Json, json};
 
@@ -25,18 +30,34 @@ pub(super) fn reply(asked: &Asked) -> Native {
         return Native::text(REJECTED);
     };
     let mut by_question = Map::new();
+    let mut annotations = Map::new();
     let mut pairs = Vec::new();
     let mut only_options = true;
     for (question, said) in asked.said(answers) {
         let Some(answer) = answer_string(&said) else {
             continue;
         };
+        let note = super::answer_to(answers, question).and_then(|a| a.note.as_deref());
         // An answer the person wrote rather than picked makes the model read it more carefully.
-        only_options &= matches!(
-            said,
-            Said::Picked { typed: None, .. } | Said::YesNo(_) | Said::Number(_)
-        );
-        pairs.push(format!("\"{}\"=\"{answer}\"", question.prompt));
+        only_options &= note.is_none()
+            && matches!(
+                said,
+                Said::Picked { typed: None, .. } | Said::YesNo(_) | Said::Number(_)
+            );
+        let mut pair = format!("\"{}\"=\"{answer}\"", question.prompt);
+        let mut annotation = Map::new();
+        if let Some(preview) = picked_preview(question, &said) {
+            pair.push_str(&format!(" selected preview:\n{preview}"));
+            annotation.insert("preview".into(), preview.into());
+        }
+        if let Some(note) = note {
+            pair.push_str(&format!(" notes: {note}"));
+            annotation.insert("notes".into(), note.into());
+        }
+        if !annotation.is_empty() {
+            annotations.insert(question.prompt.clone(), annotation.into());
+        }
+        pairs.push(pair);
         by_question.insert(question.prompt.clone(), answer.into());
     }
     let said = pairs.join(", ");
@@ -57,8 +78,34 @@ pub(super) fn reply(asked: &Asked) -> Native {
     let questions: Vec<Json> = asked.request.questions.iter().map(question).collect();
     Native {
         text: Some(text),
-        value: json!({ "questions": questions, "answers": by_question }),
+        value: json!({
+            "questions": questions,
+            "answers": by_question,
+            "annotations": annotations,
+        }),
     }
+}
+
+/// The preview of the one option picked, which the dialog keeps beside the answer.
+fn picked_preview<'a>(question: &'a Question, said: &Said) -> Option<&'a str> {
+    let Said::Picked {
+        labels,
+        typed: None,
+        multi: false,
+    } = said
+    else {
+        return None;
+    };
+    let [label] = labels.as_slice() else {
+        return None;
+    };
+    question
+        .kind
+        .options()
+        .iter()
+        .find(|o| o.label == *label)?
+        .preview
+        .as_deref()
 }
 
 /// One answer as Claude Code stores it: a label, a typed text, or a multi-select's parts joined.
@@ -89,7 +136,16 @@ fn question(question: &Question) -> Json {
         .kind
         .options()
         .iter()
-        .map(|o| json!({ "label": o.label, "description": o.description.clone().unwrap_or_default() }))
+        .map(|o| {
+            let mut option = json!({
+                "label": o.label,
+                "description": o.description.clone().unwrap_or_default(),
+            });
+            if let Some(preview) = &o.preview {
+                option["preview"] = preview.as_str().into();
+            }
+            option
+        })
         .collect();
     json!({
         "question": question.prompt,

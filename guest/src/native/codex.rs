@@ -6,7 +6,8 @@
 //! The TUI (`codex-rs/tui/src/bottom_pane/request_user_input/mod.rs`, `submit_answers`) puts the
 //! picked option's label first, then what the person typed as `user_note: <text>`; a typed answer
 //! to an options question is picked through its "None of the above" entry. A question left
-//! unanswered has an empty list. A dismissed request has no response: the handler tells the model
+//! unanswered has an empty list. A note on a picked option is added the same way, after the
+//! label. A dismissed request has no response: the handler tells the model
 //! `request_user_input was cancelled before receiving a response`.
 
 use serde_json::{Map, json};
@@ -23,7 +24,8 @@ pub(super) fn reply(asked: &Asked) -> Native {
     };
     let mut by_id = Map::new();
     for (question, said) in asked.said(answers) {
-        let listed: Vec<String> = match said {
+        let added = super::answer_to(answers, question).and_then(|a| a.note.as_deref());
+        let mut listed: Vec<String> = match said {
             Said::Picked {
                 labels,
                 typed,
@@ -41,6 +43,7 @@ pub(super) fn reply(asked: &Asked) -> Native {
             Said::Typed(text) => vec![note(text)],
             other => other.parts(),
         };
+        listed.extend(added.map(note));
         by_id.insert(question.id.clone(), json!({ "answers": listed }));
     }
     Native::json(json!({ "answers": by_id }))

@@ -32,6 +32,8 @@ const LABEL: &[&str] = &["label", "title"];
 const VALUE: &[&str] = &["value"];
 const DESCRIPTION: &[&str] = &["description"];
 const RECOMMENDED: &[&str] = &["recommended"];
+const PREVIEW: &[&str] = &["preview"];
+const NOTES: &[&str] = &["notes", "allow_notes"];
 
 /// The kind named by a request, before its settings are read.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -200,6 +202,7 @@ fn read_kind(
                 default,
                 other: rules.other.or(fields.boolean(OTHER)?).unwrap_or(true),
                 discuss: rules.discuss.or(fields.boolean(DISCUSS)?).unwrap_or(false),
+                notes: notes(fields, rules)?,
             })
         }
         KindName::MultiSelect => {
@@ -219,6 +222,7 @@ fn read_kind(
                 min_picks: rules.min_picks.or(fields.count(MIN_PICKS)?),
                 max_picks: fields.count(MAX_PICKS)?,
                 other: rules.other.or(fields.boolean(OTHER)?).unwrap_or(true),
+                notes: notes(fields, rules)?,
             })
         }
         KindName::Confirm => QuestionKind::Confirm(ConfirmQuestion {
@@ -274,9 +278,17 @@ fn read_options(found: &Found, rules: &Rules) -> Result<Vec<Choice>, RequestErro
                 label,
                 value,
                 description: fields.string(DESCRIPTION)?.map(|t| rules.text(t)),
+                preview: fields.string(PREVIEW)?.map(|t| rules.text(t)),
             })
         })
         .collect()
+}
+
+/// Whether the person may add a note to their pick: on unless the request or the tool says no
+/// (a tool whose own result has no place for it).
+fn notes(fields: &Fields, rules: &Rules) -> Result<bool, RequestError> {
+    let asked = fields.boolean(NOTES)?.unwrap_or(true);
+    Ok(asked && rules.notes)
 }
 
 /// The label ends in "(Recommended)", in any case.

@@ -72,6 +72,7 @@ impl Tool {
         match self {
             Tool::AskQuestion => Rules {
                 kind: Some(KindName::Select),
+                notes: false,
                 other: Some(true),
                 discuss: Some(true),
                 options: Some((2, 6)),
@@ -81,6 +82,7 @@ impl Tool {
                 kind: Some(KindName::MultiSelect),
                 other: Some(false),
                 min_picks: Some(1),
+                notes: false,
                 ..Rules::default()
             },
             // Gemini CLI turns `\n` written out in its arguments into line breaks, and offers a
@@ -89,15 +91,24 @@ impl Tool {
             Tool::AskUser => Rules {
                 literal_newlines: true,
                 yes_no_choice: true,
+                notes: false,
                 ..Rules::default()
             },
-            _ => Rules::default(),
+            // Their results keep one answer per question and nothing beside it.
+            Tool::Question | Tool::InteractiveFormQuestion | Tool::UserSelect => Rules {
+                notes: false,
+                ..Rules::default()
+            },
+            Tool::Interview
+            | Tool::AskUserQuestion
+            | Tool::RequestUserInput
+            | Tool::ResumeStructured => Rules::default(),
         }
     }
 }
 
 /// Settings a tool's name fixes, whatever the arguments say.
-#[derive(Default, Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Rules {
     pub kind: Option<KindName>,
     pub other: Option<bool>,
@@ -109,6 +120,24 @@ pub struct Rules {
     pub literal_newlines: bool,
     /// A yes/no question is a select of `Yes` and `No`, where the person may type instead.
     pub yes_no_choice: bool,
+    /// A choice question may offer notes on the pick (false where the tool's own result has
+    /// no place for one).
+    pub notes: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            kind: None,
+            other: None,
+            discuss: None,
+            min_picks: None,
+            options: None,
+            literal_newlines: false,
+            yes_no_choice: false,
+            notes: true,
+        }
+    }
 }
 
 impl Rules {

@@ -224,10 +224,14 @@ fn every_field_kind_of_the_specification() {
     assert_eq!(
         required,
         [
-            true, false, false, false, true, false, false, true, false, false, true, false
+            true, false, false, false, true, false, false, true, false, false, true, true
         ],
-        "a required array without minItems may be left empty"
+        "a required array must be answered, even without minItems"
     );
+    let QuestionKind::MultiSelect(pets) = &questions[11].kind else {
+        panic!()
+    };
+    assert_eq!(pets.min_picks, Some(0), "but no pick is an answer");
     let QuestionKind::Text(name) = &questions[0].kind else {
         panic!()
     };
@@ -332,9 +336,11 @@ fn picked_values_are_sent_and_a_required_empty_array_is_sent_empty() {
         &request,
         [
             select(1),
+            Step::Multi(MultiSelectReply::Nav(Nav::Skip)),
             Step::Multi(MultiSelectReply::Picked(MultiPick {
                 picked: vec![],
                 other: None,
+                note: None,
             })),
             Step::Confirm(ConfirmReply::Answered(true)),
             nav_text(Nav::Skip),

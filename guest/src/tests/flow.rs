@@ -247,6 +247,7 @@ fn multi_select_pick_limits() {
         Step::Multi(MultiSelectReply::Picked(MultiPick {
             picked,
             other: other.map(Into::into),
+            note: None,
         }))
     };
     let (result, script) = run(
@@ -356,6 +357,7 @@ fn every_widget_gets_its_preset_back() {
     let pick = Step::Multi(MultiSelectReply::Picked(MultiPick {
         picked: vec![1, 2],
         other: Some("z".into()),
+        note: None,
     }));
     let (_, script) = run(
         "interview",
@@ -480,6 +482,7 @@ fn review_words_for_every_kind() {
             Step::Multi(MultiSelectReply::Picked(MultiPick {
                 picked: vec![1],
                 other: Some("Gamma".into()),
+                note: None,
             })),
             Step::Select(SelectReply::Discuss),
             nav_select(Nav::Skip),

@@ -54,6 +54,7 @@ fn custom_cancel_and_multi_texts() {
         [Step::Multi(MultiSelectReply::Picked(MultiPick {
             picked: vec![0, 2],
             other: None,
+            note: None,
         }))],
     );
     assert_eq!(

@@ -210,11 +210,6 @@ fn minimums_above_maximums() {
         "default",
         "more than max_picks",
     );
-    rejects(
-        r#"{"question": "x", "multi": true, "options": ["a"], "min_picks": 0}"#,
-        "min_picks",
-        "required",
-    );
 }
 
 #[test]

@@ -15,9 +15,16 @@ use crate::sanitize;
 use crate::session::State;
 pub use wit::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, ReviewItem, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
-    TextReply, TextRequest, UiMode,
+    NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
+    SelectRequest, TextReply, TextRequest, UiMode,
 };
+
+impl SelectReply {
+    /// Picked `options[index]`, without a note.
+    pub fn picked(index: u32) -> SelectReply {
+        SelectReply::Picked(Pick { index, note: None })
+    }
+}
 
 /// An option's "(recommended)" badge is drawn, unless its label already ends in those words
 /// (models write "Yes (Recommended)"; the label is shown as sent).
@@ -148,6 +155,7 @@ fn clean_options(options: Vec<crate::Choice>) -> Vec<crate::Choice> {
         .map(|o| crate::Choice {
             label: sanitize::line(&o.label),
             description: o.description.as_deref().map(sanitize::text),
+            preview: o.preview.as_deref().map(sanitize::block),
             ..o
         })
         .collect()
@@ -178,6 +186,7 @@ impl<U: Ui> wit::Host for State<U> {
             other_label: clean_line(r.other_label),
             other_text: clean_line(r.other_text),
             discuss_label: clean_line(r.discuss_label),
+            note: clean_line(r.note),
             ..r
         };
         self.timed(|ui| ui.select(&clean_frame(frame), &request))
@@ -188,6 +197,7 @@ impl<U: Ui> wit::Host for State<U> {
             options: clean_options(r.options),
             other_label: clean_line(r.other_label),
             other_text: clean_line(r.other_text),
+            note: clean_line(r.note),
             ..r
         };
         self.timed(|ui| ui.multi_select(&clean_frame(frame), &request))

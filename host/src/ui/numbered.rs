@@ -180,12 +180,15 @@ impl NumberedUi {
                 i + 1,
                 option.label
             ));
+            let pad = " ".repeat(width + 4 + tick.len());
             if let Some(description) = &option.description {
-                let pad = " ".repeat(width + 4 + tick.len());
                 for line in description.lines() {
                     let line = self.style.dim(&format!("{pad}{line}"));
                     self.say(&line);
                 }
+            }
+            if let Some(preview) = &option.preview {
+                self.show_preview(&pad, preview);
             }
         }
         for (k, extra) in extras.iter().enumerate() {
@@ -197,24 +200,57 @@ impl NumberedUi {
         }
     }
 
+    /// An option's preview under it, each line behind a bar so that it reads as one block;
+    /// a long one is cut, saying how many lines were left out.
+    fn show_preview(&mut self, pad: &str, preview: &str) {
+        const MOST: usize = 40;
+        let lines: Vec<&str> = preview.lines().collect();
+        for line in lines.iter().take(MOST) {
+            self.say(&format!("{pad}│ {line}"));
+        }
+        if lines.len() > MOST {
+            let more = self
+                .style
+                .dim(&format!("{pad}│ … {} more lines", lines.len() - MOST));
+            self.say(&more);
+        }
+    }
+
     fn show_select(&mut self, frame: &Frame, request: &SelectRequest) {
         self.show_frame(frame);
         let extras = select_extras(request);
         self.show_list(&request.options, None, &extras);
+        let note = with_note(request.note.as_deref());
         match (request.selected, &request.other_text) {
+            // Where the default is out of range (a plugin other than ours), none is said.
             (Some(i), _) => {
-                let label = &request.options[i as usize].label;
-                self.say(&format!("(default: {}. {label})", i + 1));
+                if let Some(option) = request.options.get(i as usize) {
+                    self.say(&format!("(default: {}. {}{note})", i + 1, option.label));
+                }
             }
             (None, Some(text)) => self.say(&format!("(default: {text})")),
             _ => {}
         }
-        let hint = if request.other_label.is_some() {
-            "Type the number of your choice, or type your own answer."
-        } else {
-            "Type the number of your choice."
+        let hint = match (request.other_label.is_some(), request.notes) {
+            (true, true) => {
+                "Type the number of your choice, or type your own answer. To add a note, write \
+                 it after a colon: 2: only on weekdays."
+            }
+            (true, false) => "Type the number of your choice, or type your own answer.",
+            (false, true) => {
+                "Type the number of your choice. To add a note, write it after a colon: 2: only \
+                 on weekdays."
+            }
+            (false, false) => "Type the number of your choice.",
         };
-        self.hint("select", hint);
+        self.hint(
+            if request.notes {
+                "select note"
+            } else {
+                "select"
+            },
+            hint,
+        );
     }
 
     fn show_multi(&mut self, frame: &Frame, request: &MultiSelectRequest) {
@@ -228,7 +264,8 @@ impl NumberedUi {
                 .map(|i| (i + 1).to_string())
                 .collect();
             picked.extend(request.other_text.iter().cloned());
-            self.say(&format!("(default: {})", picked.join(", ")));
+            let note = with_note(request.note.as_deref());
+            self.say(&format!("(default: {}{note})", picked.join(", ")));
         }
         let limits = match (request.min_picks, request.max_picks) {
             (Some(min), Some(max)) if min == max => format!(" Pick {min}."),
@@ -241,10 +278,18 @@ impl NumberedUi {
             let line = self.style.dim(limits.trim());
             self.say(&line);
         }
-        self.hint(
-            "multi",
-            "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).",
-        );
+        if request.notes {
+            self.hint(
+                "multi note",
+                "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick). To add a \
+                 note, write it after a colon: 1, 3: only on weekdays.",
+            );
+        } else {
+            self.hint(
+                "multi",
+                "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).",
+            );
+        }
     }
 
     /// Asks for the typed answer of the "Something else" entry.
@@ -273,6 +318,19 @@ fn without_rejected_draft<R, T>(
         *initial(&mut request) = None;
     }
     request
+}
+
+/// An earlier note, said after the default it goes with.
+fn with_note(note: Option<&str>) -> String {
+    note.map(|n| format!("; note: {n}")).unwrap_or_default()
+}
+
+/// A line that ends in a note (`2: only on weekdays`), where notes are offered: the part before
+/// the colon, and the note.
+fn split_note(typed: &str, offered: bool) -> Option<(&str, String)> {
+    let (picks, note) = typed.split_once(':').filter(|_| offered)?;
+    let note = note.trim();
+    (!note.is_empty()).then(|| (picks.trim(), note.to_string()))
 }
 
 /// The numbered entries after the options: "Something else", "Let's discuss this".
@@ -336,6 +394,16 @@ impl Ui for NumberedUi {
         if self.stop.is_some() {
             return MultiSelectReply::Nav(Nav::Cancel);
         }
+        // Picks that were just refused are no default: Enter would only send them again.
+        let request = &if frame.error.is_some() {
+            MultiSelectRequest {
+                selected: Vec::new(),
+                other_text: None,
+                ..request.clone()
+            }
+        } else {
+            request.clone()
+        };
         self.show_multi(frame, request);
         self.show_footer(frame);
         loop {
@@ -350,6 +418,7 @@ impl Ui for NumberedUi {
                         Ok(text) => MultiSelectReply::Picked(MultiPick {
                             picked,
                             other: Some(text),
+                            note: None,
                         }),
                         Err(nav) => MultiSelectReply::Nav(nav),
                     };
@@ -597,9 +666,11 @@ fn read_select(line: &str, request: &SelectRequest, required: bool) -> Line<Sele
     let typed = line.trim();
     let count = request.options.len();
     let total = count + select_extras(request).len();
+    let pick =
+        |index: u32, note: Option<String>| Line::Reply(SelectReply::Picked(Pick { index, note }));
     if typed.is_empty() {
         return match (request.selected, &request.other_text) {
-            (Some(i), _) => Line::Reply(SelectReply::Picked(i)),
+            (Some(i), _) => pick(i, request.note.clone()),
             (None, Some(text)) => Line::Reply(SelectReply::Other(text.clone())),
             _ if required => Line::Invalid(format!("Type a number from 1 to {total}.")),
             _ => Line::Reply(SelectReply::Nav(Nav::Skip)),
@@ -608,7 +679,7 @@ fn read_select(line: &str, request: &SelectRequest, required: bool) -> Line<Sele
     if let Ok(n) = typed.parse::<usize>() {
         let other = request.other_label.is_some();
         return match n {
-            n if (1..=count).contains(&n) => Line::Reply(SelectReply::Picked(n as u32 - 1)),
+            n if (1..=count).contains(&n) => pick(n as u32 - 1, None),
             n if other && n == count + 1 => Line::TypeOther(Vec::new()),
             n if request.discuss_label.is_some() && n == count + 1 + usize::from(other) => {
                 Line::Reply(SelectReply::Discuss)
@@ -619,7 +690,13 @@ fn read_select(line: &str, request: &SelectRequest, required: bool) -> Line<Sele
         };
     }
     if let Some(i) = label_index(&request.options, typed) {
-        return Line::Reply(SelectReply::Picked(i));
+        return pick(i, None);
+    }
+    if let Some((number, note)) = split_note(typed, request.notes)
+        && let Ok(n) = number.parse::<usize>()
+        && (1..=count).contains(&n)
+    {
+        return pick(n as u32 - 1, Some(note));
     }
     match command(typed) {
         Some(Command::Nav(nav)) => Line::Reply(SelectReply::Nav(nav)),
@@ -633,11 +710,20 @@ fn read_multi(line: &str, request: &MultiSelectRequest) -> Line<MultiSelectReply
     let typed = line.trim();
     let count = request.options.len();
     let total = count + usize::from(request.other_label.is_some());
-    let reply = |picked: Vec<u32>, other: Option<String>| {
-        Line::Reply(MultiSelectReply::Picked(MultiPick { picked, other }))
+    let noted = |picked: Vec<u32>, other: Option<String>, note: Option<String>| {
+        Line::Reply(MultiSelectReply::Picked(MultiPick {
+            picked,
+            other,
+            note,
+        }))
     };
+    let reply = |picked: Vec<u32>, other: Option<String>| noted(picked, other, None);
     if typed.is_empty() {
-        return reply(request.selected.clone(), request.other_text.clone());
+        return noted(
+            request.selected.clone(),
+            request.other_text.clone(),
+            request.note.clone(),
+        );
     }
     if typed.eq_ignore_ascii_case("none") {
         return reply(Vec::new(), None);
@@ -657,6 +743,11 @@ fn read_multi(line: &str, request: &MultiSelectRequest) -> Line<MultiSelectReply
     }
     if let Some(i) = label_index(&request.options, typed) {
         return reply(vec![i], None);
+    }
+    if let Some((numbers, note)) = split_note(typed, request.notes)
+        && let Some(Ok(picked)) = picks(numbers, count)
+    {
+        return noted(picked, None, Some(note));
     }
     match command(typed) {
         Some(Command::Nav(nav)) => Line::Reply(MultiSelectReply::Nav(nav)),
@@ -731,6 +822,7 @@ mod tests {
                 label: l.to_string(),
                 value: l.to_lowercase(),
                 description: None,
+                preview: None,
                 recommended: false,
             })
             .collect()
@@ -743,7 +835,65 @@ mod tests {
             other_label: other.then(|| "Something else".into()),
             other_text: None,
             discuss_label: discuss.then(|| "Discuss".into()),
+            notes: false,
+            note: None,
         }
+    }
+
+    #[test]
+    fn a_note_follows_a_colon_where_notes_are_offered() {
+        let noted = |index, note: &str| {
+            Line::Reply(SelectReply::Picked(Pick {
+                index,
+                note: Some(note.into()),
+            }))
+        };
+        let r = SelectRequest {
+            notes: true,
+            ..select(&["Red", "Green"], true, false)
+        };
+        assert_eq!(
+            read_select("2: only at night", &r, true),
+            noted(1, "only at night")
+        );
+        assert_eq!(read_select(" 1 :x: y ", &r, true), noted(0, "x: y"));
+        // Not an option's number: a typed answer, as without notes.
+        assert_eq!(
+            read_select("9: teal", &r, true),
+            Line::Reply(SelectReply::Other("9: teal".into()))
+        );
+        assert_eq!(
+            read_select(
+                "2: only at night",
+                &select(&["Red", "Green"], true, false),
+                true
+            ),
+            Line::Reply(SelectReply::Other("2: only at night".into()))
+        );
+        let earlier = SelectRequest {
+            selected: Some(0),
+            note: Some("kept".into()),
+            ..r
+        };
+        assert_eq!(read_select("", &earlier, true), noted(0, "kept"));
+        let multi = MultiSelectRequest {
+            options: options(&["A", "B", "C"]),
+            selected: vec![],
+            other_label: None,
+            other_text: None,
+            min_picks: None,
+            max_picks: None,
+            notes: true,
+            note: None,
+        };
+        assert_eq!(
+            read_multi("1, 3: both, please", &multi),
+            Line::Reply(MultiSelectReply::Picked(MultiPick {
+                picked: vec![0, 2],
+                other: None,
+                note: Some("both, please".into()),
+            }))
+        );
     }
 
     #[test]
@@ -751,11 +901,11 @@ mod tests {
         let r = select(&["Red", "Green", "Back"], true, true);
         assert_eq!(
             read_select("2", &r, true),
-            Line::Reply(SelectReply::Picked(1))
+            Line::Reply(SelectReply::picked(1))
         );
         assert_eq!(
             read_select(" green ", &r, true),
-            Line::Reply(SelectReply::Picked(1))
+            Line::Reply(SelectReply::picked(1))
         );
         assert_eq!(read_select("4", &r, true), Line::TypeOther(vec![]));
         assert_eq!(
@@ -768,7 +918,7 @@ mod tests {
         // A label wins over a command of the same name.
         assert_eq!(
             read_select("back", &r, true),
-            Line::Reply(SelectReply::Picked(2))
+            Line::Reply(SelectReply::picked(2))
         );
         assert_eq!(
             read_select("quit", &r, true),
@@ -797,7 +947,7 @@ mod tests {
         };
         assert_eq!(
             read_select("", &with_default, true),
-            Line::Reply(SelectReply::Picked(1))
+            Line::Reply(SelectReply::picked(1))
         );
     }
 
@@ -821,11 +971,14 @@ mod tests {
             other_text: None,
             min_picks: None,
             max_picks: None,
+            notes: false,
+            note: None,
         };
         let picked = |p: Vec<u32>, o: Option<&str>| {
             Line::Reply(MultiSelectReply::Picked(MultiPick {
                 picked: p,
                 other: o.map(Into::into),
+                note: None,
             }))
         };
         assert_eq!(read_multi("", &r), picked(vec![2], None));

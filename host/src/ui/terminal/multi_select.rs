@@ -1,9 +1,12 @@
 //! Pick several: Space toggles, `a` toggles all, Enter confirms; limits are enforced in place.
-//! "Something else" opens an inline editor; its text is one more pick.
+//! "Something else" opens an inline editor; its text is one more pick. Where offered, Tab adds
+//! a note to the picks; options with previews show the one under the cursor below the list.
 
 use super::editor::Editor;
 use super::keys::Key;
 use super::list::List;
+use super::note::{Note, NoteKey};
+use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
 use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
@@ -11,6 +14,7 @@ use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 pub struct MultiSelect {
     labels: Vec<String>,
     descriptions: Vec<Option<String>>,
+    previews: Vec<Option<String>>,
     ticked: Vec<bool>,
     /// The label of the free-text entry (the last entry), when offered.
     other_label: Option<String>,
@@ -20,6 +24,7 @@ pub struct MultiSelect {
     min: Option<u32>,
     max: Option<u32>,
     notice: Option<String>,
+    note: Note,
 }
 
 impl MultiSelect {
@@ -39,6 +44,7 @@ impl MultiSelect {
                 .iter()
                 .map(|o| o.description.clone().filter(|d| !d.trim().is_empty()))
                 .collect(),
+            previews: request.options.iter().map(|o| o.preview.clone()).collect(),
             ticked,
             other_label: request.other_label.clone(),
             other_text: request.other_text.clone().unwrap_or_default(),
@@ -53,6 +59,7 @@ impl MultiSelect {
             min: request.min_picks,
             max: request.max_picks,
             notice: None,
+            note: Note::new(request.notes, request.note.as_deref()),
         }
     }
 
@@ -71,7 +78,22 @@ impl MultiSelect {
             .map(|i| i as u32)
             .collect();
         let other = Some(self.other_text.trim().to_string()).filter(|t| !t.is_empty());
-        MultiSelectReply::Picked(MultiPick { picked, other })
+        MultiSelectReply::Picked(MultiPick {
+            picked,
+            other,
+            note: self.note.value(),
+        })
+    }
+
+    /// Enter: the picks, or the limit they miss, shown in place.
+    fn confirm(&mut self) -> Option<MultiSelectReply> {
+        match self.limit_problem() {
+            Some(problem) => {
+                self.notice = Some(problem);
+                None
+            }
+            None => Some(self.reply()),
+        }
     }
 
     fn toggle(&mut self, index: usize) {
@@ -122,6 +144,12 @@ impl Widget for MultiSelect {
             }
             return None;
         }
+        if self.note.is_editing() {
+            return match self.note.handle(key) {
+                NoteKey::Submit => self.confirm(),
+                NoteKey::Handled => None,
+            };
+        }
         // Space toggles even while filtering.
         if key != Key::Char(' ') && self.list.filter_key(&key) || self.list.navigate(&key, page) {
             return None;
@@ -142,13 +170,11 @@ impl Widget for MultiSelect {
                 self.list.select(d as usize - '1' as usize);
                 None
             }
-            Key::Enter => match self.limit_problem() {
-                Some(problem) => {
-                    self.notice = Some(problem);
-                    None
-                }
-                None => Some(self.reply()),
-            },
+            Key::Tab => {
+                self.note.open();
+                None
+            }
+            Key::Enter => self.confirm(),
             Key::Esc => Some(MultiSelectReply::Nav(Nav::Cancel)),
             Key::BackTab | Key::Left => Some(MultiSelectReply::Nav(Nav::Back)),
             _ => None,
@@ -160,7 +186,13 @@ impl Widget for MultiSelect {
         let mut body = Body::default();
         filter_line(self.list.filter.as_ref(), &mut body, theme);
         let descriptions = &self.descriptions;
-        let rows = ctx.rows.saturating_sub(body.lines.len() + 3);
+        let previews =
+            PreviewBox::for_previews(self.previews.iter().map(|p| p.as_deref()), ctx.width);
+        let rows = ctx
+            .rows
+            .saturating_sub(body.lines.len() + 3 + self.note.rows());
+        let preview_rows = previews.as_ref().map_or(0, |p| p.rows(rows));
+        let rows = rows.saturating_sub(preview_rows);
         let height = |i: usize| 1 + usize::from(descriptions.get(i).is_some_and(|d| d.is_some()));
         let (labels, ticked, other_text) = (&self.labels, &self.ticked, &self.other_text);
         list_window(
@@ -230,17 +262,32 @@ impl Widget for MultiSelect {
         } else {
             theme.muted
         };
+        if let Some(previews) = previews {
+            let shown = self
+                .list
+                .current()
+                .and_then(|i| self.previews.get(i))
+                .and_then(|p| p.as_deref());
+            body.lines.extend(previews.draw(shown, preview_rows, theme));
+        }
         body.lines
             .push(Line::new().push(format!("  Done ({count} selected){limits}"), done_style));
+        self.note.draw(&mut body, ctx.width, theme);
         body
     }
 
     fn hint(&self) -> String {
+        let note = self.note.hint();
         if self.editor.is_some() {
             "Enter keep this answer · Esc back to the list".into()
+        } else if self.note.is_editing() {
+            note.unwrap_or_default().into()
         } else {
-            "↑↓ move · Space toggle · a all · Enter done · / filter · Shift-Tab back · Esc cancel"
-                .into()
+            let note = note.map(|n| format!(" · {n}")).unwrap_or_default();
+            format!(
+                "↑↓ move · Space toggle · a all · Enter done{note} · / filter · Shift-Tab back · \
+                 Esc cancel"
+            )
         }
     }
 
@@ -258,11 +305,12 @@ impl Widget for MultiSelect {
             .map(|&i| self.labels[i as usize].clone())
             .collect();
         words.extend(pick.other.clone());
-        Some(if words.is_empty() {
+        let answer = if words.is_empty() {
             "(none)".into()
         } else {
             words.join(", ")
-        })
+        };
+        Some(Note::summary(answer, pick.note.as_ref()))
     }
 
     fn nav(nav: Nav) -> Option<MultiSelectReply> {

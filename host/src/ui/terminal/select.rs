@@ -1,12 +1,16 @@
 //! Pick one: arrow keys (wrapping), Home/End, PgUp/PgDn, a digit jumps to that entry, `/`
 //! filters, Enter picks; "Something else" opens an inline editor, Esc returns to the list.
+//! Where offered, Tab adds a note to the pick; options with previews show the one under the
+//! cursor in a box below the list.
 
 use super::editor::Editor;
 use super::keys::Key;
 use super::list::List;
+use super::note::{Note, NoteKey};
+use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::ui::{Nav, SelectReply, SelectRequest};
+use crate::ui::{Nav, Pick, SelectReply, SelectRequest};
 use unicode_width::UnicodeWidthStr;
 
 #[derive(Clone, Copy, PartialEq)]
@@ -23,6 +27,7 @@ pub(super) struct Entry {
     description: Option<String>,
     /// Draw the "(recommended)" badge.
     badge: bool,
+    preview: Option<String>,
 }
 
 pub struct Select {
@@ -31,6 +36,7 @@ pub struct Select {
     /// The "Something else" editor while it is open.
     editor: Option<Editor>,
     other_text: String,
+    note: Note,
 }
 
 impl Select {
@@ -44,6 +50,7 @@ impl Select {
                 label: o.label.clone(),
                 description: o.description.clone().filter(|d| !d.trim().is_empty()),
                 badge: crate::ui::shows_badge(o),
+                preview: o.preview.clone(),
             })
             .collect();
         let extra = |kind, label: &Option<String>| {
@@ -52,6 +59,7 @@ impl Select {
                 label,
                 description: None,
                 badge: false,
+                preview: None,
             })
         };
         entries.extend(extra(Kind::Other, &request.other_label));
@@ -78,7 +86,23 @@ impl Select {
             entries,
             editor: None,
             other_text: request.other_text.clone().unwrap_or_default(),
+            note: Note::new(request.notes, request.note.as_deref()),
         }
+    }
+
+    /// The option under the cursor, when the cursor is on one (not on an extra entry).
+    fn current_option(&self) -> Option<u32> {
+        match self.entries[self.list.current()?].kind {
+            Kind::Option(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn pick(&self, index: u32) -> SelectReply {
+        SelectReply::Picked(Pick {
+            index,
+            note: self.note.value(),
+        })
     }
 }
 
@@ -99,12 +123,22 @@ impl Widget for Select {
             }
             return None;
         }
+        if self.note.is_editing() {
+            return match (self.note.handle(key), self.current_option()) {
+                (NoteKey::Submit, Some(i)) => Some(self.pick(i)),
+                _ => None,
+            };
+        }
         if self.list.filter_key(&key) || self.list.navigate(&key, page) {
             return None;
         }
         match key {
+            Key::Tab if self.current_option().is_some() => {
+                self.note.open();
+                None
+            }
             Key::Enter => match self.entries[self.list.current()?].kind {
-                Kind::Option(i) => Some(SelectReply::Picked(i)),
+                Kind::Option(i) => Some(self.pick(i)),
                 Kind::Discuss => Some(SelectReply::Discuss),
                 Kind::Other => {
                     self.editor = Some(Editor::new(&self.other_text, false));
@@ -131,7 +165,13 @@ impl Widget for Select {
         }
         let number_width = self.entries.len().to_string().len();
         let entries = &self.entries;
-        let rows = ctx.rows.saturating_sub(body.lines.len() + 2);
+        let previews =
+            PreviewBox::for_previews(entries.iter().map(|e| e.preview.as_deref()), ctx.width);
+        let rows = ctx
+            .rows
+            .saturating_sub(body.lines.len() + 2 + self.note.rows());
+        let preview_rows = previews.as_ref().map_or(0, |p| p.rows(rows));
+        let rows = rows.saturating_sub(preview_rows);
         let height = |i: usize| 1 + usize::from(entries[i].description.is_some());
         list_window(
             &mut self.list,
@@ -185,22 +225,37 @@ impl Widget for Select {
                 }
             },
         );
+        if let Some(previews) = previews {
+            let shown = self
+                .list
+                .current()
+                .and_then(|i| entries[i].preview.as_deref());
+            body.lines.extend(previews.draw(shown, preview_rows, theme));
+        }
+        self.note.draw(&mut body, ctx.width, theme);
         body
     }
 
     fn hint(&self) -> String {
+        let note = self.note.hint();
         if self.editor.is_some() {
             "Enter submit · Esc back to the list".into()
+        } else if self.note.is_editing() {
+            note.unwrap_or_default().into()
         } else if self.list.filter.is_some() {
             "type to filter · ↑↓ move · Enter select · Esc clear filter".into()
         } else {
-            "↑↓ move · Enter select · / filter · Shift-Tab back · Esc cancel".into()
+            let note = note.map(|n| format!(" · {n}")).unwrap_or_default();
+            format!("↑↓ move · Enter select{note} · / filter · Shift-Tab back · Esc cancel")
         }
     }
 
     fn summary(&self, reply: &SelectReply) -> Option<String> {
         match reply {
-            SelectReply::Picked(i) => self.entries.get(*i as usize).map(|e| e.label.clone()),
+            SelectReply::Picked(pick) => self
+                .entries
+                .get(pick.index as usize)
+                .map(|e| Note::summary(e.label.clone(), pick.note.as_ref())),
             SelectReply::Other(text) => Some(text.clone()),
             SelectReply::Discuss => self
                 .entries
