@@ -759,3 +759,27 @@ fn previews_under_their_option_and_a_note_after_a_colon() {
          proceed \u{2014} and follow what they actually say."
     );
 }
+
+#[test]
+fn a_secret_is_never_shown_in_numbered_mode() {
+    let request = json!({
+        "message": "Connect your account",
+        "requestedSchema": {"type": "object", "properties": {
+            "user": {"type": "string", "title": "User"},
+            "password": {"type": "string", "title": "Password", "format": "password", "writeOnly": true}
+        }, "required": ["user", "password"]}
+    });
+    let path = write_request("secret_form", &request);
+    let output = run(&["elicit", &path], "ada\nhunter2\n2\n\n\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let screen = stderr(&output);
+    assert!(!screen.contains("hunter2"), "{screen}");
+    assert!(
+        screen.contains("2. Password: •••••• (hidden)"),
+        "the review hides it, also after changing it:\n{screen}"
+    );
+    assert_eq!(
+        result(&output),
+        json!({"action": "accept", "content": {"user": "ada", "password": "hunter2"}})
+    );
+}

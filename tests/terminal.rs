@@ -45,8 +45,10 @@ fn size(n: u16) -> std::num::NonZeroU16 {
 /// The command running in a pseudo-terminal, and the screen it draws.
 struct Term {
     screen: Arc<Mutex<vt100::Parser<Seen>>>,
-    /// Every byte the terminal received, for counting.
+    /// How many bytes the terminal received, for counting.
     received: Arc<Mutex<usize>>,
+    /// Every byte the terminal received, to be sure of what was never drawn.
+    output: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     master: Box<dyn portable_pty::MasterPty + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
@@ -118,8 +120,9 @@ impl Term {
             Seen::default(),
         )));
         let received = Arc::new(Mutex::new(0));
+        let output = Arc::new(Mutex::new(Vec::new()));
         let mut reader = pty.master.try_clone_reader().unwrap();
-        let (parser, count) = (screen.clone(), received.clone());
+        let (parser, count, bytes) = (screen.clone(), received.clone(), output.clone());
         std::thread::spawn(move || {
             let mut buffer = [0u8; 65536];
             while let Ok(n) = reader.read(&mut buffer) {
@@ -128,12 +131,14 @@ impl Term {
                 }
                 parser.lock().unwrap().process(&buffer[..n]);
                 *count.lock().unwrap() += n;
+                bytes.lock().unwrap().extend_from_slice(&buffer[..n]);
             }
         });
         let writer = pty.master.take_writer().unwrap();
         Term {
             screen,
             received,
+            output,
             writer,
             master: pty.master,
             child,
@@ -150,6 +155,11 @@ impl Term {
     fn key(&mut self, key: &str) {
         self.send(key);
         std::thread::sleep(Duration::from_millis(60));
+    }
+
+    /// Everything the terminal was sent so far, scrolled off or drawn over included.
+    fn output(&self) -> String {
+        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
     }
 
     fn contents(&self) -> String {
@@ -214,9 +224,11 @@ impl Term {
             .parse()
             .unwrap();
         let result = std::fs::read_to_string(&self.result).unwrap_or_default();
+        let output = self.output();
         let parser = self.screen.lock().unwrap();
         Finished {
             code,
+            output,
             result: serde_json::from_str(&result).unwrap_or(Json::Null),
             restored: {
                 let modes = screen.split("EXIT=").nth(1).unwrap_or("");
@@ -235,6 +247,8 @@ struct Finished {
     code: i32,
     result: Json,
     screen: String,
+    /// Every byte the terminal was sent.
+    output: String,
     /// Canonical mode, echo, a visible cursor and no bracketed paste: the terminal as it was.
     restored: bool,
 }
@@ -567,6 +581,57 @@ fn a_batch_goes_back_reviews_and_reads_like_a_transcript() {
         done.screen
     );
     assert!(done.restored);
+}
+
+#[test]
+fn a_secret_is_never_drawn() {
+    let request = json!({"questions": [
+        {"id": "token", "header": "Token", "question": "Your API token?", "isSecret": true, "min_length": 10},
+        {"id": "region", "header": "Region", "question": "Which region?", "options": ["eu", "us"]},
+    ]});
+    let mut term = Term::start_with(
+        "secret",
+        &request,
+        30,
+        80,
+        &[],
+        "ask --tool request_user_input",
+    );
+    term.wait("Your API token?");
+    term.send("hunter2");
+    term.wait("•••••••");
+    term.key(ENTER);
+    term.wait("Type at least 10 characters (this is 7).");
+    term.send("-and-more");
+    term.key(ENTER);
+    term.wait("Which region?");
+    term.key(ENTER);
+    let screen = term.wait("Review your answers");
+    assert!(screen.contains("•••••• (hidden)"), "{screen}");
+    term.key("1");
+    term.wait("Your API token?");
+    term.key(ENTER);
+    term.wait("Review your answers");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0, "{}", done.screen);
+    assert_eq!(
+        done.result["native"]["answers"]["token"]["answers"],
+        json!(["user_note: hunter2-and-more"]),
+        "the value is still in the result"
+    );
+    assert!(
+        done.screen.contains("✔ Your API token? › •••••• (hidden)"),
+        "{}",
+        done.screen
+    );
+    for part in ["hunter", "and-more"] {
+        assert!(
+            !done.output.contains(part),
+            "{part:?} reached the terminal:\n{}",
+            done.output
+        );
+    }
 }
 
 #[test]

@@ -2,8 +2,24 @@
 
 use crate::model::*;
 
-/// How `answer` reads back to the person who gave it.
+/// What a secret answer reads as: never the text, nor its length.
+pub const HIDDEN: &str = "•••••• (hidden)";
+
+/// How `answer` reads back to the person who gave it; a secret is never shown, not even to the
+/// person who typed it (the review may be on a shared screen, and it stays in the scrollback).
 pub fn answer_in_words(question: &Question, answer: &Answer) -> String {
+    let secret = matches!(&question.kind, QuestionKind::Text(t) if t.secret);
+    if secret && answer.origin != Origin::Skipped {
+        return HIDDEN.to_string();
+    }
+    let words = value_in_words(question, answer);
+    match &answer.note {
+        Some(note) => format!("{words} (note: {note})"),
+        None => words,
+    }
+}
+
+fn value_in_words(question: &Question, answer: &Answer) -> String {
     let label = |value: &str| {
         question
             .kind

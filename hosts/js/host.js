@@ -74,6 +74,35 @@ export class LineUi {
     }
   }
 
+  /** A line typed without echo on a terminal (piped input is not echoed anyway): raw mode, so
+   * Enter ends it, Backspace edits and Ctrl-C or Ctrl-D gives up. */
+  readSecret(prompt = '> ') {
+    if (!process.stdin.isTTY) return this.read(prompt);
+    process.stderr.write(prompt);
+    process.stdin.setRawMode(true);
+    const buffer = Buffer.alloc(1);
+    let bytes = [];
+    try {
+      for (;;) {
+        let n;
+        try {
+          n = readSync(0, buffer, 0, 1, null);
+        } catch (error) {
+          if (error.code === 'EAGAIN') continue;
+          return null;
+        }
+        const byte = buffer[0];
+        if (n === 0 || byte === 3 || (byte === 4 && bytes.length === 0)) return null;
+        if (byte === 13 || byte === 10) return Buffer.from(bytes).toString('utf8');
+        if (byte === 127 || byte === 8) bytes = bytes.slice(0, -1);
+        else bytes.push(byte);
+      }
+    } finally {
+      process.stdin.setRawMode(false);
+      process.stderr.write('\n');
+    }
+  }
+
   /** The next line of stdin, read synchronously (the widgets are synchronous); null at the end. */
   read(prompt = '> ') {
     process.stderr.write(prompt);
@@ -179,11 +208,11 @@ export class LineUi {
 
   /** Shows the question (and `hints` below it) and reads its answer: `{ line }`, or `{ nav }`
    * when the input ended or the person typed a command. */
-  answerLine(frame, hints = []) {
+  answerLine(frame, hints = [], secret = false) {
     this.show(frame);
     hints.forEach((hint) => this.say(hint));
     this.error(frame);
-    const line = this.read();
+    const line = secret ? this.readSecret() : this.read();
     if (line === null) return { nav: { tag: 'nav', val: 'cancel' } };
     const command = this.command(line);
     return command ? { nav: { tag: 'nav', val: command } } : { line };
@@ -196,7 +225,7 @@ export class LineUi {
     if (low !== undefined && high !== undefined) hints.push(`(${low} to ${chars(high)})`);
     else if (low !== undefined) hints.push(`(at least ${chars(low)})`);
     else if (high !== undefined) hints.push(`(at most ${chars(high)})`);
-    const { line, nav } = this.answerLine(frame, hints);
+    const { line, nav } = this.answerLine(frame, hints, request.secret);
     if (nav) return nav;
     return { tag: 'submitted', val: line.trim() ? line : (request.initial ?? '') };
   }

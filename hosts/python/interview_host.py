@@ -17,6 +17,7 @@ cases' Python types overlap (``select-reply``, ``text-reply``, ``number-reply``,
 string; ``confirm-reply``: a ``bool`` or a nav string).
 """
 
+import getpass
 import re
 import sys
 from pathlib import Path
@@ -130,6 +131,15 @@ class LineUi:
         line = sys.stdin.readline()
         return None if line == "" else line.rstrip("\n")
 
+    def _read_secret(self, prompt="> "):
+        """A line typed without echo on a terminal (piped input is not echoed anyway)."""
+        if not sys.stdin.isatty():
+            return self._read(prompt)
+        try:
+            return getpass.getpass(prompt, stream=sys.stderr)
+        except EOFError:
+            return None
+
     def _command(self, typed):
         """The nav a typed word asks for, if it is a command here."""
         word = typed.strip().lower()
@@ -231,14 +241,14 @@ class LineUi:
             typed_answer = self._read("Your answer: ")
         return multi_pick(picked, typed_answer, note)
 
-    def _answer_line(self, frame, hints=()):
+    def _answer_line(self, frame, hints=(), secret=False):
         """Shows the question (and ``hints`` below it) and reads its answer: the line, or the
-        nav when the input ended or the person typed a command."""
+        nav when the input ended or the person typed a command. A secret is not echoed."""
         self._show(frame)
         for hint in hints:
             print(hint, file=sys.stderr)
         self._error(frame)
-        line = self._read()
+        line = self._read_secret() if secret else self._read()
         if line is None:
             return None, Variant("nav", "cancel")
         if self._command(line):
@@ -253,7 +263,7 @@ class LineUi:
             hints.append(f"({low} to {chars(high)})")
         elif low is not None or high is not None:
             hints.append(f"(at least {chars(low)})" if low is not None else f"(at most {chars(high)})")
-        line, nav = self._answer_line(frame, hints)
+        line, nav = self._answer_line(frame, hints, secret=request.secret)
         if nav:
             return nav
         return Variant("submitted", line if line.strip() else (request.initial or ""))

@@ -10,7 +10,8 @@
 //! | `array` of `items.enum` or `items.anyOf` of `{const, title}` (minItems, maxItems) | multi-select |
 //!
 //! `title` and `description` become the question's header and text, `default` its default,
-//! and `required` whether it can be skipped. Keywords the form cannot enforce (`pattern`,
+//! and `required` whether it can be skipped. A string with `writeOnly` or `format: "password"`
+//! (pydantic's `SecretStr`) is a secret: never shown. Keywords the form cannot enforce (`pattern`,
 //! `exclusiveMinimum`, ...) are refused rather than ignored, so that an accepted answer always
 //! fits the schema.
 
@@ -19,7 +20,7 @@ use serde_json::Value as Json;
 use crate::limits::{MAX_PROMPT_CHARS, MAX_QUESTIONS};
 use crate::model::*;
 use crate::request::fields::{Fields, Found, describe};
-use crate::request::question::read_format;
+use crate::request::question::{read_format, says_secret};
 use crate::validate;
 
 /// A form to put to the person.
@@ -274,7 +275,7 @@ fn string(fields: &Fields) -> Result<QuestionKind, RequestError> {
             default: default.map(|d| d.string()).transpose()?,
             min_length: fields.count(&["minLength"])?,
             max_length: fields.count(&["maxLength"])?,
-            secret: false,
+            secret: says_secret(fields)?,
             format: read_format(fields)?,
         }));
     };

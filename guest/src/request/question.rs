@@ -19,7 +19,7 @@ const DISCUSS: &[&str] = &["discuss", "allow_discuss"];
 const DEFAULT: &[&str] = &["default", "defaults", "default_value"];
 const PLACEHOLDER: &[&str] = &["placeholder"];
 const MULTILINE: &[&str] = &["multiline"];
-const SECRET: &[&str] = &["secret", "is_secret", "password"];
+const SECRET: &[&str] = &["secret", "is_secret", "password", "write_only"];
 const MIN_LENGTH: &[&str] = &["min_length"];
 const MAX_LENGTH: &[&str] = &["max_length"];
 const FORMAT: &[&str] = &["format"];
@@ -144,9 +144,10 @@ fn parse_kind(found: &Found) -> Result<KindName, RequestError> {
     })
 }
 
-/// A text question's `format`: `email`, `uri`, `date` or `date-time`.
+/// A text question's `format`: `email`, `uri`, `date` or `date-time`. `password` (as pydantic
+/// writes a secret field) is no format of the answer: see [`says_secret`].
 pub fn read_format(fields: &Fields) -> Result<Option<TextFormat>, RequestError> {
-    let Some(found) = fields.find(FORMAT) else {
+    let Some(found) = fields.find(FORMAT).filter(|f| f.value != "password") else {
         return Ok(None);
     };
     let name = found.string()?;
@@ -156,6 +157,13 @@ pub fn read_format(fields: &Fields) -> Result<Option<TextFormat>, RequestError> 
             "is {name:?}; the formats are email, uri, date and date-time"
         ))),
     }
+}
+
+/// The answer is a secret, by any of the names requests and JSON Schemas give it: `secret`,
+/// `isSecret`, `password`, `writeOnly`, or `format: "password"`.
+pub fn says_secret(fields: &Fields) -> Result<bool, RequestError> {
+    let password = fields.find(FORMAT).is_some_and(|f| f.value == "password");
+    Ok(password || fields.boolean(SECRET)?.unwrap_or(false))
 }
 
 fn kind_label(kind: KindName) -> &'static str {
@@ -182,7 +190,7 @@ fn read_kind(
             default: default.map(|d| d.string()).transpose()?,
             min_length: fields.count(MIN_LENGTH)?,
             max_length: fields.count(MAX_LENGTH)?,
-            secret: fields.boolean(SECRET)?.unwrap_or(false),
+            secret: says_secret(fields)?,
             format: read_format(fields)?,
         }),
         KindName::Select => {

@@ -495,3 +495,35 @@ fn review_words_for_every_kind() {
     let words: Vec<_> = review.items.iter().map(|i| i.answer.as_str()).collect();
     assert_eq!(words, ["Beta, Gamma", "Let's discuss this", "(skipped)"]);
 }
+
+#[test]
+fn the_review_hides_a_secret_and_shows_a_note() {
+    let (result, script) = run(
+        "interview",
+        r#"{"questions": [
+            {"id": "token", "question": "Token?", "secret": true},
+            {"id": "env", "question": "Where?", "options": ["dev", "prod"]}
+        ]}"#,
+        [
+            text("hunter2"),
+            Step::Select(SelectReply::Picked(Pick {
+                index: 1,
+                note: Some(" after the freeze ".into()),
+            })),
+            submit(),
+        ],
+    );
+    let Some(Shown::Review(review)) = script.shown.last() else {
+        panic!("no review: {:?}", script.shown)
+    };
+    let answers: Vec<&str> = review.items.iter().map(|i| i.answer.as_str()).collect();
+    assert_eq!(
+        answers,
+        ["•••••• (hidden)", "prod (note: after the freeze)"]
+    );
+    assert_eq!(
+        field(&result, "value"),
+        [serde_json::json!("hunter2"), serde_json::json!("prod")]
+    );
+    assert_eq!(result["answers"][1]["note"], "after the freeze");
+}
