@@ -271,6 +271,8 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                 },
                 min: n.min,
                 max: n.max,
+                exclusive_min: n.exclusive_min,
+                exclusive_max: n.exclusive_max,
                 integer: n.integer,
             },
         )),

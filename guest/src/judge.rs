@@ -124,6 +124,10 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             }
             let chars = typed.chars().count() as u32;
             let keep = draft(Value::Text(typed.to_string()), Origin::Given);
+            let unmatched = t
+                .pattern
+                .as_deref()
+                .filter(|p| !crate::text_pattern::fits(p, typed));
             match (t.min_length, t.max_length) {
                 (Some(min), _) if chars < min => retry(
                     format!("Type at least {} (this is {chars}).", characters(min)),
@@ -133,9 +137,18 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
                     format!("Type at most {} (this is {chars}).", characters(max)),
                     keep,
                 ),
-                _ => match t.format.filter(|&f| !text_format::fits(f, typed)) {
-                    Some(format) => retry(format!("Type {}.", text_format::wanted(format)), keep),
-                    None => answer(Value::Text(typed.to_string()), Origin::Given),
+                _ => match (
+                    t.format.filter(|&f| !text_format::fits(f, typed)),
+                    unmatched,
+                ) {
+                    (Some(format), _) => {
+                        retry(format!("Type {}.", text_format::wanted(format)), keep)
+                    }
+                    (None, Some(pattern)) => retry(
+                        format!("Type text that matches the pattern {pattern}."),
+                        keep,
+                    ),
+                    (None, None) => answer(Value::Text(typed.to_string()), Origin::Given),
                 },
             }
         }
@@ -293,7 +306,8 @@ fn parse_number(typed: &str) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
-/// Why `value` does not answer `n`, if it does not: "is not a whole number", "is less than 1".
+/// Why `value` does not answer `n`, if it does not: "is not a whole number", "is less than 1",
+/// "is not more than 0".
 pub fn number_problem(n: &NumberQuestion, value: f64) -> Option<String> {
     if n.integer && value.fract() != 0.0 {
         return Some("is not a whole number".into());
@@ -301,25 +315,24 @@ pub fn number_problem(n: &NumberQuestion, value: f64) -> Option<String> {
     if let Some(min) = n.min.filter(|&min| value < min) {
         return Some(format!("is less than {min}"));
     }
+    if let Some(min) = n.exclusive_min.filter(|&min| value <= min) {
+        return Some(format!("is not more than {min}"));
+    }
     if let Some(max) = n.max.filter(|&max| value > max) {
         return Some(format!("is more than {max}"));
+    }
+    if let Some(max) = n.exclusive_max.filter(|&max| value >= max) {
+        return Some(format!("is not less than {max}"));
     }
     None
 }
 
 /// What a number question accepts, in words: "Enter a whole number from 1 to 10."
 pub fn number_hint(n: &NumberQuestion) -> String {
-    let what = if n.integer {
-        "a whole number"
-    } else {
-        "a number"
-    };
-    match (n.min, n.max) {
-        (Some(min), Some(max)) => format!("Enter {what} from {min} to {max}."),
-        (Some(min), None) => format!("Enter {what} of {min} or more."),
-        (None, Some(max)) => format!("Enter {what} of {max} or less."),
-        (None, None) => format!("Enter {what}."),
-    }
+    format!(
+        "Enter {}.",
+        crate::summary::number_range(n.integer, n.min, n.max, n.exclusive_min, n.exclusive_max)
+    )
 }
 
 /// A count of characters in words: "1 character", "5 characters".

@@ -26,6 +26,7 @@ pub mod result;
 pub mod schema;
 pub mod summary;
 pub mod text_format;
+mod text_pattern;
 pub mod tool;
 pub mod validate;
 

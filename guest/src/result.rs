@@ -124,7 +124,7 @@ pub fn question(question: &Question) -> Json {
         QuestionKind::Text(t) => json!({
             "multiline": t.multiline, "placeholder": t.placeholder, "default": t.default,
             "min_length": t.min_length, "max_length": t.max_length, "secret": t.secret,
-            "format": t.format.map(crate::text_format::name),
+            "format": t.format.map(crate::text_format::name), "pattern": t.pattern,
         }),
         QuestionKind::Select(s) => json!({
             "options": options(&s.options),
@@ -139,7 +139,8 @@ pub fn question(question: &Question) -> Json {
         }),
         QuestionKind::Confirm(c) => json!({ "default": c.default }),
         QuestionKind::Number(n) => json!({
-            "min": n.min, "max": n.max, "integer": n.integer, "default": n.default,
+            "min": n.min, "max": n.max, "exclusive_min": n.exclusive_min,
+            "exclusive_max": n.exclusive_max, "integer": n.integer, "default": n.default,
         }),
     };
     if let Json::Object(settings) = settings {

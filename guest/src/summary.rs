@@ -48,6 +48,50 @@ fn value_in_words(question: &Question, answer: &Answer) -> String {
     }
 }
 
+/// A number range in words: `a whole number from 1 to 10`, `a number more than 0 and less than
+/// 1`, `a number of 18 or more`.
+pub fn number_range(
+    integer: bool,
+    min: Option<f64>,
+    max: Option<f64>,
+    exclusive_min: Option<f64>,
+    exclusive_max: Option<f64>,
+) -> String {
+    let what = if integer {
+        "a whole number"
+    } else {
+        "a number"
+    };
+    let low = match (min, exclusive_min) {
+        (_, Some(bound)) => Some((bound, false)),
+        (Some(bound), None) => Some((bound, true)),
+        (None, None) => None,
+    };
+    let high = match (max, exclusive_max) {
+        (_, Some(bound)) => Some((bound, false)),
+        (Some(bound), None) => Some((bound, true)),
+        (None, None) => None,
+    };
+    match (low, high) {
+        (Some((low, true)), Some((high, true))) => format!("{what} from {low} to {high}"),
+        (Some((low, true)), None) => format!("{what} of {low} or more"),
+        (None, Some((high, true))) => format!("{what} of {high} or less"),
+        (None, None) => what.to_string(),
+        (low, high) => {
+            let low = low.map(|(b, inclusive)| match inclusive {
+                true => format!("{b} or more"),
+                false => format!("more than {b}"),
+            });
+            let high = high.map(|(b, inclusive)| match inclusive {
+                true => format!("{b} or less"),
+                false => format!("less than {b}"),
+            });
+            let parts: Vec<String> = low.into_iter().chain(high).collect();
+            format!("{what} {}", parts.join(" and "))
+        }
+    }
+}
+
 /// The review step's list: every question with its answer in words.
 pub fn review_items(questions: &[Question], answers: &[Option<Answer>]) -> Vec<ReviewItem> {
     questions

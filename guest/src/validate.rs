@@ -132,6 +132,17 @@ fn text_question(path: &str, t: &TextQuestion) -> Result<(), RequestError> {
             format!("is not {}", crate::text_format::wanted(format)),
         ));
     }
+    if let Some(pattern) = &t.pattern {
+        length(path, "pattern", pattern, MAX_LONG_CHARS)?;
+        let regex = crate::text_pattern::compile(pattern)
+            .map_err(|reason| RequestError::at(join(path, "pattern"), reason))?;
+        if let Some(default) = t.default.as_ref().filter(|d| !regex.is_match(d)) {
+            return Err(RequestError::at(
+                join(path, "default"),
+                format!("{default:?} does not match the pattern {pattern}"),
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -241,7 +252,29 @@ fn number(path: &str, n: &NumberQuestion) -> Result<(), RequestError> {
             ));
         }
     }
-    for (field, value) in [("min", n.min), ("max", n.max), ("default", n.default)] {
+    let lowest = [(n.min, "min"), (n.exclusive_min, "exclusive_min")];
+    let highest = [(n.max, "max"), (n.exclusive_max, "exclusive_max")];
+    for (low, low_name) in lowest {
+        for (high, high_name) in highest {
+            let (Some(low), Some(high)) = (low, high) else {
+                continue;
+            };
+            let both_inclusive = low_name == "min" && high_name == "max";
+            if low > high || (low == high && !both_inclusive) {
+                return Err(RequestError::at(
+                    join(path, low_name),
+                    format!("is {low}: no number lies between it and {high_name} ({high})"),
+                ));
+            }
+        }
+    }
+    for (field, value) in [
+        ("min", n.min),
+        ("max", n.max),
+        ("exclusive_min", n.exclusive_min),
+        ("exclusive_max", n.exclusive_max),
+        ("default", n.default),
+    ] {
         if value.is_some_and(|v| !v.is_finite()) {
             return Err(RequestError::at(
                 join(path, field),

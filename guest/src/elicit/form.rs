@@ -9,6 +9,7 @@
 //! | `string` with `enum` (and legacy `enumNames`), or `oneOf` of `{const, title}` | select |
 //! | `array` of `items.enum` or `items.anyOf` of `{const, title}` (minItems, maxItems) | multi-select |
 //!
+//! `pattern`, `exclusiveMinimum` and `exclusiveMaximum` are checked like the other limits.
 //! `title` and `description` become the question's header and text, `default` its default,
 //! and `required` whether it can be skipped. A string with `writeOnly` or `format: "password"`
 //! (pydantic's `SecretStr`) is a secret: never shown. Keywords the form cannot enforce (`pattern`,
@@ -36,17 +37,7 @@ pub struct Form {
 }
 
 /// Keywords a property may not have: the form could not make answers meet them.
-const UNSUPPORTED: &[&str] = &[
-    "pattern",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "const",
-    "properties",
-    "allOf",
-    "not",
-    "$ref",
-];
+const UNSUPPORTED: &[&str] = &["multipleOf", "const", "properties", "allOf", "not", "$ref"];
 
 /// Reads the elicitation `params` found at `path` (`params`, or empty at the top).
 pub fn read(params: &Json, path: &str) -> Result<Form, RequestError> {
@@ -174,8 +165,9 @@ fn property(name: &str, schema: &Json, path: &str, needed: bool) -> Result<Quest
         if let Some(found) = fields.find(&[keyword]) {
             return Err(found.error(
                 "is not supported in an elicitation form: it allows type, title, description, \
-                 default, enum, oneOf, enumNames, minLength, maxLength, format, minimum, \
-                 maximum, items, minItems and maxItems",
+                 default, enum, oneOf, enumNames, minLength, maxLength, format, pattern, \
+                 minimum, maximum, exclusiveMinimum, exclusiveMaximum, items, minItems and \
+                 maxItems",
             ));
         }
     }
@@ -186,6 +178,8 @@ fn property(name: &str, schema: &Json, path: &str, needed: bool) -> Result<Quest
             QuestionKind::Number(NumberQuestion {
                 min: fields.number(&["minimum"])?,
                 max: fields.number(&["maximum"])?,
+                exclusive_min: fields.number(&["exclusiveMinimum"])?,
+                exclusive_max: fields.number(&["exclusiveMaximum"])?,
                 integer: numeric == "integer",
                 default: fields.number(&["default"])?,
             }),
@@ -277,6 +271,7 @@ fn string(fields: &Fields) -> Result<QuestionKind, RequestError> {
             max_length: fields.count(&["maxLength"])?,
             secret: says_secret(fields)?,
             format: read_format(fields)?,
+            pattern: fields.string(&["pattern"])?,
         }));
     };
     let default = default
@@ -410,6 +405,8 @@ fn schema_words(mut error: RequestError) -> RequestError {
         (".max_picks", ".maxItems"),
         (".min", ".minimum"),
         (".max", ".maximum"),
+        (".exclusive_min", ".exclusiveMinimum"),
+        (".exclusive_max", ".exclusiveMaximum"),
         (".header", ".title"),
     ];
     if let Some((ours, theirs)) = WORDS.iter().find(|(ours, _)| error.path.ends_with(ours)) {

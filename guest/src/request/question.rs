@@ -23,10 +23,13 @@ const SECRET: &[&str] = &["secret", "is_secret", "password", "write_only"];
 const MIN_LENGTH: &[&str] = &["min_length"];
 const MAX_LENGTH: &[&str] = &["max_length"];
 const FORMAT: &[&str] = &["format"];
+const PATTERN: &[&str] = &["pattern"];
 const MIN_PICKS: &[&str] = &["min_picks", "min_selected", "min_items", "min"];
 const MAX_PICKS: &[&str] = &["max_picks", "max_selected", "max_items", "max"];
 const MIN: &[&str] = &["min", "minimum"];
 const MAX: &[&str] = &["max", "maximum"];
+const EXCLUSIVE_MIN: &[&str] = &["exclusive_min", "exclusive_minimum"];
+const EXCLUSIVE_MAX: &[&str] = &["exclusive_max", "exclusive_maximum"];
 const INTEGER: &[&str] = &["integer"];
 const LABEL: &[&str] = &["label", "title"];
 const VALUE: &[&str] = &["value"];
@@ -192,6 +195,7 @@ fn read_kind(
             max_length: fields.count(MAX_LENGTH)?,
             secret: says_secret(fields)?,
             format: read_format(fields)?,
+            pattern: fields.string(PATTERN)?,
         }),
         KindName::Select => {
             let default = match default {
@@ -239,6 +243,8 @@ fn read_kind(
         KindName::Number { integer } => QuestionKind::Number(NumberQuestion {
             min: fields.number(MIN)?,
             max: fields.number(MAX)?,
+            exclusive_min: fields.number(EXCLUSIVE_MIN)?,
+            exclusive_max: fields.number(EXCLUSIVE_MAX)?,
             integer: integer || fields.boolean(INTEGER)?.unwrap_or(false),
             default: default.map(|d| d.number()).transpose()?,
         }),

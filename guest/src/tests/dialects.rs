@@ -250,7 +250,8 @@ fn native_kinds_and_their_settings() {
             integer: true,
             min: Some(1.0),
             max: Some(5.0),
-            default: Some(2.0)
+            default: Some(2.0),
+            ..
         })
     ));
     assert!(matches!(

@@ -124,6 +124,48 @@ fn the_params_alone_get_the_result_alone_and_the_requester_is_named() {
 }
 
 #[test]
+fn pattern_and_exclusive_bounds_are_asked_again_with_what_would_do() {
+    let request = form(
+        json!({
+            "slug": { "type": "string", "pattern": "^[a-z][a-z0-9-]*$" },
+            "ratio": { "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 },
+            "count": { "type": "integer", "exclusiveMinimum": 0 },
+        }),
+        &["slug", "ratio", "count"],
+    );
+    let (ending, reply, script) = run_form(
+        &request,
+        [
+            text("My Service"),
+            text("my-service"),
+            number("1"),
+            number("0.5"),
+            number("0"),
+            number("3"),
+            submit(),
+        ],
+    );
+    assert_eq!(ending, ElicitEnding::Accepted);
+    assert_eq!(
+        reply,
+        json!({ "action": "accept", "content": { "slug": "my-service", "ratio": 0.5, "count": 3 } })
+    );
+    let errors: Vec<_> = script
+        .frames
+        .iter()
+        .filter_map(|f| f.error.clone())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "Type text that matches the pattern ^[a-z][a-z0-9-]*$.",
+            "1 is not less than 1. Enter a number more than 0 and less than 1.",
+            "0 is not more than 0. Enter a whole number more than 0.",
+        ]
+    );
+}
+
+#[test]
 fn answers_are_checked_against_the_schema_before_accept() {
     let (_, reply, script) = run_form(
         &contact_request(),
@@ -415,9 +457,22 @@ fn invalid_forms_name_the_field_at_fault() {
             "not one of the properties",
         ),
         (
-            text(json!({ "pattern": "^a" })),
+            text(json!({ "pattern": "^(?!admin)[a-z]+$" })),
             "requestedSchema.properties.f.pattern",
-            "not supported",
+            "cannot be checked here",
+        ),
+        (
+            text(json!({ "pattern": "^[a-z]+$", "default": "Bad" })),
+            "requestedSchema.properties.f.default",
+            "does not match the pattern ^[a-z]+$",
+        ),
+        (
+            form(
+                json!({ "f": { "type": "number", "exclusiveMinimum": 1, "maximum": 1 } }),
+                &[],
+            ),
+            "requestedSchema.properties.f.exclusiveMinimum",
+            "no number lies between it and maximum (1)",
         ),
         (
             text(json!({ "format": "phone" })),

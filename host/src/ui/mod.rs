@@ -124,18 +124,41 @@ pub fn place(frame: &Frame) -> Option<String> {
 }
 
 /// What a number question accepts, in words: `a whole number from 1 to 10`, `a number of 18
-/// or more`.
+/// or more`, `a number more than 0 and less than 1`.
 pub fn number_range(request: &NumberRequest) -> String {
     let what = if request.integer {
         "a whole number"
     } else {
         "a number"
     };
-    match (request.min, request.max) {
-        (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
-        (Some(min), None) => format!("{what} of {min} or more"),
-        (None, Some(max)) => format!("{what} of {max} or less"),
-        (None, None) => what.to_string(),
+    // A bound the value must be strictly beyond wins over an inclusive one on the same side.
+    let low = match (request.min, request.exclusive_min) {
+        (_, Some(bound)) => Some(format!("more than {bound}")),
+        (Some(bound), None) => Some(format!("{bound} or more")),
+        (None, None) => None,
+    };
+    let high = match (request.max, request.exclusive_max) {
+        (_, Some(bound)) => Some(format!("less than {bound}")),
+        (Some(bound), None) => Some(format!("{bound} or less")),
+        (None, None) => None,
+    };
+    match (
+        request.min,
+        request.max,
+        request.exclusive_min,
+        request.exclusive_max,
+    ) {
+        (Some(min), Some(max), None, None) => format!("{what} from {min} to {max}"),
+        (Some(min), None, None, None) => format!("{what} of {min} or more"),
+        (None, Some(max), None, None) => format!("{what} of {max} or less"),
+        _ => {
+            let parts: Vec<String> = low.into_iter().chain(high).collect();
+            if parts.is_empty() {
+                what.to_string()
+            } else {
+                format!("{what} {}", parts.join(" and "))
+            }
+        }
     }
 }
 
