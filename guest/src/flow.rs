@@ -267,6 +267,7 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             &NumberRequest {
                 initial: match value {
                     Some((Value::Number(v), _)) => Some(*v),
+                    Some((Value::Integer(i), _)) => Some(*i as f64),
                     _ => n.default,
                 },
                 min: n.min,

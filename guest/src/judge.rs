@@ -159,7 +159,7 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             let typed = typed.trim();
             if typed.is_empty() {
                 return match n.default {
-                    Some(default) => answer(Value::Number(default), Origin::Given),
+                    Some(default) => answer(number_value(n, default, None), Origin::Given),
                     None => empty(question, "An answer is required: type a number."),
                 };
             }
@@ -169,12 +169,21 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
                     None,
                 );
             };
+            let exact = parse_integer(typed);
+            if n.integer && exact.is_none() && value.fract() == 0.0 && value.abs() >= 2f64.powi(53)
+            {
+                return retry(
+                    format!("{typed} is too large to keep exact. {}", number_hint(n)),
+                    None,
+                );
+            }
+            let shown = exact.map_or(value.to_string(), |i| i.to_string());
             match number_problem(n, value) {
                 Some(problem) => retry(
-                    format!("{value} {problem}. {}", number_hint(n)),
+                    format!("{shown} {problem}. {}", number_hint(n)),
                     draft(Value::Number(value), Origin::Given),
                 ),
-                None => answer(Value::Number(value), Origin::Given),
+                None => answer(number_value(n, value, exact), Origin::Given),
             }
         }
         (_, reply) => retry(
@@ -295,6 +304,23 @@ pub fn fewest_picks(question: &Question, m: &MultiSelectQuestion) -> u32 {
 fn note(offered: bool, note: Option<String>) -> Option<String> {
     note.map(|n| n.trim().to_string())
         .filter(|n| offered && !n.is_empty())
+}
+
+/// The answer to number question `n`: a whole-number question's answer is an exact integer
+/// (`exact`, when it was typed as one), anything else a float.
+fn number_value(n: &NumberQuestion, value: f64, exact: Option<i64>) -> Value {
+    match exact {
+        Some(i) if n.integer => Value::Integer(i),
+        _ if n.integer && value.fract() == 0.0 && value.abs() < 2f64.powi(63) => {
+            Value::Integer(value as i64)
+        }
+        _ => Value::Number(value),
+    }
+}
+
+/// A whole number typed as one (`9007199254740993`, `-12`, `1_000`), exactly.
+fn parse_integer(typed: &str) -> Option<i64> {
+    typed.replace('_', "").parse::<i64>().ok()
 }
 
 /// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.

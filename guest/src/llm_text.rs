@@ -135,5 +135,6 @@ fn answer_words(tool: Tool, question: &Question, answer: &Answer) -> String {
         }
         (_, Value::Boolean(yes)) => format!("User answered: {}", if *yes { "yes" } else { "no" }),
         (_, Value::Number(n)) => format!("User entered: {n}"),
+        (_, Value::Integer(i)) => format!("User entered: {i}"),
     }
 }

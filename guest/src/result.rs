@@ -87,6 +87,7 @@ pub fn value(value: &Value) -> Json {
             (*n as i64).into()
         }
         Value::Number(n) => (*n).into(),
+        Value::Integer(i) => (*i).into(),
     }
 }
 

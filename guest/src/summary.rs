@@ -45,6 +45,7 @@ fn value_in_words(question: &Question, answer: &Answer) -> String {
         }
         (_, Value::Boolean(yes)) => if *yes { "yes" } else { "no" }.to_string(),
         (_, Value::Number(n)) => n.to_string(),
+        (_, Value::Integer(i)) => i.to_string(),
     }
 }
 

@@ -78,6 +78,13 @@ class Plugin:
         elicitation = self._export(store, instance, "elicit")(store, request, requester)
         return elicitation.ending, elicitation.reply
 
+    def check(self, tool, arguments):
+        """Checks a tool call without asking anything: the ``invalid`` result, or ``{"status":
+        "valid", "questions": [...]}``, as JSON text."""
+        store = wasmtime.Store(self.engine)
+        instance = self.linker.instantiate(store, self.component)
+        return self._export(store, instance, "check")(store, tool, arguments)
+
     def definitions(self):
         """The tool definitions: (name, description, JSON Schema text)."""
         store = wasmtime.Store(self.engine)

@@ -111,8 +111,8 @@ enum Said<'a> {
     Typed(&'a str),
     /// A confirm question's answer.
     YesNo(bool),
-    /// A number question's answer.
-    Number(f64),
+    /// A number question's answer, as the result JSON writes it: `3`, `2.5`.
+    Number(String),
 }
 
 impl Said<'_> {
@@ -125,7 +125,7 @@ impl Said<'_> {
             Said::Picked { .. } => Some(self.parts().join(", ")),
             Said::Typed(text) => Some(text.to_string()),
             Said::YesNo(yes) => Some(yes_no(*yes).to_string()),
-            Said::Number(n) => Some(number(*n)),
+            Said::Number(n) => Some(n.clone()),
         }
     }
 
@@ -178,16 +178,13 @@ fn said<'a>(question: &'a Question, answer: Option<&'a Answer>) -> Said<'a> {
             }
         }
         (_, Value::Boolean(yes)) => Said::YesNo(*yes),
-        (_, Value::Number(n)) => Said::Number(*n),
+        (_, value @ (Value::Number(_) | Value::Integer(_))) => {
+            Said::Number(crate::result::value(value).to_string())
+        }
     }
 }
 
 /// A yes/no answer in the words Gemini CLI's yes/no question offers, which the others follow.
 fn yes_no(yes: bool) -> &'static str {
     if yes { "Yes" } else { "No" }
-}
-
-/// A number as the result JSON writes it: `3`, `2.5`.
-fn number(n: f64) -> String {
-    crate::result::value(&Value::Number(n)).to_string()
 }

@@ -214,3 +214,29 @@ fn a_text_format_is_read_shown_and_enforced_in_an_agents_request() {
         bad.message
     );
 }
+
+#[test]
+fn whole_numbers_are_exact_and_too_large_ones_are_asked_again() {
+    let (result, script) = run(
+        "interview",
+        r#"{"question": "Which id?", "type": "integer"}"#,
+        [
+            Step::Number(NumberReply::Entered("1e30".into())),
+            Step::Number(NumberReply::Entered("9_007_199_254_740_993".into())),
+        ],
+    );
+    assert_eq!(
+        result["answer"],
+        serde_json::json!(9_007_199_254_740_993_i64)
+    );
+    assert_eq!(result["text"], "User entered: 9007199254740993");
+    let errors: Vec<_> = script
+        .frames
+        .iter()
+        .filter_map(|f| f.error.clone())
+        .collect();
+    assert_eq!(
+        errors,
+        ["1e30 is too large to keep exact. Enter a whole number."]
+    );
+}
