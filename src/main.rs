@@ -91,11 +91,15 @@ enum Command {
     },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
     /// stdout, the questions on the terminal. A line is a tool call's arguments, or
-    /// {"tool": NAME, "arguments": {...}}, or an MCP elicitation/create request. After `quit`,
-    /// later requests answer cancelled.
+    /// {"tool": NAME, "arguments": {...}}, or an MCP elicitation/create request (another
+    /// JSON-RPC method gets error -32601). After `quit`, later requests answer cancelled.
     Serve {
         #[command(flatten)]
         asking: Asking,
+        /// Who asks in elicitations: the MCP server's name, shown to the person with the
+        /// message. A line's own `server`, or `server` in its params' `_meta`, says it instead.
+        #[arg(long, value_name = "NAME")]
+        server: Option<String>,
         /// Each line is a workflow's state (seed 003): the question is taken from the first
         /// question key present, the answer injected under the response key, and a state whose
         /// completion key is true ends the session.
@@ -184,6 +188,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     numbered,
                     skip_response,
                 },
+            server,
             state,
             question_key,
             response_key,
@@ -198,6 +203,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 tool,
                 skip_response,
                 numbered,
+                server,
                 state,
             };
             serve::run(&plugin, options).map_err(failed)

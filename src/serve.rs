@@ -2,8 +2,9 @@
 //! per line on stdin, one result per line on stdout; the person answers on the terminal.
 //!
 //! A line is the tool call's arguments, or an envelope `{"tool": NAME, "arguments": {...}}`, or
-//! an MCP `elicitation/create` request (JSON-RPC, or its params), answered with the reply to send
-//! back to the server.
+//! an MCP `elicitation/create` request (JSON-RPC, or its params), answered as `interview elicit`
+//! answers it, with the reply to send back to the server. Another JSON-RPC method gets error
+//! -32601.
 //! With `--state` (seed 003), a line is a workflow's state instead: the question is read from
 //! the first question key present, the answer comes back injected under the response key, and
 //! a state whose completion key is true ends the session. Every line gets exactly one line
@@ -25,6 +26,8 @@ pub struct Options {
     pub tool: String,
     pub skip_response: Option<String>,
     pub numbered: bool,
+    /// Who asks in elicitations, unless a line names its server itself.
+    pub server: Option<String>,
     /// `Some` in state mode.
     pub state: Option<StateKeys>,
 }
@@ -88,8 +91,12 @@ fn request_line(
         Ok(Json::Object(object)) => Some(object),
         _ => None,
     };
-    if object.as_ref().is_some_and(is_elicitation) {
-        return elicit(plugin, asker, line);
+    if let Some(object) = object.as_ref().filter(|o| is_elicitation(o)) {
+        let server = server_named(object).or(options.server.as_deref());
+        return elicit(plugin, asker, line, server);
+    }
+    if let Some(method) = other_method(object.as_ref()) {
+        return Ok(method_not_found(object.as_ref(), method));
     }
     let (tool, arguments) = envelope(object.as_ref(), line, &options.tool);
     ask(plugin, asker, options, &tool, &arguments)
@@ -113,6 +120,42 @@ fn envelope(object: Option<&Map<String, Json>>, line: &str, tool: &str) -> (Stri
         return (name.to_string(), arguments);
     }
     (tool.to_string(), line.to_string())
+}
+
+/// The method of a JSON-RPC request that is not an elicitation, if the line is one.
+fn other_method(object: Option<&Map<String, Json>>) -> Option<&str> {
+    let object = object.filter(|o| o.contains_key("jsonrpc"))?;
+    object.get("method").and_then(Json::as_str)
+}
+
+/// The JSON-RPC error for a method `serve` does not answer.
+fn method_not_found(object: Option<&Map<String, Json>>, method: &str) -> Json {
+    let id = object.and_then(|o| o.get("id")).cloned().unwrap_or(Json::Null);
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {
+            "code": -32601,
+            "message": format!(
+                "Method not found: {method}; interview serve answers elicitation/create"
+            ),
+        },
+    })
+}
+
+/// The server a line names as the one asking: its own `server`, or `server` in the `_meta` of
+/// the request or of its params.
+fn server_named(object: &Map<String, Json>) -> Option<&str> {
+    object
+        .get("server")
+        .and_then(Json::as_str)
+        .or_else(|| meta_server(object))
+        .or_else(|| meta_server(object.get("params")?.as_object()?))
+}
+
+/// `_meta.server` of a request or its params.
+fn meta_server(object: &Map<String, Json>) -> Option<&str> {
+    object.get("_meta")?.get("server")?.as_str()
 }
 
 /// Whether a line's object is an MCP elicitation: a JSON-RPC `elicitation/create` request, or
@@ -153,10 +196,24 @@ fn ask(
     })
 }
 
-/// Answers one elicitation; the reply to send back to the server.
-fn elicit(plugin: &Plugin, asker: &mut Asker, request: &str) -> Result<Json, String> {
+/// Answers one elicitation from `server`; the reply to send back to the server. With nobody to
+/// ask, the reply cancels, and stderr says why, for whoever reads the logs.
+fn elicit(
+    plugin: &Plugin,
+    asker: &mut Asker,
+    request: &str,
+    server: Option<&str>,
+) -> Result<Json, String> {
     with_person(plugin, asker, |session| {
-        session.elicit(request, None).map(|e| e.reply)
+        let elicitation = session.elicit(request, server)?;
+        if elicitation.ending == interview_host::ElicitEnding::Unavailable {
+            let who = server.map_or("an MCP server".to_string(), |s| format!("{s:?}"));
+            warn(&format!(
+                "interview: nobody is at a terminal to answer the elicitation from {who}; \
+                 replied cancel"
+            ));
+        }
+        Ok(elicitation.reply)
     })
 }
 

@@ -513,6 +513,51 @@ fn serve_without_a_terminal_answers_unavailable_to_every_request() {
         json!({"action": "cancel"}),
         "an elicitation is answered too"
     );
+    assert!(
+        stderr(&output).contains(
+            "nobody is at a terminal to answer the elicitation from an MCP server; replied cancel"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn serve_answers_elicitations_as_elicit_does_and_refuses_other_methods() {
+    let form = json!({"type": "object", "properties": {}});
+    let lines = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
+               "params": {"message": "m", "requestedSchema": form}}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "elicitation/create",
+               "params": {"message": "m", "requestedSchema": form, "_meta": {"server": "github"}}}),
+        json!({"jsonrpc": "2.0", "id": 3, "method": "sampling/createMessage", "params": {}}),
+        json!({"jsonrpc": "2.0", "id": {"not": "valid"}, "method": "elicitation/create",
+               "params": {"message": "m", "requestedSchema": form}}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut child = spawn_without_terminal(&["serve", "--server", "linear"]);
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let results: Vec<Json> = output
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(results.len(), 4, "one line back per line");
+    assert_eq!(
+        results[0],
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"action": "cancel"}})
+    );
+    assert_eq!(results[1]["id"], 2);
+    assert_eq!(results[2]["error"]["code"], -32601);
+    assert_eq!(results[2]["id"], 3);
+    assert_eq!(results[3]["error"]["code"], -32600);
+    assert_eq!(results[3]["jsonrpc"], "2.0");
+    let said = stderr(&output);
+    assert!(said.contains("the elicitation from \"linear\"; replied cancel"), "{said}");
+    assert!(said.contains("the elicitation from \"github\"; replied cancel"), "{said}");
 }
 
 /// Every schema node under `schema`: properties, items and anyOf cases.
