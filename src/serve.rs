@@ -130,7 +130,10 @@ fn other_method(object: Option<&Map<String, Json>>) -> Option<&str> {
 
 /// The JSON-RPC error for a method `serve` does not answer.
 fn method_not_found(object: Option<&Map<String, Json>>, method: &str) -> Json {
-    let id = object.and_then(|o| o.get("id")).cloned().unwrap_or(Json::Null);
+    let id = object
+        .and_then(|o| o.get("id"))
+        .cloned()
+        .unwrap_or(Json::Null);
     serde_json::json!({
         "jsonrpc": "2.0",
         "id": id,

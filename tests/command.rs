@@ -536,7 +536,12 @@ fn serve_answers_elicitations_as_elicit_does_and_refuses_other_methods() {
     ];
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let mut child = spawn_without_terminal(&["serve", "--server", "linear"]);
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let results: Vec<Json> = output
@@ -556,8 +561,14 @@ fn serve_answers_elicitations_as_elicit_does_and_refuses_other_methods() {
     assert_eq!(results[3]["error"]["code"], -32600);
     assert_eq!(results[3]["jsonrpc"], "2.0");
     let said = stderr(&output);
-    assert!(said.contains("the elicitation from \"linear\"; replied cancel"), "{said}");
-    assert!(said.contains("the elicitation from \"github\"; replied cancel"), "{said}");
+    assert!(
+        said.contains("the elicitation from \"linear\"; replied cancel"),
+        "{said}"
+    );
+    assert!(
+        said.contains("the elicitation from \"github\"; replied cancel"),
+        "{said}"
+    );
 }
 
 /// Every schema node under `schema`: properties, items and anyOf cases.
@@ -828,5 +839,37 @@ fn a_secret_is_never_shown_in_numbered_mode() {
     assert_eq!(
         result(&output),
         json!({"action": "accept", "content": {"user": "ada", "password": "hunter2"}})
+    );
+}
+
+#[test]
+fn a_form_read_line_by_line_the_way_people_answer() {
+    let request = json!({
+        "message": "Two names",
+        "requestedSchema": {"type": "object", "properties": {
+            "first": {"type": "string", "title": "Name"},
+            "second": {"type": "string", "title": "Name"},
+            "colour": {"type": "string", "oneOf": [
+                {"const": "#f00", "title": "Red"}, {"const": "#0f0", "title": "Green"}
+            ]},
+            "news": {"type": "boolean", "title": "News?"}
+        }, "required": ["first", "colour"]}
+    });
+    let path = write_request("form_lines", &request);
+    // An empty line skips an optional text and an optional yes/no alike; a value picks its option.
+    let output = run(&["elicit", &path], "Ada\n\n#0f0\n\n\n");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        result(&output),
+        json!({"action": "accept", "content": {"first": "Ada", "colour": "#0f0"}})
+    );
+    let screen = stderr(&output);
+    assert!(
+        screen.contains("Commands: back, decline, quit, help."),
+        "skip is not offered on a required field:\n{screen}"
+    );
+    assert!(
+        screen.contains("1. Name (first): Ada") && screen.contains("2. Name (second): (skipped)"),
+        "fields of one title are told apart in the review:\n{screen}"
     );
 }

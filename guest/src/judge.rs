@@ -87,12 +87,8 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             },
             SelectReply::Other(typed) => {
                 let typed = typed.trim();
-                // A typed label is a pick, whether or not typing is allowed.
-                if let Some(option) = s
-                    .options
-                    .iter()
-                    .find(|o| o.label.eq_ignore_ascii_case(typed))
-                {
+                // A typed label or value is a pick, whether or not typing is allowed.
+                if let Some(option) = option_named(&s.options, typed) {
                     return answer(Value::Text(option.value.clone()), Origin::Given);
                 }
                 if !s.other {
@@ -244,10 +240,22 @@ fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -
             draft: None,
         };
     }
-    let other = pick
+    let mut other = pick
         .other
         .map(|t| t.trim().to_string())
         .filter(|t| !t.is_empty());
+    // A typed label or value is one more pick.
+    if let Some(index) = other
+        .as_deref()
+        .and_then(|typed| option_named(&m.options, typed))
+        .and_then(|o| m.options.iter().position(|x| x.value == o.value))
+    {
+        other = None;
+        if !picked.contains(&(index as u32)) {
+            picked.push(index as u32);
+            picked.sort_unstable();
+        }
+    }
     let mut values: Vec<String> = picked
         .iter()
         .map(|&n| m.options[n as usize].value.clone())
@@ -321,6 +329,14 @@ fn number_value(n: &NumberQuestion, value: f64, exact: Option<i64>) -> Value {
 /// A whole number typed as one (`9007199254740993`, `-12`, `1_000`), exactly.
 fn parse_integer(typed: &str) -> Option<i64> {
     typed.replace('_', "").parse::<i64>().ok()
+}
+
+/// The option `typed` names: by its label (any case), or by its value (a form's `const`).
+fn option_named<'a>(options: &'a [Choice], typed: &str) -> Option<&'a Choice> {
+    options
+        .iter()
+        .find(|o| o.label.eq_ignore_ascii_case(typed))
+        .or_else(|| options.iter().find(|o| o.value == typed))
 }
 
 /// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.

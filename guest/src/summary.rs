@@ -94,12 +94,25 @@ pub fn number_range(
 }
 
 /// The review step's list: every question with its answer in words.
+/// Questions that would read the same there (two form fields of one title) get their id after
+/// the title, so that the person can tell which answer is which.
 pub fn review_items(questions: &[Question], answers: &[Option<Answer>]) -> Vec<ReviewItem> {
+    let title = |q: &Question| {
+        q.header
+            .clone()
+            .unwrap_or_else(|| q.prompt.lines().next().unwrap_or("").to_string())
+    };
+    let titles: Vec<String> = questions.iter().map(title).collect();
     questions
         .iter()
         .zip(answers)
-        .map(|(question, answer)| ReviewItem {
-            header: question.header.clone(),
+        .zip(&titles)
+        .map(|((question, answer), shown)| ReviewItem {
+            header: if titles.iter().filter(|t| *t == shown).count() > 1 {
+                Some(format!("{shown} ({})", question.id))
+            } else {
+                question.header.clone()
+            },
             prompt: question.prompt.clone(),
             answer: answer.as_ref().map_or("(not answered)".to_string(), |a| {
                 answer_in_words(question, a)

@@ -240,6 +240,7 @@ export class LineUi {
       if (typed === 'y' || typed === 'yes') return { tag: 'answered', val: true };
       if (typed === 'n' || typed === 'no') return { tag: 'answered', val: false };
       if (typed === '' && request.initial !== undefined) return { tag: 'answered', val: request.initial };
+      if (typed === '' && !frame.required) return { tag: 'nav', val: 'skip' };
       if (this.command(typed)) return { tag: 'nav', val: this.command(typed) };
     }
   }

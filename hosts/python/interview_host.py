@@ -289,6 +289,8 @@ class LineUi:
                 return False
             if typed == "" and request.initial is not None:
                 return request.initial
+            if typed == "" and not frame.required:
+                return "skip"
             if self._command(typed):
                 return self._command(typed)
 

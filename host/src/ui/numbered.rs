@@ -152,13 +152,15 @@ impl NumberedUi {
         if let Some(error) = &frame.error {
             self.error(error);
         }
-        if frame.declinable {
-            self.hint(
-                "form commands",
+        // `skip` is said only where it works: on an optional question.
+        match (frame.declinable, frame.required) {
+            (true, true) => self.hint("form commands", "Commands: back, decline, quit, help."),
+            (true, false) => self.hint(
+                "form commands, skip",
                 "Commands: back, skip, decline, quit, help.",
-            );
-        } else {
-            self.hint("commands", "Commands: back, skip, quit, help.");
+            ),
+            (false, true) => self.hint("commands", "Commands: back, quit, help."),
+            (false, false) => self.hint("commands, skip", "Commands: back, skip, quit, help."),
         }
     }
 
@@ -488,6 +490,8 @@ impl Ui for NumberedUi {
                 ("y" | "yes", _) => return ConfirmReply::Answered(true),
                 ("n" | "no", _) => return ConfirmReply::Answered(false),
                 ("", Some(initial)) => return ConfirmReply::Answered(initial),
+                // As on every optional question: an empty line with no default skips it.
+                ("", None) if !frame.required => return ConfirmReply::Nav(Nav::Skip),
                 _ => match command(&word) {
                     Some(Command::Nav(nav)) => return ConfirmReply::Nav(nav),
                     Some(Command::Help) => self.show_frame(frame),
@@ -655,10 +659,12 @@ fn command(word: &str) -> Option<Command> {
     })
 }
 
+/// The option a typed line names: its label (any case), or its value (a form's `const`).
 fn label_index(options: &[crate::Choice], typed: &str) -> Option<u32> {
     options
         .iter()
         .position(|o| o.label.trim().eq_ignore_ascii_case(typed))
+        .or_else(|| options.iter().position(|o| o.value == typed))
         .map(|i| i as u32)
 }
 
