@@ -88,8 +88,8 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
             SelectReply::Other(typed) => {
                 let typed = typed.trim();
                 // A typed label or value is a pick, whether or not typing is allowed.
-                if let Some(option) = option_named(&s.options, typed) {
-                    return answer(Value::Text(option.value.clone()), Origin::Given);
+                if let Some(index) = option_named(&s.options, typed) {
+                    return answer(Value::Text(s.options[index].value.clone()), Origin::Given);
                 }
                 if !s.other {
                     retry("Pick one of the options.".into(), None)
@@ -248,7 +248,6 @@ fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -
     if let Some(index) = other
         .as_deref()
         .and_then(|typed| option_named(&m.options, typed))
-        .and_then(|o| m.options.iter().position(|x| x.value == o.value))
     {
         other = None;
         if !picked.contains(&(index as u32)) {
@@ -331,12 +330,13 @@ fn parse_integer(typed: &str) -> Option<i64> {
     typed.replace('_', "").parse::<i64>().ok()
 }
 
-/// The option `typed` names: by its label (any case), or by its value (a form's `const`).
-fn option_named<'a>(options: &'a [Choice], typed: &str) -> Option<&'a Choice> {
+/// The index of the option `typed` names: by its label (any case), or by its value (a form's
+/// `const`).
+fn option_named(options: &[Choice], typed: &str) -> Option<usize> {
     options
         .iter()
-        .find(|o| o.label.eq_ignore_ascii_case(typed))
-        .or_else(|| options.iter().find(|o| o.value == typed))
+        .position(|o| o.label.eq_ignore_ascii_case(typed))
+        .or_else(|| options.iter().position(|o| o.value == typed))
 }
 
 /// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.

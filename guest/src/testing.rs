@@ -45,6 +45,11 @@ impl Script {
         }
     }
 
+    /// The errors the widgets were shown (why an answer was asked again), in order.
+    pub fn errors(&self) -> Vec<String> {
+        self.frames.iter().filter_map(|f| f.error.clone()).collect()
+    }
+
     fn next(&mut self, frame: &Frame, shown: Shown) -> Option<Step> {
         self.frames.push(frame.clone());
         self.shown.push(shown);

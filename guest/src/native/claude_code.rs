@@ -37,7 +37,10 @@ pub(super) fn reply(asked: &Asked) -> Native {
         let Some(answer) = answer_string(&said) else {
             continue;
         };
-        let note = super::answer_to(answers, question).and_then(|a| a.note.as_deref());
+        let note = match said {
+            Said::Picked { note, .. } => note,
+            _ => None,
+        };
         // An answer the person wrote rather than picked makes the model read it more carefully.
         only_options &= note.is_none()
             && matches!(
@@ -92,6 +95,7 @@ fn picked_preview<'a>(question: &'a Question, said: &Said) -> Option<&'a str> {
         labels,
         typed: None,
         multi: false,
+        ..
     } = said
     else {
         return None;

@@ -24,12 +24,12 @@ pub(super) fn reply(asked: &Asked) -> Native {
     };
     let mut by_id = Map::new();
     for (question, said) in asked.said(answers) {
-        let added = super::answer_to(answers, question).and_then(|a| a.note.as_deref());
-        let mut listed: Vec<String> = match said {
+        let listed: Vec<String> = match said {
             Said::Picked {
                 labels,
                 typed,
                 multi,
+                note: added,
             } => {
                 let mut listed: Vec<String> = labels.iter().map(|l| l.to_string()).collect();
                 if let Some(typed) = typed {
@@ -38,12 +38,12 @@ pub(super) fn reply(asked: &Asked) -> Native {
                     }
                     listed.push(note(typed));
                 }
+                listed.extend(added.map(note));
                 listed
             }
             Said::Typed(text) => vec![note(text)],
             other => other.parts(),
         };
-        listed.extend(added.map(note));
         by_id.insert(question.id.clone(), json!({ "answers": listed }));
     }
     Native::json(json!({ "answers": by_id }))

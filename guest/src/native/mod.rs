@@ -101,11 +101,13 @@ fn answer_to<'a>(answers: &'a [Answer], question: &Question) -> Option<&'a Answe
 enum Said<'a> {
     /// Not answered: skipped, or the person chose "Let's discuss this".
     Nothing,
-    /// Options picked (their labels, in option order) and the text typed into "Something else".
+    /// Options picked (their labels, in option order), the text typed into "Something else",
+    /// and the person's note on the pick.
     Picked {
         labels: Vec<&'a str>,
         typed: Option<&'a str>,
         multi: bool,
+        note: Option<&'a str>,
     },
     /// A text question's answer.
     Typed(&'a str),
@@ -155,18 +157,21 @@ fn said<'a>(question: &'a Question, answer: Option<&'a Answer>) -> Said<'a> {
             .map_or(value.as_str(), |(_, label)| label)
     };
     let multi = matches!(question.kind, QuestionKind::MultiSelect(_));
+    let note = answer.note.as_deref();
     match (answer.origin, &answer.value) {
         (Origin::Skipped | Origin::Discuss, _) | (_, Value::None) => Said::Nothing,
         (Origin::Custom, Value::Text(typed)) => Said::Picked {
             labels: Vec::new(),
             typed: Some(typed),
             multi,
+            note,
         },
         (_, Value::Text(text)) if question.kind.options().is_empty() => Said::Typed(text),
         (_, Value::Text(value)) => Said::Picked {
             labels: vec![label(value)],
             typed: None,
             multi,
+            note,
         },
         (origin, Value::Texts(values)) => {
             let typed = usize::from(origin == Origin::Custom && !values.is_empty());
@@ -175,6 +180,7 @@ fn said<'a>(question: &'a Question, answer: Option<&'a Answer>) -> Said<'a> {
                 labels: picked.iter().map(label).collect(),
                 typed: custom.first().map(String::as_str),
                 multi,
+                note,
             }
         }
         (_, Value::Boolean(yes)) => Said::YesNo(*yes),

@@ -150,11 +150,7 @@ fn pattern_and_exclusive_bounds_are_asked_again_with_what_would_do() {
         reply,
         json!({ "action": "accept", "content": { "slug": "my-service", "ratio": 0.5, "count": 3 } })
     );
-    let errors: Vec<_> = script
-        .frames
-        .iter()
-        .filter_map(|f| f.error.clone())
-        .collect();
+    let errors = script.errors();
     assert_eq!(
         errors,
         [
@@ -180,11 +176,7 @@ fn answers_are_checked_against_the_schema_before_accept() {
     );
     assert_eq!(reply["result"]["content"]["email"], "ada@example.com");
     assert_eq!(reply["result"]["content"]["age"], 18.5);
-    let errors: Vec<_> = script
-        .frames
-        .iter()
-        .filter_map(|f| f.error.clone())
-        .collect();
+    let errors = script.errors();
     assert_eq!(
         errors,
         [

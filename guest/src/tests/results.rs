@@ -230,11 +230,7 @@ fn whole_numbers_are_exact_and_too_large_ones_are_asked_again() {
         serde_json::json!(9_007_199_254_740_993_i64)
     );
     assert_eq!(result["text"], "User entered: 9007199254740993");
-    let errors: Vec<_> = script
-        .frames
-        .iter()
-        .filter_map(|f| f.error.clone())
-        .collect();
+    let errors = script.errors();
     assert_eq!(
         errors,
         ["1e30 is too large to keep exact. Enter a whole number."]
