@@ -34,6 +34,18 @@ export function clean(text, newlines = true) {
   return newlines ? safe : safe.replace(/\n/g, ' ');
 }
 
+/** The next byte of stdin, read synchronously; null at its end or when it cannot be read. */
+function readByte() {
+  const buffer = Buffer.alloc(1);
+  for (;;) {
+    try {
+      return readSync(0, buffer, 0, 1, null) === 0 ? null : buffer[0];
+    } catch (error) {
+      if (error.code !== 'EAGAIN') return null;
+    }
+  }
+}
+
 /** `line` with each tab widened to the next multiple of 4 columns, as a preview's code is shown. */
 function expandTabs(line) {
   let out = '';
@@ -80,19 +92,11 @@ export class LineUi {
     if (!process.stdin.isTTY) return this.read(prompt);
     process.stderr.write(prompt);
     process.stdin.setRawMode(true);
-    const buffer = Buffer.alloc(1);
     let bytes = [];
     try {
       for (;;) {
-        let n;
-        try {
-          n = readSync(0, buffer, 0, 1, null);
-        } catch (error) {
-          if (error.code === 'EAGAIN') continue;
-          return null;
-        }
-        const byte = buffer[0];
-        if (n === 0 || byte === 3 || (byte === 4 && bytes.length === 0)) return null;
+        const byte = readByte();
+        if (byte === null || byte === 3 || (byte === 4 && bytes.length === 0)) return null;
         if (byte === 13 || byte === 10) return Buffer.from(bytes).toString('utf8');
         if (byte === 127 || byte === 8) bytes = bytes.slice(0, -1);
         else bytes.push(byte);
@@ -106,20 +110,12 @@ export class LineUi {
   /** The next line of stdin, read synchronously (the widgets are synchronous); null at the end. */
   read(prompt = '> ') {
     process.stderr.write(prompt);
-    const buffer = Buffer.alloc(1);
-    let line = '';
+    const bytes = [];
     for (;;) {
-      let n;
-      try {
-        n = readSync(0, buffer, 0, 1, null);
-      } catch (error) {
-        if (error.code === 'EAGAIN') continue;
-        return null;
-      }
-      if (n === 0) return line === '' ? null : line;
-      const c = buffer.toString('utf8', 0, 1);
-      if (c === '\n') return line;
-      line += c;
+      const byte = readByte();
+      if (byte === null) return bytes.length === 0 ? null : Buffer.from(bytes).toString('utf8');
+      if (byte === 10) return Buffer.from(bytes).toString('utf8');
+      bytes.push(byte);
     }
   }
 
