@@ -55,6 +55,15 @@ fn result(output: &Output) -> Json {
     })
 }
 
+/// Each non-empty line of `stdout` as JSON (`serve` writes one result per line).
+fn json_lines(stdout: &[u8]) -> Vec<Json> {
+    stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect()
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -497,12 +506,7 @@ fn serve_without_a_terminal_answers_unavailable_to_every_request() {
     child.stdin.take().unwrap().write_all(b"{\"question\": \"A?\"}\n{\"tool\": \"resume_structured\", \"arguments\": {\"summary\": \"ok\"}}\n{bad\n{\"message\": \"m\", \"requestedSchema\": {\"type\": \"object\", \"properties\": {}}}\n").unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let results: Vec<Json> = output
-        .stdout
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let results = json_lines(&output.stdout);
     let statuses: Vec<_> = results[..3].iter().map(|r| r["status"].clone()).collect();
     assert_eq!(
         statuses,
@@ -544,12 +548,7 @@ fn serve_answers_elicitations_as_elicit_does_and_refuses_other_methods() {
         .unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let results: Vec<Json> = output
-        .stdout
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
+    let results = json_lines(&output.stdout);
     assert_eq!(results.len(), 4, "one line back per line");
     assert_eq!(
         results[0],
