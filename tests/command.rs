@@ -823,21 +823,28 @@ fn a_secret_is_never_shown_in_numbered_mode() {
         "message": "Connect your account",
         "requestedSchema": {"type": "object", "properties": {
             "user": {"type": "string", "title": "User"},
-            "password": {"type": "string", "title": "Password", "format": "password", "writeOnly": true}
-        }, "required": ["user", "password"]}
+            // Marked secret by the schema, as pydantic writes a SecretStr.
+            "token": {"type": "string", "title": "Token", "format": "password", "writeOnly": true},
+            // Secret by its name alone, as the MCP TypeScript SDK's form example writes it.
+            "password": {"type": "string", "title": "Password", "minLength": 8}
+        }, "required": ["user", "token", "password"]}
     });
     let path = write_request("secret_form", &request);
-    let output = run(&["elicit", &path], "ada\nhunter2\n2\n\n\n");
+    let output = run(&["elicit", &path], "ada\nt0k3n\nhunter22\n2\n\n\n");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let screen = stderr(&output);
-    assert!(!screen.contains("hunter2"), "{screen}");
     assert!(
-        screen.contains("2. Password: •••••• (hidden)"),
-        "the review hides it, also after changing it:\n{screen}"
+        !screen.contains("hunter22") && !screen.contains("t0k3n"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("2. Token: •••••• (hidden)")
+            && screen.contains("3. Password: •••••• (hidden)"),
+        "the review hides both, also after changing one:\n{screen}"
     );
     assert_eq!(
         result(&output),
-        json!({"action": "accept", "content": {"user": "ada", "password": "hunter2"}})
+        json!({"action": "accept", "content": {"user": "ada", "token": "t0k3n", "password": "hunter22"}})
     );
 }
 
