@@ -128,7 +128,7 @@ export class LineUi {
     let place = frame.total > 1 ? `Question ${frame.position} of ${frame.total}` : '';
     if (frame.header) place = place ? `${place} · ${clean(frame.header, false)}` : clean(frame.header, false);
     this.say(place ? `\n${place}` : '');
-    const says = frame.prompt.trimEnd().toLowerCase().endsWith('(optional)');
+    const says = [frame.prompt, frame.header ?? ''].some((text) => text.trimEnd().toLowerCase().endsWith('(optional)'));
     this.say(clean(frame.prompt) + (frame.required || says ? '' : ' (optional)'));
   }
 
@@ -218,7 +218,8 @@ export class LineUi {
     const hints = request.placeholder ? [`(for example: ${clean(request.placeholder, false)})`] : [];
     const { minLength: low, maxLength: high } = request;
     const chars = (n) => (n === 1 ? '1 character' : `${n} characters`);
-    if (low !== undefined && high !== undefined) hints.push(`(${low} to ${chars(high)})`);
+    if (low !== undefined && low === high) hints.push(`(exactly ${chars(high)})`);
+    else if (low !== undefined && high !== undefined) hints.push(`(${low} to ${chars(high)})`);
     else if (low !== undefined) hints.push(`(at least ${chars(low)})`);
     else if (high !== undefined) hints.push(`(at most ${chars(high)})`);
     const { line, nav } = this.answerLine(frame, hints, request.secret);

@@ -168,7 +168,7 @@ class LineUi:
         if header:
             place = f"{place} · {clean(header, False)}" if place else clean(header, False)
         print(f"\n{place}" if place else "", file=sys.stderr)
-        says = frame.prompt.rstrip().lower().endswith("(optional)")
+        says = any(text.rstrip().lower().endswith("(optional)") for text in (frame.prompt, header or ""))
         print(clean(frame.prompt) + ("" if frame.required or says else " (optional)"), file=sys.stderr)
 
     def _error(self, frame):
@@ -266,7 +266,9 @@ class LineUi:
         hints = [f"(for example: {clean(request.placeholder, False)})"] if request.placeholder else []
         low, high = field(request, "min-length"), field(request, "max-length")
         chars = lambda n: "1 character" if n == 1 else f"{n} characters"
-        if low is not None and high is not None:
+        if low is not None and low == high:
+            hints.append(f"(exactly {chars(high)})")
+        elif low is not None and high is not None:
             hints.append(f"({low} to {chars(high)})")
         elif low is not None or high is not None:
             hints.append(f"(at least {chars(low)})" if low is not None else f"(at most {chars(high)})")

@@ -37,27 +37,26 @@ pub(crate) fn shows_badge(option: &crate::Choice) -> bool {
             .ends_with("(recommended)")
 }
 
-/// " (optional)" after the prompt of an optional question, unless the prompt already ends so.
+/// " (optional)" after the prompt of an optional question, unless the prompt or the header
+/// already ends so (a form's title often reads "Phone (optional)").
 pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
-    let says = frame
-        .prompt
-        .trim_end()
-        .to_lowercase()
-        .ends_with("(optional)");
-    if frame.required || says {
+    let says = |text: &str| text.trim_end().to_lowercase().ends_with("(optional)");
+    if frame.required || says(&frame.prompt) || frame.header.as_deref().is_some_and(says) {
         ""
     } else {
         " (optional)"
     }
 }
 
-/// A text's length limits in words: "1 to 20 characters", "at least 1 character".
+/// A text's length limits in words: "1 to 20 characters", "exactly 2 characters",
+/// "at least 1 character".
 pub(crate) fn length_limits(min: Option<u32>, max: Option<u32>) -> Option<String> {
     let characters = |n: u32| match n {
         1 => "1 character".to_string(),
         n => format!("{n} characters"),
     };
     match (min, max) {
+        (Some(min), Some(max)) if min == max => Some(format!("exactly {}", characters(max))),
         (Some(min), Some(max)) => Some(format!("{min} to {}", characters(max))),
         (Some(min), None) => Some(format!("at least {}", characters(min))),
         (None, Some(max)) => Some(format!("at most {}", characters(max))),
@@ -317,6 +316,11 @@ mod tests {
         assert_eq!(optional_mark(&frame("Nickname?", false)), " (optional)");
         assert_eq!(optional_mark(&frame("Nickname (Optional) ", false)), "");
         assert_eq!(optional_mark(&frame("Nickname?", true)), "");
+        let titled = Frame {
+            header: Some("Phone (optional)".into()),
+            ..frame("Contact phone number", false)
+        };
+        assert_eq!(optional_mark(&titled), "");
     }
 
     #[test]
@@ -329,6 +333,10 @@ mod tests {
         assert_eq!(
             length_limits(Some(1), Some(5)).unwrap(),
             "1 to 5 characters"
+        );
+        assert_eq!(
+            length_limits(Some(2), Some(2)).unwrap(),
+            "exactly 2 characters"
         );
         assert_eq!(length_limits(None, None), None);
     }
