@@ -3,90 +3,14 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
 
-const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.json");
+mod common;
 
-fn interview() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_interview"));
-    // One cache for every test: the component is compiled once, not once per run.
-    command.env(
-        "XDG_CACHE_HOME",
-        concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
-    );
-    command.env_remove("NO_COLOR");
-    command
-}
-
-/// Starts `interview args` with every stream piped.
-fn spawn(args: &[&str]) -> Child {
-    interview()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Runs `interview args` with `input` on stdin.
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = spawn(args);
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    // Written from a thread: the command may stop reading (and close stdin) early.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-fn result(output: &Output) -> Json {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
-}
-
-/// Each non-empty line of `stdout` as JSON (`serve` writes one result per line).
-fn json_lines(stdout: &[u8]) -> Vec<Json> {
-    stdout
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// One field of every answer: `field(&result, "value")`.
-fn field(result: &Json, name: &str) -> Vec<Json> {
-    result["answers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a[name].clone())
-        .collect()
-}
-
-fn values(result: &Json) -> Vec<Json> {
-    field(result, "value")
-}
-
-fn write_request(name: &str, request: &Json) -> String {
-    let path = format!("{}/{name}.json", env!("CARGO_TARGET_TMPDIR"));
-    std::fs::write(&path, request.to_string()).unwrap();
-    path
-}
+use common::*;
 
 #[test]
 fn a_mixed_batch_answered_line_by_line() {
