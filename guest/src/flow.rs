@@ -189,7 +189,10 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             let note = preset.and_then(|a| a.note.clone());
             let (selected, other_text) = match value {
                 Some((Value::Text(t), Origin::Custom)) => (None, Some(t.clone())),
-                Some((Value::Text(t), _)) => (position(&s.options, t), None),
+                Some((Value::Text(t), _)) => (
+                    question.kind.options_by_value().index(t).map(|i| i as u32),
+                    None,
+                ),
                 _ => (s.default, None),
             };
             Reply::Select(ui.select(
@@ -212,9 +215,10 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                     let typed = (origin == Origin::Custom)
                         .then(|| values.last().cloned())
                         .flatten();
+                    let options = question.kind.options_by_value();
                     let picked = values
                         .iter()
-                        .filter_map(|v| position(&m.options, v))
+                        .filter_map(|v| options.index(v).map(|i| i as u32))
                         .collect();
                     (picked, typed)
                 }
@@ -278,11 +282,4 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             },
         )),
     }
-}
-
-fn position(options: &[Choice], value: &str) -> Option<u32> {
-    options
-        .iter()
-        .position(|o| o.value == value)
-        .map(|i| i as u32)
 }

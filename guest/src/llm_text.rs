@@ -92,7 +92,8 @@ fn phrase(tool: Tool, question: &Question, answer: &Answer) -> String {
 }
 
 fn answer_words(tool: Tool, question: &Question, answer: &Answer) -> String {
-    let label = |value: &str| question.kind.option_by_value(value);
+    let options = question.kind.options_by_value();
+    let label = |value: &str| options.number_and_label(value);
     match (answer.origin, &answer.value) {
         (Origin::Discuss, _) => {
             let then = if tool == Tool::AskQuestion {

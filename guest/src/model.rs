@@ -1,6 +1,8 @@
 //! The request and answer model: the WIT types themselves, so that the typed `ask` export, the
 //! JSON `call` export and the UI all speak one language. Helpers that give them meaning live here.
 
+use std::collections::HashMap;
+
 pub use crate::bindings::exports::interview::plugin::tool::{
     ElicitEnding, Elicitation, ToolDefinition,
 };
@@ -34,13 +36,10 @@ impl QuestionKind {
         }
     }
 
-    /// The option whose value is `value`: its 1-based number and its label.
-    pub fn option_by_value(&self, value: &str) -> Option<(usize, &str)> {
-        self.options()
-            .iter()
-            .enumerate()
-            .find(|(_, o)| o.value == value)
-            .map(|(i, o)| (i + 1, o.label.as_str()))
+    /// The options of a choice question, to find by value: build it once per answer, since
+    /// a multi-select answer can name thousands of them.
+    pub fn options_by_value(&self) -> OptionsByValue<'_> {
+        OptionsByValue::new(self.options())
     }
 
     /// The options of a choice question; empty for the other kinds.
@@ -50,6 +49,33 @@ impl QuestionKind {
             QuestionKind::MultiSelect(m) => &m.options,
             _ => &[],
         }
+    }
+}
+
+/// A choice question's options by value (the first, should two share one).
+pub struct OptionsByValue<'a> {
+    options: &'a [Choice],
+    by_value: HashMap<&'a str, usize>,
+}
+
+impl<'a> OptionsByValue<'a> {
+    pub fn new(options: &'a [Choice]) -> Self {
+        let mut by_value = HashMap::with_capacity(options.len());
+        for (index, option) in options.iter().enumerate() {
+            by_value.entry(option.value.as_str()).or_insert(index);
+        }
+        OptionsByValue { options, by_value }
+    }
+
+    /// The 0-based index of the option whose value is `value`.
+    pub fn index(&self, value: &str) -> Option<usize> {
+        self.by_value.get(value).copied()
+    }
+
+    /// The option whose value is `value`: its 1-based number and its label.
+    pub fn number_and_label(&self, value: &str) -> Option<(usize, &'a str)> {
+        self.index(value)
+            .map(|i| (i + 1, self.options[i].label.as_str()))
     }
 }
 

@@ -20,10 +20,10 @@ pub fn answer_in_words(question: &Question, answer: &Answer) -> String {
 }
 
 fn value_in_words(question: &Question, answer: &Answer) -> String {
+    let options = question.kind.options_by_value();
     let label = |value: &str| {
-        question
-            .kind
-            .option_by_value(value)
+        options
+            .number_and_label(value)
             .map_or(value.to_string(), |(_, l)| l.to_string())
     };
     match (answer.origin, &answer.value) {

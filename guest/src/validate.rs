@@ -6,25 +6,23 @@ use std::collections::HashMap;
 use crate::limits::*;
 use crate::model::*;
 
+/// Whether a request may hold `count` questions; the problem in words if not. Checked before
+/// the questions are read, so that a huge batch costs nothing.
+pub fn question_count(count: usize) -> Result<(), String> {
+    match count {
+        0 => Err("is empty: give at least one question".into()),
+        n if n > MAX_QUESTIONS => Err(format!(
+            "has {n} questions; at most {MAX_QUESTIONS} fit in one request"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Checks questions, each with the path it has in the request (empty for a top-level question).
 pub fn questions<'a>(
     items: impl ExactSizeIterator<Item = (&'a str, &'a Question)>,
 ) -> Result<(), RequestError> {
-    if items.len() == 0 {
-        return Err(RequestError::at(
-            "questions",
-            "is empty: give at least one question",
-        ));
-    }
-    if items.len() > MAX_QUESTIONS {
-        return Err(RequestError::at(
-            "questions",
-            format!(
-                "has {} questions; at most {MAX_QUESTIONS} fit in one request",
-                items.len()
-            ),
-        ));
-    }
+    question_count(items.len()).map_err(|message| RequestError::at("questions", message))?;
     let mut ids: HashMap<&str, &str> = HashMap::new();
     let mut total_options = 0;
     for (path, question) in items {

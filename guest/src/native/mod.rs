@@ -150,10 +150,10 @@ fn said<'a>(question: &'a Question, answer: Option<&'a Answer>) -> Said<'a> {
     let Some(answer) = answer else {
         return Said::Nothing;
     };
+    let options = question.kind.options_by_value();
     let label = |value: &'a String| {
-        question
-            .kind
-            .option_by_value(value)
+        options
+            .number_and_label(value)
             .map_or(value.as_str(), |(_, label)| label)
     };
     let multi = matches!(question.kind, QuestionKind::MultiSelect(_));

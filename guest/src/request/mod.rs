@@ -10,6 +10,8 @@ pub mod rules;
 
 use serde_json::Value as Json;
 
+use std::collections::HashSet;
+
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::{Question, RequestError, join};
 use crate::validate;
@@ -63,9 +65,7 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
     let (paths, objects): (Vec<String>, Vec<&Json>) = match top.find(&["questions"]) {
         Some(found) => {
             let items = found.items()?;
-            if items.is_empty() {
-                return Err(found.error("is empty: give at least one question"));
-            }
+            validate::question_count(items.len()).map_err(|message| found.error(message))?;
             items.into_iter().unzip()
         }
         None if top.find(&["question", "prompt"]).is_some() => (vec![String::new()], vec![&json]),
@@ -136,7 +136,7 @@ fn check_option_count(
 
 /// Gives every question without an id one: `q1`, `q2`, ... by position, never one already taken.
 fn assign_ids(questions: &mut [Question]) {
-    let taken: Vec<String> = questions.iter().map(|q| q.id.clone()).collect();
+    let taken: HashSet<String> = questions.iter().map(|q| q.id.clone()).collect();
     for (index, question) in questions.iter_mut().enumerate() {
         if !question.id.is_empty() {
             continue;

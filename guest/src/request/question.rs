@@ -1,5 +1,7 @@
 //! Reading one question object, in any dialect, into a [`Question`].
 
+use std::collections::HashMap;
+
 use serde_json::Value as Json;
 
 use super::fields::{Fields, Found, describe, scalar_text};
@@ -205,8 +207,10 @@ fn read_kind(
                         return Err(found.error("a select question takes one default, not several"));
                     }
                     Json::Array(items) if items.is_empty() => None,
-                    Json::Array(items) => Some(option_index(&found, &items[0], &options)?),
-                    single => Some(option_index(&found, single, &options)?),
+                    Json::Array(items) => {
+                        Some(NamedOptions::new(&options).find(&found, &items[0])?)
+                    }
+                    single => Some(NamedOptions::new(&options).find(&found, single)?),
                 },
             };
             QuestionKind::Select(SelectQuestion {
@@ -220,13 +224,16 @@ fn read_kind(
         KindName::MultiSelect => {
             let defaults = match default {
                 None => Vec::new(),
-                Some(found) => match found.value {
-                    Json::Array(items) => items
-                        .iter()
-                        .map(|item| option_index(&found, item, &options))
-                        .collect::<Result<_, _>>()?,
-                    single => vec![option_index(&found, single, &options)?],
-                },
+                Some(found) => {
+                    let named = NamedOptions::new(&options);
+                    match found.value {
+                        Json::Array(items) => items
+                            .iter()
+                            .map(|item| named.find(&found, item))
+                            .collect::<Result<_, _>>()?,
+                        single => vec![named.find(&found, single)?],
+                    }
+                }
             };
             QuestionKind::MultiSelect(MultiSelectQuestion {
                 options,
@@ -311,29 +318,49 @@ fn says_recommended(label: &str) -> bool {
     label.ends_with("(recommended)")
 }
 
-/// The option a default names: by value first, then by label (any case).
-fn option_index(found: &Found, item: &Json, options: &[Choice]) -> Result<u32, RequestError> {
-    let wanted = scalar_text(item)
-        .ok_or_else(|| found.error(format!("must name an option, not {}", describe(item))))?;
-    let position = options.iter().position(|o| o.value == wanted).or_else(|| {
-        options
-            .iter()
-            .position(|o| o.label.to_lowercase() == wanted.to_lowercase())
-    });
-    match position {
-        Some(index) => Ok(index as u32),
-        None => {
-            let values: Vec<String> = options
-                .iter()
-                .take(10)
-                .map(|o| format!("{:?}", o.value))
-                .collect();
-            let more = if options.len() > 10 { ", ..." } else { "" };
-            Err(found.error(format!(
-                "{wanted:?} is not one of the options; a default must be an option's value: {}{more}",
-                values.join(", ")
-            )))
+/// Options as a default names them: by value first, then by label in any case. Built once per
+/// question, since a multi-select may name thousands of defaults.
+struct NamedOptions<'a> {
+    options: &'a [Choice],
+    by_value: OptionsByValue<'a>,
+    by_label: HashMap<String, usize>,
+}
+
+impl<'a> NamedOptions<'a> {
+    fn new(options: &'a [Choice]) -> Self {
+        let mut by_label = HashMap::with_capacity(options.len());
+        for (index, option) in options.iter().enumerate() {
+            by_label.entry(option.label.to_lowercase()).or_insert(index);
         }
+        NamedOptions {
+            options,
+            by_value: OptionsByValue::new(options),
+            by_label,
+        }
+    }
+
+    /// The index of the option `item` names, in the default `found`.
+    fn find(&self, found: &Found, item: &Json) -> Result<u32, RequestError> {
+        let wanted = scalar_text(item)
+            .ok_or_else(|| found.error(format!("must name an option, not {}", describe(item))))?;
+        let position = self
+            .by_value
+            .index(&wanted)
+            .or_else(|| self.by_label.get(&wanted.to_lowercase()).copied());
+        if let Some(index) = position {
+            return Ok(index as u32);
+        }
+        let values: Vec<String> = self
+            .options
+            .iter()
+            .take(10)
+            .map(|o| format!("{:?}", o.value))
+            .collect();
+        let more = if self.options.len() > 10 { ", ..." } else { "" };
+        Err(found.error(format!(
+            "{wanted:?} is not one of the options; a default must be an option's value: {}{more}",
+            values.join(", ")
+        )))
     }
 }
 
