@@ -30,7 +30,9 @@
 mod bindings;
 pub mod formats;
 pub mod input;
+pub mod json_text;
 pub mod loader;
+mod replay;
 pub mod sandbox;
 pub mod sanitize;
 mod session;
@@ -44,6 +46,7 @@ pub use bindings::interview::plugin::types::{
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
 pub use loader::LoadKind;
+pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 pub use ui::*;
@@ -61,11 +64,14 @@ pub enum Error {
     Compile(String),
     /// The component could not be instantiated.
     Instantiate(String),
-    /// The plugin trapped or ran out of its memory or compute budget; the next call starts a
-    /// fresh instance.
+    /// The plugin trapped or ran out of its memory or compute budget, also when the person's
+    /// replies were played back into a fresh instance with larger limits. `given` holds what
+    /// the person answered before, so that it is not lost. The next call starts a fresh
+    /// instance.
     Trap {
         function: &'static str,
         message: String,
+        given: Vec<Given>,
     },
     /// The arguments are larger than the host hands to the plugin.
     RequestTooLarge { bytes: usize, limit: usize },
@@ -79,7 +85,9 @@ impl std::fmt::Display for Error {
             }
             Error::Compile(e) => write!(f, "cannot compile the component: {e}"),
             Error::Instantiate(e) => write!(f, "cannot instantiate the component: {e}"),
-            Error::Trap { function, message } => {
+            Error::Trap {
+                function, message, ..
+            } => {
                 write!(f, "the plugin failed in `{function}`: {message}")
             }
             Error::RequestTooLarge { bytes, limit } => {

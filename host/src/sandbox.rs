@@ -30,6 +30,16 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The limits for replaying a request the plugin failed after the person answered: more
+    /// compute and memory, so that a request that was merely large still gets its result.
+    pub(crate) fn enlarged(&self) -> Limits {
+        Limits {
+            memory_bytes: self.memory_bytes.saturating_mul(4),
+            compute: self.compute * 5,
+            request_bytes: self.request_bytes,
+        }
+    }
+
     pub(crate) fn store_limits(&self) -> StoreLimits {
         StoreLimitsBuilder::new()
             .memory_size(self.memory_bytes)

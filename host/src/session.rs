@@ -11,6 +11,7 @@ use crate::bindings::Plugin as Bindings;
 use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::loader::{self, LoadKind};
+use crate::replay::{Given, Recorder, Reply};
 use crate::sandbox::{GuestClock, Limits, Ticker};
 use crate::ui::Ui;
 
@@ -127,6 +128,7 @@ impl Plugin {
             settings: Settings {
                 skip_response: None,
             },
+            recovered: None,
         };
         session.store = Some(session.new_store(ui));
         session.instance()?;
@@ -139,6 +141,8 @@ pub(crate) struct State<U> {
     pub(crate) ui: U,
     pub(crate) limits: StoreLimits,
     pub(crate) clock: GuestClock,
+    /// The person's replies in the current call, for a replay if the plugin fails.
+    pub(crate) recorder: Recorder,
 }
 
 /// One instance of the plugin and the UI it asks through. Calls run one at a time.
@@ -152,6 +156,8 @@ pub struct Session<U: Ui + 'static> {
     /// None after a trap: the next call instantiates again.
     instance: Option<Bindings>,
     settings: Settings,
+    /// Why the last call failed at first, when replaying the person's replies saved it.
+    recovered: Option<String>,
 }
 
 impl<U: Ui + 'static> Session<U> {
@@ -237,6 +243,13 @@ impl<U: Ui + 'static> Session<U> {
         })
     }
 
+    /// When the last call's result was saved by a replay: the plugin failed after the person
+    /// had answered, and their replies were played back into a fresh instance with larger
+    /// limits. The failure, for a log.
+    pub fn recovered_from(&self) -> Option<&str> {
+        self.recovered.as_deref()
+    }
+
     /// The UI.
     pub fn ui(&self) -> &U {
         &self.store().data().ui
@@ -268,16 +281,22 @@ impl<U: Ui + 'static> Session<U> {
             .expect("a session has a store between calls")
     }
 
-    /// A store for `ui` with the memory limit and the compute budget.
+    /// A store for `ui` with the session's memory limit and compute budget.
     fn new_store(&self, ui: U) -> Store<State<U>> {
+        self.store_with(ui, &self.limits)
+    }
+
+    /// A store for `ui` with `limits`.
+    fn store_with(&self, ui: U, limits: &Limits) -> Store<State<U>> {
         let state = State {
             ui,
-            limits: self.limits.store_limits(),
+            limits: limits.store_limits(),
             clock: GuestClock::new(),
+            recorder: Recorder::default(),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
-        let budget = self.limits.compute;
+        let budget = limits.compute;
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |context| {
             if context.data().clock.guest_time() > budget {
@@ -314,37 +333,76 @@ impl<U: Ui + 'static> Session<U> {
         Ok(())
     }
 
-    /// Calls an export with a fresh compute budget. A trap becomes [`Error::Trap`], and since
-    /// a trapped instance may not be entered again, the session starts over in a fresh store
-    /// (which frees the trapped instance's memory); the UI carries over.
+    /// Calls an export with a fresh compute budget. A trapped instance may not be entered
+    /// again, so after a trap the session starts over in a fresh store (which frees the trapped
+    /// instance's memory); the UI carries over. If the person had answered before the trap,
+    /// their replies are played back into a fresh instance with larger limits, without asking
+    /// again; if that fails too, [`Error::Trap`] carries what they gave.
     fn run<R>(
         &mut self,
         function: &'static str,
-        call: impl FnOnce(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
+        call: impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
     ) -> Result<R, Error> {
         self.instance()?;
+        self.recovered = None;
+        self.store_mut().data_mut().recorder.start();
+        let error = match self.attempt(&call) {
+            Ok(result) => return Ok(result),
+            Err(error) => error,
+        };
+        let (replies, given) = self.replace_store(&self.limits.clone());
+        if replies.is_empty() {
+            return Err(Error::Trap {
+                function,
+                message: format!("{error:?}"),
+                given,
+            });
+        }
+        // The same request and the same replies take the plugin down the same path.
+        let generous = self.limits.enlarged();
+        self.replace_store(&generous);
+        self.store_mut().data_mut().recorder.replay(replies, given);
+        let retried = self.attempt(&call);
+        // The next call runs under the usual limits again.
+        let (_, given) = self.replace_store(&self.limits.clone());
+        if retried.is_ok() {
+            self.recovered = Some(format!("{error:?}"));
+        }
+        retried.map_err(|error| Error::Trap {
+            function,
+            message: format!("{error:?}"),
+            given,
+        })
+    }
+
+    /// One call of an export in the current store.
+    fn attempt<R>(
+        &mut self,
+        call: &impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
+    ) -> wasmtime::Result<R> {
+        self.instance().map_err(|e| wasmtime::format_err!("{e}"))?;
         let bindings = self.instance.take().expect("instantiated above");
         let store = self.store_mut();
         store.data_mut().clock.restart();
         store.set_epoch_deadline(1);
         let result = call(&bindings, store);
         self.store_mut().data_mut().ui.finished();
-        match result {
-            Ok(result) => {
-                self.instance = Some(bindings);
-                Ok(result)
-            }
-            Err(error) => {
-                let trapped = self
-                    .store
-                    .take()
-                    .expect("a session has a store between calls");
-                self.store = Some(self.new_store(trapped.into_data().ui));
-                Err(Error::Trap {
-                    function,
-                    message: format!("{error:?}"),
-                })
-            }
+        if result.is_ok() {
+            self.instance = Some(bindings);
         }
+        result
+    }
+
+    /// Moves the UI into a fresh store with `limits`; the replies recorded in the old one.
+    fn replace_store(&mut self, limits: &Limits) -> (Vec<Reply>, Vec<Given>) {
+        let old = self
+            .store
+            .take()
+            .expect("a session has a store between calls");
+        let mut state = old.into_data();
+        let recorded = state.recorder.take();
+        self.store = Some(self.store_with(state.ui, limits));
+        self.instance = None;
+        recorded
     }
 }

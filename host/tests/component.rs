@@ -331,7 +331,8 @@ mod misbehaving {
                 Err(Error::Trap {
                     function: "call",
                     message,
-                }) => assert!(message.contains("unreachable"), "{message}"),
+                    given,
+                }) if given.is_empty() => assert!(message.contains("unreachable"), "{message}"),
                 other => panic!("{other:?}"),
             }
         }
@@ -378,5 +379,49 @@ mod misbehaving {
             Err(Error::Trap { message, .. }) => assert!(message.contains("memory"), "{message}"),
             other => panic!("{other:?}"),
         }
+    }
+}
+
+/// A plugin that runs out of memory after the person answered: their replies are played back
+/// into a fresh instance with larger limits, and the result comes back without asking again.
+#[test]
+fn answers_survive_a_plugin_that_fails_after_them() {
+    let small = Plugin::builder()
+        .cache_dir(None)
+        .limits(Limits {
+            memory_bytes: 8 << 20,
+            ..Limits::default()
+        })
+        .build()
+        .unwrap();
+    let request = r#"{"question": "Paste the log", "multiline": true}"#;
+    // A megabyte of text costs the plugin more than 8 MiB to answer, less than four times that.
+    let log = "all good\n".repeat(1 << 17) + "done";
+    let ui = ScriptedUi::new([Step::Text(TextReply::Submitted(log.clone()))]);
+    let mut session = small.session(ui).unwrap();
+    let result: Json = serde_json::from_str(&session.call("interview", request).unwrap()).unwrap();
+    assert_eq!(result["status"], "answered");
+    assert!(
+        result["answer"] == log.as_str(),
+        "the answer is the whole log"
+    );
+    let failure = session.recovered_from().expect("the first run failed");
+    assert!(failure.contains("memory"), "{failure}");
+    assert_eq!(session.ui().shown().len(), 1, "the person was asked once");
+
+    // Three megabytes are too much even for the replay: the error carries the answer.
+    let huge = "x".repeat(3 << 20);
+    let ui = ScriptedUi::new([Step::Text(TextReply::Submitted(huge.clone()))]);
+    let mut session = small.session(ui).unwrap();
+    match session.call("interview", request) {
+        Err(Error::Trap { given, .. }) => {
+            assert_eq!(given.len(), 1);
+            assert_eq!(given[0].prompt, "Paste the log");
+            assert!(
+                given[0].answer == json!(huge),
+                "the answer is the whole text"
+            );
+        }
+        other => panic!("{:?}", other.map(|r| r.len())),
     }
 }

@@ -11,6 +11,7 @@ pub mod terminal;
 use std::time::Instant;
 
 use crate::bindings::interview::plugin::ui as wit;
+use crate::replay::{self, Given, Recorded};
 use crate::sanitize;
 use crate::session::State;
 pub use wit::{
@@ -195,6 +196,22 @@ impl<U: Ui> State<U> {
         self.clock.add_host_time(started.elapsed());
         reply
     }
+
+    /// A widget's reply: played back when the session replays a failed request, else asked of
+    /// the person and recorded, with `given` saying what it answered.
+    fn reply<R: Recorded>(
+        &mut self,
+        ask: impl FnOnce(&mut U) -> R,
+        given: impl FnOnce(&R) -> Option<Given>,
+    ) -> R {
+        if let Some(replayed) = self.recorder.next::<R>() {
+            return replayed;
+        }
+        let reply = self.timed(ask);
+        let answer = given(&reply);
+        self.recorder.record(reply.clone().wrap(), answer);
+        reply
+    }
 }
 
 impl<U: Ui> wit::Host for State<U> {
@@ -211,7 +228,17 @@ impl<U: Ui> wit::Host for State<U> {
             note: clean_line(r.note),
             ..r
         };
-        self.timed(|ui| ui.select(&clean_frame(frame), &request))
+        let frame = clean_frame(frame);
+        self.reply(
+            |ui| ui.select(&frame, &request),
+            |reply| {
+                let note = match reply {
+                    SelectReply::Picked(pick) => pick.note.as_ref(),
+                    _ => None,
+                };
+                replay::given(&frame, replay::select_answer(&request, reply), note)
+            },
+        )
     }
 
     fn multi_select(&mut self, frame: Frame, r: MultiSelectRequest) -> MultiSelectReply {
@@ -222,7 +249,17 @@ impl<U: Ui> wit::Host for State<U> {
             note: clean_line(r.note),
             ..r
         };
-        self.timed(|ui| ui.multi_select(&clean_frame(frame), &request))
+        let frame = clean_frame(frame);
+        self.reply(
+            |ui| ui.multi_select(&frame, &request),
+            |reply| {
+                let note = match reply {
+                    MultiSelectReply::Picked(pick) => pick.note.as_ref(),
+                    MultiSelectReply::Nav(_) => None,
+                };
+                replay::given(&frame, replay::multi_select_answer(&request, reply), note)
+            },
+        )
     }
 
     fn text(&mut self, frame: Frame, r: TextRequest) -> TextReply {
@@ -235,15 +272,27 @@ impl<U: Ui> wit::Host for State<U> {
             }),
             ..r
         };
-        self.timed(|ui| ui.text(&clean_frame(frame), &request))
+        let frame = clean_frame(frame);
+        self.reply(
+            |ui| ui.text(&frame, &request),
+            |reply| replay::given(&frame, replay::text_answer(reply), None),
+        )
     }
 
     fn confirm(&mut self, frame: Frame, request: ConfirmRequest) -> ConfirmReply {
-        self.timed(|ui| ui.confirm(&clean_frame(frame), &request))
+        let frame = clean_frame(frame);
+        self.reply(
+            |ui| ui.confirm(&frame, &request),
+            |reply| replay::given(&frame, replay::confirm_answer(reply), None),
+        )
     }
 
     fn number(&mut self, frame: Frame, request: NumberRequest) -> NumberReply {
-        self.timed(|ui| ui.number(&clean_frame(frame), &request))
+        let frame = clean_frame(frame);
+        self.reply(
+            |ui| ui.number(&frame, &request),
+            |reply| replay::given(&frame, replay::number_answer(reply), None),
+        )
     }
 
     fn review(&mut self, r: ReviewRequest) -> ReviewReply {
@@ -260,7 +309,7 @@ impl<U: Ui> wit::Host for State<U> {
             context: r.context.as_deref().map(sanitize::text),
             ..r
         };
-        self.timed(|ui| ui.review(&request))
+        self.reply(|ui| ui.review(&request), |_| None)
     }
 }
 

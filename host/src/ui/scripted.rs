@@ -5,16 +5,38 @@ use std::collections::VecDeque;
 
 use super::*;
 
-/// One scripted reply.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Step {
+/// Declares [`Step`], one variant per widget reply, and lets the session record each reply as
+/// a step.
+macro_rules! steps {
+    ($($variant:ident($reply:ty)),* $(,)?) => {
+        /// One scripted reply: also what the session records of each reply a person gives.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Step {
+            $($variant($reply)),*
+        }
+
+        $(impl crate::replay::Recorded for $reply {
+            fn wrap(self) -> Step {
+                Step::$variant(self)
+            }
+            fn unwrap(step: Step) -> Option<Self> {
+                match step {
+                    Step::$variant(reply) => Some(reply),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+steps!(
     Select(SelectReply),
     MultiSelect(MultiSelectReply),
     Text(TextReply),
     Confirm(ConfirmReply),
     Number(NumberReply),
     Review(ReviewReply),
-}
+);
 
 /// What one widget was shown.
 #[derive(Clone, Debug, PartialEq)]
