@@ -17,6 +17,8 @@ pub enum Exit {
     Failed = 4,
     /// `elicit`: the person declined the request; the reply says so.
     Declined = 5,
+    /// The result could not be written to stdout: whoever waits for it never got it.
+    Unwritten = 6,
     /// Interrupted by a signal; the answers so far are in the result.
     Interrupted = 130,
 }

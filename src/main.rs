@@ -12,7 +12,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use interview_host::formats::{self, Format};
-use interview_host::{ElicitEnding, Plugin};
+use interview_host::json_text;
+use interview_host::{ElicitEnding, Error, Given, Plugin};
 
 use exit::Exit;
 
@@ -24,6 +25,7 @@ Exit codes:
   3    no person available: no terminal to ask on, or no input at all
   4    the plugin could not run (component missing, corrupt, or out of its limits)
   5    elicit: the person declined (the reply's action is \"decline\")
+  6    the result could not be written to stdout (closed, or the disk full); stderr says why
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the answers given so far are in the result
 
 Examples:
@@ -162,7 +164,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
             let definitions = session.definitions().map_err(failed)?;
             let format = Format::named(&format).expect("clap checked the format");
-            print_json(&formats::render(&definitions, format));
+            print_json(&formats::render(&definitions, format))?;
             Ok(Exit::Answered)
         }
         Command::Check { request, tool } => {
@@ -174,7 +176,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let result = session.check(&tool, &arguments).map_err(failed)?;
             let result: serde_json::Value =
                 serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
-            print_json(&result);
+            print_json(&result)?;
             Ok(if result["status"] == "valid" {
                 Exit::Answered
             } else {
@@ -206,7 +208,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 server,
                 state,
             };
-            serve::run(&plugin, options).map_err(failed)
+            Ok(serve::run(&plugin, options))
         }
         Command::Ask {
             request,
@@ -260,11 +262,14 @@ fn ask(
     people::on_signals();
     let mut session = plugin.session(ui).map_err(failed)?;
     session.set_skip_response(skip_response);
-    let result = session.call(tool, arguments);
-    let result = result.map_err(failed)?;
+    let result = match session.call(tool, arguments) {
+        Ok(result) => result,
+        Err(error) => return plugin_failed(error, request::failed),
+    };
+    warn_recovered(session.recovered_from());
     let json: serde_json::Value =
         serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
-    print_json(&json);
+    print_json(&json)?;
     Ok(match json["status"].as_str() {
         Some("answered") => Exit::Answered,
         Some("cancelled") if session.ui().interrupted() => Exit::Interrupted,
@@ -282,10 +287,18 @@ fn elicit(
 ) -> Result<Exit, Failure> {
     people::on_signals();
     let mut session = plugin.session(ui).map_err(failed)?;
-    let elicitation = session.elicit(request, server).map_err(failed)?;
+    let elicitation = match session.elicit(request, server) {
+        Ok(elicitation) => elicitation,
+        Err(error) => {
+            return plugin_failed(error, |failure, given| {
+                request::failed_elicitation(request, failure, given)
+            });
+        }
+    };
+    warn_recovered(session.recovered_from());
     let json: serde_json::Value =
         serde_json::from_str(&elicitation.reply).map_err(|e| failed(e.to_string()))?;
-    print_json(&json);
+    print_json(&json)?;
     Ok(match elicitation.ending {
         ElicitEnding::Accepted => Exit::Answered,
         ElicitEnding::Declined => Exit::Declined,
@@ -305,25 +318,67 @@ fn read_request(
     reply: fn(&str) -> serde_json::Value,
 ) -> Result<String, Exit> {
     request::read(source, plugin.limits().request_bytes).map_err(|message| {
-        print_json(&reply(&message));
         let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
-        Exit::Invalid
+        match print_json(&reply(&message)) {
+            Ok(()) => Exit::Invalid,
+            Err((exit, why)) => {
+                let _ = writeln!(std::io::stderr().lock(), "interview: {why}");
+                exit
+            }
+        }
     })
 }
 
-/// Pretty for a person at a terminal, one line for a program.
-fn print_json(value: &serde_json::Value) {
-    let text = if std::io::stdout().is_terminal() {
-        serde_json::to_string_pretty(value)
-    } else {
-        serde_json::to_string(value)
-    };
+/// Pretty for a person at a terminal, one line for a program; invisible and control
+/// characters escaped. A result that cannot be written (a closed pipe, a full disk) is a
+/// failure of its own: the answers did not reach the caller, and the exit code must say so.
+fn print_json(value: &serde_json::Value) -> Result<(), Failure> {
+    let text = json_text::to_string(value, std::io::stdout().is_terminal());
     // Not println!: it panics when stdout is gone (a closed pipe, a terminal that hung up).
-    let _ = writeln!(
-        std::io::stdout().lock(),
-        "{}",
-        text.expect("JSON values always serialize")
-    );
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}")
+        .and_then(|()| stdout.flush())
+        .map_err(|e| {
+            (
+                Exit::Unwritten,
+                format!("cannot write the result to stdout: {e}"),
+            )
+        })
+}
+
+/// A plugin that failed during a request: the reply made by `reply` from the failure and what
+/// the person gave goes to stdout, so that nothing they answered is lost; exit 4.
+fn plugin_failed(
+    error: Error,
+    reply: impl FnOnce(&str, &[Given]) -> serde_json::Value,
+) -> Result<Exit, Failure> {
+    let Error::Trap {
+        function,
+        message,
+        given,
+    } = error
+    else {
+        return Err(failed(error));
+    };
+    let failure = request::failure_in_words(function, &message);
+    warn(&failure);
+    print_json(&reply(&failure, &given))?;
+    Ok(Exit::Failed)
+}
+
+/// Says on stderr that a result was saved by playing the person's replies back.
+fn warn_recovered(failure: Option<&str>) {
+    if let Some(message) = failure {
+        warn(&format!(
+            "the plugin failed after the answers were given ({}); they were played back into a \
+             fresh instance with larger limits",
+            request::failure_cause(message)
+        ));
+    }
+}
+
+fn warn(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
 }
 
 fn failed(error: impl ToString) -> Failure {

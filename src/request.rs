@@ -1,8 +1,9 @@
 //! Reading a request (a file, or standard input) without trusting its size or its bytes: what
 //! cannot be read still gets a result the agent can parse, never an empty stdout.
 
-use std::io::Read;
+use std::io::{BufRead, Read};
 
+use interview_host::Given;
 use serde_json::{Value as Json, json};
 
 /// Reads the request at `source` (`-` for standard input), at most `limit` bytes of UTF-8. Reading
@@ -54,8 +55,127 @@ pub fn unreadable(message: &str) -> Json {
     })
 }
 
+/// A plugin failure in one line for a person or an agent, without the wasm backtrace.
+pub fn failure_in_words(function: &str, message: &str) -> String {
+    format!(
+        "the plugin failed in `{function}`: {}",
+        failure_cause(message)
+    )
+}
+
+/// The cause of a plugin failure: wasmtime's last line, such as "forcing trap when growing
+/// memory to …".
+pub fn failure_cause(message: &str) -> &str {
+    message
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("it trapped")
+}
+
+/// The result of a tool call the plugin failed: status `failed`, what the person had given
+/// (so that the agent does not ask again), and the failure. Never an empty stdout.
+pub fn failed(message: &str, given: &[Given]) -> Json {
+    let answers: Vec<Json> = given.iter().map(Given::to_json).collect();
+    let said: Vec<String> = given
+        .iter()
+        .map(|g| format!("{:?}={}", g.prompt, g.answer))
+        .collect();
+    let text = if said.is_empty() {
+        format!("The question tool failed before the user answered: {message}.")
+    } else {
+        format!(
+            "The question tool failed after the user answered, so their answers were not \
+             checked: {message}. What the user gave: {}.",
+            said.join(", ")
+        )
+    };
+    json!({
+        "status": "failed",
+        "answers": answers,
+        "error": { "path": "", "message": message },
+        "text": text,
+    })
+}
+
+/// The reply to an elicitation the plugin failed: `cancel`, as the server must not take
+/// unchecked content for accepted, with what the person gave under `_meta`; a JSON-RPC
+/// response when the request was a JSON-RPC request with an id.
+pub fn failed_elicitation(request: &str, message: &str, given: &[Given]) -> Json {
+    let answers: Vec<Json> = given.iter().map(Given::to_json).collect();
+    let reply = json!({
+        "action": "cancel",
+        "_meta": { "interview/failure": { "message": message, "given": answers } },
+    });
+    let id = serde_json::from_str::<Json>(request)
+        .ok()
+        .filter(|r| r.get("jsonrpc").is_some())
+        .and_then(|r| r.get("id").cloned());
+    match id {
+        Some(id) => json!({ "jsonrpc": "2.0", "id": id, "result": reply }),
+        None => reply,
+    }
+}
+
 /// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error,
 /// whose id is null as JSON-RPC has it when the request's id cannot be known.
 pub fn unreadable_elicitation(message: &str) -> Json {
     json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message } })
+}
+
+/// One line of a stream of requests (`serve`), read within a size limit.
+pub enum Line {
+    /// A line of UTF-8 text, without its line break.
+    Text(String),
+    /// A line that cannot be a request; the reason, as [`read`] gives it.
+    Unreadable(String),
+}
+
+/// Reads the next line of `input`, keeping at most `limit` bytes of it: the rest of a longer
+/// line is read and dropped, so memory stays bounded whatever the input. `None` at the end.
+pub fn next_line(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Line>> {
+    let mut kept = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            if length == 0 {
+                return Ok(None);
+            }
+            break;
+        }
+        let (chunk, ends) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (&available[..at], true),
+            None => (available, false),
+        };
+        let room = (limit + 1).saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        length += chunk.len();
+        let used = chunk.len() + usize::from(ends);
+        input.consume(used);
+        if ends {
+            break;
+        }
+    }
+    if length > limit {
+        return Ok(Some(Line::Unreadable(format!(
+            "the request line is {length} bytes, more than the limit of {limit}; ask fewer or \
+             shorter questions"
+        ))));
+    }
+    if kept.last() == Some(&b'\r') {
+        kept.pop();
+    }
+    Ok(Some(match String::from_utf8(kept) {
+        Ok(text) => Line::Text(text),
+        Err(e) => Line::Unreadable(format!(
+            "the request line is not UTF-8 text (an invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )),
+    }))
 }

@@ -10,13 +10,14 @@
 //! a state whose completion key is true ends the session. Every line gets exactly one line
 //! back, so the caller never falls out of step.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
-use interview_host::{Plugin, Session};
+use interview_host::{Error, Given, Plugin, Session, json_text};
 use serde_json::{Map, Value as Json};
 
 use crate::exit::Exit;
 use crate::people::{self, Person};
+use crate::request::{self, Line};
 
 /// The person answering, kept from one request to the next.
 type Asker = Option<Box<dyn Person>>;
@@ -48,45 +49,59 @@ pub fn keys(list: &str) -> Vec<String> {
         .collect()
 }
 
-/// Runs the session until stdin closes, a completion key says so, or an interrupt.
-pub fn run(plugin: &Plugin, options: Options) -> Result<Exit, String> {
+/// Runs the session until stdin closes, a completion key says so, or an interrupt. A line
+/// that cannot be read, or that the plugin fails on, gets its own reply and the session goes
+/// on; only a result that cannot be written ends it, since nobody is reading any more.
+pub fn run(plugin: &Plugin, options: Options) -> Exit {
     people::on_signals();
     let mut asker: Asker = Some(people::find(true, options.numbered));
-    let stdin = std::io::stdin();
+    let limit = plugin.limits().request_bytes;
+    let mut input = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let (reply, finished) = match &options.state {
-            Some(keys) => state_line(plugin, &mut asker, &options, keys, &line)?,
-            None => (request_line(plugin, &mut asker, &options, &line)?, false),
+    let mut number = 0usize;
+    loop {
+        let line = match request::next_line(&mut input, limit) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(error) => {
+                warn(&format!(
+                    "interview serve: cannot read standard input: {error}"
+                ));
+                break;
+            }
         };
-        // A caller that stopped reading is gone: the session ends with it.
-        if writeln!(stdout, "{reply}")
-            .and_then(|_| stdout.flush())
-            .is_err()
-        {
-            break;
+        number += 1;
+        let (reply, finished) = match line {
+            Line::Unreadable(message) => {
+                warn(&format!("interview serve: line {number}: {message}"));
+                (request::unreadable(&message), false)
+            }
+            Line::Text(text) if text.trim().is_empty() => continue,
+            Line::Text(text) => match &options.state {
+                Some(keys) => state_line(plugin, &mut asker, &options, keys, &text),
+                None => (request_line(plugin, &mut asker, &options, &text), false),
+            },
+        };
+        let written = writeln!(stdout, "{}", json_text::to_string(&reply, false))
+            .and_then(|()| stdout.flush());
+        if let Err(error) = written {
+            warn(&format!(
+                "interview serve: cannot write the result of line {number} to stdout: {error}"
+            ));
+            return Exit::Unwritten;
         }
         if asker.as_ref().is_some_and(|person| person.interrupted()) {
-            return Ok(Exit::Interrupted);
+            return Exit::Interrupted;
         }
         if finished {
             break;
         }
     }
-    Ok(Exit::Answered)
+    Exit::Answered
 }
 
 /// One request line: an elicitation, a tool call's envelope, or arguments for `--tool`.
-fn request_line(
-    plugin: &Plugin,
-    asker: &mut Asker,
-    options: &Options,
-    line: &str,
-) -> Result<Json, String> {
+fn request_line(plugin: &Plugin, asker: &mut Asker, options: &Options, line: &str) -> Json {
     let object = match serde_json::from_str::<Json>(line) {
         Ok(Json::Object(object)) => Some(object),
         _ => None,
@@ -96,7 +111,7 @@ fn request_line(
         return elicit(plugin, asker, line, server);
     }
     if let Some(method) = other_method(object.as_ref()) {
-        return Ok(method_not_found(object.as_ref(), method));
+        return method_not_found(object.as_ref(), method);
     }
     let (tool, arguments) = envelope(object.as_ref(), line, &options.tool);
     ask(plugin, asker, options, &tool, &arguments)
@@ -169,55 +184,86 @@ fn is_elicitation(object: &Map<String, Json>) -> bool {
 }
 
 /// Runs `work` in a session with the person, who stays for the next request; its JSON. Once
-/// the person has quit, their UI cancels every question without showing it.
+/// the person has quit, their UI cancels every question without showing it. When the plugin
+/// fails, `failed` makes the reply from the failure and what the person gave.
 fn with_person(
     plugin: &Plugin,
     asker: &mut Asker,
-    work: impl FnOnce(&mut Session<Box<dyn Person>>) -> Result<String, interview_host::Error>,
-) -> Result<Json, String> {
+    work: impl FnOnce(&mut Session<Box<dyn Person>>) -> Result<String, Error>,
+    failed: impl FnOnce(&str, &[Given]) -> Json,
+) -> Json {
     let person = asker
         .take()
         .expect("the person is back after every request");
-    let mut session = plugin.session(person).map_err(|e| e.to_string())?;
+    let mut session = match plugin.session(person) {
+        Ok(session) => session,
+        Err(error) => {
+            // The UI went down with the session that could not start; a plugin that cannot
+            // start will not start for the next request either.
+            *asker = Some(Box::new(interview_host::NoPerson));
+            return failed(&error.to_string(), &[]);
+        }
+    };
     let result = work(&mut session);
+    if let Some(message) = session.recovered_from() {
+        warn(&format!(
+            "interview serve: the plugin failed after the answers were given ({}); they were \
+             played back into a fresh instance with larger limits",
+            request::failure_cause(message)
+        ));
+    }
     *asker = Some(session.into_ui());
-    let result = result.map_err(|e| e.to_string())?;
-    serde_json::from_str(&result).map_err(|e| e.to_string())
+    let failure = match result {
+        Ok(result) => match serde_json::from_str(&result) {
+            Ok(json) => return json,
+            Err(error) => (
+                format!("the plugin's result is not JSON: {error}"),
+                Vec::new(),
+            ),
+        },
+        Err(Error::Trap {
+            function,
+            message,
+            given,
+        }) => (request::failure_in_words(function, &message), given),
+        Err(error) => (error.to_string(), Vec::new()),
+    };
+    warn(&format!("interview serve: {}", failure.0));
+    failed(&failure.0, &failure.1)
 }
 
 /// Asks one tool call; the result JSON.
-fn ask(
-    plugin: &Plugin,
-    asker: &mut Asker,
-    options: &Options,
-    tool: &str,
-    arguments: &str,
-) -> Result<Json, String> {
-    with_person(plugin, asker, |session| {
-        session.set_skip_response(options.skip_response.clone());
-        session.call(tool, arguments)
-    })
+fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, arguments: &str) -> Json {
+    with_person(
+        plugin,
+        asker,
+        |session| {
+            session.set_skip_response(options.skip_response.clone());
+            session.call(tool, arguments)
+        },
+        request::failed,
+    )
 }
 
 /// Answers one elicitation from `server`; the reply to send back to the server. With nobody to
 /// ask, the reply cancels, and stderr says why, for whoever reads the logs.
-fn elicit(
-    plugin: &Plugin,
-    asker: &mut Asker,
-    request: &str,
-    server: Option<&str>,
-) -> Result<Json, String> {
-    with_person(plugin, asker, |session| {
-        let elicitation = session.elicit(request, server)?;
-        if elicitation.ending == interview_host::ElicitEnding::Unavailable {
-            let who = server.map_or("an MCP server".to_string(), |s| format!("{s:?}"));
-            warn(&format!(
-                "interview: nobody is at a terminal to answer the elicitation from {who}; \
-                 replied cancel"
-            ));
-        }
-        Ok(elicitation.reply)
-    })
+fn elicit(plugin: &Plugin, asker: &mut Asker, request: &str, server: Option<&str>) -> Json {
+    with_person(
+        plugin,
+        asker,
+        |session| {
+            let elicitation = session.elicit(request, server)?;
+            if elicitation.ending == interview_host::ElicitEnding::Unavailable {
+                let who = server.map_or("an MCP server".to_string(), |s| format!("{s:?}"));
+                warn(&format!(
+                    "interview: nobody is at a terminal to answer the elicitation from {who}; \
+                     replied cancel"
+                ));
+            }
+            Ok(elicitation.reply)
+        },
+        |message, given| request::failed_elicitation(request, message, given),
+    )
 }
 
 /// One line of state mode: the state back, with the answer under the response key; and
@@ -228,21 +274,31 @@ fn state_line(
     options: &Options,
     keys: &StateKeys,
     line: &str,
-) -> Result<(Json, bool), String> {
-    let Ok(Json::Object(mut state)) = serde_json::from_str::<Json>(line) else {
-        warn("interview serve: a state must be a JSON object; passed on unchanged");
-        return Ok((serde_json::from_str(line).unwrap_or(Json::Null), false));
+) -> (Json, bool) {
+    let mut state = match serde_json::from_str::<Json>(line) {
+        Ok(Json::Object(state)) => state,
+        Ok(other) => {
+            warn("interview serve: a state must be a JSON object; passed on unchanged");
+            return (other, false);
+        }
+        Err(error) => {
+            let message = format!("the state is not JSON ({error})");
+            warn(&format!(
+                "interview serve: {message}; answered as an invalid request"
+            ));
+            return (request::unreadable(&message), false);
+        }
     };
     if keys
         .complete
         .iter()
         .any(|k| state.get(k) == Some(&Json::Bool(true)))
     {
-        return Ok((Json::Object(state), true));
+        return (Json::Object(state), true);
     }
     if state.is_empty() {
         warn("interview serve: the state is empty at this interrupt; the session goes on");
-        return Ok((Json::Object(state), false));
+        return (Json::Object(state), false);
     }
     let Some(question) = keys
         .question
@@ -254,16 +310,16 @@ fn state_line(
             "interview serve: no question key ({}) in the state; its keys are {known:?}",
             keys.question.join(", ")
         ));
-        return Ok((Json::Object(state), false));
+        return (Json::Object(state), false);
     };
     // A string is a text question; an object or array is a whole request, in any dialect.
     let arguments = match question {
         Json::String(text) => serde_json::json!({ "question": text }).to_string(),
         other => other.to_string(),
     };
-    let result = ask(plugin, asker, options, &options.tool, &arguments)?;
+    let result = ask(plugin, asker, options, &options.tool, &arguments);
     inject(&mut state, &keys.response, &result);
-    Ok((Json::Object(state), false))
+    (Json::Object(state), false)
 }
 
 /// The answer under `key`: the plain value of a one-question request, else every answer by id;

@@ -2,8 +2,7 @@
 //! stdout, the questions on stderr, and the documented exit codes.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, Output, Stdio};
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
@@ -217,24 +216,6 @@ fn no_input_at_all_means_no_person() {
             .unwrap()
             .starts_with("No human is available")
     );
-}
-
-/// Starts `interview args` in a session of its own, with no controlling terminal.
-fn spawn_without_terminal(args: &[&str]) -> Child {
-    let mut command = interview();
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: setsid is async-signal-safe; the child gets a new session with no terminal.
-    unsafe {
-        command.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
-    command.spawn().unwrap()
 }
 
 #[test]

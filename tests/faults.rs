@@ -64,3 +64,151 @@ fn tail(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     lines[lines.len().saturating_sub(15)..].join("\n")
 }
+
+/// A result that cannot be written is reported, with its own exit code: the answers did not
+/// reach the caller, so success must not be claimed.
+#[test]
+fn a_result_written_to_a_full_disk_is_reported() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let mut child = interview()
+        .args(["ask", DEPLOY])
+        .stdin(std::process::Stdio::piped())
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"2\n1\n\nn\nok\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(6), "{}", tail(&stderr(&output)));
+    assert!(
+        stderr(&output)
+            .contains("interview: cannot write the result to stdout: No space left on device"),
+        "{}",
+        tail(&stderr(&output))
+    );
+}
+
+/// Control characters, bidirectional overrides and invisible characters from the agent reach
+/// stdout only as JSON escapes, so printing the result cannot reorder or hide text.
+#[test]
+fn controls_and_bidi_overrides_are_escaped_in_the_result() {
+    let label = "invoice\u{202e}fdp.exe \u{9b}31m\u{7f} N\u{200b}o";
+    let request = json!({"question": "Open which file?", "options": [label, "none"]});
+    let path = write_request("bidi_result", &request);
+    let output = run(&["ask", &path], "1\n");
+    assert_eq!(output.status.code(), Some(0), "{}", tail(&stderr(&output)));
+    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    for raw in ['\u{202e}', '\u{9b}', '\u{7f}', '\u{200b}'] {
+        assert!(!stdout.contains(raw), "{raw:?} raw in {stdout}");
+    }
+    assert!(
+        stdout.contains(r"invoice\u202efdp.exe \u009b31m\u007f N\u200bo"),
+        "{stdout}"
+    );
+    assert_eq!(result(&output)["answer"], label);
+}
+
+/// `serve` answers a line that cannot be a request (not UTF-8, longer than the limit, not
+/// JSON) with an `invalid` result naming the problem, and answers the next request as usual
+/// (here: nobody is at a terminal).
+#[test]
+fn serve_answers_bad_lines_and_goes_on() {
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(b"{\"question\": \"caf\xe9?\"}\n");
+    input.extend_from_slice(b"{\"question\": \"");
+    input.extend(std::iter::repeat_n(b'x', 9 << 20));
+    input.extend_from_slice(b"\"}\n");
+    input.extend_from_slice(b"not json at all\n");
+    input.extend_from_slice(b"{\"question\": \"Name?\"}\n");
+    let mut child = spawn_without_terminal(&["serve"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        stdin.write_all(&input).unwrap();
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", tail(&stderr(&output)));
+    let replies = json_lines(&output.stdout);
+    assert_eq!(replies.len(), 4, "one reply per line");
+    let message = |n: usize| replies[n]["error"]["message"].as_str().unwrap().to_string();
+    assert_eq!(replies[0]["status"], "invalid");
+    assert!(message(0).contains("not UTF-8"), "{}", message(0));
+    assert_eq!(replies[1]["status"], "invalid");
+    assert!(
+        message(1).contains("more than the limit of 8388608"),
+        "{}",
+        message(1)
+    );
+    assert_eq!(replies[2]["status"], "invalid");
+    assert_eq!(
+        replies[3]["status"], "unavailable",
+        "the next request is answered"
+    );
+}
+
+/// Endless input is read only up to the request limit, then refused with a result.
+#[test]
+fn endless_input_is_bounded() {
+    let mut child = spawn(&["check", "-"]);
+    let mut stdin = child.stdin.take().unwrap();
+    // Like `yes`: it writes until the reader goes away.
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let block = b"y\n".repeat(32 << 10);
+        while stdin.write_all(&block).is_ok() {}
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", tail(&stderr(&output)));
+    let message = result(&output)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(message.contains("more than 8388608 bytes"), "{message}");
+}
+
+/// A pasted answer so large that the plugin runs out of memory after the person gave it: the
+/// host plays the answer back into a larger instance and the result comes out; when even that
+/// fails, the result still carries the answer, under status `failed` (exit 4).
+#[test]
+fn a_huge_pasted_answer_is_never_lost() {
+    let path = write_request("paste", &json!({"question": "Paste the log"}));
+    let log = "x".repeat(8 << 20);
+    let output = run(&["ask", "--numbered", &path], &format!("{log}\n"));
+    assert_eq!(output.status.code(), Some(0), "{}", tail(&stderr(&output)));
+    assert!(
+        result(&output)["answer"] == log.as_str(),
+        "the whole log came back"
+    );
+    assert!(
+        stderr(&output).contains("they were played back into a fresh instance with larger limits"),
+        "{}",
+        tail(&stderr(&output))
+    );
+
+    let log = "y".repeat(30 << 20);
+    let output = run(&["ask", "--numbered", &path], &format!("{log}\n"));
+    assert_eq!(output.status.code(), Some(4), "{}", tail(&stderr(&output)));
+    let result = result(&output);
+    assert_eq!(result["status"], "failed");
+    assert_eq!(result["answers"][0]["question"], "Paste the log");
+    assert!(
+        result["answers"][0]["answer"] == log.as_str(),
+        "the whole log is kept"
+    );
+    let message = result["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the plugin failed in `call`: forcing trap when growing memory"),
+        "{message}"
+    );
+}

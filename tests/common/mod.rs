@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses its own share of these
 
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value as Json;
@@ -85,4 +86,22 @@ pub fn write_request(name: &str, request: &Json) -> String {
     let path = format!("{}/{name}.json", env!("CARGO_TARGET_TMPDIR"));
     std::fs::write(&path, request.to_string()).unwrap();
     path
+}
+
+/// Starts `interview args` in a session of its own, with no controlling terminal.
+pub fn spawn_without_terminal(args: &[&str]) -> Child {
+    let mut command = interview();
+    command
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setsid is async-signal-safe; the child gets a new session with no terminal.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    command.spawn().unwrap()
 }
