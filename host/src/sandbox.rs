@@ -41,13 +41,21 @@ impl Limits {
     }
 
     pub(crate) fn store_limits(&self) -> StoreLimits {
+        // Tables hold host memory too (a funcref is a pointer or more), so they have a cap of
+        // their own; the plugin's function table has a few hundred entries.
         StoreLimitsBuilder::new()
             .memory_size(self.memory_bytes)
+            .table_elements(TABLE_ELEMENTS)
+            .tables(8)
+            .memories(2)
             .instances(4)
             .trap_on_grow_failure(true)
             .build()
     }
 }
+
+/// Elements of any one table.
+const TABLE_ELEMENTS: usize = 10_000;
 
 /// How often the epoch advances, and so how often a running guest's compute time is checked.
 pub(crate) const TICK: Duration = Duration::from_millis(10);

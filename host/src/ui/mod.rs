@@ -221,6 +221,8 @@ impl<U: Ui> wit::Host for State<U> {
 
     fn select(&mut self, frame: Frame, r: SelectRequest) -> SelectReply {
         let request = SelectRequest {
+            // A component is untrusted too: an index past the options is no default.
+            selected: r.selected.filter(|&i| (i as usize) < r.options.len()),
             options: clean_options(r.options),
             other_label: clean_line(r.other_label),
             other_text: clean_line(r.other_text),
@@ -243,6 +245,12 @@ impl<U: Ui> wit::Host for State<U> {
 
     fn multi_select(&mut self, frame: Frame, r: MultiSelectRequest) -> MultiSelectReply {
         let request = MultiSelectRequest {
+            selected: r
+                .selected
+                .iter()
+                .copied()
+                .filter(|&i| (i as usize) < r.options.len())
+                .collect(),
             options: clean_options(r.options),
             other_label: clean_line(r.other_label),
             other_text: clean_line(r.other_text),
@@ -357,6 +365,59 @@ mod tests {
             error: None,
             context: None,
             declinable: false,
+        }
+    }
+
+    /// The boundary where a component's values enter the host: an index past the options
+    /// never reaches a UI.
+    #[test]
+    fn indexes_past_the_options_are_dropped_at_the_boundary() {
+        use crate::ui::scripted::{ScriptedUi, Shown};
+        use wit::Host;
+        let mut state = State {
+            ui: ScriptedUi::new([]),
+            limits: crate::Limits::default().store_limits(),
+            clock: crate::sandbox::GuestClock::new(),
+            recorder: Default::default(),
+        };
+        let options = vec![crate::Choice {
+            label: "a".into(),
+            value: "a".into(),
+            description: None,
+            preview: None,
+            recommended: false,
+        }];
+        state.select(
+            frame("Pick", true),
+            SelectRequest {
+                options: options.clone(),
+                selected: Some(7),
+                other_label: None,
+                other_text: None,
+                discuss_label: None,
+                notes: false,
+                note: None,
+            },
+        );
+        state.multi_select(
+            frame("Pick", true),
+            MultiSelectRequest {
+                options,
+                selected: vec![0, u32::MAX, 3],
+                other_label: None,
+                other_text: None,
+                min_picks: None,
+                max_picks: None,
+                notes: false,
+                note: None,
+            },
+        );
+        match state.ui.shown() {
+            [Shown::Select(_, one), Shown::MultiSelect(_, many)] => {
+                assert_eq!(one.selected, None);
+                assert_eq!(many.selected, [0]);
+            }
+            other => panic!("{other:?}"),
         }
     }
 
