@@ -249,7 +249,13 @@ fn load(cli: &Cli) -> Result<Plugin, Failure> {
     if cli.no_cache {
         builder = builder.cache_dir(None);
     }
-    builder.build().map_err(failed)
+    let plugin = builder.build().map_err(failed)?;
+    if let interview_host::LoadKind::Rebuilt(reason) = plugin.load_kind() {
+        warn(&format!(
+            "the compiled plugin in the cache was not used ({reason}); it was compiled again"
+        ));
+    }
+    Ok(plugin)
 }
 
 fn ask(

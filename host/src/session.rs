@@ -109,8 +109,8 @@ impl Plugin {
     }
 
     /// Whether the component was compiled now or read from the cache.
-    pub fn load_kind(&self) -> LoadKind {
-        self.load_kind
+    pub fn load_kind(&self) -> &LoadKind {
+        &self.load_kind
     }
 
     /// A new instance of the plugin that asks through `ui`.

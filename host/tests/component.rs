@@ -239,12 +239,12 @@ fn compiled_once_then_read_from_the_cache() {
         .cache_dir(Some(dir.path().into()))
         .build()
         .unwrap();
-    assert_eq!(first.load_kind(), LoadKind::Compiled);
+    assert_eq!(first.load_kind(), &LoadKind::Compiled);
     let second = Plugin::builder()
         .cache_dir(Some(dir.path().into()))
         .build()
         .unwrap();
-    assert_eq!(second.load_kind(), LoadKind::Cached);
+    assert_eq!(second.load_kind(), &LoadKind::Cached);
     let files: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -254,15 +254,66 @@ fn compiled_once_then_read_from_the_cache() {
         1,
         "one file, no temporary left over: {files:?}"
     );
-    // A damaged cache file is compiled again, not trusted.
-    std::fs::write(&files[0], b"garbage").unwrap();
-    let third = Plugin::builder()
-        .cache_dir(Some(dir.path().into()))
-        .build()
-        .unwrap();
-    assert_eq!(third.load_kind(), LoadKind::Compiled);
-    let mut session = third.session(ScriptedUi::unavailable()).unwrap();
-    assert!(session.call("interview", r#"{"question": "x"}"#).is_ok());
+}
+
+/// A cache file that is damaged, replaced or not a file at all is never handed to wasmtime
+/// (whose deserialize trusts its bytes as machine code): it is compiled again and replaced.
+#[test]
+fn a_poisoned_cache_is_rebuilt_never_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = || {
+        Plugin::builder()
+            .cache_dir(Some(dir.path().into()))
+            .build()
+            .unwrap()
+    };
+    assert_eq!(load().load_kind(), &LoadKind::Compiled);
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let good = std::fs::read(&file).unwrap();
+    let rebuilt_because = |damage: &dyn Fn()| {
+        damage();
+        let plugin = load();
+        let mut session = plugin.session(ScriptedUi::unavailable()).unwrap();
+        assert!(session.call("interview", r#"{"question": "x"}"#).is_ok());
+        assert_eq!(
+            load().load_kind(),
+            &LoadKind::Cached,
+            "the file was replaced"
+        );
+        match plugin.load_kind() {
+            LoadKind::Rebuilt(reason) => reason.clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    // 400 KB of zeros in the middle: the machine code itself.
+    let zeroed = rebuilt_because(&|| {
+        let mut bad = good.clone();
+        let middle = bad.len() / 2 - 200_000;
+        bad[middle..middle + 400_000].fill(0);
+        std::fs::write(&file, bad).unwrap();
+    });
+    assert_eq!(zeroed, "its checksum does not match its contents");
+    let garbage = rebuilt_because(&|| std::fs::write(&file, b"garbage").unwrap());
+    assert_eq!(garbage, "it is not an interview cache file");
+    // A FIFO would block a reader for ever; a symlink could point anywhere.
+    let fifo = rebuilt_because(&|| {
+        std::fs::remove_file(&file).unwrap();
+        let path = std::ffi::CString::new(file.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    });
+    assert_eq!(fifo, "it is not a regular file");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::write(&elsewhere, &good).unwrap();
+    let symlink = rebuilt_because(&|| {
+        std::fs::remove_file(&file).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
+    });
+    assert!(symlink.starts_with("cannot open it"), "{symlink}");
 }
 
 #[test]
@@ -286,6 +337,12 @@ mod misbehaving {
 
     /// A component of the plugin's world whose every function runs `body`.
     fn component(body: &str) -> Vec<u8> {
+        component_with("", body)
+    }
+
+    /// A component of the plugin's world with the module fields `fields` (a table, say) added,
+    /// whose every function runs `body`.
+    fn component_with(fields: &str, body: &str) -> Vec<u8> {
         let mut resolve = wit_parser::Resolve::default();
         let (package, _) = resolve
             .push_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../wit"))
@@ -295,7 +352,8 @@ mod misbehaving {
         let dummy = wit_component::dummy_module(&resolve, world, mangling);
         let text = wasmprinter::print_bytes(&dummy)
             .unwrap()
-            .replace("unreachable", body);
+            .replace("unreachable", body)
+            .replacen("(memory", &format!("{fields}\n  (memory"), 1);
         let mut module = wat::parse_str(&text).unwrap();
         wit_component::embed_component_metadata(
             &mut module,
@@ -379,6 +437,31 @@ mod misbehaving {
             Err(Error::Trap { message, .. }) => assert!(message.contains("memory"), "{message}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// Growing a table would get around the memory cap (each element is host memory): tables
+    /// have a cap of their own.
+    #[test]
+    fn a_guest_that_grows_a_table_is_stopped_at_the_cap() {
+        let body =
+            "(loop (drop (table.grow $hog (ref.null func) (i32.const 65536))) (br 0)) unreachable";
+        let plugin = Plugin::builder()
+            .cache_dir(None)
+            .component_bytes(component_with("(table $hog 0 funcref)", body))
+            .build()
+            .unwrap();
+        let mut session = plugin.session(NoPerson).unwrap();
+        let started = Instant::now();
+        match session.call("interview", "{}") {
+            Err(Error::Trap { message, .. }) => {
+                assert!(message.contains("table"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "stopped by the cap, not the compute budget"
+        );
     }
 }
 
