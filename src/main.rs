@@ -102,7 +102,7 @@ enum Command {
         /// message. A line's own `server`, or `server` in its params' `_meta`, says it instead.
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
-        /// Each line is a workflow's state (seed 003): the question is taken from the first
+        /// Each line is a workflow's state: the question is taken from the first
         /// question key present, the answer injected under the response key, and a state whose
         /// completion key is true ends the session.
         #[arg(long)]

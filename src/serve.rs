@@ -5,7 +5,7 @@
 //! an MCP `elicitation/create` request (JSON-RPC, or its params), answered as `interview elicit`
 //! answers it, with the reply to send back to the server. Another JSON-RPC method gets error
 //! -32601.
-//! With `--state` (seed 003), a line is a workflow's state instead: the question is read from
+//! With `--state`, a line is a workflow's state instead: the question is read from
 //! the first question key present, the answer comes back injected under the response key, and
 //! a state whose completion key is true ends the session. Every line gets exactly one line
 //! back, so the caller never falls out of step.
@@ -33,7 +33,7 @@ pub struct Options {
     pub state: Option<StateKeys>,
 }
 
-/// The keys of a workflow's state (seed 003's defaults).
+/// The keys of a workflow's state (the defaults of workflow engines that pause for a human).
 pub struct StateKeys {
     pub question: Vec<String>,
     pub response: String,

@@ -49,7 +49,7 @@ impl Ui for ImportedUi {
 /// makes of skips, context and refusals.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules<'a> {
-    /// What a skipped text question records, even a required one (seed 003). None: a text
+    /// What a skipped text question records, even a required one. None: a text
     /// question is skipped like any other, left empty and only when optional.
     pub skip_text: Option<&'a str>,
     /// What the whole request is about, shown once above its questions and on the review.

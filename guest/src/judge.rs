@@ -209,7 +209,7 @@ fn empty(question: &Question, message: &str) -> Verdict {
     }
 }
 
-/// `skip`: a text question records the skip response where the rules have one (seed 003), an
+/// `skip`: a text question records the skip response where the rules have one, an
 /// optional question is left empty.
 fn skip(question: &Question, rules: &Rules) -> Verdict {
     let value = match (&question.kind, rules.skip_text) {

@@ -17,11 +17,11 @@ pub use crate::bindings::interview::plugin::ui::{
     SelectRequest, TextReply, TextRequest, UiMode as Mode,
 };
 
-/// The label of the free-text entry of choice questions (seed 004's wording).
+/// The label of the free-text entry of choice questions (the tldr tools' wording).
 pub const OTHER_LABEL: &str = "Something else (I'll explain)";
-/// The label of the "discuss" entry of select questions (seed 004's wording).
+/// The label of the "discuss" entry of select questions (the tldr tools' wording).
 pub const DISCUSS_LABEL: &str = "Let's discuss this";
-/// What a skipped text question records when the host sets no skip response (seed 003).
+/// What a skipped text question records when the host sets no skip response.
 pub const DEFAULT_SKIP_RESPONSE: &str = "I don't have information about this.";
 
 impl QuestionKind {

@@ -111,8 +111,11 @@ impl<'a> Found<'a> {
 
     pub fn count(&self) -> Result<u32, RequestError> {
         let n = self.number()?;
-        if n < 0.0 || n.fract() != 0.0 || n > f64::from(u32::MAX) {
+        if n < 0.0 || n.fract() != 0.0 {
             return Err(self.error(format!("must be a whole number of 0 or more, not {n}")));
+        }
+        if n > f64::from(u32::MAX) {
+            return Err(self.error(format!("is {n}, more than the largest count, {}", u32::MAX)));
         }
         Ok(n as u32)
     }

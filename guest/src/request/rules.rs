@@ -1,7 +1,7 @@
 //! The tools this plugin answers, and what each tool's name changes about a request.
 //!
 //! `interview` reads every dialect by its field names alone. Tools whose meaning is in their
-//! name (seed 004's `ask_question` and `ask_multi_select`) force what their name promises.
+//! name (the tldr tools `ask_question` and `ask_multi_select`) force what their name promises.
 
 use super::question::KindName;
 
@@ -24,11 +24,11 @@ pub enum Tool {
     InteractiveFormQuestion,
     /// pi's `user_select`.
     UserSelect,
-    /// seed 004: one select of 2-6 options, always with "Something else" and "Let's discuss this".
+    /// One select of 2-6 options, always with "Something else" and "Let's discuss this".
     AskQuestion,
-    /// seed 004: a multi-select that needs at least one pick.
+    /// A multi-select that needs at least one pick.
     AskMultiSelect,
-    /// seed 004: the signal that conversation mode is over; a fixed reply, nothing asked.
+    /// The signal that conversation mode is over; a fixed reply, nothing asked.
     ResumeStructured,
 }
 

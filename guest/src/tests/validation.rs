@@ -201,6 +201,11 @@ fn minimums_above_maximums() {
         "more than max_picks",
     );
     rejects(
+        r#"{"question": "x", "max_length": 5000000000}"#,
+        "max_length",
+        "is 5000000000, more than the largest count, 4294967295",
+    );
+    rejects(
         r#"{"question": "x", "multi": true, "options": ["a"], "max_picks": 0}"#,
         "max_picks",
         "is 0",

@@ -621,7 +621,7 @@ impl NumberedUi {
         if !request.multiline {
             return TextReply::Submitted(first);
         }
-        // Several lines, up to an empty one (seed 003's double Enter).
+        // Several lines, up to an empty one (a double Enter ends the answer).
         let mut lines = vec![first];
         loop {
             match self.read("  ") {

@@ -17,7 +17,7 @@ pub struct List {
     search: Vec<Option<String>>,
 }
 
-/// Moving the cursor wraps at the ends, as in seed 000.
+/// Moving the cursor wraps at the ends, as in most terminal pickers.
 impl List {
     pub fn new(count: usize, start: usize) -> Self {
         List {
