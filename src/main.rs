@@ -358,15 +358,10 @@ fn plugin_failed(
     error: Error,
     reply: impl FnOnce(&str, &[Given]) -> serde_json::Value,
 ) -> Result<Exit, Failure> {
-    let Error::Trap {
-        function,
-        message,
-        given,
-    } = error
-    else {
+    if !matches!(error, Error::Trap { .. }) {
         return Err(failed(error));
-    };
-    let failure = request::failure_in_words(function, &message);
+    }
+    let (failure, given) = request::failure(error);
     warn(&failure);
     print_json(&reply(&failure, &given))?;
     Ok(Exit::Failed)
@@ -374,12 +369,8 @@ fn plugin_failed(
 
 /// Says on stderr that a result was saved by playing the person's replies back.
 fn warn_recovered(failure: Option<&str>) {
-    if let Some(message) = failure {
-        warn(&format!(
-            "the plugin failed after the answers were given ({}); they were played back into a \
-             fresh instance with larger limits",
-            request::failure_cause(message)
-        ));
+    if let Some(failure) = failure {
+        warn(&request::recovered(failure));
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, Read};
 
-use interview_host::Given;
+use interview_host::{Error, Given};
 use serde_json::{Value as Json, json};
 
 /// Reads the request at `source` (`-` for standard input), at most `limit` bytes of UTF-8. Reading
@@ -55,17 +55,38 @@ pub fn unreadable(message: &str) -> Json {
     })
 }
 
-/// A plugin failure in one line for a person or an agent, without the wasm backtrace.
-pub fn failure_in_words(function: &str, message: &str) -> String {
+/// A plugin error in one line for a person or an agent (without the wasm backtrace), and what
+/// the person had given before it: nothing, for an error outside a call.
+pub fn failure(error: Error) -> (String, Vec<Given>) {
+    match error {
+        Error::Trap {
+            function,
+            message,
+            given,
+        } => (
+            format!(
+                "the plugin failed in `{function}`: {}",
+                failure_cause(&message)
+            ),
+            given,
+        ),
+        other => (other.to_string(), Vec::new()),
+    }
+}
+
+/// What stderr says when replaying the person's replies saved a result (`failure` is
+/// [`interview_host::Session::recovered_from`]).
+pub fn recovered(failure: &str) -> String {
     format!(
-        "the plugin failed in `{function}`: {}",
-        failure_cause(message)
+        "the plugin failed after the answers were given ({}); they were played back into a \
+         fresh instance with larger limits",
+        failure_cause(failure)
     )
 }
 
 /// The cause of a plugin failure: wasmtime's last line, such as "forcing trap when growing
 /// memory to …".
-pub fn failure_cause(message: &str) -> &str {
+fn failure_cause(message: &str) -> &str {
     message
         .lines()
         .rev()

@@ -205,15 +205,11 @@ fn with_person(
         }
     };
     let result = work(&mut session);
-    if let Some(message) = session.recovered_from() {
-        warn(&format!(
-            "interview serve: the plugin failed after the answers were given ({}); they were \
-             played back into a fresh instance with larger limits",
-            request::failure_cause(message)
-        ));
+    if let Some(failure) = session.recovered_from() {
+        warn(&format!("interview serve: {}", request::recovered(failure)));
     }
     *asker = Some(session.into_ui());
-    let failure = match result {
+    let (failure, given) = match result {
         Ok(result) => match serde_json::from_str(&result) {
             Ok(json) => return json,
             Err(error) => (
@@ -221,15 +217,10 @@ fn with_person(
                 Vec::new(),
             ),
         },
-        Err(Error::Trap {
-            function,
-            message,
-            given,
-        }) => (request::failure_in_words(function, &message), given),
-        Err(error) => (error.to_string(), Vec::new()),
+        Err(error) => request::failure(error),
     };
-    warn(&format!("interview serve: {}", failure.0));
-    failed(&failure.0, &failure.1)
+    warn(&format!("interview serve: {failure}"));
+    failed(&failure, &given)
 }
 
 /// Asks one tool call; the result JSON.
