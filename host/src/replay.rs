@@ -81,6 +81,11 @@ impl Recorder {
         )
     }
 
+    /// Whether the person has replied to anything in this request.
+    pub(crate) fn has_replies(&self) -> bool {
+        !self.recorded.is_empty()
+    }
+
     /// The next reply to play back, when it is of the kind `R`. A reply of another kind means
     /// the plugin took another path: the replay stops there, and the person is asked from then
     /// on.

@@ -350,17 +350,22 @@ impl<U: Ui + 'static> Session<U> {
             Ok(result) => return Ok(result),
             Err(error) => error,
         };
-        let (replies, given) = self.replace_store(&self.limits.clone());
-        if replies.is_empty() {
+        // The same request and the same replies take the plugin down the same path: a replay
+        // needs larger limits, and only makes sense once the person has answered.
+        let answered = self.store().data().recorder.has_replies();
+        let limits = if answered {
+            self.limits.enlarged()
+        } else {
+            self.limits.clone()
+        };
+        let (replies, given) = self.replace_store(&limits);
+        if !answered {
             return Err(Error::Trap {
                 function,
                 message: format!("{error:?}"),
                 given,
             });
         }
-        // The same request and the same replies take the plugin down the same path.
-        let generous = self.limits.enlarged();
-        self.replace_store(&generous);
         self.store_mut().data_mut().recorder.replay(replies, given);
         let retried = self.attempt(&call);
         // The next call runs under the usual limits again.
