@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use interview_host::formats::{self, Format};
 use interview_host::json_text;
-use interview_host::{ElicitEnding, Error, Given, Plugin};
+use interview_host::{ElicitEnding, Error, Given, Journal, Plugin, Session};
 
 use exit::Exit;
 
@@ -63,6 +63,8 @@ enum Command {
         request: String,
         #[command(flatten)]
         asking: Asking,
+        #[command(flatten)]
+        journal: Journaling,
     },
     /// Answer an MCP elicitation (`elicitation/create`, form mode) and print the reply to send
     /// back: {"action": "accept", "content": {...}}, "decline" or "cancel" (a JSON-RPC
@@ -77,6 +79,8 @@ enum Command {
         /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
         #[arg(long)]
         numbered: bool,
+        #[command(flatten)]
+        journal: Journaling,
     },
     /// Validate a request without asking; prints how each question was understood.
     Check {
@@ -132,6 +136,17 @@ struct Asking {
     /// What a skipped text question records.
     #[arg(long, value_name = "TEXT")]
     skip_response: Option<String>,
+}
+
+/// Where the person's answers are kept while they answer, for `ask` and `elicit`.
+#[derive(clap::Args)]
+struct Journaling {
+    /// Write each answer to FILE as it is given (flushed to disk). If the run is killed, the
+    /// terminal closes or it is interrupted, the same command with the same FILE resumes
+    /// after the answers given. FILE is removed once the result is written. Secrets are never
+    /// written: they are asked again.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -218,25 +233,37 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     numbered,
                     skip_response,
                 },
+            journal: Journaling { journal },
         } => {
             let arguments = match read_request(&plugin, &request, request::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
             let person = people::find(request == "-", numbered);
-            ask(&plugin, person, &tool, &arguments, skip_response)
+            let mut session = plugin.session(person).map_err(failed)?;
+            session.set_skip_response(skip_response);
+            if let Err(exit) = keep_journal(&mut session, journal, request::unusable_journal) {
+                return Ok(exit);
+            }
+            ask(session, &tool, &arguments)
         }
         Command::Elicit {
             request,
             server,
             numbered,
+            journal: Journaling { journal },
         } => {
             let text = match read_request(&plugin, &request, request::unreadable_elicitation) {
                 Ok(text) => text,
                 Err(exit) => return Ok(exit),
             };
             let person = people::find(request == "-", numbered);
-            elicit(&plugin, person, &text, server.as_deref())
+            let mut session = plugin.session(person).map_err(failed)?;
+            if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
+            {
+                return Ok(exit);
+            }
+            elicit(session, &text, server.as_deref())
         }
     }
 }
@@ -258,24 +285,78 @@ fn load(cli: &Cli) -> Result<Plugin, Failure> {
     Ok(plugin)
 }
 
-fn ask(
-    plugin: &Plugin,
-    ui: Box<dyn people::Person>,
-    tool: &str,
-    arguments: &str,
-    skip_response: Option<String>,
-) -> Result<Exit, Failure> {
+type PersonSession = Session<Box<dyn people::Person>>;
+
+/// Opens `--journal`, for the session to keep the person's replies in. One that cannot be used
+/// is answered as an invalid request would be (`reply` on stdout, the reason on stderr, exit 2),
+/// before anything is asked.
+fn keep_journal(
+    session: &mut PersonSession,
+    path: Option<PathBuf>,
+    reply: fn(&str) -> serde_json::Value,
+) -> Result<(), Exit> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    match Journal::open(path) {
+        Ok(journal) => {
+            session.keep_journal(journal);
+            Ok(())
+        }
+        Err(error) => Err(refuse(&error.to_string(), reply)),
+    }
+}
+
+/// Says `message` on stderr and `reply(message)` on stdout: exit 2.
+fn refuse(message: &str, reply: fn(&str) -> serde_json::Value) -> Exit {
+    warn(message);
+    match print_json(&reply(message)) {
+        Ok(()) => Exit::Invalid,
+        Err((exit, why)) => {
+            warn(&why);
+            exit
+        }
+    }
+}
+
+/// After the result was written: the journal has done its work and is removed; unless the
+/// request was `cancelled` because the person was cut off (Ctrl-C, a signal, a terminal that
+/// closed, input that ended), when it is kept for the same command to resume.
+fn end_journal(session: &mut PersonSession, cancelled: bool) {
+    let Some(journal) = session.take_journal() else {
+        return;
+    };
+    if let Some(problem) = journal.problem() {
+        warn(&format!(
+            "the journal could not keep every answer: {problem}"
+        ));
+    }
+    if cancelled && session.ui().cut_off() {
+        if journal.earlier_replies() > 0 {
+            warn(&format!(
+                "the answers so far are kept in {}: the same command resumes from there",
+                journal.path().display()
+            ));
+        }
+    } else if let Err(error) = journal.finish() {
+        warn(&error.to_string());
+    }
+}
+
+fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, Failure> {
     people::on_signals();
-    let mut session = plugin.session(ui).map_err(failed)?;
-    session.set_skip_response(skip_response);
     let result = match session.call(tool, arguments) {
         Ok(result) => result,
+        Err(error @ Error::Journal { .. }) => {
+            return Ok(refuse(&error.to_string(), request::unusable_journal));
+        }
         Err(error) => return plugin_failed(error, request::failed),
     };
     warn_recovered(session.recovered_from());
     let json: serde_json::Value =
         serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
+    end_journal(&mut session, json["status"] == "cancelled");
     Ok(match json["status"].as_str() {
         Some("answered") => Exit::Answered,
         Some("cancelled") if session.ui().interrupted() => Exit::Interrupted,
@@ -286,15 +367,16 @@ fn ask(
 }
 
 fn elicit(
-    plugin: &Plugin,
-    ui: Box<dyn people::Person>,
+    mut session: PersonSession,
     request: &str,
     server: Option<&str>,
 ) -> Result<Exit, Failure> {
     people::on_signals();
-    let mut session = plugin.session(ui).map_err(failed)?;
     let elicitation = match session.elicit(request, server) {
         Ok(elicitation) => elicitation,
+        Err(error @ Error::Journal { .. }) => {
+            return Ok(refuse(&error.to_string(), request::unreadable_elicitation));
+        }
         Err(error) => {
             return plugin_failed(error, |failure, given| {
                 request::failed_elicitation(request, failure, given)
@@ -305,6 +387,7 @@ fn elicit(
     let json: serde_json::Value =
         serde_json::from_str(&elicitation.reply).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
+    end_journal(&mut session, elicitation.ending == ElicitEnding::Cancelled);
     Ok(match elicitation.ending {
         ElicitEnding::Accepted => Exit::Answered,
         ElicitEnding::Declined => Exit::Declined,
@@ -323,16 +406,7 @@ fn read_request(
     source: &str,
     reply: fn(&str) -> serde_json::Value,
 ) -> Result<String, Exit> {
-    request::read(source, plugin.limits().request_bytes).map_err(|message| {
-        let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
-        match print_json(&reply(&message)) {
-            Ok(()) => Exit::Invalid,
-            Err((exit, why)) => {
-                let _ = writeln!(std::io::stderr().lock(), "interview: {why}");
-                exit
-            }
-        }
-    })
+    request::read(source, plugin.limits().request_bytes).map_err(|message| refuse(&message, reply))
 }
 
 /// Pretty for a person at a terminal, one line for a program; invisible and control

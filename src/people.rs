@@ -17,16 +17,26 @@ static ON_SIGNAL: Mutex<Option<OnSignal>> = Mutex::new(None);
 
 /// The person's UI, whichever it is, and whether they interrupted it.
 pub trait Person: Ui {
+    /// Stopped by Ctrl-C or a signal.
     fn interrupted(&self) -> bool;
+    /// Stopped before they were done, without choosing to: interrupted, or their input ended
+    /// (a terminal that closed). A journal is kept for them to resume.
+    fn cut_off(&self) -> bool {
+        self.interrupted()
+    }
 }
 
 impl Person for NumberedUi {
     fn interrupted(&self) -> bool {
         self.stop() == Some(Stop::Interrupted)
     }
+    fn cut_off(&self) -> bool {
+        matches!(self.stop(), Some(Stop::Interrupted | Stop::Ended))
+    }
 }
 
 impl Person for TerminalUi {
+    /// A terminal that hung up counts as interrupted.
     fn interrupted(&self) -> bool {
         TerminalUi::interrupted(self)
     }

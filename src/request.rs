@@ -44,14 +44,31 @@ pub fn read(source: &str, limit: usize) -> Result<String, String> {
 /// The `invalid` result of a tool call whose request could not be read: the shape and words of
 /// the plugin's own invalid results, so that a caller handles both alike.
 pub fn unreadable(message: &str) -> Json {
-    json!({
-        "status": "invalid",
-        "answers": [],
-        "error": { "path": "", "message": message },
-        "text": format!(
+    invalid(
+        "",
+        message,
+        format!(
             "The request is invalid, so nothing was asked: the arguments: {message}. Fix the \
              arguments and call the tool again."
         ),
+    )
+}
+
+/// The `invalid` result of a tool call whose `--journal` cannot be used: nothing was asked.
+pub fn unusable_journal(message: &str) -> Json {
+    invalid(
+        "--journal",
+        message,
+        format!("Nothing was asked: {message}."),
+    )
+}
+
+fn invalid(path: &str, message: &str, text: String) -> Json {
+    json!({
+        "status": "invalid",
+        "answers": [],
+        "error": { "path": path, "message": message },
+        "text": text,
     })
 }
 

@@ -146,6 +146,24 @@ impl Term {
         }
     }
 
+    /// Sends `signal` to the command (the child of the shell the terminal runs).
+    fn signal(&self, signal: libc::c_int) {
+        let shell = self.child.process_id().unwrap().to_string();
+        let pid = std::process::Command::new("pgrep")
+            .args(["-P", &shell])
+            .output()
+            .unwrap();
+        let pids: Vec<i32> = String::from_utf8_lossy(&pid.stdout)
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        assert!(!pids.is_empty(), "the command is running");
+        for pid in pids {
+            // SAFETY: signalling a process this test started.
+            unsafe { libc::kill(pid, signal) };
+        }
+    }
+
     fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
@@ -758,20 +776,7 @@ fn ctrl_c_and_sigterm_interrupt_with_exit_130_and_a_clean_terminal() {
 
     let term = Term::start("sigterm", &json!({"question": "Name?"}), 24, 80, &[]);
     term.wait("Esc cancel");
-    // The command is the child of the shell the terminal runs.
-    let shell = term.child.process_id().unwrap().to_string();
-    let pid = std::process::Command::new("pgrep")
-        .args(["-P", &shell])
-        .output()
-        .unwrap();
-    let pids: Vec<i32> = String::from_utf8_lossy(&pid.stdout)
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect();
-    for pid in pids {
-        // SAFETY: signalling a process this test started.
-        unsafe { libc::kill(pid, libc::SIGTERM) };
-    }
+    term.signal(libc::SIGTERM);
     let done = term.finish();
     assert_eq!(done.code, 130, "{}", done.screen);
     assert!(done.restored, "{}", done.screen);
@@ -1243,5 +1248,58 @@ fn a_form_without_fields_is_accepted_or_declined_on_one_screen() {
         (done.code, done.result.clone()),
         (5, json!({"action": "decline"}))
     );
+    assert!(done.restored, "{}", done.screen);
+}
+
+/// kill -9 half-way through a batch: nothing can restore anything, but every answer given was
+/// on the disk before the plugin saw it. The same command resumes from the journal: the
+/// answers are shown as answered, the first unanswered question is asked, and the journal is
+/// removed once the result is written.
+#[test]
+fn kill_9_then_the_same_command_resumes_from_the_journal() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal");
+    std::fs::create_dir_all(&dir).unwrap();
+    let journal = dir.join("kill-9.journal");
+    let _ = std::fs::remove_file(&journal);
+    let request = json!({"questions": [
+        colours(),
+        {"question": "Release name?"},
+        {"question": "Ship it?", "type": "confirm"},
+    ]});
+    let command = format!("ask --journal {}", journal.display());
+
+    let mut term = Term::start_with("kill-9", &request, 24, 80, &[], &command);
+    term.wait("Esc cancel");
+    term.key(ENTER);
+    term.wait("Release name?");
+    term.send("Aurora");
+    term.key(ENTER);
+    term.wait("Ship it?");
+    term.signal(libc::SIGKILL);
+    let killed = term.finish();
+    assert_eq!(killed.code, 137, "{}", killed.screen);
+    assert!(journal.exists(), "{}", killed.screen);
+
+    let mut term = Term::start_with("kill-9", &request, 24, 80, &[], &command);
+    let screen = term.wait("Ship it?");
+    assert!(
+        screen.contains("Resumed where you left off; your 2 answers are kept:"),
+        "{screen}"
+    );
+    assert!(screen.contains("✔ Favourite colour? › Green"), "{screen}");
+    assert!(screen.contains("✔ Release name? › Aurora"), "{screen}");
+    term.key("y");
+    term.wait("Submit");
+    term.key(ENTER);
+    let done = term.finish();
+    assert_eq!(done.code, 0, "{}", done.screen);
+    let answers: Vec<&Json> = done.result["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["value"])
+        .collect();
+    assert_eq!(answers, [&json!("Green"), &json!("Aurora"), &json!(true)]);
+    assert!(!journal.exists(), "removed once the result is written");
     assert!(done.restored, "{}", done.screen);
 }

@@ -3,5 +3,6 @@
 wasmtime::component::bindgen!({
     path: "../wit",
     world: "plugin",
-    additional_derives: [PartialEq],
+    // Serde: the journal keeps the person's replies on disk.
+    additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
 });

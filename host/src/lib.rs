@@ -30,6 +30,7 @@
 mod bindings;
 pub mod formats;
 pub mod input;
+mod journal;
 pub mod json_text;
 pub mod loader;
 mod replay;
@@ -45,6 +46,7 @@ pub use bindings::interview::plugin::types::{
     Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
+pub use journal::Journal;
 pub use loader::LoadKind;
 pub use replay::Given;
 pub use sandbox::Limits;
@@ -75,6 +77,9 @@ pub enum Error {
     },
     /// The arguments are larger than the host hands to the plugin.
     RequestTooLarge { bytes: usize, limit: usize },
+    /// The journal cannot be used: not a journal, damaged, or written for another request or
+    /// plugin. Nothing was asked.
+    Journal { path: PathBuf, problem: String },
 }
 
 impl std::fmt::Display for Error {
@@ -89,6 +94,9 @@ impl std::fmt::Display for Error {
                 function, message, ..
             } => {
                 write!(f, "the plugin failed in `{function}`: {message}")
+            }
+            Error::Journal { path, problem } => {
+                write!(f, "the journal {} {problem}", path.display())
             }
             Error::RequestTooLarge { bytes, limit } => {
                 write!(

@@ -9,10 +9,11 @@ use std::collections::VecDeque;
 
 use serde_json::{Value as Json, json};
 
+use crate::journal::Journal;
 pub(crate) use crate::ui::scripted::Step as Reply;
 use crate::{
-    ConfirmReply, Frame, MultiSelectReply, MultiSelectRequest, NumberReply, SelectReply,
-    SelectRequest, TextReply,
+    ConfirmReply, Frame, MultiSelectReply, MultiSelectRequest, Nav, NumberReply, ReviewReply,
+    SelectReply, SelectRequest, TextReply,
 };
 
 /// A widget's reply type, kept among the recorded replies (implemented where [`Reply`] is
@@ -50,35 +51,81 @@ impl Given {
         }
         object
     }
+
+    /// The answer as a person reads it: the label, the labels joined with commas, the text
+    /// typed, yes or no.
+    pub fn answer_text(&self) -> String {
+        match &self.answer {
+            Json::String(text) => text.clone(),
+            Json::Bool(true) => "Yes".into(),
+            Json::Bool(false) => "No".into(),
+            Json::Array(items) => items
+                .iter()
+                .map(|item| {
+                    item.as_str()
+                        .map_or_else(|| item.to_string(), str::to_string)
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => other.to_string(),
+        }
+    }
 }
 
-/// The replies of the request being run, and those to play back.
+/// The replies of the request being run, those to play back, and the journal they go to.
 #[derive(Debug, Default)]
 pub(crate) struct Recorder {
     recorded: Vec<Reply>,
     given: Vec<Given>,
-    replay: VecDeque<Reply>,
+    /// Replies to play back; `None` is a secret the journal did not keep: the person is asked.
+    replay: VecDeque<Option<Reply>>,
+    /// Set when the replay comes from a journal, until the person is first asked: they are
+    /// shown what they had answered.
+    resumed: bool,
+    journal: Option<Journal>,
+    /// The plugin and request the journal is written for, during a call that asks.
+    journaling: Option<(String, String)>,
 }
 
 impl Recorder {
-    /// Forgets the last request: a new one starts.
+    /// Forgets the last request: a new one starts. The journal stays.
     pub(crate) fn start(&mut self) {
-        *self = Recorder::default();
+        *self = Recorder {
+            journal: self.journal.take(),
+            ..Recorder::default()
+        };
     }
 
-    /// Starts a replay of `replies`, which are recorded again as they are played.
-    pub(crate) fn replay(&mut self, replies: Vec<Reply>, given: Vec<Given>) {
-        self.recorded.clear();
-        self.given = given;
-        self.replay = replies.into();
+    /// Keeps the replies of the next requests in `journal` (None: in memory only).
+    pub(crate) fn set_journal(&mut self, journal: Option<Journal>) -> Option<Journal> {
+        std::mem::replace(&mut self.journal, journal)
     }
 
-    /// The replies recorded so far and what they answered.
-    pub(crate) fn take(&mut self) -> (Vec<Reply>, Vec<Given>) {
-        (
-            std::mem::take(&mut self.recorded),
-            std::mem::take(&mut self.given),
-        )
+    /// The request with digest `request` of plugin `plugin` asks the person: its replies go to
+    /// the journal, and what an earlier run of it wrote there is played back first.
+    pub(crate) fn resume(&mut self, plugin: &str, request: &str) -> Result<(), crate::Error> {
+        let Some(journal) = &mut self.journal else {
+            return Ok(());
+        };
+        let earlier = journal.begin(plugin, request)?;
+        self.resumed = !earlier.is_empty();
+        self.replay = earlier.into();
+        self.journaling = Some((plugin.to_string(), request.to_string()));
+        Ok(())
+    }
+
+    /// Starts the request again, playing back every reply recorded so far (which are
+    /// recorded again as they are played).
+    pub(crate) fn retry(&mut self) {
+        let recorded = std::mem::take(&mut self.recorded);
+        self.replay = recorded.into_iter().map(Some).collect();
+        self.given.clear();
+        self.resumed = false;
+    }
+
+    /// What the person answered in this request, in words.
+    pub(crate) fn given(&self) -> &[Given] {
+        &self.given
     }
 
     /// Whether the person has replied to anything in this request.
@@ -88,9 +135,9 @@ impl Recorder {
 
     /// The next reply to play back, when it is of the kind `R`. A reply of another kind means
     /// the plugin took another path: the replay stops there, and the person is asked from then
-    /// on.
+    /// on. A secret the journal did not keep is asked, and the replay goes on after it.
     pub(crate) fn next<R: Recorded>(&mut self) -> Option<R> {
-        let reply = self.replay.pop_front()?;
+        let reply = self.replay.pop_front()??;
         let unwrapped = R::unwrap(reply.clone());
         if unwrapped.is_some() {
             self.recorded.push(reply);
@@ -100,16 +147,51 @@ impl Recorder {
         unwrapped
     }
 
-    /// Records a reply the person gave; `given` is the answer in words, when it is one.
-    pub(crate) fn record(&mut self, reply: Reply, given: Option<Given>) {
-        self.recorded.push(reply);
+    /// Once, when a journal's replies have been played and the person is about to be asked
+    /// the question at `position` (None: the review): the answers they gave before it.
+    pub(crate) fn take_resumed(&mut self, position: Option<u32>) -> Option<Vec<Given>> {
+        if !std::mem::take(&mut self.resumed) {
+            return None;
+        }
+        let before = |g: &&Given| position.is_none_or(|p| g.position < p);
+        Some(self.given.iter().filter(before).cloned().collect())
+    }
+
+    /// Notes what a reply answered, in words; a later answer to the same question (after
+    /// going back) replaces the earlier one.
+    pub(crate) fn note(&mut self, given: Option<Given>) {
         if let Some(given) = given {
-            // A later answer to the same question (after going back) replaces the earlier one.
             self.given.retain(|g| g.position != given.position);
             self.given.push(given);
             self.given.sort_by_key(|g| g.position);
         }
     }
+
+    /// Records a reply the person gave, and writes it to the journal (a secret only as having
+    /// been given; a cancel not at all, so that a resumed run asks from there).
+    pub(crate) fn record(&mut self, reply: Reply, given: Option<Given>, secret: bool) {
+        if let (Some(journal), Some((plugin, request))) = (&mut self.journal, &self.journaling)
+            && !cancels(&reply)
+        {
+            journal.append((!secret).then_some(&reply), plugin, request);
+        }
+        self.recorded.push(reply);
+        self.note(given);
+    }
+}
+
+/// Whether `reply` is the person leaving the request.
+fn cancels(reply: &Reply) -> bool {
+    let nav = match reply {
+        Reply::Select(SelectReply::Nav(nav))
+        | Reply::MultiSelect(MultiSelectReply::Nav(nav))
+        | Reply::Text(TextReply::Nav(nav))
+        | Reply::Confirm(ConfirmReply::Nav(nav))
+        | Reply::Number(NumberReply::Nav(nav)) => nav,
+        Reply::Review(review) => return *review == ReviewReply::Cancel,
+        _ => return false,
+    };
+    *nav == Nav::Cancel
 }
 
 /// What the person said to `frame`'s question, when `answer` is an answer (not a way out).
@@ -176,7 +258,6 @@ pub(crate) fn number_answer(reply: &NumberReply) -> Option<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ReviewReply;
 
     fn frame(position: u32) -> Frame {
         Frame {
@@ -195,11 +276,19 @@ mod tests {
     fn a_later_answer_replaces_the_earlier_one() {
         let mut recorder = Recorder::default();
         let reply = Reply::Text(TextReply::Submitted("a".into()));
-        recorder.record(reply.clone(), given(&frame(2), Some(json!("first")), None));
-        recorder.record(reply.clone(), given(&frame(1), Some(json!("one")), None));
-        recorder.record(reply, given(&frame(2), Some(json!("second")), None));
-        let (replies, given) = recorder.take();
-        assert_eq!(replies.len(), 3);
+        recorder.record(
+            reply.clone(),
+            given(&frame(2), Some(json!("first")), None),
+            false,
+        );
+        recorder.record(
+            reply.clone(),
+            given(&frame(1), Some(json!("one")), None),
+            false,
+        );
+        recorder.record(reply, given(&frame(2), Some(json!("second")), None), false);
+        assert_eq!(recorder.recorded.len(), 3);
+        let given = recorder.given();
         let answers: Vec<&Json> = given.iter().map(|g| &g.answer).collect();
         assert_eq!(answers, [&json!("one"), &json!("second")]);
     }
@@ -207,14 +296,14 @@ mod tests {
     #[test]
     fn a_replay_stops_where_the_plugin_takes_another_path() {
         let mut recorder = Recorder::default();
-        recorder.replay(
-            vec![
-                Reply::Text(TextReply::Submitted("a".into())),
-                Reply::Confirm(ConfirmReply::Answered(true)),
-                Reply::Review(ReviewReply::Submit),
-            ],
-            Vec::new(),
-        );
+        for reply in [
+            Reply::Text(TextReply::Submitted("a".into())),
+            Reply::Confirm(ConfirmReply::Answered(true)),
+            Reply::Review(ReviewReply::Submit),
+        ] {
+            recorder.record(reply, None, false);
+        }
+        recorder.retry();
         let text = recorder.next::<TextReply>();
         assert!(matches!(text, Some(TextReply::Submitted(t)) if t == "a"));
         assert!(recorder.next::<NumberReply>().is_none());
@@ -222,7 +311,10 @@ mod tests {
             recorder.next::<ReviewReply>().is_none(),
             "nothing is played after a mismatch"
         );
-        let (replayed, _) = recorder.take();
-        assert_eq!(replayed.len(), 1, "the reply played back is recorded again");
+        assert_eq!(
+            recorder.recorded.len(),
+            1,
+            "the reply played back is recorded again"
+        );
     }
 }

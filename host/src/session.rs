@@ -10,8 +10,9 @@ use crate::Error;
 use crate::bindings::Plugin as Bindings;
 use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
+use crate::journal::{self, Journal};
 use crate::loader::{self, LoadKind};
-use crate::replay::{Given, Recorder, Reply};
+use crate::replay::{Given, Recorder};
 use crate::sandbox::{GuestClock, Limits, Ticker};
 use crate::ui::Ui;
 
@@ -24,6 +25,8 @@ pub struct Plugin {
     component: wasmtime::component::Component,
     limits: Limits,
     load_kind: LoadKind,
+    /// SHA-256 of the component, which a journal names.
+    digest: String,
     _ticker: Ticker,
 }
 
@@ -81,6 +84,7 @@ impl PluginBuilder {
             component,
             limits: self.limits,
             load_kind,
+            digest: journal::digest(&[&bytes]),
             _ticker: ticker,
         })
     }
@@ -129,8 +133,9 @@ impl Plugin {
                 skip_response: None,
             },
             recovered: None,
+            plugin_digest: self.digest.clone(),
         };
-        session.store = Some(session.new_store(ui));
+        session.store = Some(session.store_with(ui, &self.limits, Recorder::default()));
         session.instance()?;
         Ok(session)
     }
@@ -158,6 +163,8 @@ pub struct Session<U: Ui + 'static> {
     settings: Settings,
     /// Why the last call failed at first, when replaying the person's replies saved it.
     recovered: Option<String>,
+    /// SHA-256 of the component, which a journal names.
+    plugin_digest: String,
 }
 
 impl<U: Ui + 'static> Session<U> {
@@ -169,16 +176,67 @@ impl<U: Ui + 'static> Session<U> {
 
     /// The tools the plugin answers, `interview` first.
     pub fn definitions(&mut self) -> Result<Vec<ToolDefinition>, Error> {
-        self.run("definitions", |bindings, store| {
+        self.run("definitions", None, |bindings, store| {
             bindings.interview_plugin_tool().call_definitions(store)
         })
+    }
+
+    /// Keeps the person's replies to the next request in `journal`, and plays back what an
+    /// earlier run of the same request wrote there, so that a run killed half-way resumes
+    /// where the person was. A journal of another request or plugin makes the call fail with
+    /// [`Error::Journal`] before anything is asked. Take it back with
+    /// [`take_journal`](Session::take_journal), and [`finish`](Journal::finish) it once the
+    /// result is safe.
+    ///
+    /// ```
+    /// use interview_host::ui::scripted::{ScriptedUi, Step};
+    /// use interview_host::{Journal, Plugin, TextReply};
+    ///
+    /// # fn main() -> Result<(), interview_host::Error> {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("deploy.journal");
+    /// let request = r#"{"questions": [{"question": "Name?"}, {"question": "Why?"}]}"#;
+    /// let plugin = Plugin::load()?;
+    ///
+    /// // The person answers the first question, then the run ends (here: the script does).
+    /// let mut first = plugin.session(ScriptedUi::new([Step::Text(TextReply::Submitted("Ada".into()))]))?;
+    /// first.keep_journal(Journal::open(&path)?);
+    /// first.call("interview", request)?;
+    ///
+    /// // The same request with the same journal asks only what is left.
+    /// let mut again = plugin.session(ScriptedUi::new([
+    ///     Step::Text(TextReply::Submitted("Curiosity".into())),
+    ///     Step::Review(interview_host::ReviewReply::Submit),
+    /// ]))?;
+    /// again.keep_journal(Journal::open(&path)?);
+    /// let result: serde_json::Value = serde_json::from_str(&again.call("interview", request)?).unwrap();
+    /// assert_eq!(result["answers"][0]["value"], "Ada");
+    /// assert_eq!(result["answers"][1]["value"], "Curiosity");
+    /// assert_eq!(again.ui().shown().len(), 2, "the second question and the review");
+    /// again.take_journal().unwrap().finish()?;
+    /// assert!(!path.exists());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn keep_journal(&mut self, journal: Journal) {
+        self.store_mut()
+            .data_mut()
+            .recorder
+            .set_journal(Some(journal));
+    }
+
+    /// The journal given to [`keep_journal`](Session::keep_journal), which the session stops
+    /// writing to. See [`Journal::problem`] for whether every reply reached it.
+    pub fn take_journal(&mut self) -> Option<Journal> {
+        self.store_mut().data_mut().recorder.set_journal(None)
     }
 
     /// Runs the tool `name` with the model's JSON `arguments` and returns the result JSON.
     pub fn call(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
         self.check_size(arguments)?;
         let settings = self.settings.clone();
-        self.run("call", |bindings, store| {
+        let request = journal::digest(&[b"call", name.as_bytes(), arguments.as_bytes()]);
+        self.run("call", Some(request), |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_call(store, name, arguments, &settings)
@@ -216,7 +274,12 @@ impl<U: Ui + 'static> Session<U> {
     /// ```
     pub fn elicit(&mut self, request: &str, requester: Option<&str>) -> Result<Elicitation, Error> {
         self.check_size(request)?;
-        self.run("elicit", |bindings, store| {
+        let digest = journal::digest(&[
+            b"elicit",
+            request.as_bytes(),
+            requester.unwrap_or("").as_bytes(),
+        ]);
+        self.run("elicit", Some(digest), |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_elicit(store, request, requester)
@@ -226,7 +289,7 @@ impl<U: Ui + 'static> Session<U> {
     /// Validates a tool call without asking: the `invalid` result, or the questions understood.
     pub fn check(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
         self.check_size(arguments)?;
-        self.run("check", |bindings, store| {
+        self.run("check", None, |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_check(store, name, arguments)
@@ -236,7 +299,8 @@ impl<U: Ui + 'static> Session<U> {
     /// Asks typed questions.
     pub fn ask(&mut self, questions: &[Question]) -> Result<Outcome, Error> {
         let settings = self.settings.clone();
-        self.run("ask", |bindings, store| {
+        let request = journal::digest(&[b"ask", format!("{questions:?}").as_bytes()]);
+        self.run("ask", Some(request), |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_ask(store, questions, &settings)
@@ -281,18 +345,13 @@ impl<U: Ui + 'static> Session<U> {
             .expect("a session has a store between calls")
     }
 
-    /// A store for `ui` with the session's memory limit and compute budget.
-    fn new_store(&self, ui: U) -> Store<State<U>> {
-        self.store_with(ui, &self.limits)
-    }
-
-    /// A store for `ui` with `limits`.
-    fn store_with(&self, ui: U, limits: &Limits) -> Store<State<U>> {
+    /// A store for `ui` and `recorder` with `limits`.
+    fn store_with(&self, ui: U, limits: &Limits, recorder: Recorder) -> Store<State<U>> {
         let state = State {
             ui,
             limits: limits.store_limits(),
             clock: GuestClock::new(),
-            recorder: Recorder::default(),
+            recorder,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
@@ -333,19 +392,26 @@ impl<U: Ui + 'static> Session<U> {
         Ok(())
     }
 
-    /// Calls an export with a fresh compute budget. A trapped instance may not be entered
-    /// again, so after a trap the session starts over in a fresh store (which frees the trapped
+    /// Calls an export with a fresh compute budget; `request` is the digest of a request that
+    /// asks, which a journal is kept for. A trapped instance may not be entered again, so
+    /// after a trap the session starts over in a fresh store (which frees the trapped
     /// instance's memory); the UI carries over. If the person had answered before the trap,
     /// their replies are played back into a fresh instance with larger limits, without asking
     /// again; if that fails too, [`Error::Trap`] carries what they gave.
     fn run<R>(
         &mut self,
         function: &'static str,
+        request: Option<String>,
         call: impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
     ) -> Result<R, Error> {
         self.instance()?;
         self.recovered = None;
-        self.store_mut().data_mut().recorder.start();
+        let plugin = self.plugin_digest.clone();
+        let recorder = &mut self.store_mut().data_mut().recorder;
+        recorder.start();
+        if let Some(request) = request {
+            recorder.resume(&plugin, &request)?;
+        }
         let error = match self.attempt(&call) {
             Ok(result) => return Ok(result),
             Err(error) => error,
@@ -353,23 +419,19 @@ impl<U: Ui + 'static> Session<U> {
         // The same request and the same replies take the plugin down the same path: a replay
         // needs larger limits, and only makes sense once the person has answered.
         let answered = self.store().data().recorder.has_replies();
-        let limits = if answered {
-            self.limits.enlarged()
-        } else {
-            self.limits.clone()
-        };
-        let (replies, given) = self.replace_store(&limits);
         if !answered {
+            let given = self.replace_store(&self.limits.clone());
             return Err(Error::Trap {
                 function,
                 message: format!("{error:?}"),
                 given,
             });
         }
-        self.store_mut().data_mut().recorder.replay(replies, given);
+        self.replace_store(&self.limits.enlarged());
+        self.store_mut().data_mut().recorder.retry();
         let retried = self.attempt(&call);
         // The next call runs under the usual limits again.
-        let (_, given) = self.replace_store(&self.limits.clone());
+        let given = self.replace_store(&self.limits.clone());
         if retried.is_ok() {
             self.recovered = Some(format!("{error:?}"));
         }
@@ -398,16 +460,17 @@ impl<U: Ui + 'static> Session<U> {
         result
     }
 
-    /// Moves the UI into a fresh store with `limits`; the replies recorded in the old one.
-    fn replace_store(&mut self, limits: &Limits) -> (Vec<Reply>, Vec<Given>) {
+    /// Moves the UI and the recorder into a fresh store with `limits`; what the person
+    /// answered so far, in words.
+    fn replace_store(&mut self, limits: &Limits) -> Vec<Given> {
         let old = self
             .store
             .take()
             .expect("a session has a store between calls");
-        let mut state = old.into_data();
-        let recorded = state.recorder.take();
-        self.store = Some(self.store_with(state.ui, limits));
+        let state = old.into_data();
+        let given = state.recorder.given().to_vec();
+        self.store = Some(self.store_with(state.ui, limits, state.recorder));
         self.instance = None;
-        recorded
+        given
     }
 }

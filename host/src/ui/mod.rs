@@ -80,6 +80,11 @@ pub trait Ui {
     /// The plugin has finished a request (answered, cancelled, or nothing asked): a UI that
     /// holds the terminal lets it go here.
     fn finished(&mut self) {}
+    /// A request resumed from a journal: `answered` is what the person had answered before
+    /// the question about to be asked. A UI that keeps a transcript shows it.
+    fn resumed(&mut self, answered: &[Given]) {
+        let _ = answered;
+    }
 }
 
 impl<U: Ui + ?Sized> Ui for Box<U> {
@@ -106,6 +111,9 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     }
     fn finished(&mut self) {
         (**self).finished()
+    }
+    fn resumed(&mut self, answered: &[Given]) {
+        (**self).resumed(answered)
     }
 }
 
@@ -162,6 +170,25 @@ pub fn number_range(request: &NumberRequest) -> String {
     }
 }
 
+/// What a resumed request says before the answers kept from its journal.
+pub(crate) fn resumed_heading(count: usize) -> String {
+    match count {
+        0 => "Resumed where you left off.".into(),
+        1 => "Resumed where you left off; your answer is kept:".into(),
+        n => format!("Resumed where you left off; your {n} answers are kept:"),
+    }
+}
+
+/// An answer kept from a journal, as a title (the header, else the question's first line)
+/// and the answer, both fit for the terminal: the person's own text may hold pasted escapes.
+pub(crate) fn resumed_line(given: &Given) -> (String, String) {
+    let title = given
+        .header
+        .clone()
+        .unwrap_or_else(|| given.prompt.lines().next().unwrap_or("").to_string());
+    (sanitize::line(&title), sanitize::line(&given.answer_text()))
+}
+
 fn clean_frame(frame: Frame) -> Frame {
     Frame {
         header: frame.header.as_deref().map(sanitize::line),
@@ -197,19 +224,27 @@ impl<U: Ui> State<U> {
         reply
     }
 
-    /// A widget's reply: played back when the session replays a failed request, else asked of
-    /// the person and recorded, with `given` saying what it answered.
+    /// A widget's reply to the question at `position` (None: the review): played back when the
+    /// session replays a request (a journal's, or one whose plugin failed), else asked of the
+    /// person and recorded, with `given` saying what it answered. A `secret` reply is never
+    /// written to a journal.
     fn reply<R: Recorded>(
         &mut self,
+        position: Option<u32>,
+        secret: bool,
         ask: impl FnOnce(&mut U) -> R,
         given: impl FnOnce(&R) -> Option<Given>,
     ) -> R {
         if let Some(replayed) = self.recorder.next::<R>() {
+            self.recorder.note(given(&replayed));
             return replayed;
+        }
+        if let Some(answered) = self.recorder.take_resumed(position) {
+            self.timed(|ui| ui.resumed(&answered));
         }
         let reply = self.timed(ask);
         let answer = given(&reply);
-        self.recorder.record(reply.clone().wrap(), answer);
+        self.recorder.record(reply.clone().wrap(), answer, secret);
         reply
     }
 }
@@ -232,6 +267,8 @@ impl<U: Ui> wit::Host for State<U> {
         };
         let frame = clean_frame(frame);
         self.reply(
+            Some(frame.position),
+            false,
             |ui| ui.select(&frame, &request),
             |reply| {
                 let note = match reply {
@@ -259,6 +296,8 @@ impl<U: Ui> wit::Host for State<U> {
         };
         let frame = clean_frame(frame);
         self.reply(
+            Some(frame.position),
+            false,
             |ui| ui.multi_select(&frame, &request),
             |reply| {
                 let note = match reply {
@@ -282,6 +321,8 @@ impl<U: Ui> wit::Host for State<U> {
         };
         let frame = clean_frame(frame);
         self.reply(
+            Some(frame.position),
+            request.secret,
             |ui| ui.text(&frame, &request),
             |reply| replay::given(&frame, replay::text_answer(reply), None),
         )
@@ -290,6 +331,8 @@ impl<U: Ui> wit::Host for State<U> {
     fn confirm(&mut self, frame: Frame, request: ConfirmRequest) -> ConfirmReply {
         let frame = clean_frame(frame);
         self.reply(
+            Some(frame.position),
+            false,
             |ui| ui.confirm(&frame, &request),
             |reply| replay::given(&frame, replay::confirm_answer(reply), None),
         )
@@ -298,6 +341,8 @@ impl<U: Ui> wit::Host for State<U> {
     fn number(&mut self, frame: Frame, request: NumberRequest) -> NumberReply {
         let frame = clean_frame(frame);
         self.reply(
+            Some(frame.position),
+            false,
             |ui| ui.number(&frame, &request),
             |reply| replay::given(&frame, replay::number_answer(reply), None),
         )
@@ -317,7 +362,7 @@ impl<U: Ui> wit::Host for State<U> {
             context: r.context.as_deref().map(sanitize::text),
             ..r
         };
-        self.reply(|ui| ui.review(&request), |_| None)
+        self.reply(None, false, |ui| ui.review(&request), |_| None)
     }
 }
 

@@ -352,6 +352,16 @@ impl Ui for NumberedUi {
         self.declinable = false;
     }
 
+    fn resumed(&mut self, answered: &[Given]) {
+        self.say("");
+        let line = self.style.dim(&super::resumed_heading(answered.len()));
+        self.say(&line);
+        for given in answered {
+            let (title, answer) = super::resumed_line(given);
+            self.say(&format!("  ✔ {title}: {answer}"));
+        }
+    }
+
     fn mode(&mut self) -> UiMode {
         // With a pipe or file, nobody may be there: input that ends before its first line
         // means no person can answer, so say so at once rather than cancel.

@@ -10,7 +10,7 @@ use super::*;
 macro_rules! steps {
     ($($variant:ident($reply:ty)),* $(,)?) => {
         /// One scripted reply: also what the session records of each reply a person gives.
-        #[derive(Clone, Debug, PartialEq)]
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
         pub enum Step {
             $($variant($reply)),*
         }

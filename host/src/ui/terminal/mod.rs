@@ -510,6 +510,20 @@ impl Ui for TerminalUi {
         reply
     }
 
+    fn resumed(&mut self, answered: &[Given]) {
+        if !self.enter() {
+            return;
+        }
+        let mut lines = vec![Line::new().push(resumed_heading(answered.len()), self.theme.muted)];
+        for given in answered {
+            let (title, answer) = resumed_line(given);
+            lines.push(self.summary_line(Some(&title), answer));
+        }
+        let renderer = self.renderer.as_mut().expect("entered above");
+        renderer.print(&lines, &mut self.buffer);
+        self.flush();
+    }
+
     fn finished(&mut self) {
         if self.renderer.is_some() {
             let ending = match (self.cancelled, self.interrupted, self.declined) {
