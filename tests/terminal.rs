@@ -71,11 +71,8 @@ impl Term {
         env: &[(&str, &str)],
         command: &str,
     ) -> Term {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal");
-        std::fs::create_dir_all(&dir).unwrap();
-        let request_path = dir.join(format!("{name}.json"));
-        std::fs::write(&request_path, request.to_string()).unwrap();
-        let result = dir.join(format!("{name}.out.json"));
+        let request_path = write_request_file(name, request);
+        let result = request_path.with_extension("out.json");
         let _ = std::fs::remove_file(&result);
         let command = format!(
             "{bin} {command} {request} > {result}",
@@ -1302,4 +1299,86 @@ fn kill_9_then_the_same_command_resumes_from_the_journal() {
     assert_eq!(answers, [&json!("Green"), &json!("Aurora"), &json!(true)]);
     assert!(!journal.exists(), "removed once the result is written");
     assert!(done.restored, "{}", done.screen);
+}
+
+/// Ctrl-Z, a SIGTSTP from elsewhere, and a SIGSTOP (which cannot be caught), each followed by
+/// `fg`, in a shell with job control. While stopped, the terminal is the shell's again (canonical
+/// mode, echo); continued, the question is drawn again where the person was, and answering goes
+/// on as if nothing happened.
+#[test]
+fn suspended_with_ctrl_z_or_sigtstp_then_fg_restores_and_redraws() {
+    for (name, stop) in [
+        ("ctrl-z", "ctrl-z"),
+        ("sigtstp", "SIGTSTP"),
+        ("sigstop", "SIGSTOP"),
+    ] {
+        let request = write_request_file(name, &colours());
+        let result = request.with_extension("out.json");
+        let _ = std::fs::remove_file(&result);
+        let command = format!(
+            "set -m; {bin} ask {request} > {result}; printf 'STOPPED=%s ' $?; \
+             stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; \
+             printf 'WHILE STOPPED\\n'; fg > /dev/null",
+            bin = env!("CARGO_BIN_EXE_interview"),
+            request = request.display(),
+            result = result.display(),
+        );
+        let mut term = Term::run(&command, result, 30, 80, &[]);
+        term.wait("Esc cancel");
+        term.key(DOWN);
+        term.wait("❯ 3. Blue");
+        match stop {
+            "ctrl-z" => term.key("\x1a"),
+            "SIGTSTP" => term.signal(libc::SIGTSTP),
+            _ => term.signal(libc::SIGSTOP),
+        }
+        let screen = term.wait("WHILE STOPPED");
+        let stopped = screen.split("STOPPED=").nth(1).unwrap();
+        // 128 + the signal that stopped it: SIGTSTP for a stop the UI made itself.
+        let code = if stop == "SIGSTOP" { "147 " } else { "148 " };
+        assert!(stopped.starts_with(code), "{name}: stopped:\n{screen}");
+        if stop != "SIGSTOP" {
+            assert!(
+                stopped.contains(" icanon echo "),
+                "{name}: the terminal is given back before stopping:\n{screen}"
+            );
+            assert!(
+                !screen
+                    .split("WHILE STOPPED")
+                    .next()
+                    .unwrap()
+                    .contains("Esc cancel"),
+                "{name}: the question is erased before stopping:\n{screen}"
+            );
+        }
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !term
+            .contents()
+            .split("WHILE STOPPED")
+            .nth(1)
+            .is_some_and(|after| after.contains("❯ 3. Blue") && after.contains("Esc cancel"))
+        {
+            assert!(
+                Instant::now() < deadline,
+                "{name}: never drawn again:\n{}",
+                term.contents()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        term.key(UP);
+        term.key(ENTER);
+        let done = term.finish();
+        assert_eq!(done.code, 0, "{name}: {}", done.screen);
+        assert_eq!(done.result["answer"], "Green", "{name}");
+        assert!(done.restored, "{name}: {}", done.screen);
+    }
+}
+
+/// The request file for a test that runs its own command line.
+fn write_request_file(name: &str, request: &Json) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terminal");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, request.to_string()).unwrap();
+    path
 }

@@ -28,6 +28,10 @@ pub enum Key {
     Resize(u16, u16),
     /// Ctrl-C, or a signal asking the process to stop.
     Interrupt,
+    /// Ctrl-Z: suspend, as the terminal does outside raw mode.
+    Suspend,
+    /// The screen must be drawn whole again (the process was stopped and continued).
+    Redraw,
 }
 
 impl Key {
@@ -50,6 +54,7 @@ fn from_key(key: KeyEvent) -> Option<Key> {
         KeyCode::Char('j') if ctrl => Key::NewLine,
         KeyCode::Char('p') if ctrl => Key::Up,
         KeyCode::Char('n') if ctrl => Key::Down,
+        KeyCode::Char('z') if ctrl => Key::Suspend,
         KeyCode::Char(c) if ctrl => Key::Ctrl(c.to_ascii_lowercase()),
         KeyCode::Char(c) => Key::Char(c),
         KeyCode::Enter if alt => Key::NewLine,

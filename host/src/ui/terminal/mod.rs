@@ -17,6 +17,7 @@ pub mod preview;
 pub mod render;
 pub mod review;
 pub mod select;
+mod suspend;
 pub mod text;
 pub mod theme;
 pub mod widget;
@@ -80,6 +81,9 @@ pub struct TerminalUi {
     renderer: Option<Renderer>,
     /// Where keys come from, as crossterm reads them; present while the terminal is raw.
     keyboard: Option<Keyboard>,
+    /// Ctrl-Z and SIGTSTP handling, while the terminal is raw (None too when the process must
+    /// never stop: SIGTSTP was ignored when it started).
+    job: Option<suspend::JobControl>,
     buffer: Vec<u8>,
     pending: Option<Pending>,
     /// Positions of this request's summary lines still just above the live region, newest last.
@@ -103,6 +107,7 @@ impl TerminalUi {
             theme: Theme::new(colour),
             renderer: None,
             keyboard: None,
+            job: None,
             buffer: Vec::new(),
             pending: None,
             committed: Vec::new(),
@@ -136,6 +141,7 @@ impl TerminalUi {
         }
         RAW.store(true, Ordering::SeqCst);
         install_panic_hook();
+        self.job = suspend::JobControl::install();
         self.keyboard = Keyboard::open();
         let _ = self.out.write_all(b"\x1b[?2004h");
         let (width, height) = terminal::size().unwrap_or((80, 24));
@@ -143,12 +149,45 @@ impl TerminalUi {
         true
     }
 
-    /// Gives the terminal back, as it was.
+    /// Gives the terminal back, as it was. A SIGTSTP that came while it was raw, and was not
+    /// acted on yet, stops the process now.
     fn leave(&mut self) {
         self.keyboard = None;
         if self.renderer.take().is_some() {
             restore_terminal(&mut self.out);
         }
+        if let Some(job) = self.job.take() {
+            let stop = job.stop_requested();
+            drop(job);
+            if stop {
+                suspend::stop(suspend::Stop::Process);
+            }
+        }
+    }
+
+    /// Stops the process with the terminal as it was (the live region erased), and once it is
+    /// continued (`fg`), takes the terminal again; the caller draws the frame whole.
+    fn suspend(&mut self, how: suspend::Stop) {
+        if let Some(renderer) = &mut self.renderer {
+            renderer.clear(&mut self.buffer);
+        }
+        self.flush();
+        self.leave();
+        suspend::stop(how);
+        // What the shell printed meanwhile sits above: the summaries are no longer ours.
+        self.committed.clear();
+        self.enter();
+    }
+
+    /// After a stop that could not be caught (SIGSTOP), the shell has put the terminal back in
+    /// cooked mode: takes it again, to draw the frame whole below what the shell printed.
+    fn reclaim(&mut self) {
+        let _ = terminal::disable_raw_mode();
+        let _ = terminal::enable_raw_mode();
+        let _ = self.out.write_all(b"\x1b[?2004h");
+        let (width, height) = terminal::size().unwrap_or((80, 24));
+        self.renderer = Some(Renderer::new(width, height));
+        self.committed.clear();
     }
 
     fn flush(&mut self) {
@@ -214,6 +253,16 @@ impl TerminalUi {
             if self.stop.load(Ordering::SeqCst) {
                 return Key::Interrupt;
             }
+            if let Some(job) = &self.job {
+                if job.stop_requested() {
+                    self.suspend(suspend::Stop::Process);
+                    return Key::Redraw;
+                }
+                if job.continued() {
+                    self.reclaim();
+                    return Key::Redraw;
+                }
+            }
             let Some(keyboard) = &self.keyboard else {
                 return Key::Interrupt;
             };
@@ -257,7 +306,12 @@ impl TerminalUi {
         }
         let title = frame.map(|f| f.prompt.lines().next().unwrap_or("").to_string());
         loop {
-            let size = self.renderer.as_ref().expect("entered above").size();
+            let Some(size) = self.renderer.as_ref().map(Renderer::size) else {
+                // The terminal could not be taken again after the process was continued.
+                self.interrupted = true;
+                self.cancelled = true;
+                return cancel;
+            };
             let (screen, page) = layout(frame, &mut widget, &self.theme, size);
             let renderer = self.renderer.as_mut().expect("entered above");
             renderer.draw(&screen, &mut self.buffer);
@@ -272,6 +326,12 @@ impl TerminalUi {
                     let renderer = self.renderer.as_mut().expect("entered above");
                     renderer.resize(width, height, &mut self.buffer);
                 }
+                Key::Suspend if self.job.is_some() => {
+                    let terminal = self.keyboard.as_ref().map_or(-1, |k| k.fd);
+                    let group = suspend::foreground_group(terminal);
+                    self.suspend(suspend::Stop::Job { group });
+                }
+                Key::Suspend | Key::Redraw => {}
                 Key::Ctrl('s') if skippable(frame) && W::nav(Nav::Skip).is_some() => {
                     return W::nav(Nav::Skip).expect("checked above");
                 }
