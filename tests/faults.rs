@@ -212,3 +212,25 @@ fn a_huge_pasted_answer_is_never_lost() {
         "{message}"
     );
 }
+
+/// A default is cleaned to be shown (a tab would move the cursor), but accepting it as shown
+/// answers the default as the agent gave it.
+#[test]
+fn an_accepted_text_default_is_returned_as_given() {
+    let request = json!({"question": "Columns?", "type": "text", "default": "name\tage"});
+    let path = write_request("tab_default", &request);
+    let output = run(&["ask", &path], "\n");
+    assert_eq!(output.status.code(), Some(0), "{}", tail(&stderr(&output)));
+    assert_eq!(result(&output)["answer"], "name\tage");
+}
+
+/// Two labels a person cannot tell apart are refused, so that the one they pick is the one
+/// they meant.
+#[test]
+fn labels_differing_only_in_invisible_characters_are_refused() {
+    let request = json!({"question": "Delete it?", "options": ["No", "N\u{200b}o"]});
+    let path = write_request("invisible_labels", &request);
+    let output = run(&["check", &path], "");
+    assert_eq!(output.status.code(), Some(2), "{}", tail(&stderr(&output)));
+    assert_eq!(result(&output)["error"]["path"], "options[1].label");
+}

@@ -29,6 +29,7 @@ pub mod text_format;
 mod text_pattern;
 pub mod tool;
 pub mod validate;
+pub mod visible;
 
 #[cfg(test)]
 mod testing;

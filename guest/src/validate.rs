@@ -70,7 +70,7 @@ fn question(path: &str, q: &Question) -> Result<(), RequestError> {
 
 /// A text that must say something and fit its limit.
 fn text(path: &str, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
-    if value.trim().is_empty() {
+    if crate::visible::is_blank(value) {
         return Err(RequestError::at(
             join(path, field),
             "is empty: it must say something",
@@ -164,8 +164,8 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
         if let Some(description) = &option.description {
             length(&at, "description", description, MAX_LONG_CHARS)?;
         }
-        // Labels are compared ignoring case because a person may type a label to pick it.
-        if let Some(first) = labels.insert(option.label.trim().to_lowercase(), i) {
+        // Labels are compared as a person sees them, who may also type one to pick it.
+        if let Some(first) = labels.insert(crate::visible::comparable(&option.label), i) {
             return Err(RequestError::at(
                 join(&at, "label"),
                 format!(

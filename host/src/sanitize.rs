@@ -49,14 +49,27 @@ fn clean(text: &str, keep_newlines: bool) -> String {
             },
             '\u{9b}' => skip_csi(&mut chars),
             '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
-            // Bidirectional embeddings, overrides and isolates can make text read differently
-            // from what it is ("Trojan Source").
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {}
-            c if c.is_control() => {}
+            // Unicode's own line and paragraph separators are line breaks.
+            '\u{2028}' | '\u{2029}' if keep_newlines => out.push('\n'),
+            '\u{2028}' | '\u{2029}' => out.push(' '),
+            c if c.is_control() || hidden(c) => {}
             c => out.push(c),
         }
     }
     out
+}
+
+/// Characters that draw nothing, or change how the text around them reads: bidirectional
+/// embeddings, overrides, isolates and marks ("Trojan Source"), zero-width spaces, the word
+/// joiner, invisible operators, the byte order mark, the soft hyphen and tag characters. They
+/// could hide text or make two labels look the same. Joiners (U+200C, U+200D) and variation
+/// selectors stay: emoji and some scripts need them to be drawn right.
+fn hidden(c: char) -> bool {
+    matches!(c,
+        '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+        | '\u{180e}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}'
+        | '\u{e0000}'..='\u{e007f}')
 }
 
 /// Skips the rest of a control sequence: parameters and intermediates up to the final byte.
@@ -98,6 +111,19 @@ mod tests {
         assert_eq!(line("\u{9b}2Jclear"), "clear");
         assert_eq!(line("abc\u{202e}fed"), "abcfed");
         assert_eq!(line("x\x1b7y"), "xy");
+    }
+
+    #[test]
+    fn removes_what_draws_nothing_but_keeps_joiners() {
+        assert_eq!(line("N\u{200b}o\u{feff}\u{ad}\u{2060}"), "No");
+        assert_eq!(line("a\u{200f}b\u{2067}c\u{e0041}"), "abc");
+        assert_eq!(text("one\u{2028}two\u{2029}"), "one\ntwo\n");
+        assert_eq!(line("one\u{2028}two"), "one two");
+        // A family emoji and a heart with its variation selector are drawn as one.
+        assert_eq!(
+            line("👨\u{200d}👩\u{200d}👧 ❤\u{fe0f}"),
+            "👨\u{200d}👩\u{200d}👧 ❤\u{fe0f}"
+        );
     }
 
     #[test]

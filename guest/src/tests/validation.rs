@@ -80,6 +80,11 @@ fn empty_texts() {
         "is empty",
     );
     rejects(
+        r#"{"questions": [{"question": "\u200b\ufeff \u2060"}]}"#,
+        "questions[0].question",
+        "is empty",
+    );
+    rejects(
         r#"{"questions": [{"question": "x", "options": [{"value": "v"}]}]}"#,
         "questions[0].options[0].label",
         "is missing",
@@ -127,6 +132,20 @@ fn duplicates() {
         "options[1].label",
         "also the label of option 0",
     );
+    // Labels that differ only in what a person cannot see are the same label to them.
+    for hidden in [
+        "N\\u200bo",
+        "\\ufeffNo",
+        "N\\u00ado",
+        "N\\u2060o",
+        " no\\u2028",
+    ] {
+        rejects(
+            &format!(r#"{{"question": "x", "options": ["No", "{hidden}"]}}"#),
+            "options[1].label",
+            "also the label of option 0",
+        );
+    }
     rejects(
         r#"{"question": "x", "options": [{"label": "A", "value": "v"}, {"label": "B", "value": "v"}]}"#,
         "options[1].value",

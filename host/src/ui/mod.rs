@@ -310,6 +310,7 @@ impl<U: Ui> wit::Host for State<U> {
     }
 
     fn text(&mut self, frame: Frame, r: TextRequest) -> TextReply {
+        let given_initial = r.initial.clone();
         let request = TextRequest {
             placeholder: clean_line(r.placeholder),
             initial: r.initial.as_deref().map(if r.multiline {
@@ -323,7 +324,16 @@ impl<U: Ui> wit::Host for State<U> {
         self.reply(
             Some(frame.position),
             request.secret,
-            |ui| ui.text(&frame, &request),
+            |ui| {
+                // The default was cleaned to be shown (a tab became a space); accepted as
+                // shown, it is the default as given.
+                match ui.text(&frame, &request) {
+                    TextReply::Submitted(text) if Some(&text) == request.initial.as_ref() => {
+                        TextReply::Submitted(given_initial.unwrap_or(text))
+                    }
+                    reply => reply,
+                }
+            },
             |reply| replay::given(&frame, replay::text_answer(reply), None),
         )
     }

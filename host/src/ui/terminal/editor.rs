@@ -66,19 +66,15 @@ impl Editor {
         true
     }
 
-    /// Inserts typed or pasted text. Control characters never enter the text (a paste could
-    /// carry escape sequences); line breaks only where several lines are allowed.
+    /// Inserts typed or pasted text, cleaned as agent text is: a paste can carry escape
+    /// sequences (whole, bodies and all), controls and bidirectional overrides, and none of it
+    /// may reach the screen. Line breaks stay only where several lines are allowed.
     pub fn insert(&mut self, text: &str) {
-        let clean: String = text
-            .chars()
-            .filter_map(|c| match c {
-                '\n' if self.multiline => Some('\n'),
-                '\n' | '\t' => Some(' '),
-                '\r' => None,
-                c if c.is_control() => None,
-                c => Some(c),
-            })
-            .collect();
+        let clean = if self.multiline {
+            crate::sanitize::text(text)
+        } else {
+            crate::sanitize::line(text)
+        };
         self.text.insert_str(self.cursor, &clean);
         self.cursor += clean.len();
     }
@@ -209,8 +205,10 @@ mod tests {
     #[test]
     fn pastes_are_cleaned_and_single_lines_stay_single() {
         let mut e = Editor::new("", false);
-        e.handle(&Key::Paste("a\x1b[31mb\nc\td".into()));
-        assert_eq!(e.text(), "a[31mb c d");
+        e.handle(&Key::Paste(
+            "a\x1b[31mb\nc\td\x1b]0;title\x07\u{202e}e".into(),
+        ));
+        assert_eq!(e.text(), "ab c de");
         let mut m = Editor::new("", true);
         m.handle(&Key::Paste("one\r\ntwo".into()));
         m.handle(&Key::NewLine);

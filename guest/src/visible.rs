@@ -1,0 +1,52 @@
+//! What a person sees of a text: labels that look the same to them are the same label, and a
+//! text that shows nothing says nothing, whatever invisible characters it holds.
+
+/// Characters that draw nothing: controls, Unicode's default-ignorable code points (zero-width
+/// spaces and joiners, bidirectional marks and overrides, the byte order mark, the soft hyphen,
+/// variation selectors, tags, fillers).
+pub fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}'
+            | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// Whether `text` shows nothing but blanks.
+pub fn is_blank(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || invisible(c))
+}
+
+/// `text` as a person would tell it from another: without invisible characters, with runs of
+/// blanks as one space, trimmed, and in lower case (a person may type a label to pick it).
+pub fn comparable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text
+        .split(char::is_whitespace)
+        .map(|w| w.chars().filter(|&c| !invisible(c)).collect::<String>())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&word.to_lowercase());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_that_look_alike_compare_alike() {
+        assert_eq!(comparable("No"), comparable("N\u{200b}o"));
+        assert_eq!(comparable("No"), comparable("\u{feff}no\u{ad}"));
+        assert_eq!(comparable("Ship  it"), comparable(" ship\u{2028}it "));
+        assert_ne!(comparable("No"), comparable("Now"));
+        assert!(is_blank(" \u{200b}\u{2060} "));
+        assert!(!is_blank(" x "));
+    }
+}
