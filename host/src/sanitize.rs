@@ -16,8 +16,9 @@ pub fn line(text: &str) -> String {
 /// becomes the spaces up to the next multiple of 4 columns, so that indented code stays
 /// indented.
 pub fn block(text: &str) -> String {
+    // split, not lines: a last line break is kept, so that cleaning twice is cleaning once.
     let expanded: Vec<String> = text
-        .lines()
+        .split('\n')
         .map(|line| {
             let mut out = String::with_capacity(line.len());
             for c in line.chars() {
@@ -138,6 +139,10 @@ mod tests {
         assert_eq!(block("fn x() {\n\tlet a;\n}"), "fn x() {\n    let a;\n}");
         assert_eq!(block("ab\tc\x1b[2Jd"), "ab  cd");
         assert_eq!(block("x\r\ny"), "x\ny");
+        // Found by fuzzing: a control alone on the last line left a line break that a second
+        // cleaning took away.
+        assert_eq!(block("fn x() {\n\u{1}"), "fn x() {\n");
+        assert_eq!(block(&block("fn x() {\n\u{1}")), "fn x() {\n");
     }
 
     #[test]
