@@ -13,7 +13,7 @@
 //! the command only when the plugin is the same; another plugin refuses it.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -205,7 +205,7 @@ impl Journal {
     /// The file, open for appending; created with its header on first use.
     fn writer(&mut self, plugin: &str, request: &str) -> std::io::Result<&mut File> {
         if self.file.is_none() {
-            let file = OpenOptions::new()
+            let mut file = OpenOptions::new()
                 .create(true)
                 .write(true)
                 .mode(0o600)
@@ -216,8 +216,6 @@ impl Journal {
             }
             // Cuts a line torn by a crash, so that the next line starts on its own.
             file.set_len(self.kept_bytes)?;
-            let mut file = file;
-            use std::io::Seek;
             file.seek(std::io::SeekFrom::End(0))?;
             if self.kept_bytes == 0 {
                 let header = Header {

@@ -101,16 +101,21 @@ impl Recorder {
         std::mem::replace(&mut self.journal, journal)
     }
 
-    /// The request with digest `request` of plugin `plugin` asks the person: its replies go to
-    /// the journal, and what an earlier run of it wrote there is played back first.
-    pub(crate) fn resume(&mut self, plugin: &str, request: &str) -> Result<(), crate::Error> {
+    /// A request that asks the person starts: with a journal, its replies go there, and what
+    /// an earlier run of it wrote there is played back first. `digests` gives the plugin's and
+    /// the request's, asked for only when there is a journal.
+    pub(crate) fn resume(
+        &mut self,
+        digests: impl FnOnce() -> (String, String),
+    ) -> Result<(), crate::Error> {
         let Some(journal) = &mut self.journal else {
             return Ok(());
         };
-        let earlier = journal.begin(plugin, request)?;
+        let (plugin, request) = digests();
+        let earlier = journal.begin(&plugin, &request)?;
         self.resumed = !earlier.is_empty();
         self.replay = earlier.into();
-        self.journaling = Some((plugin.to_string(), request.to_string()));
+        self.journaling = Some((plugin, request));
         Ok(())
     }
 

@@ -1,7 +1,9 @@
 //! Loading the plugin and calling it: [`Plugin`] is the compiled component (load it once),
 //! [`Session`] an instance of it talking to one [`Ui`].
 
+use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Config, Engine, Store, StoreLimits, UpdateDeadline};
@@ -25,9 +27,21 @@ pub struct Plugin {
     component: wasmtime::component::Component,
     limits: Limits,
     load_kind: LoadKind,
-    /// SHA-256 of the component, which a journal names.
-    digest: String,
+    source: Arc<Source>,
     _ticker: Ticker,
+}
+
+/// The component's bytes, and their SHA-256 once a journal needs it (which a journal names):
+/// hashing them is no work for every start.
+struct Source {
+    bytes: Cow<'static, [u8]>,
+    digest: OnceLock<String>,
+}
+
+impl Source {
+    fn digest(&self) -> &str {
+        self.digest.get_or_init(|| journal::digest(&[&self.bytes]))
+    }
 }
 
 /// Where the component comes from and how it is run; see [`Plugin::builder`].
@@ -66,13 +80,13 @@ impl PluginBuilder {
 
     /// Compiles (or reads from the cache) the component.
     pub fn build(self) -> Result<Plugin, Error> {
-        let bytes = match (&self.path, self.bytes) {
-            (Some(path), _) => std::fs::read(path).map_err(|source| Error::Read {
+        let bytes: Cow<'static, [u8]> = match (&self.path, self.bytes) {
+            (Some(path), _) => Cow::Owned(std::fs::read(path).map_err(|source| Error::Read {
                 path: path.clone(),
                 source,
-            })?,
-            (None, Some(bytes)) => bytes,
-            (None, None) => EMBEDDED_COMPONENT.to_vec(),
+            })?),
+            (None, Some(bytes)) => Cow::Owned(bytes),
+            (None, None) => Cow::Borrowed(EMBEDDED_COMPONENT),
         };
         let mut config = Config::new();
         config.epoch_interruption(true);
@@ -84,7 +98,10 @@ impl PluginBuilder {
             component,
             limits: self.limits,
             load_kind,
-            digest: journal::digest(&[&bytes]),
+            source: Arc::new(Source {
+                bytes,
+                digest: OnceLock::new(),
+            }),
             _ticker: ticker,
         })
     }
@@ -133,7 +150,7 @@ impl Plugin {
                 skip_response: None,
             },
             recovered: None,
-            plugin_digest: self.digest.clone(),
+            source: self.source.clone(),
         };
         session.store = Some(session.store_with(ui, &self.limits, Recorder::default()));
         session.instance()?;
@@ -163,8 +180,8 @@ pub struct Session<U: Ui + 'static> {
     settings: Settings,
     /// Why the last call failed at first, when replaying the person's replies saved it.
     recovered: Option<String>,
-    /// SHA-256 of the component, which a journal names.
-    plugin_digest: String,
+    /// The component, whose digest a journal names.
+    source: Arc<Source>,
 }
 
 impl<U: Ui + 'static> Session<U> {
@@ -235,8 +252,8 @@ impl<U: Ui + 'static> Session<U> {
     pub fn call(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
         self.check_size(arguments)?;
         let settings = self.settings.clone();
-        let request = journal::digest(&[b"call", name.as_bytes(), arguments.as_bytes()]);
-        self.run("call", Some(request), |bindings, store| {
+        let request = || journal::digest(&[b"call", name.as_bytes(), arguments.as_bytes()]);
+        self.run("call", Some(&request), |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_call(store, name, arguments, &settings)
@@ -274,12 +291,14 @@ impl<U: Ui + 'static> Session<U> {
     /// ```
     pub fn elicit(&mut self, request: &str, requester: Option<&str>) -> Result<Elicitation, Error> {
         self.check_size(request)?;
-        let digest = journal::digest(&[
-            b"elicit",
-            request.as_bytes(),
-            requester.unwrap_or("").as_bytes(),
-        ]);
-        self.run("elicit", Some(digest), |bindings, store| {
+        let digest = || {
+            journal::digest(&[
+                b"elicit",
+                request.as_bytes(),
+                requester.unwrap_or("").as_bytes(),
+            ])
+        };
+        self.run("elicit", Some(&digest), |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_elicit(store, request, requester)
@@ -299,8 +318,8 @@ impl<U: Ui + 'static> Session<U> {
     /// Asks typed questions.
     pub fn ask(&mut self, questions: &[Question]) -> Result<Outcome, Error> {
         let settings = self.settings.clone();
-        let request = journal::digest(&[b"ask", format!("{questions:?}").as_bytes()]);
-        self.run("ask", Some(request), |bindings, store| {
+        let request = || journal::digest(&[b"ask", format!("{questions:?}").as_bytes()]);
+        self.run("ask", Some(&request), |bindings, store| {
             bindings
                 .interview_plugin_tool()
                 .call_ask(store, questions, &settings)
@@ -392,8 +411,8 @@ impl<U: Ui + 'static> Session<U> {
         Ok(())
     }
 
-    /// Calls an export with a fresh compute budget; `request` is the digest of a request that
-    /// asks, which a journal is kept for. A trapped instance may not be entered again, so
+    /// Calls an export with a fresh compute budget; `request` gives the digest of a request
+    /// that asks, which a journal is kept for (computed only when there is a journal). A trapped instance may not be entered again, so
     /// after a trap the session starts over in a fresh store (which frees the trapped
     /// instance's memory); the UI carries over. If the person had answered before the trap,
     /// their replies are played back into a fresh instance with larger limits, without asking
@@ -401,16 +420,16 @@ impl<U: Ui + 'static> Session<U> {
     fn run<R>(
         &mut self,
         function: &'static str,
-        request: Option<String>,
+        request: Option<&dyn Fn() -> String>,
         call: impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
     ) -> Result<R, Error> {
         self.instance()?;
         self.recovered = None;
-        let plugin = self.plugin_digest.clone();
+        let source = self.source.clone();
         let recorder = &mut self.store_mut().data_mut().recorder;
         recorder.start();
         if let Some(request) = request {
-            recorder.resume(&plugin, &request)?;
+            recorder.resume(|| (source.digest().to_string(), request()))?;
         }
         let error = match self.attempt(&call) {
             Ok(result) => return Ok(result),
