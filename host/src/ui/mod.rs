@@ -179,13 +179,17 @@ pub(crate) fn resumed_heading(count: usize) -> String {
     }
 }
 
-/// An answer kept from a journal, as a title (the header, else the question's first line)
-/// and the answer, both fit for the terminal: the person's own text may hold pasted escapes.
+/// A question in a few words, where answers are listed: its header, else its first line.
+pub(crate) fn short_title(header: Option<&str>, prompt: &str) -> String {
+    header
+        .unwrap_or_else(|| prompt.lines().next().unwrap_or(""))
+        .to_string()
+}
+
+/// An answer kept from a journal, as a [`short_title`] and the answer, both fit for the
+/// terminal: the person's own text may hold pasted escapes.
 pub(crate) fn resumed_line(given: &Given) -> (String, String) {
-    let title = given
-        .header
-        .clone()
-        .unwrap_or_else(|| given.prompt.lines().next().unwrap_or("").to_string());
+    let title = short_title(given.header.as_deref(), &given.prompt);
     (sanitize::line(&title), sanitize::line(&given.answer_text()))
 }
 

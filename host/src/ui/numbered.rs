@@ -598,10 +598,7 @@ impl NumberedUi {
         self.say(&title);
         let width = items.len().to_string().len();
         for (i, item) in items.iter().enumerate() {
-            let title = item
-                .header
-                .clone()
-                .unwrap_or_else(|| item.prompt.lines().next().unwrap_or("").to_string());
+            let title = super::short_title(item.header.as_deref(), &item.prompt);
             self.say(&format!("  {:>width$}. {title}: {}", i + 1, item.answer));
         }
         if request.declinable {

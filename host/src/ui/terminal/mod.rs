@@ -143,10 +143,15 @@ impl TerminalUi {
         install_panic_hook();
         self.job = suspend::JobControl::install();
         self.keyboard = Keyboard::open();
+        self.start_screen();
+        true
+    }
+
+    /// Bracketed paste on, and a renderer that has drawn nothing yet, at the terminal's size.
+    fn start_screen(&mut self) {
         let _ = self.out.write_all(b"\x1b[?2004h");
         let (width, height) = terminal::size().unwrap_or((80, 24));
         self.renderer = Some(Renderer::new(width, height));
-        true
     }
 
     /// Gives the terminal back, as it was. A SIGTSTP that came while it was raw, and was not
@@ -184,9 +189,7 @@ impl TerminalUi {
     fn reclaim(&mut self) {
         let _ = terminal::disable_raw_mode();
         let _ = terminal::enable_raw_mode();
-        let _ = self.out.write_all(b"\x1b[?2004h");
-        let (width, height) = terminal::size().unwrap_or((80, 24));
-        self.renderer = Some(Renderer::new(width, height));
+        self.start_screen();
         self.committed.clear();
     }
 

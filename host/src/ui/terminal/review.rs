@@ -30,9 +30,7 @@ impl Review {
     }
 
     fn title_of(item: &ReviewItem) -> String {
-        item.header
-            .clone()
-            .unwrap_or_else(|| item.prompt.lines().next().unwrap_or("").to_string())
+        crate::ui::short_title(item.header.as_deref(), &item.prompt)
     }
 
     /// The entry that sends: "Accept" when there is nothing to review, else "Submit".
