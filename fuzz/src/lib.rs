@@ -88,8 +88,7 @@ pub fn select(b: &mut Bytes) -> SelectRequest {
 
 pub fn multi_select(b: &mut Bytes) -> MultiSelectRequest {
     let options = options(b);
-    let mut selected: Vec<u32> = (0..options.len() as u32).filter(|_| b.flag()).collect();
-    selected.dedup();
+    let selected: Vec<u32> = (0..options.len() as u32).filter(|_| b.flag()).collect();
     let min = b.flag().then(|| u32::from(b.byte() % 4));
     let max = b.flag().then(|| min.unwrap_or(0) + u32::from(b.byte() % 8));
     MultiSelectRequest {
