@@ -217,6 +217,7 @@ fn per_key(mut widget: impl Widget, keys: &[Key]) -> (usize, usize, Duration) {
         header: None,
         prompt: "Pick one".into(),
         required: true,
+        hint: None,
         error: None,
         context: None,
         declinable: false,

@@ -19,6 +19,7 @@ fn main() {
         header: None,
         prompt: "Panic now?".into(),
         required: true,
+        hint: None,
         error: None,
         context: None,
         declinable: false,

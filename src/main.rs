@@ -11,9 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use interview_host::formats::{self, Format};
 use interview_host::json_text;
-use interview_host::{ElicitEnding, Error, Given, Journal, Plugin, Session};
+use interview_host::{ElicitEnding, Error, Given, Journal, Plugin, Session, ToolFormat};
 
 use exit::Exit;
 
@@ -92,7 +91,7 @@ enum Command {
     /// Print the tool definitions (name, description, JSON Schema of the arguments).
     Schema {
         /// The envelope: plain, openai, anthropic, mcp or gemini.
-        #[arg(long, default_value = "plain", value_parser = ["plain", "openai", "anthropic", "mcp", "gemini"])]
+        #[arg(long, default_value = "plain", value_parser = ["plain", "openai", "anthropic", "claude", "mcp", "gemini"])]
         format: String,
     },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
@@ -177,9 +176,12 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Schema { format } => {
             let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
-            let definitions = session.definitions().map_err(failed)?;
-            let format = Format::named(&format).expect("clap checked the format");
-            print_json(&formats::render(&definitions, format))?;
+            let definitions = session
+                .definitions_as(tool_format(&format))
+                .map_err(failed)?;
+            let definitions = serde_json::from_str(&definitions)
+                .map_err(|e| failed(format!("the plugin's definitions are not JSON: {e}")))?;
+            print_json(&definitions)?;
             Ok(Exit::Answered)
         }
         Command::Check { request, tool } => {
@@ -412,6 +414,17 @@ fn read_request(
 /// Pretty for a person at a terminal, one line for a program; invisible and control
 /// characters escaped. A result that cannot be written (a closed pipe, a full disk) is a
 /// failure of its own: the answers did not reach the caller, and the exit code must say so.
+/// The envelope `name`d on the command line (clap has checked it is one of these).
+fn tool_format(name: &str) -> ToolFormat {
+    match name {
+        "openai" => ToolFormat::Openai,
+        "anthropic" | "claude" => ToolFormat::Anthropic,
+        "mcp" => ToolFormat::Mcp,
+        "gemini" => ToolFormat::Gemini,
+        _ => ToolFormat::Plain,
+    }
+}
+
 fn print_json(value: &serde_json::Value) -> Result<(), Failure> {
     let text = json_text::to_string(value, std::io::stdout().is_terminal());
     // Not println!: it panics when stdout is gone (a closed pipe, a terminal that hung up).

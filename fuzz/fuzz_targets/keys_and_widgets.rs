@@ -25,18 +25,30 @@ fuzz_target!(|data: &[u8]| {
         }
         1 => {
             let request = multi_select(&mut b);
-            let reply = drive(&mut b, &frame, multi_select::MultiSelect::new(&request));
+            let reply = drive(
+                &mut b,
+                &frame,
+                multi_select::MultiSelect::new(&request, frame.hint.as_deref()),
+            );
             if let Some(reply) = reply {
                 check_multi_select(&request, &reply);
             }
         }
         2 => {
             let request = text(&mut b);
-            drive(&mut b, &frame, text::Text::new(&request));
+            drive(
+                &mut b,
+                &frame,
+                text::Text::new(&request, frame.hint.as_deref()),
+            );
         }
         3 => {
             let request = number(&mut b);
-            drive(&mut b, &frame, number::Number::new(&request));
+            drive(
+                &mut b,
+                &frame,
+                number::Number::new(&request, frame.hint.as_deref()),
+            );
         }
         4 => {
             let request = ConfirmRequest {

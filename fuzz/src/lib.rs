@@ -53,6 +53,7 @@ pub fn frame(b: &mut Bytes) -> Frame {
         header: b.maybe_text(20),
         prompt: b.text(60),
         required: b.flag(),
+        hint: b.maybe_text(20),
         error: b.maybe_text(30),
         context: b.maybe_text(30),
         declinable: b.flag(),

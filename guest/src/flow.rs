@@ -2,9 +2,10 @@
 //! acceptable, go back with the earlier answer preselected, and stop on cancel with the answers
 //! given so far.
 
-use crate::judge::{Reply, Verdict, fewest_picks, judge};
+use crate::judge::{Reply, Verdict, judge};
 use crate::model::*;
-use crate::summary::review_items;
+use crate::printable::Printable;
+use crate::summary::{badged, hint, review_items};
 use crate::text_format;
 
 /// The widgets of the host, as the `ui` WIT interface defines them.
@@ -103,6 +104,7 @@ impl From<Ending> for Outcome {
 /// request, under `always_review`) ends with a review of the answers, where any of them can be
 /// changed before they are sent.
 pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
+    let ui = &mut Printable(ui);
     if ui.mode() == Mode::Unavailable {
         return Ending::Unavailable;
     }
@@ -121,6 +123,7 @@ pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
                 header: question.header.clone(),
                 prompt: question.prompt.clone(),
                 required: question.required,
+                hint: hint(question),
                 error: error.take(),
                 context: rules.context.map(str::to_string),
                 declinable: rules.declinable,
@@ -198,7 +201,7 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             Reply::Select(ui.select(
                 frame,
                 &SelectRequest {
-                    options: s.options.clone(),
+                    options: badged(&s.options),
                     selected,
                     other_label: s.other.then(|| OTHER_LABEL.to_string()),
                     other_text,
@@ -227,11 +230,11 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             Reply::MultiSelect(ui.multi_select(
                 frame,
                 &MultiSelectRequest {
-                    options: m.options.clone(),
+                    options: badged(&m.options),
                     selected,
                     other_label: m.other.then(|| OTHER_LABEL.to_string()),
                     other_text,
-                    min_picks: Some(fewest_picks(question, m)),
+                    min_picks: Some(m.fewest_picks(question.required)),
                     max_picks: m.max_picks,
                     notes: m.notes,
                     note,

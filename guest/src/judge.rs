@@ -126,11 +126,17 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
                 .filter(|p| !crate::text_pattern::fits(p, typed));
             match (t.min_length, t.max_length) {
                 (Some(min), _) if chars < min => retry(
-                    format!("Type at least {} (this is {chars}).", characters(min)),
+                    format!(
+                        "Type at least {} (this is {chars}).",
+                        crate::summary::characters(min)
+                    ),
                     keep,
                 ),
                 (_, Some(max)) if chars > max => retry(
-                    format!("Type at most {} (this is {chars}).", characters(max)),
+                    format!(
+                        "Type at most {} (this is {chars}).",
+                        crate::summary::characters(max)
+                    ),
                     keep,
                 ),
                 _ => match (
@@ -273,7 +279,7 @@ fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -
         None => Origin::Given,
     };
     let count = values.len() as u32;
-    let fewest = fewest_picks(question, m);
+    let fewest = m.fewest_picks(question.required);
     let note = note(m.notes, pick.note);
     let draft = Some(Answer {
         id: question.id.clone(),
@@ -299,12 +305,6 @@ fn multi_select(question: &Question, m: &MultiSelectQuestion, pick: MultiPick) -
         origin,
         note,
     })
-}
-
-/// The fewest picks a multi-select takes: its own minimum, else one when it is required. A
-/// required question with a minimum of 0 must be answered, and no pick is an answer.
-pub fn fewest_picks(question: &Question, m: &MultiSelectQuestion) -> u32 {
-    m.min_picks.unwrap_or(u32::from(question.required))
 }
 
 /// The note the person added to a pick, trimmed; kept only where the question offers notes.
@@ -375,12 +375,4 @@ pub fn number_hint(n: &NumberQuestion) -> String {
         "Enter {}.",
         crate::summary::number_range(n.integer, n.min, n.max, n.exclusive_min, n.exclusive_max)
     )
-}
-
-/// A count of characters in words: "1 character", "5 characters".
-fn characters(count: u32) -> String {
-    match count {
-        1 => "1 character".to_string(),
-        n => format!("{n} characters"),
-    }
 }

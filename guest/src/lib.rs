@@ -16,11 +16,16 @@ mod bindings {
 
 pub mod elicit;
 pub mod flow;
+// Result JSON in which no character can drive a terminal or hide text, written the same way by
+// the plugin and by the Rust host's pretty printer.
+#[path = "../../host/src/json_text.rs"]
+pub mod json_text;
 pub mod judge;
 pub mod limits;
 pub mod llm_text;
 pub mod model;
 pub mod native;
+mod printable;
 pub mod request;
 pub mod result;
 pub mod schema;
@@ -28,6 +33,7 @@ pub mod summary;
 pub mod text_format;
 mod text_pattern;
 pub mod tool;
+pub mod tool_formats;
 pub mod validate;
 pub mod visible;
 
@@ -37,7 +43,7 @@ mod testing;
 mod tests;
 
 use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
-use model::{Elicitation, Outcome, Question, Settings};
+use model::{Elicitation, Outcome, Question, Settings, ToolFormat};
 
 /// The component's export: each function hands over to [`tool`] with the imported UI.
 struct Plugin;
@@ -45,6 +51,10 @@ struct Plugin;
 impl Guest for Plugin {
     fn definitions() -> Vec<ToolDefinition> {
         schema::definitions()
+    }
+
+    fn definitions_as(format: ToolFormat) -> String {
+        tool_formats::render(&schema::definitions(), format)
     }
 
     fn call(name: String, arguments: String, settings: Settings) -> String {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 pub use crate::bindings::exports::interview::plugin::tool::{
-    ElicitEnding, Elicitation, ToolDefinition,
+    ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
 };
 pub use crate::bindings::interview::plugin::types::{
     Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
@@ -49,6 +49,14 @@ impl QuestionKind {
             QuestionKind::MultiSelect(m) => &m.options,
             _ => &[],
         }
+    }
+}
+
+impl MultiSelectQuestion {
+    /// The fewest picks it takes: its own minimum, else one when the question is `required`. A
+    /// required question with a minimum of 0 must be answered, and no pick is an answer.
+    pub fn fewest_picks(&self, required: bool) -> u32 {
+        self.min_picks.unwrap_or(u32::from(required))
     }
 }
 

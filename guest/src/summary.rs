@@ -1,4 +1,5 @@
-//! An answer in the person's words, for the review step: "Staging", "Unit tests, Lint", "yes".
+//! Questions and answers in the person's words: what an acceptable answer is ("a whole number
+//! from 1 to 10"), and how an answer reads at the review step ("Staging", "Unit tests, Lint").
 
 use crate::model::*;
 
@@ -91,6 +92,63 @@ pub fn number_range(
             format!("{what} {}", parts.join(" and "))
         }
     }
+}
+
+/// What an acceptable answer to `question` is, in words, when the question limits it: `3 to 20
+/// characters`, `pick 1 to 3`, `a whole number from 1 to 10`. Every host shows it as it is.
+pub fn hint(question: &Question) -> Option<String> {
+    match &question.kind {
+        QuestionKind::Text(t) => length_limits(t.min_length, t.max_length),
+        QuestionKind::MultiSelect(m) => match (m.fewest_picks(question.required), m.max_picks) {
+            (min, Some(max)) if min == max => Some(format!("pick {max}")),
+            (0, Some(max)) => Some(format!("pick at most {max}")),
+            (min, Some(max)) => Some(format!("pick {min} to {max}")),
+            (0, None) => None,
+            (min, None) => Some(format!("pick at least {min}")),
+        },
+        QuestionKind::Number(n) => Some(number_range(
+            n.integer,
+            n.min,
+            n.max,
+            n.exclusive_min,
+            n.exclusive_max,
+        )),
+        QuestionKind::Select(_) | QuestionKind::Confirm(_) => None,
+    }
+}
+
+/// A text's length limits in words: "1 to 20 characters", "exactly 2 characters", "at least 1
+/// character".
+fn length_limits(min: Option<u32>, max: Option<u32>) -> Option<String> {
+    match (min, max) {
+        (Some(min), Some(max)) if min == max => Some(format!("exactly {}", characters(max))),
+        (Some(min), Some(max)) => Some(format!("{min} to {}", characters(max))),
+        (Some(min), None) => Some(format!("at least {}", characters(min))),
+        (None, Some(max)) => Some(format!("at most {}", characters(max))),
+        (None, None) => None,
+    }
+}
+
+/// A count of characters in words: "1 character", "5 characters".
+pub fn characters(count: u32) -> String {
+    match count {
+        1 => "1 character".to_string(),
+        n => format!("{n} characters"),
+    }
+}
+
+/// `options` as a widget shows them: the "recommended" flag cleared where the label already
+/// says so (models write "Yes (Recommended)"), so that a host draws a badge exactly where the
+/// flag is set and never a second one.
+pub fn badged(options: &[Choice]) -> Vec<Choice> {
+    let says = |label: &str| label.trim_end().to_lowercase().ends_with("(recommended)");
+    options
+        .iter()
+        .map(|o| Choice {
+            recommended: o.recommended && !says(&o.label),
+            ..o.clone()
+        })
+        .collect()
 }
 
 /// The review step's list: every question with its answer in words.

@@ -145,6 +145,14 @@ pub fn select(n: u32) -> Step {
     }))
 }
 
+pub fn multi(picked: &[u32]) -> Step {
+    Step::Multi(MultiSelectReply::Picked(MultiPick {
+        picked: picked.to_vec(),
+        other: None,
+        note: None,
+    }))
+}
+
 pub fn text(t: &str) -> Step {
     Step::Text(TextReply::Submitted(t.into()))
 }

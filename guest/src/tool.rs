@@ -5,7 +5,7 @@ use serde_json::json;
 use crate::flow::{self, Rules, Ui};
 use crate::model::*;
 use crate::request::{self, Call};
-use crate::{result, validate};
+use crate::{json_text, result, validate};
 
 /// Runs a tool call and returns the result JSON.
 pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> String {
@@ -17,7 +17,7 @@ pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) 
             result::outcome(&request, &ending.into())
         }
     };
-    result.to_string()
+    json_text::to_string(&result, false)
 }
 
 /// Checks a tool call without asking: the `invalid` result, or the questions as understood.
@@ -30,7 +30,7 @@ pub fn check(name: &str, arguments: &str) -> String {
             "questions": request.questions.iter().map(result::question).collect::<Vec<_>>(),
         }),
     };
-    result.to_string()
+    json_text::to_string(&result, false)
 }
 
 /// Asks typed questions, after the same validation as `call`.

@@ -28,7 +28,6 @@
 //! ```
 
 mod bindings;
-pub mod formats;
 pub mod input;
 mod journal;
 pub mod json_text;
@@ -41,7 +40,9 @@ pub mod ui;
 
 use std::path::PathBuf;
 
-pub use bindings::exports::interview::plugin::tool::{ElicitEnding, Elicitation, ToolDefinition};
+pub use bindings::exports::interview::plugin::tool::{
+    ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
+};
 pub use bindings::interview::plugin::types::{
     Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,

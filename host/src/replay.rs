@@ -271,6 +271,7 @@ mod tests {
             header: None,
             prompt: format!("Question {position}"),
             required: true,
+            hint: None,
             error: None,
             context: None,
             declinable: false,

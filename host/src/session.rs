@@ -10,7 +10,7 @@ use wasmtime::{Config, Engine, Store, StoreLimits, UpdateDeadline};
 
 use crate::Error;
 use crate::bindings::Plugin as Bindings;
-use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition};
+use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition, ToolFormat};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::journal::{self, Journal};
 use crate::loader::{self, LoadKind};
@@ -195,6 +195,16 @@ impl<U: Ui + 'static> Session<U> {
     pub fn definitions(&mut self) -> Result<Vec<ToolDefinition>, Error> {
         self.run("definitions", None, |bindings, store| {
             bindings.interview_plugin_tool().call_definitions(store)
+        })
+    }
+
+    /// The tools the plugin answers as an agent ecosystem lists them (`format`), as a JSON
+    /// text: an MCP `tools/list` result, OpenAI function tools, and so on.
+    pub fn definitions_as(&mut self, format: ToolFormat) -> Result<String, Error> {
+        self.run("definitions-as", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_definitions_as(store, format)
         })
     }
 

@@ -56,7 +56,7 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
         Err(refusal) => {
             return Elicitation {
                 ending: ElicitEnding::Invalid,
-                reply: error_reply(&envelope, &refusal).to_string(),
+                reply: crate::json_text::to_string(&error_reply(&envelope, &refusal), false),
             };
         }
     };
@@ -85,7 +85,7 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
     };
     Elicitation {
         ending,
-        reply: reply.to_string(),
+        reply: crate::json_text::to_string(&reply, false),
     }
 }
 

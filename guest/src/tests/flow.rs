@@ -527,3 +527,76 @@ fn the_review_hides_a_secret_and_shows_a_note() {
     );
     assert_eq!(result["answers"][1]["note"], "after the freeze");
 }
+
+#[test]
+fn every_limited_question_says_its_limit_in_words() {
+    let request = r#"{"questions": [
+        {"id": "a", "question": "Name?", "min_length": 3, "max_length": 20},
+        {"id": "b", "question": "Code?", "min_length": 4, "max_length": 4},
+        {"id": "c", "question": "Areas?", "multiple": true, "options": ["x", "y", "z"], "max_picks": 2},
+        {"id": "d", "question": "Tags?", "multiple": true, "options": ["x", "y"], "required": false},
+        {"id": "e", "question": "How many?", "type": "integer", "min": 1, "max": 9},
+        {"id": "f", "question": "Ratio?", "type": "number", "exclusive_min": 0, "exclusive_max": 1},
+        {"id": "g", "question": "Sure?", "type": "confirm"}
+    ]}"#;
+    let (_, script) = run(
+        "interview",
+        request,
+        [
+            text("Ada"),
+            text("abcd"),
+            multi(&[0]),
+            multi(&[]),
+            Step::Number(NumberReply::Entered("4".into())),
+            Step::Number(NumberReply::Entered("0.5".into())),
+            Step::Confirm(ConfirmReply::Answered(true)),
+            submit(),
+        ],
+    );
+    let hints: Vec<Option<&str>> = script.frames.iter().map(|f| f.hint.as_deref()).collect();
+    assert_eq!(
+        hints,
+        [
+            Some("3 to 20 characters"),
+            Some("exactly 4 characters"),
+            Some("pick 1 to 2"),
+            None,
+            Some("a whole number from 1 to 9"),
+            Some("a number more than 0 and less than 1"),
+            None,
+        ]
+    );
+}
+
+#[test]
+fn widgets_get_printable_text_and_a_badge_only_where_the_label_lacks_one() {
+    let request = r#"{"question": "Pick\u001b[2J one\u202e", "header": "H\u0007i", "options": [
+        {"label": "Safe\u001b]0;owned\u0007", "description": "line\u009b31m one\nline two", "recommended": true},
+        {"label": "Fast (Recommended)", "recommended": true}
+    ]}"#;
+    let (_, script) = run("interview", request, [select(0)]);
+    let frame = &script.frames[0];
+    assert_eq!(frame.prompt, "Pick one");
+    assert_eq!(frame.header.as_deref(), Some("Hi"));
+    let Shown::Select(shown) = &script.shown[0] else {
+        panic!("a select was shown: {:?}", script.shown);
+    };
+    assert_eq!(shown.options[0].label, "Safe");
+    assert_eq!(
+        shown.options[0].description.as_deref(),
+        Some("line one\nline two")
+    );
+    let badges: Vec<bool> = shown.options.iter().map(|o| o.recommended).collect();
+    assert_eq!(badges, [true, false]);
+}
+
+#[test]
+fn a_default_accepted_as_shown_comes_back_as_given() {
+    let request = r#"{"question": "Command?", "default": "make\tall"}"#;
+    let (result, script) = run("interview", request, [text("make all")]);
+    let Shown::Text(shown) = &script.shown[0] else {
+        panic!("a text was shown: {:?}", script.shown);
+    };
+    assert_eq!(shown.initial.as_deref(), Some("make all"));
+    assert_eq!(result["answer"], "make\tall");
+}

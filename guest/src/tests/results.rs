@@ -236,3 +236,21 @@ fn whole_numbers_are_exact_and_too_large_ones_are_asked_again() {
         ["1e30 is too large to keep exact. Enter a whole number."]
     );
 }
+
+#[test]
+fn result_json_escapes_what_could_drive_a_terminal_or_hide_text() {
+    let mut script = Script::new([text("left\u{202e}right\u{9b}2J")]);
+    let settings = Settings {
+        skip_response: None,
+    };
+    let result = crate::tool::call(
+        "interview",
+        r#"{"question": "Name?"}"#,
+        &settings,
+        &mut script,
+    );
+    assert!(result.contains(r"left\u202eright\u009b2J"), "{result}");
+    assert!(!result.contains('\u{202e}') && !result.contains('\u{9b}'));
+    let parsed: serde_json::Value = serde_json::from_str(&result).unwrap();
+    assert_eq!(parsed["answer"], "left\u{202e}right\u{9b}2J");
+}

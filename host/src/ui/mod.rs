@@ -27,17 +27,6 @@ impl SelectReply {
     }
 }
 
-/// An option's "(recommended)" badge is drawn, unless its label already ends in those words
-/// (models write "Yes (Recommended)"; the label is shown as sent).
-pub(crate) fn shows_badge(option: &crate::Choice) -> bool {
-    option.recommended
-        && !option
-            .label
-            .trim_end()
-            .to_lowercase()
-            .ends_with("(recommended)")
-}
-
 /// " (optional)" after the prompt of an optional question, unless the prompt or the header
 /// already ends so (a form's title often reads "Phone (optional)").
 pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
@@ -46,22 +35,6 @@ pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
         ""
     } else {
         " (optional)"
-    }
-}
-
-/// A text's length limits in words: "1 to 20 characters", "exactly 2 characters",
-/// "at least 1 character".
-pub(crate) fn length_limits(min: Option<u32>, max: Option<u32>) -> Option<String> {
-    let characters = |n: u32| match n {
-        1 => "1 character".to_string(),
-        n => format!("{n} characters"),
-    };
-    match (min, max) {
-        (Some(min), Some(max)) if min == max => Some(format!("exactly {}", characters(max))),
-        (Some(min), Some(max)) => Some(format!("{min} to {}", characters(max))),
-        (Some(min), None) => Some(format!("at least {}", characters(min))),
-        (None, Some(max)) => Some(format!("at most {}", characters(max))),
-        (None, None) => None,
     }
 }
 
@@ -131,45 +104,6 @@ pub fn place(frame: &Frame) -> Option<String> {
     }
 }
 
-/// What a number question accepts, in words: `a whole number from 1 to 10`, `a number of 18
-/// or more`, `a number more than 0 and less than 1`.
-pub fn number_range(request: &NumberRequest) -> String {
-    let what = if request.integer {
-        "a whole number"
-    } else {
-        "a number"
-    };
-    // A bound the value must be strictly beyond wins over an inclusive one on the same side.
-    let low = match (request.min, request.exclusive_min) {
-        (_, Some(bound)) => Some(format!("more than {bound}")),
-        (Some(bound), None) => Some(format!("{bound} or more")),
-        (None, None) => None,
-    };
-    let high = match (request.max, request.exclusive_max) {
-        (_, Some(bound)) => Some(format!("less than {bound}")),
-        (Some(bound), None) => Some(format!("{bound} or less")),
-        (None, None) => None,
-    };
-    match (
-        request.min,
-        request.max,
-        request.exclusive_min,
-        request.exclusive_max,
-    ) {
-        (Some(min), Some(max), None, None) => format!("{what} from {min} to {max}"),
-        (Some(min), None, None, None) => format!("{what} of {min} or more"),
-        (None, Some(max), None, None) => format!("{what} of {max} or less"),
-        _ => {
-            let parts: Vec<String> = low.into_iter().chain(high).collect();
-            if parts.is_empty() {
-                what.to_string()
-            } else {
-                format!("{what} {}", parts.join(" and "))
-            }
-        }
-    }
-}
-
 /// What a resumed request says before the answers kept from its journal.
 pub(crate) fn resumed_heading(count: usize) -> String {
     match count {
@@ -196,6 +130,7 @@ pub(crate) fn resumed_line(given: &Given) -> (String, String) {
 fn clean_frame(frame: Frame) -> Frame {
     Frame {
         header: frame.header.as_deref().map(sanitize::line),
+        hint: frame.hint.as_deref().map(sanitize::line),
         prompt: sanitize::text(&frame.prompt),
         error: frame.error.as_deref().map(sanitize::text),
         context: frame.context.as_deref().map(sanitize::text),
@@ -421,6 +356,7 @@ mod tests {
             header: None,
             prompt: prompt.into(),
             required,
+            hint: None,
             error: None,
             context: None,
             declinable: false,
@@ -490,23 +426,5 @@ mod tests {
             ..frame("Contact phone number", false)
         };
         assert_eq!(optional_mark(&titled), "");
-    }
-
-    #[test]
-    fn one_character_is_singular() {
-        assert_eq!(
-            length_limits(Some(1), None).unwrap(),
-            "at least 1 character"
-        );
-        assert_eq!(length_limits(None, Some(1)).unwrap(), "at most 1 character");
-        assert_eq!(
-            length_limits(Some(1), Some(5)).unwrap(),
-            "1 to 5 characters"
-        );
-        assert_eq!(
-            length_limits(Some(2), Some(2)).unwrap(),
-            "exactly 2 characters"
-        );
-        assert_eq!(length_limits(None, None), None);
     }
 }

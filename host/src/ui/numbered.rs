@@ -144,6 +144,10 @@ impl NumberedUi {
         let optional = super::optional_mark(frame);
         let prompt = self.style.bold(&format!("{}{optional}", frame.prompt));
         self.say(&prompt);
+        if let Some(hint) = &frame.hint {
+            let line = self.style.dim(&format!("({hint})"));
+            self.say(&line);
+        }
     }
 
     /// Said last, just above the answer line: the error of the previous try, and the first
@@ -172,7 +176,7 @@ impl NumberedUi {
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let badge = if super::shows_badge(option) {
+            let badge = if option.recommended {
                 self.style.dim(" (recommended)")
             } else {
                 String::new()
@@ -268,17 +272,6 @@ impl NumberedUi {
             picked.extend(request.other_text.iter().cloned());
             let note = with_note(request.note.as_deref());
             self.say(&format!("(default: {}{note})", picked.join(", ")));
-        }
-        let limits = match (request.min_picks, request.max_picks) {
-            (Some(min), Some(max)) if min == max => format!(" Pick {min}."),
-            (Some(min), Some(max)) => format!(" Pick {min} to {max}."),
-            (Some(min), None) if min > 1 => format!(" Pick at least {min}."),
-            (_, Some(max)) => format!(" Pick at most {max}."),
-            _ => String::new(),
-        };
-        if !limits.is_empty() {
-            let line = self.style.dim(limits.trim());
-            self.say(&line);
         }
         if request.notes {
             self.hint(
@@ -458,10 +451,6 @@ impl Ui for NumberedUi {
             let line = self.style.dim(&format!("(for example: {placeholder})"));
             self.say(&line);
         }
-        if let Some(limits) = super::length_limits(request.min_length, request.max_length) {
-            let line = self.style.dim(&format!("({limits})"));
-            self.say(&line);
-        }
         if request.multiline {
             self.hint("multiline", "Type your answer; an empty line ends it.");
         }
@@ -552,8 +541,6 @@ impl Ui for NumberedUi {
         }
         let request = &without_rejected_draft(frame, *request, |r| &mut r.initial);
         self.show_frame(frame);
-        let line = self.style.dim(&format!("({})", number_range(request)));
-        self.say(&line);
         if let Some(initial) = request.initial {
             self.say(&format!("(default: {initial})"));
         }

@@ -549,11 +549,19 @@ impl Ui for TerminalUi {
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        self.run(Some(frame), None, multi_select::MultiSelect::new(request))
+        self.run(
+            Some(frame),
+            None,
+            multi_select::MultiSelect::new(request, frame.hint.as_deref()),
+        )
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        self.run(Some(frame), None, text::Text::new(request))
+        self.run(
+            Some(frame),
+            None,
+            text::Text::new(request, frame.hint.as_deref()),
+        )
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
@@ -561,7 +569,11 @@ impl Ui for TerminalUi {
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        self.run(Some(frame), None, number::Number::new(request))
+        self.run(
+            Some(frame),
+            None,
+            number::Number::new(request, frame.hint.as_deref()),
+        )
     }
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {

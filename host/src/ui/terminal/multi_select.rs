@@ -23,12 +23,15 @@ pub struct MultiSelect {
     list: List,
     min: Option<u32>,
     max: Option<u32>,
+    /// The limits in words (the frame's hint), shown beside "Done".
+    limits: Option<String>,
     notice: Option<String>,
     note: Note,
 }
 
 impl MultiSelect {
-    pub fn new(request: &MultiSelectRequest) -> Self {
+    /// The widget for `request`, with `limits` (the frame's hint) shown beside "Done".
+    pub fn new(request: &MultiSelectRequest, limits: Option<&str>) -> Self {
         let count = request.options.len();
         let mut ticked = vec![false; count];
         for &i in &request.selected {
@@ -58,6 +61,7 @@ impl MultiSelect {
             ),
             min: request.min_picks,
             max: request.max_picks,
+            limits: limits.map(str::to_string),
             notice: None,
             note: Note::new(request.notes, request.note.as_deref()),
         }
@@ -250,13 +254,10 @@ impl Widget for MultiSelect {
             },
         );
         let count = self.count();
-        let limits = match (self.min, self.max) {
-            (Some(min), Some(max)) if min == max => format!(" · pick {min}"),
-            (Some(min), Some(max)) => format!(" · pick {min} to {max}"),
-            (Some(min), None) if min > 0 => format!(" · at least {min}"),
-            (_, Some(max)) => format!(" · at most {max}"),
-            _ => String::new(),
-        };
+        let limits = self
+            .limits
+            .as_ref()
+            .map_or(String::new(), |limits| format!(" · {limits}"));
         let done_style = if self.limit_problem().is_none() {
             theme.done
         } else {

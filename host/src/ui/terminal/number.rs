@@ -9,14 +9,18 @@ use crate::ui::{Nav, NumberReply, NumberRequest};
 pub struct Number {
     editor: Editor,
     request: NumberRequest,
+    /// The accepted range in words, shown after what is typed.
+    range: Option<String>,
 }
 
 impl Number {
-    pub fn new(request: &NumberRequest) -> Self {
+    /// The widget for `request`, with `range` (the frame's hint) shown beside it.
+    pub fn new(request: &NumberRequest, range: Option<&str>) -> Self {
         let initial = request.initial.map(|v| v.to_string()).unwrap_or_default();
         Number {
             editor: Editor::new(&initial, false),
             request: *request,
+            range: range.map(str::to_string),
         }
     }
 
@@ -65,11 +69,12 @@ impl Widget for Number {
     fn body(&mut self, ctx: &Ctx) -> Body {
         let theme = ctx.theme;
         let (lines, (_, column)) = self.editor.view(false);
-        let range = crate::ui::number_range(&self.request);
-        let line = Line::new()
+        let mut line = Line::new()
             .push("› ", theme.cursor)
-            .push(lines.concat(), theme.text)
-            .push(format!("  ({range})"), theme.muted);
+            .push(lines.concat(), theme.text);
+        if let Some(range) = &self.range {
+            line = line.push(format!("  ({range})"), theme.muted);
+        }
         Body {
             lines: vec![line],
             cursor: Some((0, 2 + column)),

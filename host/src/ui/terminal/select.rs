@@ -49,7 +49,7 @@ impl Select {
                 kind: Kind::Option(i as u32),
                 label: o.label.clone(),
                 description: o.description.clone().filter(|d| !d.trim().is_empty()),
-                badge: crate::ui::shows_badge(o),
+                badge: o.recommended,
                 preview: o.preview.clone(),
             })
             .collect();

@@ -9,13 +9,17 @@ use crate::ui::{Nav, TextReply, TextRequest};
 pub struct Text {
     editor: Editor,
     request: TextRequest,
+    /// The length limits in words (the frame's hint), shown under the editor.
+    limits: Option<String>,
 }
 
 impl Text {
-    pub fn new(request: &TextRequest) -> Self {
+    /// The widget for `request`, with `limits` (the frame's hint) shown under the editor.
+    pub fn new(request: &TextRequest, limits: Option<&str>) -> Self {
         Text {
             editor: Editor::new(request.initial.as_deref().unwrap_or(""), request.multiline),
             request: request.clone(),
+            limits: limits.map(str::to_string),
         }
     }
 }
@@ -55,10 +59,19 @@ impl Widget for Text {
                 .push(placeholder.clone(), theme.muted);
         }
         body.cursor = Some((line, 2 + column));
-        if let Some(max) = self.request.max_length {
-            let count = self.editor.text().chars().count();
+        // What was typed against the limit, and the limits in words: "  7/20 · 3 to 20 characters".
+        let count = self
+            .request
+            .max_length
+            .map(|max| format!("{}/{max}", self.editor.text().chars().count()));
+        let below: Vec<&str> = count
+            .iter()
+            .chain(&self.limits)
+            .map(String::as_str)
+            .collect();
+        if !below.is_empty() {
             body.lines
-                .push(Line::new().push(format!("  {count}/{max}"), theme.muted));
+                .push(Line::new().push(format!("  {}", below.join(" · ")), theme.muted));
         }
         body
     }

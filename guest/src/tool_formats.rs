@@ -1,40 +1,10 @@
-//! The plugin's tool definitions in each agent ecosystem's own envelope, for `interview schema
-//! --format`: OpenAI (Chat Completions function tools), Anthropic (Messages API tools), MCP
-//! (a `tools/list` result) and Gemini (`functionDeclarations`).
+//! The plugin's tool definitions in each agent ecosystem's own envelope: OpenAI (Chat
+//! Completions function tools), Anthropic (Messages API tools), MCP (a `tools/list` result) and
+//! Gemini (`functionDeclarations`).
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::ToolDefinition;
-
-/// An agent ecosystem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// The plugin's own list: `[{name, description, parameters}]`.
-    Plain,
-    /// `[{"type": "function", "function": {name, description, parameters}}]`.
-    OpenAi,
-    /// `[{name, description, input_schema}]`.
-    Anthropic,
-    /// `{"tools": [{name, description, inputSchema}]}`.
-    Mcp,
-    /// `{"functionDeclarations": [{name, description, parameters}]}`, the schema cut to the
-    /// OpenAPI subset Gemini reads.
-    Gemini,
-}
-
-impl Format {
-    /// The format called `name`: `plain`, `openai`, `anthropic`, `mcp` or `gemini`.
-    pub fn named(name: &str) -> Option<Format> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "plain" => Format::Plain,
-            "openai" => Format::OpenAi,
-            "anthropic" | "claude" => Format::Anthropic,
-            "mcp" => Format::Mcp,
-            "gemini" => Format::Gemini,
-            _ => return None,
-        })
-    }
-}
+use crate::model::{ToolDefinition, ToolFormat as Format};
 
 /// Schema keywords Gemini's function declarations accept (an OpenAPI 3.0 subset).
 pub const GEMINI_KEYWORDS: &[&str] = &[
@@ -62,14 +32,18 @@ pub const GEMINI_KEYWORDS: &[&str] = &[
     "maximum",
 ];
 
-/// `definitions` in `format`.
-pub fn render(definitions: &[ToolDefinition], format: Format) -> Json {
+/// `definitions` in `format`, as a JSON text.
+pub fn render(definitions: &[ToolDefinition], format: Format) -> String {
+    envelope(definitions, format).to_string()
+}
+
+fn envelope(definitions: &[ToolDefinition], format: Format) -> Json {
     let tools = definitions.iter().map(|tool| {
         let schema: Json = serde_json::from_str(&tool.parameters).unwrap_or_else(|_| json!({"type": "object"}));
         let (name, description) = (tool.name.as_str(), tool.description.as_str());
         match format {
             Format::Plain => json!({ "name": name, "description": description, "parameters": schema }),
-            Format::OpenAi => json!({
+            Format::Openai => json!({
                 "type": "function",
                 "function": { "name": name, "description": description, "parameters": without_meta(schema) },
             }),

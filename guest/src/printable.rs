@@ -1,0 +1,119 @@
+//! The boundary to the host's widgets: every text the plugin sends through the `ui` interface
+//! is made safe to print here, once, so that no host has to work it out again. The agent's text
+//! is untrusted: its escape sequences, control characters and invisible characters go, and line
+//! breaks stay only in the fields that may hold them.
+
+use crate::flow::Ui;
+use crate::model::*;
+
+// One sanitizer for the plugin and the Rust host, which keeps its own pass as a second line of
+// defence against other builds of the component.
+#[path = "../../host/src/sanitize.rs"]
+#[allow(dead_code)]
+mod sanitize;
+
+/// A UI whose widgets get only printable text.
+pub struct Printable<'a, U>(pub &'a mut U);
+
+impl<U: Ui> Ui for Printable<'_, U> {
+    fn mode(&mut self) -> Mode {
+        self.0.mode()
+    }
+
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        let request = SelectRequest {
+            options: options(&request.options),
+            other_label: line(&request.other_label),
+            other_text: line(&request.other_text),
+            discuss_label: line(&request.discuss_label),
+            note: line(&request.note),
+            ..request.clone()
+        };
+        self.0.select(&printable(frame), &request)
+    }
+
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        let request = MultiSelectRequest {
+            options: options(&request.options),
+            other_label: line(&request.other_label),
+            other_text: line(&request.other_text),
+            note: line(&request.note),
+            ..request.clone()
+        };
+        self.0.multi_select(&printable(frame), &request)
+    }
+
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        let clean = if request.multiline {
+            sanitize::text
+        } else {
+            sanitize::line
+        };
+        let shown = TextRequest {
+            placeholder: line(&request.placeholder),
+            initial: request.initial.as_deref().map(clean),
+            ..request.clone()
+        };
+        match self.0.text(&printable(frame), &shown) {
+            // The default was cleaned to be shown (a tab became a space); accepted as shown,
+            // it is the default as given.
+            TextReply::Submitted(text) if Some(&text) == shown.initial.as_ref() => {
+                TextReply::Submitted(request.initial.clone().unwrap_or(text))
+            }
+            reply => reply,
+        }
+    }
+
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        self.0.confirm(&printable(frame), request)
+    }
+
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        self.0.number(&printable(frame), request)
+    }
+
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        let request = ReviewRequest {
+            items: request
+                .items
+                .iter()
+                .map(|item| ReviewItem {
+                    header: line(&item.header),
+                    prompt: sanitize::text(&item.prompt),
+                    // The person's own text too: a paste may hold escapes.
+                    answer: sanitize::line(&item.answer),
+                })
+                .collect(),
+            context: request.context.as_deref().map(sanitize::text),
+            ..request.clone()
+        };
+        self.0.review(&request)
+    }
+}
+
+fn printable(frame: &Frame) -> Frame {
+    Frame {
+        header: line(&frame.header),
+        prompt: sanitize::text(&frame.prompt),
+        hint: line(&frame.hint),
+        error: frame.error.as_deref().map(sanitize::text),
+        context: frame.context.as_deref().map(sanitize::text),
+        ..frame.clone()
+    }
+}
+
+fn options(options: &[Choice]) -> Vec<Choice> {
+    options
+        .iter()
+        .map(|o| Choice {
+            label: sanitize::line(&o.label),
+            description: o.description.as_deref().map(sanitize::text),
+            preview: o.preview.as_deref().map(sanitize::block),
+            ..o.clone()
+        })
+        .collect()
+}
+
+fn line(text: &Option<String>) -> Option<String> {
+    text.as_deref().map(sanitize::line)
+}
