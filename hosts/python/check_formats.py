@@ -1,7 +1,9 @@
 """Every value the plugin accepts for a string format is accepted by both validators MCP
 servers check elicitation results with: pydantic (Python SDK; EmailStr, AnyUrl, date, datetime)
-and Ajv with ajv-formats (TypeScript SDK). Run from the repository root after `npm install` in
-hosts/js; exits 1 on the first value the plugin accepts and a validator refuses.
+and Ajv with ajv-formats (TypeScript SDK). And the tool definitions in Gemini's envelope are
+what Gemini's own SDK (google-genai) takes as function declarations. Run from the repository
+root with the `interview` package installed, after `npm install` in hosts/js; exits 1 on the
+first value the plugin accepts and a validator refuses.
 
 The plugin may refuse more than the validators do (a typo such as `bob@gmail` is caught while
 the person can fix it); the values both accept that the plugin refuses are listed, not failed,
@@ -12,12 +14,11 @@ import datetime
 import json
 import subprocess
 import sys
-from pathlib import Path
 
+from google.genai import types as gemini
 from pydantic import AnyUrl, EmailStr, TypeAdapter, ValidationError
 
-sys.path.insert(0, str(Path(__file__).parent))
-from interview_host import Plugin  # noqa: E402
+from interview import Plugin
 
 CANDIDATES = {
     "email": [
@@ -110,6 +111,13 @@ def main():
                 failures.append(f"{format_name} {value!r}: an everyday value, refused")
             if value in REFUSED.get(format_name, []) and ours:
                 failures.append(f"{format_name} {value!r}: must be refused")
+    declarations = json.loads(plugin.definitions_as("gemini"))["functionDeclarations"]
+    for declaration in declarations:
+        try:
+            gemini.FunctionDeclaration.model_validate(declaration)
+        except ValidationError as error:
+            failures.append(f"gemini declaration {declaration['name']}: {error}")
+    print(f"gemini: {len(declarations)} function declarations checked with google-genai")
     total = sum(len(v) for v in CANDIDATES.values())
     print(f"formats: {total} values checked against pydantic and Ajv")
     for line in stricter:

@@ -1,7 +1,7 @@
 // The `interview:plugin/ui` imports of the plugin, for jco: each widget is handed to the UI in
-// use (see host.js). jco maps WIT values to JavaScript as: records are objects with camelCase
-// fields (`otherLabel`), variants are `{ tag, val }` (`{ tag: 'picked', val: 1 }`, `{ tag:
-// 'nav', val: 'back' }`), enums are strings, options are the value or `undefined`.
+// use. jco maps WIT values to JavaScript as: records are objects with camelCase fields
+// (`otherLabel`), variants are `{ tag, val }` (`{ tag: 'picked', val: { index: 1 } }`,
+// `{ tag: 'nav', val: 'back' }`), enums are strings, options are the value or `undefined`.
 
 let current = null;
 

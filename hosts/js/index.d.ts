@@ -1,0 +1,73 @@
+// Types of the interview package. The widget types are the plugin's WIT `ui` interface as jco
+// maps it: records are objects with camelCase fields, variants `{ tag, val }`, enums strings,
+// options the value or `undefined`. Every text a UI is given is already safe to print.
+
+import type {
+  ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, Nav, NumberReply,
+  NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextReply, TextRequest,
+  UiMode,
+} from './generated/interfaces/interview-plugin-ui.js';
+import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
+
+export type * from './generated/interfaces/interview-plugin-ui.js';
+export type { Choice } from './generated/interfaces/interview-plugin-types.js';
+export type { ElicitEnding, ToolDefinition, ToolFormat };
+
+/** A way to reach a person: the widgets the plugin asks through. Each returns what the person
+ * did; the plugin judges it and asks again with `frame.error` set when it is not acceptable. */
+export interface Ui {
+  /** How this UI reaches a person; `'unavailable'` makes the plugin ask nothing. */
+  mode(): UiMode;
+  select(frame: Frame, request: SelectRequest): SelectReply;
+  multiSelect(frame: Frame, request: MultiSelectRequest): MultiSelectReply;
+  text(frame: Frame, request: TextRequest): TextReply;
+  confirm(frame: Frame, request: ConfirmRequest): ConfirmReply;
+  number(frame: Frame, request: NumberRequest): NumberReply;
+  /** After the last question of a batch of two or more, and of every elicitation. */
+  review(request: ReviewRequest): ReviewReply;
+  /** Called after each request, so that a UI can forget what it said once per request. */
+  finished?(): void;
+}
+
+/** The version of the plugin's WIT package these functions speak. */
+export const WIT_VERSION: string;
+/** The envelopes `definitionsAs` writes. */
+export const FORMATS: ToolFormat[];
+
+/** Runs a tool call (arguments as JSON text or a value); the result JSON text. */
+export function call(name: string, args: unknown, ui: Ui, options?: { skipResponse?: string }): string;
+/** Checks a tool call without asking anything: the `invalid` result or the questions, JSON text. */
+export function check(name: string, args: unknown): string;
+/** Answers an MCP `elicitation/create` request: how it ended, and the JSON text to send back. */
+export function elicit(request: unknown, ui: Ui, options?: { requester?: string }): { ending: ElicitEnding; reply: string };
+/** The tools the plugin answers, `interview` first. */
+export function definitions(): ToolDefinition[];
+/** The tool definitions as an ecosystem lists them, as JSON text. */
+export function definitionsAs(format: ToolFormat): string;
+
+/** Numbered lists and one answer per line, read as the Rust command's numbered mode reads
+ * them. `input`: the answers as one text (else stdin); `output`: where questions go (else
+ * stderr). */
+export class LineUi {
+  constructor(options?: { input?: string; output?: { write(text: string): unknown } });
+  /** Why asking stopped: `quit`, or `ended` (the input ended). */
+  stopped?: 'quit' | 'ended';
+}
+export interface LineUi extends Ui {}
+
+/** Plays back `replies`, one per widget; once they run out every widget cancels. */
+export class ScriptedUi {
+  constructor(replies?: unknown[], options?: { unavailable?: boolean });
+  asked: { widget: string; frame?: Frame; request: unknown }[];
+}
+export interface ScriptedUi extends Ui {}
+
+/** A handler for the MCP TypeScript SDK's `ElicitRequestSchema`: asks each form in the
+ * terminal (in a worker thread, so the client keeps running), or through `ui`. */
+export function elicitationHandler(options?: {
+  ui?: Ui;
+  requester?: string;
+  input?: string | string[];
+}): (request: { params: unknown }) => Promise<Record<string, unknown>>;
+
+export type { Nav };

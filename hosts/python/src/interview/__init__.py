@@ -1,0 +1,29 @@
+"""Ask a person what an AI agent needs to know: the interview plugin (a sandboxed WebAssembly
+component) with a terminal UI, for Python.
+
+    import interview
+
+    plugin = interview.Plugin()
+    result = plugin.call("interview", {"question": "Ship it?", "type": "confirm"}, interview.LineUi())
+
+``result`` is the JSON text the agent gets back. Write your own UI by subclassing
+:class:`interview.Ui`; answer MCP elicitations with :func:`interview.mcp.elicitation_callback`.
+"""
+
+from .line_ui import LineUi
+from .plugin import FORMATS, WIT_VERSION, Elicitation, Plugin, ToolDefinition
+from .scripted import ScriptedUi
+from .ui import (
+    Choice, ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest, Nav,
+    NumberRequest, Other, Picked, Review, ReviewItem, ReviewRequest, SelectRequest, TextRequest,
+    Ui,
+)
+
+__version__ = "0.2.0"
+
+__all__ = [
+    "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "FORMATS", "Frame", "LineUi",
+    "Mode", "MultiPicked", "MultiSelectRequest", "Nav", "NumberRequest", "Other", "Picked",
+    "Plugin", "Review", "ReviewItem", "ReviewRequest", "ScriptedUi", "SelectRequest",
+    "TextRequest", "ToolDefinition", "Ui", "WIT_VERSION",
+]

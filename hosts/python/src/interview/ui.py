@@ -1,0 +1,229 @@
+"""What a UI is given and what it answers: the ``ui`` interface of the plugin's WIT, as plain
+Python values.
+
+A UI only shows a widget and reports what the person did; the plugin decides what to ask, judges
+every answer and asks again with ``frame.error`` set until it is acceptable. Every text in these
+values is already safe to print: the plugin removed escape sequences, control characters and
+invisible characters from the agent's text.
+
+Subclass :class:`Ui` and override the widgets your medium can show::
+
+    class Chat(Ui):
+        def confirm(self, frame, request):
+            return ask_in_chat(frame.prompt) == "yes"
+"""
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import List, Optional, Union
+
+
+class Mode(str, Enum):
+    """How the UI reaches a person."""
+
+    TERMINAL = "terminal"
+    """A terminal that is drawn on and read key by key."""
+    NUMBERED = "numbered"
+    """Line by line: numbered lists, one answer per line."""
+    UNAVAILABLE = "unavailable"
+    """Nobody can answer: the plugin asks nothing and reports ``unavailable``."""
+
+
+class Nav(str, Enum):
+    """Leaving a question without answering it; every widget may return one."""
+
+    BACK = "back"
+    """The previous question (the plugin says so on the first one)."""
+    SKIP = "skip"
+    """Skip an optional question."""
+    CANCEL = "cancel"
+    """Stop: the result is ``cancelled`` with the answers given so far."""
+    DECLINE = "decline"
+    """Refuse the whole request, where ``frame.declinable`` (an MCP elicitation)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of a select or multi-select."""
+
+    label: str
+    value: str
+    description: Optional[str] = None
+    preview: Optional[str] = None
+    """Monospace text to show as it is (lines kept) while the entry is looked at."""
+    recommended: bool = False
+    """Draw a "recommended" badge (never set where the label already says so)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a question stands and its texts, common to every widget."""
+
+    position: int
+    """1-based position in the batch."""
+    total: int
+    header: Optional[str]
+    prompt: str
+    """The question; may hold line breaks."""
+    required: bool
+    """When false the person may skip it: show " (optional)"."""
+    hint: Optional[str]
+    """What an acceptable answer is, in words (``pick 1 to 3``); show it near the widget."""
+    error: Optional[str]
+    """Why the previous answer was refused; show it near the widget."""
+    context: Optional[str]
+    """What the whole request is about: show it once, above the first question."""
+    declinable: bool
+    """The person may decline the whole request (``Nav.DECLINE``)."""
+
+
+@dataclass(frozen=True)
+class SelectRequest:
+    options: List[Choice]
+    selected: Optional[int]
+    """The entry under the cursor at the start (earlier answer or default)."""
+    other_label: Optional[str]
+    """The free-text entry's label, when typed answers are allowed."""
+    other_text: Optional[str]
+    discuss_label: Optional[str]
+    notes: bool
+    """The person may add a note to their pick."""
+    note: Optional[str]
+
+
+@dataclass(frozen=True)
+class MultiSelectRequest:
+    options: List[Choice]
+    selected: List[int]
+    other_label: Optional[str]
+    other_text: Optional[str]
+    min_picks: Optional[int]
+    max_picks: Optional[int]
+    notes: bool
+    note: Optional[str]
+
+
+@dataclass(frozen=True)
+class TextRequest:
+    multiline: bool
+    placeholder: Optional[str]
+    initial: Optional[str]
+    secret: bool
+    """Do not echo what is typed."""
+    min_length: Optional[int]
+    max_length: Optional[int]
+
+
+@dataclass(frozen=True)
+class ConfirmRequest:
+    initial: Optional[bool]
+
+
+@dataclass(frozen=True)
+class NumberRequest:
+    initial: Optional[float]
+    min: Optional[float]
+    max: Optional[float]
+    exclusive_min: Optional[float]
+    exclusive_max: Optional[float]
+    integer: bool
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    header: Optional[str]
+    prompt: str
+    answer: str
+    """The answer in words, as the person would say it."""
+
+
+@dataclass(frozen=True)
+class ReviewRequest:
+    items: List[ReviewItem]
+    context: Optional[str]
+    declinable: bool
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A select's answer: ``options[index]``, with the person's note."""
+
+    index: int
+    note: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Other:
+    """A select answered in the person's own words."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Discuss:
+    """The person chose "Let's discuss this"."""
+
+
+@dataclass(frozen=True)
+class MultiPicked:
+    """A multi-select's answer: option indices, a typed answer, the person's note."""
+
+    picked: List[int] = field(default_factory=list)
+    other: Optional[str] = None
+    note: Optional[str] = None
+
+
+class Review(str, Enum):
+    """How the review step ends, besides :class:`Edit`."""
+
+    SUBMIT = "submit"
+    CANCEL = "cancel"
+    DECLINE = "decline"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Change the answer of ``items[index]`` at the review step."""
+
+    index: int
+
+
+SelectReply = Union[Picked, Other, Discuss, Nav]
+MultiSelectReply = Union[MultiPicked, Nav]
+TextReply = Union[str, Nav]
+"""The text submitted (``""`` for nothing), or a nav."""
+ConfirmReply = Union[bool, Nav]
+NumberReply = Union[str, Nav]
+"""The text typed (the plugin parses and range-checks it), or a nav."""
+ReviewReply = Union[Review, Edit]
+
+
+class Ui:
+    """A way to reach a person. Override the widgets; each one that is not overridden cancels,
+    so that a UI that cannot show a kind of question never answers it by accident."""
+
+    def mode(self) -> Mode:
+        """How this UI reaches a person; ``Mode.UNAVAILABLE`` makes the plugin ask nothing."""
+        return Mode.NUMBERED
+
+    def select(self, frame: Frame, request: SelectRequest) -> SelectReply:
+        return Nav.CANCEL
+
+    def multi_select(self, frame: Frame, request: MultiSelectRequest) -> MultiSelectReply:
+        return Nav.CANCEL
+
+    def text(self, frame: Frame, request: TextRequest) -> TextReply:
+        return Nav.CANCEL
+
+    def confirm(self, frame: Frame, request: ConfirmRequest) -> ConfirmReply:
+        return Nav.CANCEL
+
+    def number(self, frame: Frame, request: NumberRequest) -> NumberReply:
+        return Nav.CANCEL
+
+    def review(self, request: ReviewRequest) -> ReviewReply:
+        """After the last question of a batch of two or more, and of every elicitation."""
+        return Review.SUBMIT
+
+    def finished(self) -> None:
+        """Called after each request, so that a UI can forget what it said once per request."""

@@ -1,0 +1,94 @@
+"""`python -m interview` answers like the Rust command in numbered mode: the same lines on stdin
+give the same result on stdout and the same exit code."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+DEPLOY = ROOT / "examples" / "deploy.json"
+ELICITATION = ROOT / "examples" / "elicitation.json"
+
+
+def python_command(*args, answers=""):
+    return subprocess.run([sys.executable, "-m", "interview", *args], input=answers,
+                          capture_output=True, text=True, timeout=60)
+
+
+def both(rust_command, *args, answers=""):
+    """The Python and the Rust command's runs on the same input: they must agree."""
+    python = python_command(*args, answers=answers)
+    rust = subprocess.run([str(rust_command), *args], input=answers, capture_output=True,
+                          text=True, timeout=60)
+    assert (python.stdout, python.returncode) == (rust.stdout, rust.returncode), python.stderr
+    return python
+
+
+# A batch answered in every way the numbered mode reads: a number, a range and a typed answer,
+# a refused number asked again, a default taken with Enter, and an optional question skipped.
+BATCH = "2\n1, 3-4\n40\n3\n\nskip\n\n"
+
+
+def test_a_batch_gives_the_rust_commands_result_and_exit_code(rust_command):
+    run = both(rust_command, "ask", str(DEPLOY), answers=BATCH)
+    assert run.returncode == 0
+    result = json.loads(run.stdout)
+    assert result["status"] == "answered"
+    values = [a["value"] for a in result["answers"]]
+    assert values == ["staging", ["Unit tests", "Migrations dry-run", "Load test"], 3, True,
+                      "I don't have information about this."]
+    assert "40 is more than 10" in run.stderr
+
+
+def test_quit_returns_the_answers_so_far_like_the_rust_command(rust_command):
+    run = both(rust_command, "ask", str(DEPLOY), answers="1\n\nquit\n")
+    assert run.returncode == 1
+    result = json.loads(run.stdout)
+    assert result["status"] == "cancelled"
+    assert [a["id"] for a in result["answers"]] == ["environment", "checks"]
+
+
+def test_going_back_and_editing_at_the_review(rust_command):
+    answers = "1\nback\n3\n\n5\ny\nnone\n1\n2\n\n"
+    run = both(rust_command, "ask", str(DEPLOY), answers=answers)
+    assert json.loads(run.stdout)["answers"][0]["value"] == "staging"
+
+
+def test_an_elicitation_declined_and_accepted(rust_command):
+    declined = both(rust_command, "elicit", str(ELICITATION), answers="decline\n")
+    assert declined.returncode == 5
+    answers = "Ada Lovelace\nada@example.com\n2026-12-24\n\n2\n1,2\nn\n\n"
+    accepted = both(rust_command, "elicit", str(ELICITATION), answers=answers)
+    assert accepted.returncode == 0
+    assert json.loads(accepted.stdout)["result"] == {"action": "accept", "content": {
+        "name": "Ada Lovelace", "email": "ada@example.com", "date": "2026-12-24", "guests": 8,
+        "room": "hall", "extras": ["projector", "catering"], "newsletter": False}}
+
+
+@pytest.mark.parametrize("answers", ["", "\n"])
+def test_no_input_at_all_means_nobody_is_there(rust_command, answers):
+    run = both(rust_command, "ask", str(DEPLOY), answers=answers)
+    assert run.returncode == (3 if answers == "" else 1)
+
+
+def test_an_invalid_request_and_an_unreadable_file(rust_command, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"questions": [{"question": "Pick", "options": []}]}')
+    run = both(rust_command, "ask", str(bad))
+    assert run.returncode == 2 and json.loads(run.stdout)["error"]["path"].startswith("questions[0]")
+    missing = python_command("ask", str(tmp_path / "missing.json"))
+    assert missing.returncode == 2
+    assert json.loads(missing.stdout)["status"] == "invalid"
+
+
+def test_check_and_schema(rust_command):
+    both(rust_command, "check", str(DEPLOY))
+    for format in ("plain", "openai", "anthropic", "mcp", "gemini"):
+        python = python_command("schema", "--format", format)
+        assert python.returncode == 0
+        rust = subprocess.run([str(rust_command), "schema", "--format", format],
+                              capture_output=True, text=True)
+        assert json.loads(python.stdout) == json.loads(rust.stdout)

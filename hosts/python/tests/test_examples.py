@@ -1,0 +1,38 @@
+"""Every example request (README.md's JSON blocks, examples/*.json) is one the plugin takes: tool
+requests validate against the JSON Schema the plugin publishes for the `interview` tool (with
+a draft 2020-12 validator), and MCP elicitation requests are not refused by the plugin."""
+
+import json
+import re
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import interview
+
+from conftest import ROOT
+
+
+def examples():
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        yield str(path.relative_to(ROOT)), json.loads(path.read_text())
+    readme = (ROOT / "README.md").read_text()
+    for number, block in enumerate(re.findall(r"```json\n(.*?)```", readme, re.S), 1):
+        if '"status"' not in block and '"result"' not in block:  # a result, not a request
+            yield f"README.md, JSON block {number}", json.loads(block)
+
+
+EXAMPLES = list(examples())
+
+
+@pytest.mark.parametrize("request_", [r for _, r in EXAMPLES], ids=[w for w, _ in EXAMPLES])
+def test_example(plugin, request_):
+    if "requestedSchema" in request_.get("params", request_):
+        elicitation = plugin.elicit(request_, interview.ScriptedUi())
+        assert elicitation.ending != "invalid", elicitation.reply
+        return
+    definitions = {d.name: json.loads(d.parameters) for d in plugin.definitions()}
+    schema = definitions["interview"]
+    Draft202012Validator.check_schema(schema)
+    errors = Draft202012Validator(schema).iter_errors(request_)
+    assert [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors] == []
