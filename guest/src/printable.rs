@@ -9,7 +9,6 @@ use crate::model::*;
 // One sanitizer for the plugin and the Rust host, which keeps its own pass as a second line of
 // defence against other builds of the component.
 #[path = "../../host/src/sanitize.rs"]
-#[allow(dead_code)]
 mod sanitize;
 
 /// A UI whose widgets get only printable text.

@@ -25,14 +25,19 @@ def examples():
 EXAMPLES = list(examples())
 
 
+@pytest.fixture(scope="module")
+def validator(plugin):
+    """The published schema of the `interview` tool, checked once against the meta-schema."""
+    schema = {d.name: json.loads(d.parameters) for d in plugin.definitions()}["interview"]
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
 @pytest.mark.parametrize("request_", [r for _, r in EXAMPLES], ids=[w for w, _ in EXAMPLES])
-def test_example(plugin, request_):
+def test_example(plugin, validator, request_):
     if "requestedSchema" in request_.get("params", request_):
         elicitation = plugin.elicit(request_, interview.ScriptedUi())
         assert elicitation.ending != "invalid", elicitation.reply
         return
-    definitions = {d.name: json.loads(d.parameters) for d in plugin.definitions()}
-    schema = definitions["interview"]
-    Draft202012Validator.check_schema(schema)
-    errors = Draft202012Validator(schema).iter_errors(request_)
+    errors = validator.iter_errors(request_)
     assert [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors] == []
