@@ -7,17 +7,17 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use interview_host::ui::scripted::{ScriptedUi, Step};
-use interview_host::ui::terminal::keys::Key;
-use interview_host::ui::terminal::layout;
-use interview_host::ui::terminal::render::Renderer;
-use interview_host::ui::terminal::select::Select;
-use interview_host::ui::terminal::theme::Theme;
-use interview_host::ui::terminal::widget::Widget;
+use interview_host::internals::keys::Key;
+use interview_host::internals::layout;
+use interview_host::internals::render::Renderer;
+use interview_host::internals::select::Select;
+use interview_host::internals::theme::Theme;
+use interview_host::internals::widget::Widget;
 use interview_host::{
     Choice, ConfirmReply, EMBEDDED_COMPONENT, ElicitEnding, Frame, MultiPick, MultiSelectReply,
     NoPerson, NumberReply, Plugin, ReviewReply, SelectReply, SelectRequest, TextReply,
 };
+use interview_host::{ScriptedUi, Step};
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();

@@ -4,8 +4,7 @@
 
 use std::fs::OpenOptions;
 
-use interview_host::ui::terminal::TerminalUi;
-use interview_host::{Choice, Frame, SelectRequest, Ui};
+use interview_host::{Choice, Frame, SelectRequest, TerminalUi, Ui};
 
 fn main() {
     let tty = OpenOptions::new()

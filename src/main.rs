@@ -175,10 +175,12 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
     let plugin = load(&cli)?;
     match cli.command {
         Command::Schema { format } => {
-            let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
+            let mut session = plugin
+                .session(interview_host::NoPerson)
+                .map_err(plugin_error)?;
             let definitions = session
                 .definitions_as(tool_format(&format))
-                .map_err(failed)?;
+                .map_err(plugin_error)?;
             let definitions = serde_json::from_str(&definitions)
                 .map_err(|e| failed(format!("the plugin's definitions are not JSON: {e}")))?;
             print_json(&definitions)?;
@@ -189,8 +191,10 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let mut session = plugin.session(interview_host::NoPerson).map_err(failed)?;
-            let result = session.check(&tool, &arguments).map_err(failed)?;
+            let mut session = plugin
+                .session(interview_host::NoPerson)
+                .map_err(plugin_error)?;
+            let result = session.check(&tool, &arguments).map_err(plugin_error)?;
             let result: serde_json::Value =
                 serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
             print_json(&result)?;
@@ -242,7 +246,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Err(exit) => return Ok(exit),
             };
             let person = people::find(request == "-", numbered);
-            let mut session = plugin.session(person).map_err(failed)?;
+            let mut session = plugin.session(person).map_err(plugin_error)?;
             session.set_skip_response(skip_response);
             if let Err(exit) = keep_journal(&mut session, journal, request::unusable_journal) {
                 return Ok(exit);
@@ -260,7 +264,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Err(exit) => return Ok(exit),
             };
             let person = people::find(request == "-", numbered);
-            let mut session = plugin.session(person).map_err(failed)?;
+            let mut session = plugin.session(person).map_err(plugin_error)?;
             if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
             {
                 return Ok(exit);
@@ -278,7 +282,7 @@ fn load(cli: &Cli) -> Result<Plugin, Failure> {
     if cli.no_cache {
         builder = builder.cache_dir(None);
     }
-    let plugin = builder.build().map_err(failed)?;
+    let plugin = builder.build().map_err(plugin_error)?;
     if let interview_host::LoadKind::Rebuilt(reason) = plugin.load_kind() {
         warn(&format!(
             "the compiled plugin in the cache was not used ({reason}); it was compiled again"
@@ -446,7 +450,7 @@ fn plugin_failed(
     reply: impl FnOnce(&str, &[Given]) -> serde_json::Value,
 ) -> Result<Exit, Failure> {
     if !matches!(error, Error::Trap { .. }) {
-        return Err(failed(error));
+        return Err(plugin_error(error));
     }
     let (failure, given) = request::failure(error);
     warn(&failure);
@@ -467,4 +471,9 @@ fn warn(message: &str) {
 
 fn failed(error: impl ToString) -> Failure {
     (Exit::Failed, error.to_string())
+}
+
+/// A plugin error that ends the command, with its causes.
+fn plugin_error(error: Error) -> Failure {
+    (Exit::Failed, request::report(&error))
 }

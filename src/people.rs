@@ -6,10 +6,10 @@ use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
-use interview_host::input::LineReader;
-use interview_host::ui::numbered::{NumberedUi, Stop};
-use interview_host::ui::terminal::TerminalUi;
+use interview_host::LineReader;
+use interview_host::TerminalUi;
 use interview_host::{NoPerson, Ui};
+use interview_host::{NumberedUi, StopReason};
 
 /// What a signal does to the current person's UI.
 type OnSignal = Box<dyn Fn() + Send>;
@@ -28,10 +28,13 @@ pub trait Person: Ui {
 
 impl Person for NumberedUi {
     fn interrupted(&self) -> bool {
-        self.stop() == Some(Stop::Interrupted)
+        self.stop() == Some(StopReason::Interrupted)
     }
     fn cut_off(&self) -> bool {
-        matches!(self.stop(), Some(Stop::Interrupted | Stop::Ended))
+        matches!(
+            self.stop(),
+            Some(StopReason::Interrupted | StopReason::Ended)
+        )
     }
 }
 

@@ -78,16 +78,13 @@ pub fn failure(error: Error) -> (String, Vec<Given>) {
     match error {
         Error::Trap {
             function,
-            message,
+            source,
             given,
         } => (
-            format!(
-                "the plugin failed in `{function}`: {}",
-                failure_cause(&message)
-            ),
+            format!("the plugin failed in `{function}`: {}", source.root_cause()),
             given,
         ),
-        other => (other.to_string(), Vec::new()),
+        other => (report(&other), Vec::new()),
     }
 }
 
@@ -97,19 +94,19 @@ pub fn recovered(failure: &str) -> String {
     format!(
         "the plugin failed after the answers were given ({}); they were played back into a \
          fresh instance with larger limits",
-        failure_cause(failure)
+        failure
     )
 }
 
-/// The cause of a plugin failure: wasmtime's last line, such as "forcing trap when growing
-/// memory to …".
-fn failure_cause(message: &str) -> &str {
-    message
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("it trapped")
+/// An error and its causes in one line: `cannot compile the component: failed to parse …`.
+pub fn report(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        line.push_str(&format!(": {error}"));
+        cause = error.source();
+    }
+    line
 }
 
 /// The result of a tool call the plugin failed: status `failed`, what the person had given

@@ -329,7 +329,7 @@ fn agent_text_never_reaches_the_terminal_as_control_sequences() {
 #[test]
 fn the_dialect_tools_by_name() {
     let request = json!({"question": "Layout?", "options": [{"label": "Reuse Card"}, {"label": "Reuse ListView"}]});
-    let path = write_request("tldr", &request);
+    let path = write_request("ask_question", &request);
     let output = run(&["ask", "--tool", "ask_question", &path], "4\n");
     let result = result(&output);
     assert_eq!(result["answers"][0]["discuss"], true);

@@ -2,8 +2,8 @@
 //! line break only where several lines are allowed), and its cursor is always somewhere on it.
 #![no_main]
 
-use interview_host::ui::terminal::editor::Editor;
-use interview_host::ui::terminal::keys::Key;
+use interview_host::internals::editor::Editor;
+use interview_host::internals::keys::Key;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -52,7 +52,7 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn unicode_width(text: &str) -> usize {
-    interview_host::ui::terminal::render::Line::new()
+    interview_host::internals::render::Line::new()
         .push(text.to_string(), Default::default())
         .width()
 }

@@ -5,10 +5,10 @@
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use interview_fuzz::*;
-use interview_host::ui::terminal::keys::Key;
-use interview_host::ui::terminal::theme::Theme;
-use interview_host::ui::terminal::widget::Widget;
-use interview_host::ui::terminal::{confirm, layout, multi_select, number, review, select, text};
+use interview_host::internals::keys::Key;
+use interview_host::internals::theme::Theme;
+use interview_host::internals::widget::Widget;
+use interview_host::internals::{confirm, layout, multi_select, number, review, select, text};
 use interview_host::{ConfirmRequest, Frame};
 use libfuzzer_sys::fuzz_target;
 

@@ -5,8 +5,8 @@
 use std::collections::VecDeque;
 
 use interview_fuzz::*;
-use interview_host::input::{Input, LineSource};
-use interview_host::ui::numbered::NumberedUi;
+use interview_host::{Input, LineSource};
+use interview_host::NumberedUi;
 use interview_host::{ConfirmRequest, Ui};
 use libfuzzer_sys::fuzz_target;
 

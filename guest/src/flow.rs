@@ -2,7 +2,7 @@
 //! acceptable, go back with the earlier answer preselected, and stop on cancel with the answers
 //! given so far.
 
-use crate::judge::{Reply, Verdict, judge};
+use crate::judge::{Leeway, Reply, Verdict, judge};
 use crate::model::*;
 use crate::printable::Printable;
 use crate::summary::{badged, hint, review_items};
@@ -49,26 +49,26 @@ impl Ui for ImportedUi {
 /// How a batch is run, beyond its questions: what the caller (a tool call, an elicitation)
 /// makes of skips, context and refusals.
 #[derive(Clone, Copy, Debug)]
-pub struct Rules<'a> {
-    /// What a skipped text question records, even a required one. None: a text
-    /// question is skipped like any other, left empty and only when optional.
-    pub skip_text: Option<&'a str>,
+pub struct Policy<'a> {
+    /// What the person may do beyond answering: skip a text question with a stock answer,
+    /// decline the whole request.
+    pub leeway: Leeway<'a>,
     /// What the whole request is about, shown once above its questions and on the review.
     pub context: Option<&'a str>,
-    /// The person may decline the whole request (an MCP elicitation).
-    pub declinable: bool,
     /// End every request with the review, even one of a single question or none (a form the
     /// person submits or declines as a whole). Otherwise only batches of two or more.
     pub always_review: bool,
 }
 
-impl<'a> Rules<'a> {
-    /// The rules of a tool call: skips follow the session's settings, nothing else is added.
+impl<'a> Policy<'a> {
+    /// The policy of a tool call: skips follow the session's settings, nothing else is added.
     pub fn tool(settings: &'a Settings) -> Self {
-        Rules {
-            skip_text: Some(settings.skip_response()),
+        Policy {
+            leeway: Leeway {
+                skip_text: Some(settings.skip_response()),
+                declinable: false,
+            },
             context: None,
-            declinable: false,
             always_review: false,
         }
     }
@@ -81,14 +81,14 @@ pub enum Ending {
     Answered(Vec<Answer>),
     /// The person stopped; the answers given so far.
     Cancelled(Vec<Answer>),
-    /// The person refused the whole request (only under declinable rules).
+    /// The person refused the whole request (only under a declinable policy).
     Declined,
     /// No person can answer; nothing was asked.
     Unavailable,
 }
 
 impl From<Ending> for Outcome {
-    /// A tool call's outcome. Its rules never offer declining, so `Declined` cannot come from
+    /// A tool call's outcome. Its policy never offers declining, so `Declined` cannot come from
     /// one; were it to, it would read as a cancel with nothing kept.
     fn from(ending: Ending) -> Outcome {
         match ending {
@@ -103,7 +103,7 @@ impl From<Ending> for Outcome {
 /// Asks valid `questions` in order and returns how it ended. A batch of two or more (or any
 /// request, under `always_review`) ends with a review of the answers, where any of them can be
 /// changed before they are sent.
-pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
+pub fn run(questions: &[Question], policy: &Policy, ui: &mut impl Ui) -> Ending {
     let ui = &mut Printable(ui);
     if ui.mode() == Mode::Unavailable {
         return Ending::Unavailable;
@@ -125,12 +125,12 @@ pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
                 required: question.required,
                 hint: hint(question),
                 error: error.take(),
-                context: rules.context.map(str::to_string),
-                declinable: rules.declinable,
+                context: policy.context.map(str::to_string),
+                declinable: policy.leeway.declinable,
             };
             let preset = draft.take().or_else(|| answers[index].clone());
             let reply = ask(ui, question, &frame, preset.as_ref());
-            match judge(question, reply, rules) {
+            match judge(question, reply, policy.leeway) {
                 Verdict::Accept(answer) => {
                     answers[index] = Some(answer);
                     index = if reviewing {
@@ -156,13 +156,13 @@ pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
                 Verdict::Decline => return Ending::Declined,
             }
         }
-        if questions.len() < 2 && !rules.always_review {
+        if questions.len() < 2 && !policy.always_review {
             break;
         }
         let review = ReviewRequest {
             items: review_items(questions, &answers),
-            context: rules.context.map(str::to_string),
-            declinable: rules.declinable,
+            context: policy.context.map(str::to_string),
+            declinable: policy.leeway.declinable,
         };
         match ui.review(&review) {
             ReviewReply::Submit => break,
@@ -171,7 +171,7 @@ pub fn run(questions: &[Question], rules: &Rules, ui: &mut impl Ui) -> Ending {
                 reviewing = true;
             }
             ReviewReply::Edit(_) => {}
-            ReviewReply::Decline if rules.declinable => return Ending::Declined,
+            ReviewReply::Decline if policy.leeway.declinable => return Ending::Declined,
             // A host that offers declining where it is not allowed has the person leave.
             ReviewReply::Cancel | ReviewReply::Decline => {
                 return Ending::Cancelled(given(answers));

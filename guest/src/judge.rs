@@ -2,7 +2,6 @@
 //! numbers in range, text of the right length. A rejected answer comes back with a message for
 //! the person and what they tried, so that asking again loses nothing they typed.
 
-use crate::flow::Rules;
 use crate::model::*;
 use crate::text_format;
 
@@ -34,8 +33,18 @@ pub enum Verdict {
     Decline,
 }
 
-/// Judges `reply` to `question`, under the batch's `rules`.
-pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
+/// What a caller allows beyond a question's own settings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Leeway<'a> {
+    /// What a skipped text question records, even a required one. None: a text question is
+    /// skipped like any other, left empty and only when optional.
+    pub skip_text: Option<&'a str>,
+    /// The person may decline the whole request.
+    pub declinable: bool,
+}
+
+/// Judges `reply` to `question`, with the batch's `leeway`.
+pub fn judge(question: &Question, reply: Reply, leeway: Leeway) -> Verdict {
     let answer = |value, origin| {
         Verdict::Accept(Answer {
             id: question.id.clone(),
@@ -64,8 +73,8 @@ pub fn judge(question: &Question, reply: Reply, rules: &Rules) -> Verdict {
     match nav {
         Some(Nav::Back) => return Verdict::Back,
         Some(Nav::Cancel) => return Verdict::Cancel,
-        Some(Nav::Skip) => return skip(question, rules),
-        Some(Nav::Decline) if rules.declinable => return Verdict::Decline,
+        Some(Nav::Skip) => return skip(question, leeway),
+        Some(Nav::Decline) if leeway.declinable => return Verdict::Decline,
         Some(Nav::Decline) => {
             return retry(
                 "This request cannot be declined; cancel it instead.".into(),
@@ -215,10 +224,10 @@ fn empty(question: &Question, message: &str) -> Verdict {
     }
 }
 
-/// `skip`: a text question records the skip response where the rules have one, an
+/// `skip`: a text question records the skip response where the leeway has one, an
 /// optional question is left empty.
-fn skip(question: &Question, rules: &Rules) -> Verdict {
-    let value = match (&question.kind, rules.skip_text) {
+fn skip(question: &Question, leeway: Leeway) -> Verdict {
+    let value = match (&question.kind, leeway.skip_text) {
         (QuestionKind::Text(_), Some(response)) => Value::Text(response.to_string()),
         _ if !question.required => Value::None,
         _ => {

@@ -1,4 +1,4 @@
-//! The line of text the model reads, in the seeds' words: `User selected: 2. Reuse ListView`,
+//! The line of text the model reads, in the peer tools' words: `User selected: 2. Reuse ListView`,
 //! `User wrote: ...`, `User cancelled the selection.`
 
 use crate::model::*;

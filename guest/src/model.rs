@@ -17,9 +17,9 @@ pub use crate::bindings::interview::plugin::ui::{
     SelectRequest, TextReply, TextRequest, UiMode as Mode,
 };
 
-/// The label of the free-text entry of choice questions (the tldr tools' wording).
+/// The label of the free-text entry of choice questions (the wording of `ask_question`).
 pub const OTHER_LABEL: &str = "Something else (I'll explain)";
-/// The label of the "discuss" entry of select questions (the tldr tools' wording).
+/// The label of the "discuss" entry of select questions (the wording of `ask_question`).
 pub const DISCUSS_LABEL: &str = "Let's discuss this";
 /// What a skipped text question records when the host sets no skip response.
 pub const DEFAULT_SKIP_RESPONSE: &str = "I don't have information about this.";

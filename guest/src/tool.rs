@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::flow::{self, Rules, Ui};
+use crate::flow::{self, Policy, Ui};
 use crate::model::*;
 use crate::request::{self, Call};
 use crate::{json_text, result, validate};
@@ -13,7 +13,7 @@ pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) 
         Err(error) => result::invalid(&error),
         Ok(Call::Signal(text)) => result::signal(&text),
         Ok(Call::Ask(request)) => {
-            let ending = flow::run(&request.questions, &Rules::tool(settings), ui);
+            let ending = flow::run(&request.questions, &Policy::tool(settings), ui);
             result::outcome(&request, &ending.into())
         }
     };
@@ -41,5 +41,5 @@ pub fn ask(questions: Vec<Question>, settings: &Settings, ui: &mut impl Ui) -> O
     if let Err(error) = validate::questions(paths.iter().map(String::as_str).zip(&questions)) {
         return Outcome::Invalid(error);
     }
-    flow::run(&questions, &Rules::tool(settings), ui).into()
+    flow::run(&questions, &Policy::tool(settings), ui).into()
 }

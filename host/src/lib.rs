@@ -4,11 +4,15 @@
 //! The plugin holds what a request means, validation, batch logic and results; this crate
 //! loads it with wasmtime (compiled once, then cached), keeps it in a sandbox (memory cap,
 //! compute budget, no WASI at all), and provides its `ui` imports through the [`Ui`] trait:
-//! a [`NumberedUi`](ui::numbered::NumberedUi) for line-by-line terminals and pipes, a
-//! [`ScriptedUi`](ui::scripted::ScriptedUi) for tests, or a UI of your own.
+//! a [`TerminalUi`] drawn with arrow keys (the `terminal` feature, on by default), a
+//! [`NumberedUi`] for line-by-line terminals, pipes and screen readers, a [`ScriptedUi`] for
+//! tests, or a UI of your own.
+//!
+//! The examples in `examples/` ask in a terminal (`terminal.rs`), write a UI of their own
+//! (`own_ui.rs`), and run the plugin from an async application (`async_app.rs`).
 //!
 //! ```
-//! use interview_host::{Plugin, ui::scripted::{ScriptedUi, Step}, SelectReply};
+//! use interview_host::{Plugin, ScriptedUi, SelectReply, Step};
 //!
 //! # fn main() -> Result<(), interview_host::Error> {
 //! let plugin = Plugin::load()?;
@@ -27,18 +31,20 @@
 //! # }
 //! ```
 
+#![warn(missing_docs)]
+
 mod bindings;
-pub mod input;
+mod error;
+mod imports;
+mod input;
 mod journal;
 pub mod json_text;
-pub mod loader;
+mod loader;
 mod replay;
-pub mod sandbox;
-pub mod sanitize;
+mod sandbox;
+mod sanitize;
 mod session;
-pub mod ui;
-
-use std::path::PathBuf;
+mod ui;
 
 pub use bindings::exports::interview::plugin::tool::{
     ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
@@ -47,66 +53,45 @@ pub use bindings::interview::plugin::types::{
     Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
+pub use bindings::interview::plugin::ui::{
+    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
+    NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
+    SelectRequest, TextReply, TextRequest, UiMode,
+};
+pub use error::Error;
+pub use input::{Input, Interrupter, LineReader, LineSource};
 pub use journal::Journal;
-pub use loader::LoadKind;
+pub use loader::{LoadKind, default_cache_dir};
 pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
-pub use ui::*;
+pub use ui::numbered::{NumberedUi, StopReason};
+pub use ui::scripted::{ScriptedUi, Shown, Step};
+#[cfg(feature = "terminal")]
+pub use ui::terminal::TerminalUi;
+pub use ui::{NoPerson, Ui};
 
-/// What can go wrong running the plugin. A bad request is not an error: it is an `invalid`
-/// result, with the place and the problem.
-#[derive(Debug)]
-pub enum Error {
-    /// The component file could not be read.
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// The component could not be compiled (not a component, or not this plugin's world).
-    Compile(String),
-    /// The component could not be instantiated.
-    Instantiate(String),
-    /// The plugin trapped or ran out of its memory or compute budget, also when the person's
-    /// replies were played back into a fresh instance with larger limits. `given` holds what
-    /// the person answered before, so that it is not lost. The next call starts a fresh
-    /// instance.
-    Trap {
-        function: &'static str,
-        message: String,
-        given: Vec<Given>,
-    },
-    /// The arguments are larger than the host hands to the plugin.
-    RequestTooLarge { bytes: usize, limit: usize },
-    /// The journal cannot be used: not a journal, damaged, or written for another request or
-    /// plugin. Nothing was asked.
-    Journal { path: PathBuf, problem: String },
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Read { path, source } => {
-                write!(f, "cannot read the component {}: {source}", path.display())
-            }
-            Error::Compile(e) => write!(f, "cannot compile the component: {e}"),
-            Error::Instantiate(e) => write!(f, "cannot instantiate the component: {e}"),
-            Error::Trap {
-                function, message, ..
-            } => {
-                write!(f, "the plugin failed in `{function}`: {message}")
-            }
-            Error::Journal { path, problem } => {
-                write!(f, "the journal {} {problem}", path.display())
-            }
-            Error::RequestTooLarge { bytes, limit } => {
-                write!(
-                    f,
-                    "the request is {bytes} bytes; the host accepts at most {limit}"
-                )
-            }
-        }
+/// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.
+#[doc(hidden)]
+pub mod internals {
+    /// How agent text is made safe for a terminal.
+    pub mod sanitize {
+        pub use crate::sanitize::{block, line, text};
     }
+    #[cfg(feature = "terminal")]
+    pub use crate::ui::terminal::{
+        confirm, editor, keys, layout, multi_select, number, render, review, select, text, theme,
+        widget,
+    };
 }
 
-impl std::error::Error for Error {}
+/// The project README's Rust example, compiled by `cargo test` (absent from a packaged crate,
+/// where `cfg(doctest)` is never set).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ProjectReadme;
+
+/// The crate README's example.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadme;

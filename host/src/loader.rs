@@ -68,15 +68,12 @@ pub(crate) fn load(
             Err(reason) => kind = LoadKind::Rebuilt(reason),
         }
     }
-    let compiled = engine
-        .precompile_component(bytes)
-        .map_err(|e| Error::Compile(format!("{e:?}")))?;
+    let compiled = engine.precompile_component(bytes).map_err(Error::Compile)?;
     if let Some(file) = &file {
         let _ = store(file, &compiled);
     }
     // SAFETY: `compiled` was produced just now by this engine.
-    let component = unsafe { Component::deserialize(engine, &compiled) }
-        .map_err(|e| Error::Compile(format!("{e:?}")))?;
+    let component = unsafe { Component::deserialize(engine, &compiled) }.map_err(Error::Compile)?;
     Ok((component, kind))
 }
 

@@ -6,12 +6,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use wasmtime::component::{HasSelf, Linker};
-use wasmtime::{Config, Engine, Store, StoreLimits, UpdateDeadline};
+use wasmtime::{Config, Engine, Store, UpdateDeadline};
 
 use crate::Error;
 use crate::bindings::Plugin as Bindings;
 use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition, ToolFormat};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
+use crate::imports::State;
 use crate::journal::{self, Journal};
 use crate::loader::{self, LoadKind};
 use crate::replay::{Given, Recorder};
@@ -90,7 +91,7 @@ impl PluginBuilder {
         };
         let mut config = Config::new();
         config.epoch_interruption(true);
-        let engine = Engine::new(&config).map_err(|e| Error::Compile(format!("{e:?}")))?;
+        let engine = Engine::new(&config).map_err(Error::Compile)?;
         let (component, load_kind) = loader::load(&engine, &bytes, self.cache_dir.as_deref())?;
         let ticker = Ticker::start(&engine);
         Ok(Plugin {
@@ -138,7 +139,7 @@ impl Plugin {
     pub fn session<U: Ui + 'static>(&self, ui: U) -> Result<Session<U>, Error> {
         let mut linker = Linker::new(&self.engine);
         Bindings::add_to_linker::<State<U>, HasSelf<State<U>>>(&mut linker, |state| state)
-            .map_err(|e| Error::Instantiate(format!("{e:?}")))?;
+            .map_err(Error::Instantiate)?;
         let mut session = Session {
             engine: self.engine.clone(),
             limits: self.limits.clone(),
@@ -153,18 +154,9 @@ impl Plugin {
             source: self.source.clone(),
         };
         session.store = Some(session.store_with(ui, &self.limits, Recorder::default()));
-        session.instance()?;
+        session.instance().map_err(Error::Instantiate)?;
         Ok(session)
     }
-}
-
-/// What the store holds: the UI, the memory limits, and the guest's compute clock.
-pub(crate) struct State<U> {
-    pub(crate) ui: U,
-    pub(crate) limits: StoreLimits,
-    pub(crate) clock: GuestClock,
-    /// The person's replies in the current call, for a replay if the plugin fails.
-    pub(crate) recorder: Recorder,
 }
 
 /// One instance of the plugin and the UI it asks through. Calls run one at a time.
@@ -216,7 +208,7 @@ impl<U: Ui + 'static> Session<U> {
     /// result is safe.
     ///
     /// ```
-    /// use interview_host::ui::scripted::{ScriptedUi, Step};
+    /// use interview_host::{ScriptedUi, Step};
     /// use interview_host::{Journal, Plugin, TextReply};
     ///
     /// # fn main() -> Result<(), interview_host::Error> {
@@ -276,7 +268,7 @@ impl<U: Ui + 'static> Session<U> {
     /// JSON-RPC response), and `ending` says how it came about.
     ///
     /// ```
-    /// use interview_host::ui::scripted::{ScriptedUi, Step};
+    /// use interview_host::{ScriptedUi, Step};
     /// use interview_host::{ElicitEnding, Plugin, ReviewReply, TextReply};
     ///
     /// # fn main() -> Result<(), interview_host::Error> {
@@ -338,7 +330,7 @@ impl<U: Ui + 'static> Session<U> {
 
     /// When the last call's result was saved by a replay: the plugin failed after the person
     /// had answered, and their replies were played back into a fresh instance with larger
-    /// limits. The failure, for a log.
+    /// limits. What failed, in a line, for a log.
     pub fn recovered_from(&self) -> Option<&str> {
         self.recovered.as_deref()
     }
@@ -408,14 +400,13 @@ impl<U: Ui + 'static> Session<U> {
         Ok(())
     }
 
-    fn instance(&mut self) -> Result<(), Error> {
+    fn instance(&mut self) -> wasmtime::Result<()> {
         if self.instance.is_none() {
             let store = self
                 .store
                 .as_mut()
                 .expect("a session has a store between calls");
-            let bindings = Bindings::instantiate(store, &self.component, &self.linker)
-                .map_err(|e| Error::Instantiate(format!("{e:?}")))?;
+            let bindings = Bindings::instantiate(store, &self.component, &self.linker)?;
             self.instance = Some(bindings);
         }
         Ok(())
@@ -433,7 +424,7 @@ impl<U: Ui + 'static> Session<U> {
         request: Option<&dyn Fn() -> String>,
         call: impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
     ) -> Result<R, Error> {
-        self.instance()?;
+        self.instance().map_err(Error::Instantiate)?;
         self.recovered = None;
         let source = self.source.clone();
         let recorder = &mut self.store_mut().data_mut().recorder;
@@ -452,7 +443,7 @@ impl<U: Ui + 'static> Session<U> {
             let given = self.replace_store(&self.limits.clone());
             return Err(Error::Trap {
                 function,
-                message: format!("{error:?}"),
+                source: error,
                 given,
             });
         }
@@ -462,11 +453,11 @@ impl<U: Ui + 'static> Session<U> {
         // The next call runs under the usual limits again.
         let given = self.replace_store(&self.limits.clone());
         if retried.is_ok() {
-            self.recovered = Some(format!("{error:?}"));
+            self.recovered = Some(error.root_cause().to_string());
         }
-        retried.map_err(|error| Error::Trap {
+        retried.map_err(|source| Error::Trap {
             function,
-            message: format!("{error:?}"),
+            source,
             given,
         })
     }
@@ -476,7 +467,7 @@ impl<U: Ui + 'static> Session<U> {
         &mut self,
         call: &impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
     ) -> wasmtime::Result<R> {
-        self.instance().map_err(|e| wasmtime::format_err!("{e}"))?;
+        self.instance()?;
         let bindings = self.instance.take().expect("instantiated above");
         let store = self.store_mut();
         store.data_mut().clock.restart();

@@ -1,7 +1,8 @@
 //! The conformance suite (`tests/conformance/`), run by the Rust host: the same cases the Python
 //! and JavaScript hosts run, with the same expected results.
 
-use interview_host::ui::scripted::{ScriptedUi, Shown, Step};
+use std::sync::Arc;
+
 use interview_host::*;
 use serde_json::Value as Json;
 
@@ -95,11 +96,11 @@ fn widget_of(shown: &Shown) -> &'static str {
     }
 }
 
-/// Every case, each run on its own session; all failures are reported together, each with its
-/// case's name and the result it actually gave.
-#[test]
-fn every_case_gives_exactly_the_expected_result() {
-    let plugin = Plugin::builder().cache_dir(None).build().unwrap();
+/// One test per case, named after its file: `cargo test -p interview-host --test conformance
+/// -- codex` runs the Codex cases. The component is compiled once for all of them.
+fn main() -> std::process::ExitCode {
+    let args = libtest_mimic::Arguments::from_args();
+    let plugin = Arc::new(Plugin::builder().cache_dir(None).build().unwrap());
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/conformance");
     let mut cases: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
@@ -108,22 +109,15 @@ fn every_case_gives_exactly_the_expected_result() {
         .collect();
     cases.sort();
     assert!(cases.len() >= 10, "the suite is in {dir}");
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|path| {
+    let trials = cases
+        .into_iter()
+        .map(|path| {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            run_case(&plugin, path)
-                .err()
-                .map(|why| format!("{name}: {why}"))
+            let plugin = plugin.clone();
+            libtest_mimic::Trial::test(name, move || Ok(run_case(&plugin, &path)?))
         })
         .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n\n")
-    );
+    libtest_mimic::run(&args, trials).exit_code()
 }
 
 /// Runs one case: `Err` says how it differs from what the case expects.

@@ -2,7 +2,7 @@
 //! the reply to send back: `{action: "accept", content}` when the person submits,
 //! `{action: "decline"}` when they refuse, `{action: "cancel"}` when they dismiss it.
 //!
-//! The form is asked under its own rules: the server's message (and who sent it) is the
+//! The form is asked under its own policy: the server's message (and who sent it) is the
 //! context of every question, a skipped field is left out rather than answered with the
 //! session's skip response, the person may decline at any question, and every form ends with
 //! the review, where it is submitted, changed or declined as a whole (the specification asks
@@ -12,7 +12,8 @@ pub mod form;
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::flow::{self, Ending, Rules, Ui};
+use crate::flow::{self, Ending, Policy, Ui};
+use crate::judge::Leeway;
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::*;
 use crate::request::fields::describe;
@@ -64,13 +65,15 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
         Some(requester) => format!("{requester} asks: {}", form.message),
         None => form.message.clone(),
     };
-    let rules = Rules {
-        skip_text: None,
+    let policy = Policy {
+        leeway: Leeway {
+            skip_text: None,
+            declinable: true,
+        },
         context: Some(&context),
-        declinable: true,
         always_review: true,
     };
-    let (ending, result) = match flow::run(&form.questions, &rules, ui) {
+    let (ending, result) = match flow::run(&form.questions, &policy, ui) {
         Ending::Answered(answers) => (
             ElicitEnding::Accepted,
             json!({ "action": "accept", "content": content(&form, &answers) }),

@@ -70,7 +70,7 @@ pub fn reply(request: &Request, outcome: &Outcome) -> Native {
         Tool::Question => opencode::reply(&asked),
         Tool::InteractiveFormQuestion => wegent::reply(&asked),
         Tool::UserSelect => pi::reply(&asked),
-        // The tldr tools document their words (the general text is in them) and no result.
+        // `ask_question` and `ask_multi_select` document their words (the general text is in them) and no result.
         Tool::AskQuestion | Tool::AskMultiSelect | Tool::ResumeStructured => Native::none(),
     }
 }

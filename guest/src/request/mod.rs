@@ -1,8 +1,8 @@
 //! From a tool call (a tool name and the model's JSON arguments) to validated questions.
 //!
-//! Every shape of the seeds and of the major agent tools is read into one model: a single
-//! question at the top level (`question`, `options`, `multi`), or a batch under `questions`,
-//! with each dialect's field names (see [`question`]).
+//! Every request shape of the major agent tools and of the peer ask-the-user tools is read into
+//! one model: a single question at the top level (`question`, `options`, `multi`), or a batch
+//! under `questions`, with each dialect's field names (see [`question`]).
 
 pub(crate) mod fields;
 pub mod question;

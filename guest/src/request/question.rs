@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::Value as Json;
 
 use super::fields::{Fields, Found, describe, scalar_text};
-use super::rules::Rules;
+use super::rules::{KindName, ToolRules};
 use crate::model::*;
 
 /// Field names, every dialect's spelling (compared ignoring case, `_` and `-`).
@@ -40,18 +40,8 @@ const RECOMMENDED: &[&str] = &["recommended"];
 const PREVIEW: &[&str] = &["preview"];
 const NOTES: &[&str] = &["notes", "allow_notes"];
 
-/// The kind named by a request, before its settings are read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum KindName {
-    Text,
-    Select,
-    MultiSelect,
-    Confirm,
-    Number { integer: bool },
-}
-
 /// Reads the question at `fields`. Its id is left empty when the request gives none.
-pub fn read(fields: &Fields, rules: &Rules) -> Result<Question, RequestError> {
+pub fn read(fields: &Fields, rules: &ToolRules) -> Result<Question, RequestError> {
     let text = |names: &[&str]| -> Result<Option<String>, RequestError> {
         Ok(fields.string(names)?.map(|t| rules.text(t)))
     };
@@ -89,7 +79,11 @@ pub fn read(fields: &Fields, rules: &Rules) -> Result<Question, RequestError> {
 }
 
 /// Decides the kind from `type` and the multi flags, or from the presence of options.
-fn kind_name(fields: &Fields, rules: &Rules, has_options: bool) -> Result<KindName, RequestError> {
+fn kind_name(
+    fields: &Fields,
+    rules: &ToolRules,
+    has_options: bool,
+) -> Result<KindName, RequestError> {
     if let Some(kind) = rules.kind {
         return Ok(kind);
     }
@@ -183,7 +177,7 @@ fn kind_label(kind: KindName) -> &'static str {
 
 fn read_kind(
     fields: &Fields,
-    rules: &Rules,
+    rules: &ToolRules,
     kind: KindName,
     options: Vec<Choice>,
 ) -> Result<QuestionKind, RequestError> {
@@ -261,7 +255,7 @@ fn read_kind(
 /// Options: strings, or objects with a label and optional value, description and recommended.
 /// A label that ends in "(Recommended)", as models write it, marks the recommendation too; the
 /// label and value stay as sent.
-fn read_options(found: &Found, rules: &Rules) -> Result<Vec<Choice>, RequestError> {
+fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, RequestError> {
     found
         .items()?
         .into_iter()
@@ -307,7 +301,7 @@ fn read_options(found: &Found, rules: &Rules) -> Result<Vec<Choice>, RequestErro
 
 /// Whether the person may add a note to their pick: on unless the request or the tool says no
 /// (a tool whose own result has no place for it).
-fn notes(fields: &Fields, rules: &Rules) -> Result<bool, RequestError> {
+fn notes(fields: &Fields, rules: &ToolRules) -> Result<bool, RequestError> {
     let asked = fields.boolean(NOTES)?.unwrap_or(true);
     Ok(asked && rules.notes)
 }

@@ -1,9 +1,7 @@
 //! The tools this plugin answers, and what each tool's name changes about a request.
 //!
 //! `interview` reads every dialect by its field names alone. Tools whose meaning is in their
-//! name (the tldr tools `ask_question` and `ask_multi_select`) force what their name promises.
-
-use super::question::KindName;
+//! name (`ask_question` and `ask_multi_select`) force what their name promises.
 
 /// A tool the plugin answers. Every tool reads every dialect; the agents' own tools also answer
 /// in that agent's words and shape (see [`crate::native`]).
@@ -68,48 +66,58 @@ impl Tool {
     }
 
     /// What this tool forces on each question.
-    pub fn rules(self) -> Rules {
+    pub fn rules(self) -> ToolRules {
         match self {
-            Tool::AskQuestion => Rules {
+            Tool::AskQuestion => ToolRules {
                 kind: Some(KindName::Select),
                 notes: false,
                 other: Some(true),
                 discuss: Some(true),
                 options: Some((2, 6)),
-                ..Rules::default()
+                ..ToolRules::default()
             },
-            Tool::AskMultiSelect => Rules {
+            Tool::AskMultiSelect => ToolRules {
                 kind: Some(KindName::MultiSelect),
                 other: Some(false),
                 min_picks: Some(1),
                 notes: false,
-                ..Rules::default()
+                ..ToolRules::default()
             },
             // Gemini CLI turns `\n` written out in its arguments into line breaks, and offers a
             // yes/no question as the options Yes and No beside a typed answer (`ask-user.ts`,
             // `AskUserDialog.tsx`).
-            Tool::AskUser => Rules {
+            Tool::AskUser => ToolRules {
                 literal_newlines: true,
                 yes_no_choice: true,
                 notes: false,
-                ..Rules::default()
+                ..ToolRules::default()
             },
             // Their results keep one answer per question and nothing beside it.
-            Tool::Question | Tool::InteractiveFormQuestion | Tool::UserSelect => Rules {
+            Tool::Question | Tool::InteractiveFormQuestion | Tool::UserSelect => ToolRules {
                 notes: false,
-                ..Rules::default()
+                ..ToolRules::default()
             },
             Tool::Interview
             | Tool::AskUserQuestion
             | Tool::RequestUserInput
-            | Tool::ResumeStructured => Rules::default(),
+            | Tool::ResumeStructured => ToolRules::default(),
         }
     }
 }
 
+/// The kind named by a request, before its settings are read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KindName {
+    Text,
+    Select,
+    MultiSelect,
+    Confirm,
+    Number { integer: bool },
+}
+
 /// Settings a tool's name fixes, whatever the arguments say.
 #[derive(Clone, Copy, Debug)]
-pub struct Rules {
+pub struct ToolRules {
     pub kind: Option<KindName>,
     pub other: Option<bool>,
     pub discuss: Option<bool>,
@@ -125,9 +133,9 @@ pub struct Rules {
     pub notes: bool,
 }
 
-impl Default for Rules {
+impl Default for ToolRules {
     fn default() -> Self {
-        Rules {
+        ToolRules {
             kind: None,
             other: None,
             discuss: None,
@@ -140,7 +148,7 @@ impl Default for Rules {
     }
 }
 
-impl Rules {
+impl ToolRules {
     /// A text from the agent, as this tool reads it.
     pub fn text(&self, text: String) -> String {
         if self.literal_newlines && text.contains('\\') {

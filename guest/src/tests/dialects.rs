@@ -1,4 +1,4 @@
-//! Every request shape of the seeds and of the major agent tools reads into the same model.
+//! Every request shape of the peer ask-the-user tools reads into the same model.
 
 use crate::model::*;
 use crate::testing::*;
@@ -18,7 +18,7 @@ fn multi_of(q: &Question) -> &MultiSelectQuestion {
 }
 
 #[test]
-fn seed_000_elelem_single_question_with_string_options() {
+fn elelem_single_question_with_string_options() {
     let q = questions(r#"{"question": "Favourite colour?", "options": ["Red", "Green", "Blue"]}"#);
     assert_eq!(q.len(), 1);
     assert_eq!(q[0].id, "q1");
@@ -36,7 +36,7 @@ fn seed_000_elelem_single_question_with_string_options() {
 }
 
 #[test]
-fn seed_000_multi_flag_and_batch_with_plain_text() {
+fn elelem_multi_flag_and_batch_with_plain_text() {
     let q = questions(
         r#"{"question": "ignored when questions are given", "questions": [
             {"question": "Toppings?", "options": ["Cheese", "Ham"], "multi": true},
@@ -50,7 +50,7 @@ fn seed_000_multi_flag_and_batch_with_plain_text() {
 }
 
 #[test]
-fn seed_001_interactive_form_question() {
+fn interactive_form_question_with_choice_multi_and_text() {
     let q = questions(
         r#"{"questions": [
             {"id": "language", "question": "Which language?", "input_type": "choice",
@@ -75,7 +75,7 @@ fn seed_001_interactive_form_question() {
 }
 
 #[test]
-fn seed_002_user_select_with_descriptions_and_allow_custom() {
+fn user_select_with_descriptions_and_allow_custom() {
     let q = questions_of(
         "user_select",
         r#"{"question": "Which package manager?", "options": [{"label": "npm"},
@@ -91,7 +91,7 @@ fn seed_002_user_select_with_descriptions_and_allow_custom() {
 }
 
 #[test]
-fn seed_004_ask_question_always_offers_both_escape_hatches() {
+fn ask_question_always_offers_both_escape_hatches() {
     let q = questions_of(
         "ask_question",
         r#"{"question": "Layout?", "options": [{"label": "Reuse Card"}, {"label": "Reuse ListView"}], "other": false}"#,
@@ -113,7 +113,7 @@ fn seed_004_ask_question_always_offers_both_escape_hatches() {
 }
 
 #[test]
-fn seed_004_ask_multi_select_needs_one_pick_and_has_no_other() {
+fn ask_multi_select_needs_one_pick_and_has_no_other() {
     let q = questions_of(
         "ask_multi_select",
         r#"{"question": "Areas?", "options": [{"label": "Session handling"}]}"#,
@@ -124,7 +124,7 @@ fn seed_004_ask_multi_select_needs_one_pick_and_has_no_other() {
 }
 
 #[test]
-fn seed_004_resume_structured_replies_without_asking() {
+fn resume_structured_replies_without_asking() {
     let (result, script) = run(
         "resume_structured",
         r#"{"summary": "Kanban board, drag and drop."}"#,

@@ -1,10 +1,10 @@
-//! The result JSON and the model's text, in the seeds' words.
+//! The result JSON and the model's text, in the words the peer tools use.
 
 use crate::model::*;
 use crate::testing::*;
 
 #[test]
-fn single_select_in_the_seeds_words() {
+fn single_select_in_the_peer_tools_words() {
     let request =
         r#"{"question": "Layout?", "options": ["Reuse Card", "Reuse ListView", "New timeline"]}"#;
     let (result, _) = run("interview", request, [select(1)]);

@@ -6,18 +6,18 @@
 
 pub mod numbered;
 pub mod scripted;
+#[cfg(feature = "terminal")]
 pub mod terminal;
-
-use std::time::Instant;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::bindings::interview::plugin::ui as wit;
-use crate::replay::{self, Given, Recorded};
+use crate::replay::Given;
 use crate::sanitize;
-use crate::session::State;
 pub use wit::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
-    SelectRequest, TextReply, TextRequest, UiMode,
+    NumberReply, NumberRequest, Pick, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
+    TextReply, TextRequest, UiMode,
 };
 
 impl SelectReply {
@@ -42,10 +42,17 @@ pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
 pub trait Ui {
     /// How this UI reaches a person; [`UiMode::Unavailable`] makes the plugin ask nothing.
     fn mode(&mut self) -> UiMode;
+    /// One choice from a list. `frame` says where the question sits and what it asks; an
+    /// error in it is why the last reply was refused.
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply;
+    /// Any number of choices from a list; `frame.hint` says the limits in words.
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply;
+    /// Free text; `frame.hint` says its length limits in words.
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
+    /// Yes or no.
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
+    /// A number, returned as typed: the plugin parses it and checks the range that
+    /// `frame.hint` says in words.
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
     /// After the last question of a batch (and of every elicitation form): submit, change one
     /// answer, cancel, or, when `request.declinable`, decline.
@@ -90,17 +97,19 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     }
 }
 
-/// The line above a question: `Question 2 of 4 · Deploy` in a batch, the header alone for a
-/// single question, or nothing.
-pub fn place(frame: &Frame) -> Option<String> {
-    match (frame.total > 1, &frame.header) {
-        (true, Some(h)) => Some(format!(
-            "Question {} of {} · {h}",
-            frame.position, frame.total
-        )),
-        (true, None) => Some(format!("Question {} of {}", frame.position, frame.total)),
-        (false, Some(h)) => Some(h.clone()),
-        (false, None) => None,
+impl Frame {
+    /// The line above a question: `Question 2 of 4 · Deploy` in a batch, the header alone
+    /// for a single question, or nothing.
+    pub fn place(&self) -> Option<String> {
+        match (self.total > 1, &self.header) {
+            (true, Some(h)) => Some(format!(
+                "Question {} of {} · {h}",
+                self.position, self.total
+            )),
+            (true, None) => Some(format!("Question {} of {}", self.position, self.total)),
+            (false, Some(h)) => Some(h.clone()),
+            (false, None) => None,
+        }
     }
 }
 
@@ -126,196 +135,6 @@ pub(crate) fn resumed_line(given: &Given) -> (String, String) {
     let title = short_title(given.header.as_deref(), &given.prompt);
     (sanitize::line(&title), sanitize::line(&given.answer_text()))
 }
-
-fn clean_frame(frame: Frame) -> Frame {
-    Frame {
-        header: frame.header.as_deref().map(sanitize::line),
-        hint: frame.hint.as_deref().map(sanitize::line),
-        prompt: sanitize::text(&frame.prompt),
-        error: frame.error.as_deref().map(sanitize::text),
-        context: frame.context.as_deref().map(sanitize::text),
-        ..frame
-    }
-}
-
-fn clean_options(options: Vec<crate::Choice>) -> Vec<crate::Choice> {
-    options
-        .into_iter()
-        .map(|o| crate::Choice {
-            label: sanitize::line(&o.label),
-            description: o.description.as_deref().map(sanitize::text),
-            preview: o.preview.as_deref().map(sanitize::block),
-            ..o
-        })
-        .collect()
-}
-
-fn clean_line(text: Option<String>) -> Option<String> {
-    text.as_deref().map(sanitize::line)
-}
-
-impl<U: Ui> State<U> {
-    /// Runs a UI call, counting its time as host time (not the guest's compute budget).
-    fn timed<R>(&mut self, call: impl FnOnce(&mut U) -> R) -> R {
-        let started = Instant::now();
-        let reply = call(&mut self.ui);
-        self.clock.add_host_time(started.elapsed());
-        reply
-    }
-
-    /// A widget's reply to the question at `position` (None: the review): played back when the
-    /// session replays a request (a journal's, or one whose plugin failed), else asked of the
-    /// person and recorded, with `given` saying what it answered. A `secret` reply is never
-    /// written to a journal.
-    fn reply<R: Recorded>(
-        &mut self,
-        position: Option<u32>,
-        secret: bool,
-        ask: impl FnOnce(&mut U) -> R,
-        given: impl FnOnce(&R) -> Option<Given>,
-    ) -> R {
-        if let Some(replayed) = self.recorder.next::<R>() {
-            self.recorder.note(given(&replayed));
-            return replayed;
-        }
-        if let Some(answered) = self.recorder.take_resumed(position) {
-            self.timed(|ui| ui.resumed(&answered));
-        }
-        let reply = self.timed(ask);
-        let answer = given(&reply);
-        self.recorder.record(reply.clone().wrap(), answer, secret);
-        reply
-    }
-}
-
-impl<U: Ui> wit::Host for State<U> {
-    fn mode(&mut self) -> UiMode {
-        self.timed(|ui| ui.mode())
-    }
-
-    fn select(&mut self, frame: Frame, r: SelectRequest) -> SelectReply {
-        let request = SelectRequest {
-            // A component is untrusted too: an index past the options is no default.
-            selected: r.selected.filter(|&i| (i as usize) < r.options.len()),
-            options: clean_options(r.options),
-            other_label: clean_line(r.other_label),
-            other_text: clean_line(r.other_text),
-            discuss_label: clean_line(r.discuss_label),
-            note: clean_line(r.note),
-            ..r
-        };
-        let frame = clean_frame(frame);
-        self.reply(
-            Some(frame.position),
-            false,
-            |ui| ui.select(&frame, &request),
-            |reply| {
-                let note = match reply {
-                    SelectReply::Picked(pick) => pick.note.as_ref(),
-                    _ => None,
-                };
-                replay::given(&frame, replay::select_answer(&request, reply), note)
-            },
-        )
-    }
-
-    fn multi_select(&mut self, frame: Frame, r: MultiSelectRequest) -> MultiSelectReply {
-        let request = MultiSelectRequest {
-            selected: r
-                .selected
-                .iter()
-                .copied()
-                .filter(|&i| (i as usize) < r.options.len())
-                .collect(),
-            options: clean_options(r.options),
-            other_label: clean_line(r.other_label),
-            other_text: clean_line(r.other_text),
-            note: clean_line(r.note),
-            ..r
-        };
-        let frame = clean_frame(frame);
-        self.reply(
-            Some(frame.position),
-            false,
-            |ui| ui.multi_select(&frame, &request),
-            |reply| {
-                let note = match reply {
-                    MultiSelectReply::Picked(pick) => pick.note.as_ref(),
-                    MultiSelectReply::Nav(_) => None,
-                };
-                replay::given(&frame, replay::multi_select_answer(&request, reply), note)
-            },
-        )
-    }
-
-    fn text(&mut self, frame: Frame, r: TextRequest) -> TextReply {
-        let given_initial = r.initial.clone();
-        let request = TextRequest {
-            placeholder: clean_line(r.placeholder),
-            initial: r.initial.as_deref().map(if r.multiline {
-                sanitize::text
-            } else {
-                sanitize::line
-            }),
-            ..r
-        };
-        let frame = clean_frame(frame);
-        self.reply(
-            Some(frame.position),
-            request.secret,
-            |ui| {
-                // The default was cleaned to be shown (a tab became a space); accepted as
-                // shown, it is the default as given.
-                match ui.text(&frame, &request) {
-                    TextReply::Submitted(text) if Some(&text) == request.initial.as_ref() => {
-                        TextReply::Submitted(given_initial.unwrap_or(text))
-                    }
-                    reply => reply,
-                }
-            },
-            |reply| replay::given(&frame, replay::text_answer(reply), None),
-        )
-    }
-
-    fn confirm(&mut self, frame: Frame, request: ConfirmRequest) -> ConfirmReply {
-        let frame = clean_frame(frame);
-        self.reply(
-            Some(frame.position),
-            false,
-            |ui| ui.confirm(&frame, &request),
-            |reply| replay::given(&frame, replay::confirm_answer(reply), None),
-        )
-    }
-
-    fn number(&mut self, frame: Frame, request: NumberRequest) -> NumberReply {
-        let frame = clean_frame(frame);
-        self.reply(
-            Some(frame.position),
-            false,
-            |ui| ui.number(&frame, &request),
-            |reply| replay::given(&frame, replay::number_answer(reply), None),
-        )
-    }
-
-    fn review(&mut self, r: ReviewRequest) -> ReviewReply {
-        let request = ReviewRequest {
-            items: r
-                .items
-                .into_iter()
-                .map(|item| ReviewItem {
-                    header: clean_line(item.header),
-                    prompt: sanitize::text(&item.prompt),
-                    answer: sanitize::text(&item.answer),
-                })
-                .collect(),
-            context: r.context.as_deref().map(sanitize::text),
-            ..r
-        };
-        self.reply(None, false, |ui| ui.review(&request), |_| None)
-    }
-}
-
-impl<U: Ui> crate::bindings::interview::plugin::types::Host for State<U> {}
 
 /// The UI of a process with nobody to ask (no terminal, no input): the plugin asks nothing and
 /// reports `unavailable`.
@@ -347,74 +166,8 @@ impl Ui for NoPerson {
 
 #[cfg(test)]
 mod tests {
+    use super::testing::frame;
     use super::*;
-
-    fn frame(prompt: &str, required: bool) -> Frame {
-        Frame {
-            position: 1,
-            total: 1,
-            header: None,
-            prompt: prompt.into(),
-            required,
-            hint: None,
-            error: None,
-            context: None,
-            declinable: false,
-        }
-    }
-
-    /// The boundary where a component's values enter the host: an index past the options
-    /// never reaches a UI.
-    #[test]
-    fn indexes_past_the_options_are_dropped_at_the_boundary() {
-        use crate::ui::scripted::{ScriptedUi, Shown};
-        use wit::Host;
-        let mut state = State {
-            ui: ScriptedUi::new([]),
-            limits: crate::Limits::default().store_limits(),
-            clock: crate::sandbox::GuestClock::new(),
-            recorder: Default::default(),
-        };
-        let options = vec![crate::Choice {
-            label: "a".into(),
-            value: "a".into(),
-            description: None,
-            preview: None,
-            recommended: false,
-        }];
-        state.select(
-            frame("Pick", true),
-            SelectRequest {
-                options: options.clone(),
-                selected: Some(7),
-                other_label: None,
-                other_text: None,
-                discuss_label: None,
-                notes: false,
-                note: None,
-            },
-        );
-        state.multi_select(
-            frame("Pick", true),
-            MultiSelectRequest {
-                options,
-                selected: vec![0, u32::MAX, 3],
-                other_label: None,
-                other_text: None,
-                min_picks: None,
-                max_picks: None,
-                notes: false,
-                note: None,
-            },
-        );
-        match state.ui.shown() {
-            [Shown::Select(_, one), Shown::MultiSelect(_, many)] => {
-                assert_eq!(one.selected, None);
-                assert_eq!(many.selected, [0]);
-            }
-            other => panic!("{other:?}"),
-        }
-    }
 
     #[test]
     fn optional_is_said_once() {

@@ -12,7 +12,10 @@ macro_rules! steps {
         /// One scripted reply: also what the session records of each reply a person gives.
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
         pub enum Step {
-            $($variant($reply)),*
+            $(
+                #[doc = concat!("The reply to a `", stringify!($variant), "` widget.")]
+                $variant($reply)
+            ),*
         }
 
         $(impl crate::replay::Recorded for $reply {
@@ -41,11 +44,17 @@ steps!(
 /// What one widget was shown.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shown {
+    /// A select, in its frame.
     Select(Frame, SelectRequest),
+    /// A multi-select, in its frame.
     MultiSelect(Frame, MultiSelectRequest),
+    /// A text field, in its frame.
     Text(Frame, TextRequest),
+    /// A confirm, in its frame.
     Confirm(Frame, ConfirmRequest),
+    /// A number field, in its frame.
     Number(Frame, NumberRequest),
+    /// The review of a batch.
     Review(ReviewRequest),
 }
 
@@ -58,6 +67,7 @@ pub struct ScriptedUi {
 }
 
 impl ScriptedUi {
+    /// A UI that replies with `steps`, in order, to the widgets it is shown.
     pub fn new(steps: impl IntoIterator<Item = Step>) -> Self {
         ScriptedUi {
             mode: UiMode::Numbered,

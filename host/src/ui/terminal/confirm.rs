@@ -86,3 +86,47 @@ impl Widget for Confirm {
         Some(ConfirmReply::Nav(nav))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::terminal::testing::{frame, play, screen};
+
+    #[test]
+    fn y_and_n_answer_at_once() {
+        let mut confirm = Confirm::new(&ConfirmRequest { initial: None });
+        assert_eq!(
+            play(&mut confirm, [Key::Char('Y')]),
+            Some(ConfirmReply::Answered(true))
+        );
+        let mut confirm = Confirm::new(&ConfirmRequest {
+            initial: Some(true),
+        });
+        assert_eq!(
+            play(&mut confirm, [Key::Char('n')]),
+            Some(ConfirmReply::Answered(false))
+        );
+    }
+
+    #[test]
+    fn enter_takes_the_default_and_without_one_asks_for_a_choice() {
+        let mut confirm = Confirm::new(&ConfirmRequest {
+            initial: Some(false),
+        });
+        assert_eq!(
+            play(&mut confirm, [Key::Enter]),
+            Some(ConfirmReply::Answered(false))
+        );
+        let mut confirm = Confirm::new(&ConfirmRequest { initial: None });
+        assert_eq!(play(&mut confirm, [Key::Enter]), None);
+        let shown = screen(Some(&frame("Deploy?")), &mut confirm, 60, 20);
+        assert!(
+            shown.contains(&"✖ Press y for yes or n for no.".to_string()),
+            "{shown:#?}"
+        );
+        assert_eq!(
+            play(&mut confirm, [Key::Left, Key::Enter]),
+            Some(ConfirmReply::Answered(true))
+        );
+    }
+}

@@ -6,66 +6,61 @@
 //! cursor and bracketed paste are undone on every exit: the end of a request, Esc, Ctrl-C, a
 //! signal, a dropped UI, and a panic.
 
+// The widgets, the renderer and the theme are this UI's own parts. They are public only for
+// the benchmarks and fuzz targets, through `internals`, which is no stable API: their docs
+// are for this crate's developers.
+#[allow(missing_docs)]
 pub mod confirm;
+#[allow(missing_docs)]
 pub mod editor;
+#[allow(missing_docs)]
 pub mod keys;
+#[allow(missing_docs)]
+pub mod layout;
+#[allow(missing_docs)]
 pub mod list;
+#[allow(missing_docs)]
 pub mod multi_select;
+#[allow(missing_docs)]
 pub mod note;
+#[allow(missing_docs)]
 pub mod number;
+#[allow(missing_docs)]
 pub mod preview;
+#[allow(missing_docs)]
 pub mod render;
+#[allow(missing_docs)]
 pub mod review;
+#[allow(missing_docs)]
 pub mod select;
 mod suspend;
+#[cfg(test)]
+mod testing;
+#[allow(missing_docs)]
 pub mod text;
+#[allow(missing_docs)]
 pub mod theme;
+mod tty;
+#[allow(missing_docs)]
 pub mod widget;
 
-use std::io::{IsTerminal, Write};
-use std::os::fd::{AsRawFd, RawFd};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crossterm::event;
 use crossterm::terminal;
-use unicode_width::UnicodeWidthStr;
 
 use super::*;
+use crate::ReviewItem;
 use keys::Key;
-use render::{Frame as Screen, Line, Renderer};
+pub use layout::layout;
+use layout::{declinable, skippable};
+use render::{Line, Renderer};
 use theme::Theme;
-use widget::{Ctx, Widget};
-
-/// Whether some terminal UI has the terminal in raw mode, for the panic hook.
-static RAW: AtomicBool = AtomicBool::new(false);
-
-/// Undoes raw mode, bracketed paste and the hidden cursor, wherever the terminal is.
-fn restore_terminal(out: &mut dyn Write) {
-    let _ = out.write_all(b"\x1b[?2004l\x1b[?25h\x1b[0m");
-    let _ = out.flush();
-    let _ = terminal::disable_raw_mode();
-    RAW.store(false, Ordering::SeqCst);
-}
-
-/// A panic while the terminal is raw would leave it unusable: restore it first, once.
-fn install_panic_hook() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if RAW.load(Ordering::SeqCst) {
-                match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-                    Ok(mut tty) => restore_terminal(&mut tty),
-                    Err(_) => restore_terminal(&mut std::io::stderr()),
-                }
-                let _ = writeln!(std::io::stderr());
-            }
-            previous(info);
-        }));
-    });
-}
+use tty::{Keyboard, RAW, Ready, install_panic_hook, restore_terminal};
+use widget::Widget;
 
 /// The summary line of the last answered widget, shown once the person moves on.
 struct Pending {
@@ -370,169 +365,6 @@ impl TerminalUi {
     }
 }
 
-/// The terminal keys are read from: standard input when it is a terminal, else `/dev/tty`
-/// (the same choice crossterm makes).
-struct Keyboard {
-    fd: RawFd,
-    /// Keeps `/dev/tty` open when that is the keyboard.
-    _tty: Option<std::fs::File>,
-}
-
-/// What waiting on the keyboard found.
-#[derive(PartialEq, Eq)]
-enum Ready {
-    Input,
-    Nothing,
-    HungUp,
-}
-
-impl Keyboard {
-    fn open() -> Option<Keyboard> {
-        if std::io::stdin().is_terminal() {
-            return Some(Keyboard {
-                fd: std::io::stdin().as_raw_fd(),
-                _tty: None,
-            });
-        }
-        let tty = std::fs::File::open("/dev/tty").ok()?;
-        Some(Keyboard {
-            fd: tty.as_raw_fd(),
-            _tty: Some(tty),
-        })
-    }
-
-    /// Waits up to `timeout` for input.
-    fn wait(&self, timeout: Duration) -> Ready {
-        let mut poll = libc::pollfd {
-            fd: self.fd,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd, for a descriptor this process holds open.
-        let n = unsafe { libc::poll(&mut poll, 1, timeout.as_millis() as libc::c_int) };
-        if n < 0 {
-            return Ready::Nothing;
-        }
-        if poll.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
-            Ready::HungUp
-        } else if poll.revents & libc::POLLIN != 0 {
-            Ready::Input
-        } else {
-            Ready::Nothing
-        }
-    }
-}
-
-/// One draw of `widget` for `frame` (None: the review) at `size` (columns, rows): the header,
-/// the question, the widget's body, the error, and the key hints; and the page size for
-/// PgUp/PgDn.
-pub fn layout<W: Widget>(
-    frame: Option<&Frame>,
-    widget: &mut W,
-    theme: &Theme,
-    size: (usize, usize),
-) -> (Screen, usize) {
-    let (width, height) = size;
-    let mut lines = heading(frame, widget.title(), theme);
-    let error = widget
-        .notice()
-        .map(str::to_string)
-        .or_else(|| frame.and_then(|f| f.error.clone()));
-    // One row always, however narrow the terminal: the hints are the first to give way, the
-    // ones in the middle first, so that the way out (cancel, skip, decline) stays in sight.
-    let widget_hint = widget.hint();
-    let mut hints: Vec<&str> = widget_hint.split(" · ").collect();
-    let mut ways_out = 1;
-    for (offered, hint) in [
-        (skippable(frame), "Ctrl-S skip"),
-        (declinable(frame), "Ctrl-X decline"),
-    ] {
-        if offered {
-            hints.push(hint);
-            ways_out += 1;
-        }
-    }
-    let hint = squeeze(hints, ways_out, width);
-    let hint = render::fit(&Line::new().push(hint, theme.hint), width);
-    let fixed: usize = lines
-        .iter()
-        .chain([&hint])
-        .map(|l| rows_of(l, width))
-        .sum::<usize>()
-        + usize::from(error.is_some());
-    let rows = height.saturating_sub(1 + fixed).max(1);
-    let body = widget.body(&Ctx { width, rows, theme });
-    let cursor = body
-        .cursor
-        .map(|(line, column)| (lines.len() + line, column));
-    lines.extend(body.lines);
-    if let Some(error) = error {
-        lines.push(Line::new().push(format!("✖ {error}"), theme.error));
-    }
-    lines.push(hint);
-    (Screen { lines, cursor }, (rows / 2).max(1))
-}
-
-/// `hints` joined with ` · ` in `width` columns where they fit: hints are dropped from the
-/// middle (after the first, before the last `keep` ones), right to left, until they do.
-fn squeeze(mut hints: Vec<&str>, keep: usize, width: usize) -> String {
-    let joined = |hints: &[&str]| hints.join(" · ");
-    while joined(&hints).width() > width && hints.len() > keep + 1 {
-        hints.remove(hints.len() - keep - 1);
-    }
-    joined(&hints)
-}
-
-/// The header line (`Question 2 of 4 · Deploy`) and the question, or without a question,
-/// the widget's own title.
-fn heading(frame: Option<&Frame>, title: &str, theme: &Theme) -> Vec<Line> {
-    let Some(frame) = frame else {
-        return vec![
-            Line::new()
-                .push("? ", theme.cursor)
-                .push(title.to_string(), theme.prompt),
-        ];
-    };
-    let mut lines = Vec::new();
-    let place = place(frame);
-    if let Some(place) = place {
-        lines.push(Line::new().push(place, theme.header));
-    }
-    for (i, text) in frame.prompt.lines().enumerate() {
-        let lead = if i == 0 { "? " } else { "  " };
-        lines.push(
-            Line::new()
-                .push(lead, theme.cursor)
-                .push(text.to_string(), theme.prompt),
-        );
-    }
-    let optional = crate::ui::optional_mark(frame);
-    if !optional.is_empty()
-        && let Some(last) = lines.last_mut()
-    {
-        last.spans.push(render::Span {
-            text: optional.into(),
-            style: theme.muted,
-        });
-    }
-    lines
-}
-
-/// An optional question can be skipped (a review cannot).
-fn skippable(frame: Option<&Frame>) -> bool {
-    frame.is_some_and(|f| !f.required)
-}
-
-/// A question of a declinable request offers Ctrl-X (the review offers its own entry).
-fn declinable(frame: Option<&Frame>) -> bool {
-    frame.is_some_and(|f| f.declinable)
-}
-
-/// Rows a line takes at `width` columns.
-fn rows_of(line: &Line, width: usize) -> usize {
-    line.width().div_ceil(width.max(1)).max(1)
-}
-
 impl Drop for TerminalUi {
     fn drop(&mut self) {
         self.leave();
@@ -645,34 +477,5 @@ impl Ui for TerminalUi {
         self.context = None;
         self.committed.clear();
         self.leave();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::squeeze;
-
-    #[test]
-    fn hints_give_way_from_the_middle_and_keep_the_ways_out() {
-        let hints = vec![
-            "↑↓ move",
-            "Space toggle",
-            "a all",
-            "Enter done",
-            "Esc cancel",
-            "Ctrl-X decline",
-        ];
-        assert_eq!(
-            squeeze(hints.clone(), 2, 200),
-            "↑↓ move · Space toggle · a all · Enter done · Esc cancel · Ctrl-X decline"
-        );
-        assert_eq!(
-            squeeze(hints.clone(), 2, 52),
-            "↑↓ move · Space toggle · Esc cancel · Ctrl-X decline"
-        );
-        assert_eq!(
-            squeeze(hints, 2, 5),
-            "↑↓ move · Esc cancel · Ctrl-X decline"
-        );
     }
 }

@@ -189,6 +189,8 @@ impl Widget for MultiSelect {
         let theme = ctx.theme;
         let mut body = Body::default();
         filter_line(self.list.filter.as_ref(), &mut body, theme);
+        let options = self.labels.len();
+        no_match_line(&self.list, |i| i < options, &mut body, theme);
         let descriptions = &self.descriptions;
         let previews =
             PreviewBox::for_previews(self.previews.iter().map(|p| p.as_deref()), ctx.width);
@@ -316,5 +318,87 @@ impl Widget for MultiSelect {
 
     fn nav(nav: Nav) -> Option<MultiSelectReply> {
         Some(MultiSelectReply::Nav(nav))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::terminal::testing::{frame, options, play, screen, typed};
+
+    fn request(labels: &[&str], min: Option<u32>, max: Option<u32>) -> MultiSelectRequest {
+        MultiSelectRequest {
+            options: options(labels),
+            selected: Vec::new(),
+            other_label: Some("Something else".into()),
+            other_text: None,
+            min_picks: min,
+            max_picks: max,
+            notes: false,
+            note: None,
+        }
+    }
+
+    fn picked(picked: &[u32], other: Option<&str>) -> Option<MultiSelectReply> {
+        Some(MultiSelectReply::Picked(MultiPick {
+            picked: picked.to_vec(),
+            other: other.map(str::to_string),
+            note: None,
+        }))
+    }
+
+    #[test]
+    fn space_toggles_and_enter_sends_the_ticks_in_option_order() {
+        let mut multi = MultiSelect::new(&request(&["lint", "test", "build"], None, None), None);
+        let keys = [
+            Key::Down,
+            Key::Down,
+            Key::Char(' '),
+            Key::Up,
+            Key::Up,
+            Key::Char(' '),
+            Key::Enter,
+        ];
+        assert_eq!(play(&mut multi, keys), picked(&[0, 2], None));
+    }
+
+    #[test]
+    fn a_missed_limit_is_said_in_place_until_the_next_key() {
+        let mut multi =
+            MultiSelect::new(&request(&["a", "b", "c"], Some(2), Some(2)), Some("pick 2"));
+        assert_eq!(play(&mut multi, [Key::Char(' '), Key::Enter]), None);
+        let shown = screen(Some(&frame("Which?")), &mut multi, 60, 20);
+        assert!(
+            shown.contains(&"✖ Pick at least 2 options (1 picked).".to_string()),
+            "{shown:#?}"
+        );
+        assert_eq!(
+            play(&mut multi, [Key::Char('a'), Key::Enter]),
+            None,
+            "all three is one too many"
+        );
+        assert_eq!(multi.notice(), Some("Pick at most 2 options (3 picked)."));
+        assert_eq!(
+            play(&mut multi, [Key::Char(' '), Key::Enter]),
+            picked(&[1, 2], None)
+        );
+    }
+
+    #[test]
+    fn something_else_is_typed_inline_and_counts_as_a_pick() {
+        let mut multi = MultiSelect::new(&request(&["a", "b"], Some(1), None), None);
+        let mut keys = vec![Key::Char('3'), Key::Char(' ')];
+        keys.extend(typed("docs"));
+        keys.extend([Key::Enter, Key::Enter]);
+        assert_eq!(play(&mut multi, keys), picked(&[], Some("docs")));
+    }
+
+    #[test]
+    fn space_toggles_while_filtering() {
+        let mut multi = MultiSelect::new(&request(&["alpha", "beta"], None, None), None);
+        let mut keys = vec![Key::Char('/')];
+        keys.extend(typed("bet"));
+        keys.extend([Key::Char(' '), Key::Enter]);
+        assert_eq!(play(&mut multi, keys), picked(&[1], None));
     }
 }

@@ -96,3 +96,47 @@ impl Widget for Number {
         Some(NumberReply::Nav(nav))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::terminal::testing::{play, typed};
+
+    fn request(initial: Option<f64>, min: Option<f64>, max: Option<f64>) -> NumberRequest {
+        NumberRequest {
+            initial,
+            min,
+            max,
+            exclusive_min: None,
+            exclusive_max: None,
+            integer: true,
+        }
+    }
+
+    #[test]
+    fn the_text_typed_is_the_reply_for_the_plugin_to_judge() {
+        let mut number = Number::new(&request(None, None, None), None);
+        let mut keys = typed("1_000x");
+        keys.push(Key::Enter);
+        assert_eq!(
+            play(&mut number, keys),
+            Some(NumberReply::Entered("1_000x".into()))
+        );
+    }
+
+    #[test]
+    fn arrows_step_within_the_range() {
+        let mut number = Number::new(&request(Some(9.0), Some(1.0), Some(10.0)), None);
+        let keys = [Key::Up, Key::Up, Key::Enter];
+        assert_eq!(
+            play(&mut number, keys),
+            Some(NumberReply::Entered("10".into()))
+        );
+        let mut number = Number::new(&request(None, Some(3.0), None), None);
+        assert_eq!(
+            play(&mut number, [Key::Down, Key::Enter]),
+            Some(NumberReply::Entered("3".into())),
+            "from nothing, a step starts at the minimum"
+        );
+    }
+}

@@ -43,7 +43,7 @@ impl Line {
 
 /// What one draw shows: lines, and the cursor's place (line, display column) when it is visible.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Frame {
+pub struct Screen {
     pub lines: Vec<Line>,
     pub cursor: Option<(usize, usize)>,
 }
@@ -134,7 +134,7 @@ impl Renderer {
     }
 
     /// Appends to `out` the bytes that turn what is shown into `frame`.
-    pub fn draw(&mut self, frame: &Frame, out: &mut Vec<u8>) {
+    pub fn draw(&mut self, frame: &Screen, out: &mut Vec<u8>) {
         let (mut rows, mut cursor) = self.layout(frame);
         // A frame taller than the terminal could not be redrawn (the cursor cannot go above the
         // screen): keep the rows nearest the cursor.
@@ -213,7 +213,7 @@ impl Renderer {
     /// Leaves `line`, cut to one row, in the scrollback in place of the live region; the next
     /// frame starts below it. It can be taken back with [`Renderer::reopen`].
     pub fn commit_line(&mut self, line: &Line, out: &mut Vec<u8>) {
-        let one_row = Frame {
+        let one_row = Screen {
             lines: vec![fit(line, self.width)],
             cursor: None,
         };
@@ -243,7 +243,7 @@ impl Renderer {
     /// the scrollback; the next frame starts below them.
     pub fn print(&mut self, lines: &[Line], out: &mut Vec<u8>) {
         self.clear(out);
-        let (rows, _) = self.layout(&Frame {
+        let (rows, _) = self.layout(&Screen {
             lines: lines.to_vec(),
             cursor: None,
         });
@@ -275,7 +275,7 @@ impl Renderer {
     }
 
     /// Wraps the frame's lines into rows of the terminal's width; the cursor as (row, column).
-    fn layout(&self, frame: &Frame) -> (Rows, Option<(usize, usize)>) {
+    fn layout(&self, frame: &Screen) -> (Rows, Option<(usize, usize)>) {
         let mut rows = Vec::new();
         let mut cursor = None;
         for (index, line) in frame.lines.iter().enumerate() {
@@ -350,8 +350,8 @@ fn best_shift(old: &[String], new: &[String]) -> Option<(usize, usize, bool)> {
 mod tests {
     use super::*;
 
-    fn plain(lines: &[&str]) -> Frame {
-        Frame {
+    fn plain(lines: &[&str]) -> Screen {
+        Screen {
             lines: lines
                 .iter()
                 .map(|l| Line::new().push(*l, Style::default()))
@@ -380,7 +380,7 @@ mod tests {
     #[test]
     fn wraps_by_display_width_and_places_the_cursor() {
         let renderer = Renderer::new(4, 10);
-        let frame = Frame {
+        let frame = Screen {
             lines: vec![Line::new().push("日本語x", Style::default())],
             cursor: Some((0, 6)),
         };

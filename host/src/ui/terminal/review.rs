@@ -9,7 +9,8 @@ use super::keys::Key;
 use super::list::List;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::ui::{Nav, ReviewItem, ReviewReply, ReviewRequest};
+use crate::ReviewItem;
+use crate::ui::{Nav, ReviewReply, ReviewRequest};
 
 pub struct Review {
     items: Vec<ReviewItem>,
@@ -144,5 +145,48 @@ impl Widget for Review {
             Nav::Decline => Some(ReviewReply::Decline),
             Nav::Back | Nav::Skip => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::terminal::testing::{play, screen};
+
+    fn request(declinable: bool) -> ReviewRequest {
+        let item = |prompt: &str, answer: &str| ReviewItem {
+            header: None,
+            prompt: prompt.into(),
+            answer: answer.into(),
+        };
+        ReviewRequest {
+            items: vec![item("Where?", "staging"), item("Migrate?", "yes")],
+            context: None,
+            declinable,
+        }
+    }
+
+    #[test]
+    fn the_cursor_starts_on_submit_and_an_answer_can_be_changed() {
+        let mut review = Review::new(&request(false));
+        assert_eq!(play(&mut review, [Key::Enter]), Some(ReviewReply::Submit));
+        let mut review = Review::new(&request(false));
+        assert_eq!(
+            play(&mut review, [Key::Up, Key::Enter]),
+            Some(ReviewReply::Edit(1))
+        );
+        let mut review = Review::new(&request(false));
+        assert_eq!(play(&mut review, [Key::Esc]), Some(ReviewReply::Cancel));
+    }
+
+    #[test]
+    fn a_declinable_request_offers_decline_after_submit() {
+        let mut review = Review::new(&request(true));
+        let shown = screen(None, &mut review, 60, 20);
+        assert!(shown.iter().any(|l| l.contains("Decline")), "{shown:#?}");
+        assert_eq!(
+            play(&mut review, [Key::Down, Key::Enter]),
+            Some(ReviewReply::Decline)
+        );
     }
 }

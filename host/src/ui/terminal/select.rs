@@ -159,12 +159,10 @@ impl Widget for Select {
         let mut body = Body::default();
         let theme = ctx.theme;
         filter_line(self.list.filter.as_ref(), &mut body, theme);
-        if self.list.visible().is_empty() {
-            body.lines
-                .push(Line::new().push("  No option matches the filter.", theme.muted));
-        }
-        let number_width = self.entries.len().to_string().len();
         let entries = &self.entries;
+        let is_option = |i: usize| matches!(entries[i].kind, Kind::Option(_));
+        no_match_line(&self.list, is_option, &mut body, theme);
+        let number_width = self.entries.len().to_string().len();
         let previews =
             PreviewBox::for_previews(entries.iter().map(|e| e.preview.as_deref()), ctx.width);
         let rows = ctx
@@ -268,5 +266,138 @@ impl Widget for Select {
 
     fn nav(nav: Nav) -> Option<SelectReply> {
         Some(SelectReply::Nav(nav))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::terminal::testing::{frame, options, play, screen, typed};
+
+    fn request(labels: &[&str]) -> SelectRequest {
+        SelectRequest {
+            options: options(labels),
+            selected: None,
+            other_label: Some("Something else".into()),
+            other_text: None,
+            discuss_label: None,
+            notes: false,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn arrows_wrap_and_enter_picks_the_entry_under_the_cursor() {
+        let mut select = Select::new(&request(&["dev", "staging", "prod"]));
+        assert_eq!(
+            play(&mut select, [Key::Down, Key::Down, Key::Enter]),
+            Some(SelectReply::picked(2))
+        );
+        let mut select = Select::new(&request(&["dev", "staging", "prod"]));
+        // Up from the first entry wraps to the last option before the extra entry.
+        assert_eq!(
+            play(&mut select, [Key::Up, Key::Up, Key::Enter]),
+            Some(SelectReply::picked(2))
+        );
+    }
+
+    #[test]
+    fn a_digit_jumps_and_the_cursor_starts_on_the_recommendation() {
+        let mut req = request(&["dev", "staging", "prod"]);
+        req.options[1].recommended = true;
+        let mut select = Select::new(&req);
+        let shown = screen(Some(&frame("Where?")), &mut select, 60, 20);
+        assert_eq!(shown[1], "  1. dev");
+        assert_eq!(shown[2], "❯ 2. staging (recommended)");
+        assert_eq!(
+            play(&mut select, [Key::Char('3'), Key::Enter]),
+            Some(SelectReply::picked(2))
+        );
+    }
+
+    #[test]
+    fn something_else_opens_an_editor_and_esc_keeps_what_was_typed() {
+        let mut select = Select::new(&request(&["dev"]));
+        let mut keys = vec![Key::Down, Key::Enter];
+        keys.extend(typed("qa"));
+        keys.push(Key::Esc);
+        assert_eq!(play(&mut select, keys), None, "Esc leaves the editor only");
+        let shown = screen(Some(&frame("Where?")), &mut select, 60, 20);
+        assert_eq!(shown[2], "❯ 2. Something else: qa");
+        let mut keys = vec![Key::Enter];
+        keys.extend(typed("-east"));
+        keys.push(Key::Enter);
+        assert_eq!(
+            play(&mut select, keys),
+            Some(SelectReply::Other("qa-east".into()))
+        );
+    }
+
+    #[test]
+    fn the_filter_narrows_the_options_and_says_when_none_match() {
+        let mut select = Select::new(&request(&["alpha", "beta", "gamma"]));
+        let mut keys = vec![Key::Char('/')];
+        keys.extend(typed("mm"));
+        play(&mut select, keys);
+        let shown = screen(Some(&frame("Which?")), &mut select, 60, 20);
+        assert_eq!(shown[1], "/ mm");
+        assert_eq!(shown[2], "❯ 3. gamma");
+        assert_eq!(shown[3], "  4. Something else", "extra entries stay");
+        play(&mut select, typed("x"));
+        let shown = screen(Some(&frame("Which?")), &mut select, 60, 20);
+        assert!(shown.contains(&"  No option matches the filter.".to_string()));
+    }
+
+    #[test]
+    fn esc_cancels_and_shift_tab_goes_back() {
+        let mut select = Select::new(&request(&["a"]));
+        assert_eq!(
+            play(&mut select, [Key::Esc]),
+            Some(SelectReply::Nav(Nav::Cancel))
+        );
+        let mut select = Select::new(&request(&["a"]));
+        assert_eq!(
+            play(&mut select, [Key::BackTab]),
+            Some(SelectReply::Nav(Nav::Back))
+        );
+    }
+
+    #[test]
+    fn tab_adds_a_note_to_the_pick() {
+        let mut req = request(&["dev", "prod"]);
+        req.notes = true;
+        let mut select = Select::new(&req);
+        let mut keys = vec![Key::Down, Key::Tab];
+        keys.extend(typed("after 6pm"));
+        keys.push(Key::Enter);
+        let reply = play(&mut select, keys);
+        assert_eq!(
+            reply,
+            Some(SelectReply::Picked(Pick {
+                index: 1,
+                note: Some("after 6pm".into())
+            }))
+        );
+        assert_eq!(
+            select.summary(&reply.unwrap()).as_deref(),
+            Some("prod (note: after 6pm)")
+        );
+    }
+
+    #[test]
+    fn a_long_list_draws_only_the_rows_that_fit() {
+        let labels: Vec<String> = (1..=10_000).map(|i| format!("option {i}")).collect();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let mut select = Select::new(&request(&labels));
+        play(&mut select, [Key::End]);
+        let shown = screen(Some(&frame("Which?")), &mut select, 60, 12);
+        assert!(shown.len() <= 12, "{shown:#?}");
+        assert!(shown.iter().any(|l| l.contains("more")), "{shown:#?}");
+        assert!(
+            shown
+                .iter()
+                .any(|l| l.starts_with("❯") && l.contains("Something else")),
+            "{shown:#?}"
+        );
     }
 }

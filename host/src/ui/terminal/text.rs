@@ -101,3 +101,82 @@ impl Widget for Text {
         Some(TextReply::Nav(nav))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::terminal::testing::{frame, play, screen, typed};
+
+    fn request() -> TextRequest {
+        TextRequest {
+            multiline: false,
+            placeholder: Some("e.g. Ada".into()),
+            initial: None,
+            secret: false,
+            min_length: None,
+            max_length: None,
+        }
+    }
+
+    #[test]
+    fn typing_editing_and_enter_submit_the_text() {
+        let mut text = Text::new(&request(), None);
+        let mut keys = typed("Adx");
+        keys.extend([Key::Backspace, Key::Char('a'), Key::Enter]);
+        assert_eq!(
+            play(&mut text, keys),
+            Some(TextReply::Submitted("Ada".into()))
+        );
+    }
+
+    #[test]
+    fn the_placeholder_shows_only_while_empty_and_the_limits_below() {
+        let mut text = Text::new(&request(), Some("3 to 20 characters"));
+        let shown = screen(Some(&frame("Name?")), &mut text, 60, 20);
+        assert_eq!(shown[1], "› e.g. Ada");
+        assert!(
+            shown.iter().any(|l| l.contains("3 to 20 characters")),
+            "{shown:#?}"
+        );
+        play(&mut text, typed("B"));
+        let shown = screen(Some(&frame("Name?")), &mut text, 60, 20);
+        assert_eq!(shown[1], "› B");
+    }
+
+    #[test]
+    fn a_secret_is_never_drawn() {
+        let mut text = Text::new(
+            &TextRequest {
+                secret: true,
+                ..request()
+            },
+            None,
+        );
+        play(&mut text, typed("hunter2"));
+        let shown = screen(Some(&frame("Token?")), &mut text, 60, 20);
+        assert!(!shown.concat().contains("hunter2"), "{shown:#?}");
+        assert_eq!(
+            play(&mut text, [Key::Enter]),
+            Some(TextReply::Submitted("hunter2".into()))
+        );
+    }
+
+    #[test]
+    fn a_multiline_answer_takes_new_lines_and_enter_sends() {
+        let mut text = Text::new(
+            &TextRequest {
+                multiline: true,
+                ..request()
+            },
+            None,
+        );
+        let mut keys = typed("one");
+        keys.push(Key::NewLine);
+        keys.extend(typed("two"));
+        keys.push(Key::Enter);
+        assert_eq!(
+            play(&mut text, keys),
+            Some(TextReply::Submitted("one\ntwo".into()))
+        );
+    }
+}

@@ -61,6 +61,20 @@ pub fn filter_line(filter: Option<&String>, body: &mut Body, theme: &Theme) {
     }
 }
 
+/// Says so when the filter leaves no option: the extra entries ("Something else") always
+/// stay, so an empty list is not the sign. `is_option` tells options from extra entries.
+pub fn no_match_line(
+    list: &List,
+    is_option: impl Fn(usize) -> bool,
+    body: &mut Body,
+    theme: &Theme,
+) {
+    if list.filter.is_some() && !list.visible().iter().any(|&i| is_option(i)) {
+        body.lines
+            .push(Line::new().push("  No option matches the filter.", theme.muted));
+    }
+}
+
 /// Draws the part of `list` that fits in `rows` rows into `body`: "↑ N more" when entries
 /// are hidden above, each visible entry by `entry(index, under_cursor, body)`, and "↓ N more"
 /// below. An entry takes `height(index)` rows.

@@ -1,0 +1,215 @@
+//! What the numbered mode says: the question and its place, the numbered list, defaults,
+//! hints said once, and the review.
+
+use super::answers::select_extras;
+use super::*;
+
+impl NumberedUi {
+    /// The request's context, the first time it is asked about: it stays the same for all
+    /// of its questions.
+    fn show_context(&mut self, context: Option<&str>, declinable: bool) {
+        self.declinable = declinable;
+        if let Some(context) = context.filter(|c| self.context.as_deref() != Some(*c)) {
+            self.say("");
+            let line = self.style.bold(context);
+            self.say(&line);
+            self.context = Some(context.to_string());
+        }
+    }
+
+    /// The header line and the question.
+    pub(super) fn show_frame(&mut self, frame: &Frame) {
+        self.show_context(frame.context.as_deref(), frame.declinable);
+        self.say("");
+        let place = frame.place();
+        if let Some(place) = place {
+            let line = self.style.dim(&place);
+            self.say(&line);
+        }
+        let optional = super::optional_mark(frame);
+        let prompt = self.style.bold(&format!("{}{optional}", frame.prompt));
+        self.say(&prompt);
+        if let Some(hint) = &frame.hint {
+            let line = self.style.dim(&format!("({hint})"));
+            self.say(&line);
+        }
+    }
+
+    /// Said last, just above the answer line: the error of the previous try, and the first
+    /// time, the commands.
+    pub(super) fn show_footer(&mut self, frame: &Frame) {
+        if let Some(error) = &frame.error {
+            self.error(error);
+        }
+        // `skip` is said only where it works: on an optional question.
+        match (frame.declinable, frame.required) {
+            (true, true) => self.hint("form commands", "Commands: back, decline, quit, help."),
+            (true, false) => self.hint(
+                "form commands, skip",
+                "Commands: back, skip, decline, quit, help.",
+            ),
+            (false, true) => self.hint("commands", "Commands: back, quit, help."),
+            (false, false) => self.hint("commands, skip", "Commands: back, skip, quit, help."),
+        }
+    }
+
+    fn show_list(&mut self, options: &[crate::Choice], ticks: Option<&[u32]>, extras: &[&str]) {
+        let width = (options.len() + extras.len()).to_string().len();
+        for (i, option) in options.iter().enumerate() {
+            let tick = match ticks {
+                Some(ticked) if ticked.contains(&(i as u32)) => "[x] ",
+                Some(_) => "[ ] ",
+                None => "",
+            };
+            let badge = if option.recommended {
+                self.style.dim(" (recommended)")
+            } else {
+                String::new()
+            };
+            self.say(&format!(
+                "  {:>width$}. {tick}{}{badge}",
+                i + 1,
+                option.label
+            ));
+            let pad = " ".repeat(width + 4 + tick.len());
+            if let Some(description) = &option.description {
+                for line in description.lines() {
+                    let line = self.style.dim(&format!("{pad}{line}"));
+                    self.say(&line);
+                }
+            }
+            if let Some(preview) = &option.preview {
+                self.show_preview(&pad, preview);
+            }
+        }
+        for (k, extra) in extras.iter().enumerate() {
+            let tick = if ticks.is_some() { "[ ] " } else { "" };
+            self.say(&format!(
+                "  {:>width$}. {tick}{extra}",
+                options.len() + k + 1
+            ));
+        }
+    }
+
+    /// An option's preview under it, each line behind a bar so that it reads as one block;
+    /// a long one is cut, saying how many lines were left out.
+    fn show_preview(&mut self, pad: &str, preview: &str) {
+        const MOST: usize = 40;
+        let lines: Vec<&str> = preview.lines().collect();
+        for line in lines.iter().take(MOST) {
+            self.say(&format!("{pad}│ {line}"));
+        }
+        if lines.len() > MOST {
+            let more = self
+                .style
+                .dim(&format!("{pad}│ … {} more lines", lines.len() - MOST));
+            self.say(&more);
+        }
+    }
+
+    pub(super) fn show_select(&mut self, frame: &Frame, request: &SelectRequest) {
+        self.show_frame(frame);
+        let extras = select_extras(request);
+        self.show_list(&request.options, None, &extras);
+        let note = with_note(request.note.as_deref());
+        match (request.selected, &request.other_text) {
+            // Where the default is out of range (a plugin other than ours), none is said.
+            (Some(i), _) => {
+                if let Some(option) = request.options.get(i as usize) {
+                    self.say(&format!("(default: {}. {}{note})", i + 1, option.label));
+                }
+            }
+            (None, Some(text)) => self.say(&format!("(default: {text})")),
+            _ => {}
+        }
+        let hint = match (request.other_label.is_some(), request.notes) {
+            (true, true) => {
+                "Type the number of your choice, or type your own answer. To add a note, write \
+                 it after a colon: 2: only on weekdays."
+            }
+            (true, false) => "Type the number of your choice, or type your own answer.",
+            (false, true) => {
+                "Type the number of your choice. To add a note, write it after a colon: 2: only \
+                 on weekdays."
+            }
+            (false, false) => "Type the number of your choice.",
+        };
+        self.hint(
+            if request.notes {
+                "select note"
+            } else {
+                "select"
+            },
+            hint,
+        );
+    }
+
+    pub(super) fn show_multi(&mut self, frame: &Frame, request: &MultiSelectRequest) {
+        self.show_frame(frame);
+        let extras: Vec<&str> = request.other_label.as_deref().into_iter().collect();
+        self.show_list(&request.options, Some(&request.selected), &extras);
+        if !request.selected.is_empty() || request.other_text.is_some() {
+            let mut picked: Vec<String> = request
+                .selected
+                .iter()
+                .map(|i| (i + 1).to_string())
+                .collect();
+            picked.extend(request.other_text.iter().cloned());
+            let note = with_note(request.note.as_deref());
+            self.say(&format!("(default: {}{note})", picked.join(", ")));
+        }
+        if request.notes {
+            self.hint(
+                "multi note",
+                "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick). To add a \
+                 note, write it after a colon: 1, 3: only on weekdays.",
+            );
+        } else {
+            self.hint(
+                "multi",
+                "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).",
+            );
+        }
+    }
+
+    pub(super) fn show_review(&mut self, request: &ReviewRequest) {
+        self.show_context(request.context.as_deref(), request.declinable);
+        let items = &request.items;
+        if items.is_empty() {
+            let or_decline = if request.declinable {
+                ", type decline to refuse"
+            } else {
+                ""
+            };
+            let line = self
+                .style
+                .dim(&format!("Press Enter to accept{or_decline}, or quit."));
+            self.say(&line);
+            return;
+        }
+        self.say("");
+        let title = self.style.bold("Review your answers");
+        self.say(&title);
+        let width = items.len().to_string().len();
+        for (i, item) in items.iter().enumerate() {
+            let title = super::short_title(item.header.as_deref(), &item.prompt);
+            self.say(&format!("  {:>width$}. {title}: {}", i + 1, item.answer));
+        }
+        if request.declinable {
+            self.hint(
+                "form review",
+                "Press Enter to send these answers, type a number to change one, `decline` to refuse, or quit.",
+            );
+        } else {
+            self.hint(
+                "review",
+                "Press Enter to send these answers, type a number to change one, or quit.",
+            );
+        }
+    }
+}
+
+/// An earlier note, said after the default it goes with.
+fn with_note(note: Option<&str>) -> String {
+    note.map(|n| format!("; note: {n}")).unwrap_or_default()
+}

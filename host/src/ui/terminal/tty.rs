@@ -1,0 +1,91 @@
+//! The terminal itself: raw mode taken and always given back (also from a panic), and the
+//! descriptor keys are read from, waited on with poll(2).
+
+use std::io::{IsTerminal, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crossterm::terminal;
+
+/// Whether some terminal UI has the terminal in raw mode, for the panic hook.
+pub(super) static RAW: AtomicBool = AtomicBool::new(false);
+
+/// Undoes raw mode, bracketed paste and the hidden cursor, wherever the terminal is.
+pub(super) fn restore_terminal(out: &mut dyn Write) {
+    let _ = out.write_all(b"\x1b[?2004l\x1b[?25h\x1b[0m");
+    let _ = out.flush();
+    let _ = terminal::disable_raw_mode();
+    RAW.store(false, Ordering::SeqCst);
+}
+
+/// A panic while the terminal is raw would leave it unusable: restore it first, once.
+pub(super) fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if RAW.load(Ordering::SeqCst) {
+                match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+                    Ok(mut tty) => restore_terminal(&mut tty),
+                    Err(_) => restore_terminal(&mut std::io::stderr()),
+                }
+                let _ = writeln!(std::io::stderr());
+            }
+            previous(info);
+        }));
+    });
+}
+
+/// The terminal keys are read from: standard input when it is a terminal, else `/dev/tty`
+/// (the same choice crossterm makes).
+pub(super) struct Keyboard {
+    pub(super) fd: RawFd,
+    /// Keeps `/dev/tty` open when that is the keyboard.
+    _tty: Option<std::fs::File>,
+}
+
+/// What waiting on the keyboard found.
+#[derive(PartialEq, Eq)]
+pub(super) enum Ready {
+    Input,
+    Nothing,
+    HungUp,
+}
+
+impl Keyboard {
+    pub(super) fn open() -> Option<Keyboard> {
+        if std::io::stdin().is_terminal() {
+            return Some(Keyboard {
+                fd: std::io::stdin().as_raw_fd(),
+                _tty: None,
+            });
+        }
+        let tty = std::fs::File::open("/dev/tty").ok()?;
+        Some(Keyboard {
+            fd: tty.as_raw_fd(),
+            _tty: Some(tty),
+        })
+    }
+
+    /// Waits up to `timeout` for input.
+    pub(super) fn wait(&self, timeout: Duration) -> Ready {
+        let mut poll = libc::pollfd {
+            fd: self.fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, for a descriptor this process holds open.
+        let n = unsafe { libc::poll(&mut poll, 1, timeout.as_millis() as libc::c_int) };
+        if n < 0 {
+            return Ready::Nothing;
+        }
+        if poll.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            Ready::HungUp
+        } else if poll.revents & libc::POLLIN != 0 {
+            Ready::Input
+        } else {
+            Ready::Nothing
+        }
+    }
+}
