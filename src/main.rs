@@ -2,6 +2,8 @@
 //! the result JSON.
 
 mod exit;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod people;
 mod request;
 mod serve;
@@ -18,11 +20,12 @@ use exit::Exit;
 
 const AFTER_HELP: &str = "\
 Exit codes:
-  0    answered (check: valid; schema: printed)
+  0    answered (check: valid; schema: printed; mcp: the client closed the connection)
   1    cancelled: the person stopped; the answers given so far are in the result
   2    invalid request, or bad usage
   3    no person available: no terminal to ask on, or no input at all
-  4    the plugin could not run (component missing, corrupt, or out of its limits)
+  4    the plugin could not run (component missing, corrupt, or out of its limits);
+       mcp: the client never initialized, or the connection failed
   5    elicit: the person declined (the reply's action is \"decline\")
   6    the result could not be written to stdout (closed, or the disk full); stderr says why
   130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the answers given so far are in the result
@@ -33,7 +36,8 @@ Examples:
   printf '2\\n' | interview ask examples/deploy.json   answers piped in, one per line
   interview check request.json                 validate without asking
   interview elicit --server github examples/elicitation.json   answer an MCP form
-  interview schema                             the tool definitions, for an agent runtime";
+  interview schema                             the tool definitions, for an agent runtime
+  interview mcp --ui terminal                  an MCP server asking on this terminal";
 
 /// Ask a person the questions of an AI agent's tool call.
 ///
@@ -93,6 +97,20 @@ enum Command {
         /// The envelope: plain, openai, anthropic, mcp or gemini.
         #[arg(long, default_value = "plain", value_parser = ["plain", "openai", "anthropic", "claude", "mcp", "gemini"])]
         format: String,
+    },
+    /// Serve the tools over MCP (stdio) to any MCP client: `interview`, and the agents' own
+    /// tools named with --tools. Calls queue for the one person; a call nobody can answer
+    /// returns `unavailable` at once.
+    #[cfg(feature = "mcp")]
+    Mcp {
+        /// Tools to offer besides `interview`, by name: AskUserQuestion, request_user_input,
+        /// ask_user, question, ...
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        tools: Vec<String>,
+        /// Where the person is: auto asks nobody unless told where (the agent's own TUI owns
+        /// its terminal); terminal asks on the controlling terminal (/dev/tty).
+        #[arg(long, value_enum, default_value = "auto")]
+        ui: mcp::Reach,
     },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
     /// stdout, the questions on the terminal. A line is a tool call's arguments, or
@@ -184,6 +202,12 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let definitions = serde_json::from_str(&definitions)
                 .map_err(|e| failed(format!("the plugin's definitions are not JSON: {e}")))?;
             print_json(&definitions)?;
+            Ok(Exit::Answered)
+        }
+        #[cfg(feature = "mcp")]
+        Command::Mcp { tools, ui } => {
+            let options = mcp::Options { tools, reach: ui };
+            mcp::run(plugin, options)?;
             Ok(Exit::Answered)
         }
         Command::Check { request, tool } => {

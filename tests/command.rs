@@ -762,3 +762,22 @@ fn a_form_read_line_by_line_the_way_people_answer() {
         "fields of one title are told apart in the review:\n{screen}"
     );
 }
+
+#[test]
+fn mcp_refuses_a_tool_the_plugin_does_not_have_with_exit_2() {
+    let output = run(&["mcp", "--tools", "ask_question,AskUserQuestion"], "");
+    assert_eq!(output.status.code(), Some(2));
+    let said = stderr(&output);
+    assert!(
+        said.contains("no tool \"AskUserQuestion\"") && said.contains("ask_multi_select"),
+        "{said}"
+    );
+    assert!(output.stdout.is_empty(), "nothing is served");
+}
+
+#[test]
+fn mcp_without_a_client_exits_4_and_says_so() {
+    let output = run(&["mcp"], "");
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    assert!(stderr(&output).contains("did not initialize"));
+}

@@ -1,0 +1,243 @@
+//! `interview mcp`: the plugin as an MCP server over stdio, on rmcp (the official Rust SDK).
+//!
+//! The tools and their input schemas are the component's own (`definitions-as(mcp)`), and a
+//! call goes through the same plugin and session as `interview ask`: the server adds no second
+//! reading of requests. A result is the plugin's result JSON as `structuredContent`, with its
+//! `text` as the text content; an invalid request is a tool error whose text names the place
+//! at fault, so that the model can correct itself.
+//!
+//! Calls queue for the one person; each gets its own result. While a call waits for the person,
+//! a call that carries a `progressToken` gets a progress notification every few seconds, so
+//! that clients that time out tool calls (and restart the clock on progress) keep waiting. A
+//! client's `notifications/cancelled` withdraws the question: the terminal is given back and
+//! the call ends `cancelled` with what was answered.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use interview_host::{NoPerson, Plugin, TerminalUi, ToolFormat, Ui};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ServerHandler, ServiceExt};
+use serde_json::Value as Json;
+
+use crate::exit::Exit;
+use crate::request;
+
+/// Where the person is, as `--ui` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Reach {
+    /// The terminal when one was asked for; otherwise nobody: the agent's own TUI owns the
+    /// terminal the server inherits.
+    Auto,
+    /// The arrow-key UI on the controlling terminal (`/dev/tty`).
+    Terminal,
+}
+
+/// What `interview mcp` serves, from its command line.
+pub struct Options {
+    /// Tools offered besides `interview`: the agents' own names (`AskUserQuestion`, …).
+    pub tools: Vec<String>,
+    pub reach: Reach,
+}
+
+/// Serves MCP on stdin and stdout until the client closes the connection. A tool that
+/// `--tools` names but the plugin lacks is bad usage (exit 2); a plugin or connection that
+/// fails, exit 4.
+pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
+    let failed = |message: String| (Exit::Failed, message);
+    let listed = plugin
+        .session(NoPerson)
+        .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
+        .map_err(|e| failed(request::report(&e)))?;
+    let tools = offered_tools(&listed, &options.tools).map_err(|e| (Exit::Invalid, e))?;
+    let server = Server {
+        plugin: Arc::new(plugin),
+        tools: Arc::new(tools),
+        reach: options.reach,
+        person: Arc::new(tokio::sync::Mutex::new(())),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| failed(format!("cannot start the MCP server: {e}")))?;
+    runtime.block_on(async move {
+        let service = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| failed(format!("the MCP client did not initialize: {e}")))?;
+        service
+            .waiting()
+            .await
+            .map_err(|e| failed(format!("the MCP connection failed: {e}")))?;
+        Ok(())
+    })
+}
+
+/// The tools of the plugin's `tools/list` named in `wanted`, and `interview` always first.
+fn offered_tools(listed: &str, wanted: &[String]) -> Result<Vec<Tool>, String> {
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        tools: Vec<Tool>,
+    }
+    let listed: Listed = serde_json::from_str(listed)
+        .map_err(|e| format!("the plugin's MCP tool list does not read: {e}"))?;
+    let known: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
+    if let Some(unknown) = wanted.iter().find(|w| !known.contains(&w.as_str())) {
+        return Err(format!(
+            "--tools: there is no tool {unknown:?}; the tools are {}",
+            known.join(", ")
+        ));
+    }
+    Ok(listed
+        .tools
+        .into_iter()
+        .filter(|t| t.name == "interview" || wanted.iter().any(|w| *w == t.name))
+        .collect())
+}
+
+#[derive(Clone)]
+struct Server {
+    plugin: Arc<Plugin>,
+    tools: Arc<Vec<Tool>>,
+    reach: Reach,
+    /// Held while a call asks the person: calls queue for them, one at a time.
+    person: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Server {
+    /// The person's UI for one call, and the flag that withdraws its question.
+    fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
+        if self.reach == Reach::Terminal
+            && let Ok(tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty")
+        {
+            let ui = TerminalUi::new(tty, colour());
+            let stop = ui.stop_flag();
+            return (Box::new(ui), Some(stop));
+        }
+        (Box::new(NoPerson), None)
+    }
+
+    /// Runs one tool call through the plugin, off the async threads; a cancelled request
+    /// withdraws the question and still returns what the person had answered.
+    async fn ask(
+        &self,
+        name: String,
+        arguments: String,
+        context: &RequestContext<RoleServer>,
+    ) -> Json {
+        let _heartbeat = Heartbeat::start(context);
+        let _turn = self.person.lock().await;
+        let (ui, stop) = self.person();
+        let plugin = self.plugin.clone();
+        let call = tokio::task::spawn_blocking(move || {
+            let mut session = plugin.session(ui).map_err(request::failure)?;
+            session.call(&name, &arguments).map_err(request::failure)
+        });
+        tokio::pin!(call);
+        let joined = tokio::select! {
+            joined = &mut call => joined,
+            () = context.ct.cancelled() => {
+                if let Some(stop) = &stop {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                call.await
+            }
+        };
+        let outcome =
+            joined.unwrap_or_else(|e| Err((format!("the call panicked: {e}"), Vec::new())));
+        match outcome {
+            Ok(result) => serde_json::from_str(&result).unwrap_or_else(|e| {
+                request::failed(&format!("the plugin's result is not JSON: {e}"), &[])
+            }),
+            Err((failure, given)) => request::failed(&failure, &given),
+        }
+    }
+}
+
+/// How often a waiting call says it is still waiting.
+const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// Progress notifications for one call, every [`HEARTBEAT`], until dropped; none when the
+/// call carries no progress token.
+struct Heartbeat(Option<tokio::task::JoinHandle<()>>);
+
+impl Heartbeat {
+    fn start(context: &RequestContext<RoleServer>) -> Heartbeat {
+        let Some(token) = context.meta.get_progress_token() else {
+            return Heartbeat(None);
+        };
+        let peer = context.peer.clone();
+        Heartbeat(Some(tokio::spawn(async move {
+            let mut beats = tokio::time::interval(HEARTBEAT);
+            beats.tick().await;
+            for beat in 1u32.. {
+                beats.tick().await;
+                let mut progress = ProgressNotificationParam::new(token.clone(), f64::from(beat));
+                progress.message = Some("Waiting for the person to answer".into());
+                if peer.notify_progress(progress).await.is_err() {
+                    break;
+                }
+            }
+        })))
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        if let Some(task) = &self.0 {
+            task.abort();
+        }
+    }
+}
+
+/// Attributes only where colour is welcome.
+fn colour() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").is_ok_and(|t| t != "dumb")
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if !self.tools.iter().any(|t| t.name == request.name) {
+            return Err(ErrorData::invalid_params(
+                format!("there is no tool {:?}", request.name),
+                None,
+            ));
+        }
+        let arguments = Json::Object(request.arguments.unwrap_or_default()).to_string();
+        let result = self
+            .ask(request.name.to_string(), arguments, &context)
+            .await;
+        let text = result["text"].as_str().unwrap_or_default().to_string();
+        let mut reply = if result["status"] == "invalid" {
+            CallToolResult::error(vec![ContentBlock::text(text)])
+        } else {
+            CallToolResult::success(vec![ContentBlock::text(text)])
+        };
+        reply.structured_content = Some(result);
+        Ok(reply.into())
+    }
+}

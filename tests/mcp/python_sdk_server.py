@@ -1,0 +1,72 @@
+"""The official MCP Python SDK's client against `interview mcp` over stdio: the tools it lists,
+a call nobody can answer (no elicitation, no terminal) coming back `unavailable` at once, an
+invalid request as a tool error naming the field at fault, and an unknown tool refused. Works
+with mcp 1.x and 2.x; run with the SDK installed:
+
+    python tests/mcp/python_sdk_server.py target/debug/interview
+"""
+
+import asyncio
+import sys
+import time
+
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
+
+
+def field(value, name):
+    """A result's field by its wire name: mcp 1.x keeps it (`isError`), 2.x snake-cases it."""
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+    return getattr(value, name) if hasattr(value, name) else getattr(value, snake)
+
+
+async def main():
+    server = StdioServerParameters(
+        command=INTERVIEW, args=["mcp", "--tools", "ask_question,ask_multi_select"]
+    )
+    async with stdio_client(server) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+
+            listed = await session.list_tools()
+            names = [tool.name for tool in listed.tools]
+            assert names == ["interview", "ask_question", "ask_multi_select"], names
+            interview = listed.tools[0]
+            assert "questions" in field(interview, "inputSchema")["properties"], interview
+            print("tools/list:", names)
+
+            started = time.monotonic()
+            result = await session.call_tool(
+                "interview", {"question": "Deploy now?", "type": "confirm"}
+            )
+            took = time.monotonic() - started
+            assert not field(result, "isError"), result
+            assert field(result, "structuredContent")["status"] == "unavailable", field(result, "structuredContent")
+            text = result.content[0].text
+            assert text == field(result, "structuredContent")["text"], (text, field(result, "structuredContent"))
+            assert "nothing was asked" in text, text
+            assert took < 1.0, f"unavailable took {took:.2f} s"
+            print(f"nobody to ask: unavailable in {took * 1000:.0f} ms: {text}")
+
+            result = await session.call_tool(
+                "interview",
+                {"questions": [{"question": "Which?", "options": [{"label": ""}]}]},
+            )
+            assert field(result, "isError"), result
+            error = field(result, "structuredContent")["error"]
+            assert error["path"] == "questions[0].options[0].label", error
+            assert error["path"] in result.content[0].text, result.content[0].text
+            print("invalid:", result.content[0].text)
+
+            try:
+                result = await session.call_tool("no_such_tool", {})
+            except Exception as refused:  # the SDK raises the JSON-RPC error
+                print("unknown tool refused:", refused)
+            else:
+                assert field(result, "isError"), result
+                print("unknown tool refused:", result.content[0].text)
+
+
+asyncio.run(main())
