@@ -151,3 +151,75 @@ fn question_schema(options: Json) -> Json {
         "required": ["question"],
     })
 }
+
+/// The JSON Schema of every tool's result (an MCP tool's `outputSchema`): what
+/// [`crate::result`] writes, and the `failed` result a host writes when the plugin itself
+/// fails (whose answers say what the person gave, in words).
+pub fn result() -> Json {
+    let flag = |what: &str| json!({ "type": "boolean", "description": what });
+    json!({
+        "type": "object",
+        "properties": {
+            "status": {
+                "type": "string",
+                "enum": ["answered", "cancelled", "unavailable", "invalid", "failed"],
+                "description": "answered; cancelled (the user stopped: the answers so far are \
+                    included); unavailable (no human can answer; nothing was asked); invalid \
+                    (fix the arguments: see error); failed (the question tool broke: see error)",
+            },
+            "answers": {
+                "type": "array",
+                "description": "One per question answered, in question order",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": { "type": "string", "description": "The question's id" },
+                        "question": { "type": "string", "description": "The question asked" },
+                        "type": {
+                            "type": "string",
+                            "enum": ["text", "select", "multi_select", "confirm", "number"],
+                        },
+                        "value": {
+                            "type": ["string", "array", "boolean", "number", "null"],
+                            "items": { "type": "string" },
+                            "description": "The answer: the chosen option's value or the text \
+                                typed, the chosen values (multi_select), true or false, a \
+                                number, or null when skipped",
+                        },
+                        "custom": flag("Typed by the user instead of picked"),
+                        "skipped": flag("Skipped"),
+                        "discuss": flag("The user wants to discuss this question"),
+                        "note": { "type": "string", "description": "The user's note on their pick" },
+                        "answer": {
+                            "type": "string",
+                            "description": "In a failed result: what the user gave, in words",
+                        },
+                    },
+                    "required": ["question"],
+                },
+            },
+            "answer": {
+                "description": "The value of the only question, in a one-question request",
+            },
+            "text": {
+                "type": "string",
+                "description": "What happened, in words for the model",
+            },
+            "native": {
+                "description": "What the called agent's own tool returns, in its own shape",
+            },
+            "error": {
+                "type": "object",
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "Where in the arguments (invalid), or empty",
+                    },
+                    "message": { "type": "string" },
+                },
+                "required": ["path", "message"],
+            },
+        },
+        "required": ["status", "answers", "text"],
+    })
+}

@@ -48,7 +48,12 @@ fn envelope(definitions: &[ToolDefinition], format: Format) -> Json {
                 "function": { "name": name, "description": description, "parameters": without_meta(schema) },
             }),
             Format::Anthropic => json!({ "name": name, "description": description, "input_schema": schema }),
-            Format::Mcp => json!({ "name": name, "description": description, "inputSchema": schema }),
+            Format::Mcp => json!({
+                "name": name,
+                "description": description,
+                "inputSchema": schema,
+                "outputSchema": crate::schema::result(),
+            }),
             Format::Gemini => json!({ "name": name, "description": description, "parameters": gemini(schema) }),
         }
     });

@@ -1,14 +1,19 @@
 """The official MCP Python SDK's client against `interview mcp` over stdio: the tools it lists,
 a call nobody can answer (no elicitation, no terminal) coming back `unavailable` at once, an
-invalid request as a tool error naming the field at fault, and an unknown tool refused. Works
+invalid request as a tool error naming the field at fault, and an unknown tool refused. Every
+result is checked against the tool's `outputSchema` (mcp 1.x checks too, by itself). Works
 with mcp 1.x and 2.x; run with the SDK installed:
 
     python tests/mcp/python_sdk_server.py target/debug/interview
 """
 
 import asyncio
+import json
+import pathlib
 import sys
 import time
+
+from jsonschema import Draft202012Validator
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -35,7 +40,19 @@ async def main():
             assert names == ["interview", "ask_question", "ask_multi_select"], names
             interview = listed.tools[0]
             assert "questions" in field(interview, "inputSchema")["properties"], interview
+            output_schema = field(interview, "outputSchema")
+            Draft202012Validator.check_schema(output_schema)
+            conforms = Draft202012Validator(output_schema).validate
             print("tools/list:", names)
+
+            # Every result the conformance suite expects, in every dialect, fits the schema.
+            suite = pathlib.Path(__file__).parent.parent / "conformance"
+            cases = [json.loads(path.read_text()) for path in sorted(suite.glob("*.json"))]
+            results = [case["result"] for case in cases if "elicit" not in case]
+            for result in results:
+                conforms(result)
+            assert len(results) >= 40, len(results)
+            print(f"outputSchema: the {len(results)} results of the conformance suite fit it")
 
             started = time.monotonic()
             result = await session.call_tool(
@@ -44,6 +61,7 @@ async def main():
             took = time.monotonic() - started
             assert not field(result, "isError"), result
             assert field(result, "structuredContent")["status"] == "unavailable", field(result, "structuredContent")
+            conforms(field(result, "structuredContent"))
             text = result.content[0].text
             assert text == field(result, "structuredContent")["text"], (text, field(result, "structuredContent"))
             assert "nothing was asked" in text, text
@@ -55,6 +73,7 @@ async def main():
                 {"questions": [{"question": "Which?", "options": [{"label": ""}]}]},
             )
             assert field(result, "isError"), result
+            conforms(field(result, "structuredContent"))
             error = field(result, "structuredContent")["error"]
             assert error["path"] == "questions[0].options[0].label", error
             assert error["path"] in result.content[0].text, result.content[0].text

@@ -15,6 +15,7 @@ import termios
 import threading
 import time
 
+from jsonschema import Draft202012Validator
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -103,6 +104,8 @@ async def main():
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
+            listed = await session.list_tools()
+            conforms = Draft202012Validator(field(listed.tools[0], "outputSchema")).validate
 
             # A slow answer: progress notifications keep the call alive meanwhile.
             progress = []
@@ -121,6 +124,7 @@ async def main():
             await asyncio.sleep(5.5)
             term.type(DOWN + ENTER)
             result = await call
+            conforms(field(result, "structuredContent"))
             assert field(result, "structuredContent")["answer"] == "production", result
             assert progress and progress[0][0] == 1, progress
             print(f"slow answer: {result.content[0].text}; progress: {progress}")
@@ -140,6 +144,8 @@ async def main():
             await term.wait_for("Second?", after=mark)
             term.type("n")
             first, second = await first, await second
+            conforms(field(first, "structuredContent"))
+            conforms(field(second, "structuredContent"))
             assert field(first, "structuredContent")["native"]["answer"] is True, first
             assert field(second, "structuredContent")["native"]["answer"] is False, second
             print("queued calls:", first.content[0].text, "|", second.content[0].text)
