@@ -5,9 +5,9 @@
 use std::collections::VecDeque;
 
 use interview_fuzz::*;
-use interview_host::{Input, LineSource};
 use interview_host::NumberedUi;
 use interview_host::{ConfirmRequest, Ui};
+use interview_host::{Input, LineSource};
 use libfuzzer_sys::fuzz_target;
 
 /// Lines typed at a terminal, then the end of the input.
