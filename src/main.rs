@@ -499,5 +499,5 @@ fn failed(error: impl ToString) -> Failure {
 
 /// A plugin error that ends the command, with its causes.
 fn plugin_error(error: Error) -> Failure {
-    (Exit::Failed, request::report(&error))
+    (Exit::Failed, error.chain())
 }

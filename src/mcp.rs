@@ -54,7 +54,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     let listed = plugin
         .session(NoPerson)
         .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
-        .map_err(|e| failed(request::report(&e)))?;
+        .map_err(|e| failed(e.chain()))?;
     let tools = offered_tools(&listed, &options.tools).map_err(|e| (Exit::Invalid, e))?;
     let server = Server {
         plugin: Arc::new(plugin),

@@ -84,7 +84,7 @@ pub fn failure(error: Error) -> (String, Vec<Given>) {
             format!("the plugin failed in `{function}`: {}", source.root_cause()),
             given,
         ),
-        other => (report(&other), Vec::new()),
+        other => (other.chain(), Vec::new()),
     }
 }
 
@@ -96,17 +96,6 @@ pub fn recovered(failure: &str) -> String {
          fresh instance with larger limits",
         failure
     )
-}
-
-/// An error and its causes in one line: `cannot compile the component: failed to parse …`.
-pub fn report(error: &dyn std::error::Error) -> String {
-    let mut line = error.to_string();
-    let mut cause = error.source();
-    while let Some(error) = cause {
-        line.push_str(&format!(": {error}"));
-        cause = error.source();
-    }
-    line
 }
 
 /// The result of a tool call the plugin failed: status `failed`, what the person had given

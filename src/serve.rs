@@ -201,7 +201,7 @@ fn with_person(
             // The UI went down with the session that could not start; a plugin that cannot
             // start will not start for the next request either.
             *asker = Some(Box::new(interview_host::NoPerson));
-            return failed(&request::report(&error), &[]);
+            return failed(&error.chain(), &[]);
         }
     };
     let result = work(&mut session);

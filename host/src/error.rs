@@ -75,6 +75,20 @@ impl std::fmt::Display for Error {
     }
 }
 
+impl Error {
+    /// This error and its causes in one line, for a log or a person:
+    /// `cannot compile the component: failed to parse …`.
+    pub fn chain(&self) -> String {
+        let mut line = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(error) = cause {
+            line.push_str(&format!(": {error}"));
+            cause = error.source();
+        }
+        line
+    }
+}
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {

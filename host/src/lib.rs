@@ -9,7 +9,9 @@
 //! tests, or a UI of your own.
 //!
 //! The examples in `examples/` ask in a terminal (`terminal.rs`), write a UI of their own
-//! (`own_ui.rs`), and run the plugin from an async application (`async_app.rs`).
+//! (`own_ui.rs`), run the plugin from an async application (`async_app.rs`), and answer an MCP
+//! server's forms from an rmcp client (`mcp_client.rs`, with the `rmcp` feature:
+//! `PersonElicitation`).
 //!
 //! ```
 //! use interview_host::{Plugin, ScriptedUi, SelectReply, Step};
@@ -40,6 +42,8 @@ mod input;
 mod journal;
 pub mod json_text;
 mod loader;
+#[cfg(feature = "rmcp")]
+mod mcp_elicitation;
 mod replay;
 mod sandbox;
 mod sanitize;
@@ -62,6 +66,8 @@ pub use error::Error;
 pub use input::{Input, Interrupter, LineReader, LineSource};
 pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};
+#[cfg(feature = "rmcp")]
+pub use mcp_elicitation::PersonElicitation;
 pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
