@@ -2,16 +2,10 @@
 //! panics while the terminal is still in raw mode, so that `tests/terminal.rs` can check that
 //! the panic hook gives the terminal back (canonical mode, echo, cursor, no bracketed paste).
 
-use std::fs::OpenOptions;
-
 use interview_host::{Choice, Frame, SelectRequest, TerminalUi, Ui};
 
 fn main() {
-    let tty = OpenOptions::new()
-        .write(true)
-        .open("/dev/tty")
-        .expect("a terminal");
-    let mut ui = TerminalUi::new(tty, true);
+    let mut ui = TerminalUi::on_controlling_terminal(true).expect("a terminal");
     let frame = Frame {
         position: 1,
         total: 1,

@@ -27,7 +27,7 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
 use crate::exit::Exit;
-use crate::request;
+use crate::{people, request};
 
 /// Where the person is, as `--ui` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -115,9 +115,8 @@ impl Server {
     /// The person's UI for one call, and the flag that withdraws its question.
     fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
         if self.reach == Reach::Terminal
-            && let Ok(tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty")
+            && let Ok(ui) = TerminalUi::on_controlling_terminal(people::colour(true))
         {
-            let ui = TerminalUi::new(tty, colour());
             let stop = ui.stop_flag();
             return (Box::new(ui), Some(stop));
         }
@@ -195,12 +194,6 @@ impl Drop for Heartbeat {
             task.abort();
         }
     }
-}
-
-/// Attributes only where colour is welcome.
-fn colour() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::env::var("TERM").is_ok_and(|t| t != "dumb")
 }
 
 impl ServerHandler for Server {

@@ -65,9 +65,8 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     if keys_on_terminal
         && !numbered
         && !dumb
-        && let Ok(tty) = tty()
+        && let Ok(ui) = TerminalUi::on_controlling_terminal(colour(true))
     {
-        let ui = TerminalUi::new(tty, colour(true));
         let stop = ui.stop_flag();
         on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
         return Box::new(ui);
@@ -91,7 +90,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
 }
 
 /// Attributes only for a terminal, and never with `NO_COLOR` or `TERM=dumb`.
-fn colour(terminal: bool) -> bool {
+pub fn colour(terminal: bool) -> bool {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
     terminal && !no_color && !dumb

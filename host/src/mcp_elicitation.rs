@@ -60,12 +60,13 @@ impl PersonElicitation {
     /// dismissed at once (action `cancel`), never a hang.
     #[cfg(feature = "terminal")]
     pub fn terminal(plugin: Arc<Plugin>) -> Self {
-        PersonElicitation::new(plugin, || {
-            match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-                Ok(tty) => Box::new(crate::TerminalUi::new(tty, true)),
+        PersonElicitation::new(
+            plugin,
+            || match crate::TerminalUi::on_controlling_terminal(true) {
+                Ok(ui) => Box::new(ui),
                 Err(_) => Box::new(crate::NoPerson),
-            }
-        })
+            },
+        )
     }
 
     /// The reply to `request` from the server named `server`: the person's content

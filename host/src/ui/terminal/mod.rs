@@ -115,6 +115,13 @@ impl TerminalUi {
         }
     }
 
+    /// Draws on the controlling terminal (`/dev/tty`), where the keys are read too, whatever
+    /// standard input and standard error are; an error when the process has no terminal.
+    pub fn on_controlling_terminal(colour: bool) -> std::io::Result<Self> {
+        let tty = std::fs::OpenOptions::new().write(true).open("/dev/tty")?;
+        Ok(TerminalUi::new(tty, colour))
+    }
+
     /// A flag that stops the UI when set (from a signal handler): the open question is
     /// cancelled and the plugin returns the answers so far.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {

@@ -14,7 +14,7 @@ lines give the same result:
 import getpass
 import re
 import sys
-from typing import List, Optional, TextIO, Tuple
+from typing import List, Optional, TextIO, Tuple, Union
 
 from .ui import (
     ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest, Nav,
@@ -124,6 +124,15 @@ class LineUi(Ui):
     def _declined(self, line: str) -> bool:
         return self.declinable and line.strip().lower() == "decline"
 
+    def _answer(self, prompt: str = "> ", secret: bool = False) -> Union[str, Nav]:
+        """The next answer line, or how the person left instead: ``Nav.CANCEL`` at the end
+        of input, on Ctrl-C and on ``quit``; ``Nav.DECLINE`` where the form may be declined."""
+        try:
+            line = self._read(prompt, secret)
+        except _Stopped:
+            return Nav.CANCEL
+        return Nav.DECLINE if self._declined(line) else line
+
     # -- showing ------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
@@ -212,12 +221,9 @@ class LineUi(Ui):
         self._show_footer(frame)
         count, total = len(request.options), len(request.options) + len(extras)
         while True:
-            try:
-                line = self._read()
-            except _Stopped:
-                return Nav.CANCEL
-            if self._declined(line):
-                return Nav.DECLINE
+            line = self._answer()
+            if isinstance(line, Nav):
+                return line
             typed = line.strip()
             if not typed:
                 if request.selected is not None:
@@ -275,12 +281,9 @@ class LineUi(Ui):
         count = len(request.options)
         total = count + len(extras)
         while True:
-            try:
-                line = self._read()
-            except _Stopped:
-                return Nav.CANCEL
-            if self._declined(line):
-                return Nav.DECLINE
+            line = self._answer()
+            if isinstance(line, Nav):
+                return line
             typed = line.strip()
             if not typed:
                 return MultiPicked(selected, other_text, request.note)
@@ -329,12 +332,9 @@ class LineUi(Ui):
         if request.multiline:
             self._hint("multiline", "Type your answer; an empty line ends it.")
         self._show_footer(frame)
-        try:
-            first = self._read(secret=request.secret)
-        except _Stopped:
-            return Nav.CANCEL
-        if self._declined(first):
-            return Nav.DECLINE
+        first = self._answer(secret=request.secret)
+        if isinstance(first, Nav):
+            return first
         if first.strip().lower() in COMMANDS:
             return COMMANDS[first.strip().lower()]
         if not first.strip():
@@ -358,12 +358,9 @@ class LineUi(Ui):
         self._show_footer(frame)
         choices = {True: "[Y/n]", False: "[y/N]", None: "[y/n]"}[request.initial]
         while True:
-            try:
-                line = self._read(f"{choices} > ")
-            except _Stopped:
-                return Nav.CANCEL
-            if self._declined(line):
-                return Nav.DECLINE
+            line = self._answer(f"{choices} > ")
+            if isinstance(line, Nav):
+                return line
             word = line.strip().lower()
             if word in ("y", "yes"):
                 return True
@@ -389,12 +386,9 @@ class LineUi(Ui):
             self.say(f"(default: {initial:g})")
         self._show_footer(frame)
         while True:
-            try:
-                line = self._read()
-            except _Stopped:
-                return Nav.CANCEL
-            if self._declined(line):
-                return Nav.DECLINE
+            line = self._answer()
+            if isinstance(line, Nav):
+                return line
             word = line.strip().lower()
             if word in COMMANDS:
                 return COMMANDS[word]
