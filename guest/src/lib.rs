@@ -14,6 +14,7 @@ mod bindings {
     });
 }
 
+pub mod call_form;
 pub mod elicit;
 pub mod flow;
 // Result JSON in which no character can drive a terminal or hide text, written the same way by
@@ -63,6 +64,14 @@ impl Guest for Plugin {
 
     fn check(name: String, arguments: String) -> String {
         tool::check(&name, &arguments)
+    }
+
+    fn form(name: String, arguments: String) -> String {
+        call_form::form(&name, &arguments)
+    }
+
+    fn answer_form(name: String, arguments: String, reply: String, settings: Settings) -> String {
+        call_form::answer_form(&name, &arguments, &reply, &settings)
     }
 
     fn ask(questions: Vec<Question>, settings: Settings) -> Outcome {

@@ -10,6 +10,17 @@ use crate::{llm_text, native};
 
 /// The result of asking `request`.
 pub fn outcome(request: &Request, outcome: &Outcome) -> Json {
+    with_text(request, outcome, || llm_text::outcome(request, outcome))
+}
+
+/// The result of asking `request`, where `said` tells the model what happened better than
+/// the outcome can (a form declined rather than dismissed), unless the called agent's own
+/// tool words it.
+pub fn outcome_said(request: &Request, outcome: &Outcome, said: &str) -> Json {
+    with_text(request, outcome, || said.to_string())
+}
+
+fn with_text(request: &Request, outcome: &Outcome, text: impl FnOnce() -> String) -> Json {
     let (status, answers): (&str, &[Answer]) = match outcome {
         Outcome::Answered(answers) => ("answered", answers),
         Outcome::Cancelled(answers) => ("cancelled", answers),
@@ -36,9 +47,7 @@ pub fn outcome(request: &Request, outcome: &Outcome) -> Json {
         );
     }
     let native = native::reply(request, outcome);
-    let text = native
-        .text
-        .unwrap_or_else(|| llm_text::outcome(request, outcome));
+    let text = native.text.unwrap_or_else(text);
     result.insert("text".into(), text.into());
     result.insert("native".into(), native.value);
     result.into()
@@ -83,11 +92,17 @@ pub fn value(value: &Value) -> Json {
         Value::Text(text) => text.as_str().into(),
         Value::Texts(texts) => texts.clone().into(),
         Value::Boolean(b) => (*b).into(),
-        Value::Number(n) if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 => {
-            (*n as i64).into()
-        }
-        Value::Number(n) => (*n).into(),
+        Value::Number(n) => number(*n),
         Value::Integer(i) => (*i).into(),
+    }
+}
+
+/// A number as JSON; a whole one is written without a fraction (`3`, not `3.0`).
+pub fn number(n: f64) -> Json {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        (n as i64).into()
+    } else {
+        n.into()
     }
 }
 

@@ -317,6 +317,54 @@ impl<U: Ui + 'static> Session<U> {
         })
     }
 
+    /// The tool call `name` put as one MCP elicitation form, for a person reached through an
+    /// MCP client's form UI rather than this session's UI, which it doesn't use. Returns JSON:
+    /// `{"status": "form", "params": ...}` (the `elicitation/create` params to send),
+    /// `{"status": "unfit", "reason": ...}` (a call MCP forbids in a form: reach the person
+    /// another way), or else the call's final result, as [`call`](Session::call) returns it.
+    pub fn form(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
+        self.check_size(arguments)?;
+        self.run("form", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_form(store, name, arguments)
+        })
+    }
+
+    /// Judges the client's reply to [`form`](Session::form) (its `ElicitResult` JSON) as
+    /// [`call`](Session::call) judges a terminal's answers, and returns `call`'s result JSON,
+    /// or `{"status": "form", "params": ..., "refused": {field, message}}` when an answer is
+    /// refused: the form to send again.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let plugin = interview_host::Plugin::load()?;
+    /// let mut session = plugin.session(interview_host::NoPerson)?;
+    /// let call = r#"{"question": "Ship it?", "type": "confirm"}"#;
+    /// let form: serde_json::Value = serde_json::from_str(&session.form("interview", call)?)?;
+    /// assert_eq!(form["params"]["requestedSchema"]["properties"]["q1"]["type"], "boolean");
+    /// let reply = r#"{"action": "accept", "content": {"q1": true}}"#;
+    /// let result = session.answer_form("interview", call, reply)?;
+    /// assert!(result.contains(r#""answer":true"#));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn answer_form(
+        &mut self,
+        name: &str,
+        arguments: &str,
+        reply: &str,
+    ) -> Result<String, Error> {
+        self.check_size(arguments)?;
+        self.check_size(reply)?;
+        let settings = self.settings.clone();
+        self.run("answer-form", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_answer_form(store, name, arguments, reply, &settings)
+        })
+    }
+
     /// Asks typed questions.
     pub fn ask(&mut self, questions: &[Question]) -> Result<Outcome, Error> {
         let settings = self.settings.clone();

@@ -1,5 +1,6 @@
 //! Unit tests of the plugin's logic, natively, with a scripted UI.
 
+mod call_form;
 mod dialects;
 mod elicitation;
 mod flow;

@@ -6,6 +6,11 @@
 //! `text` as the text content; an invalid request is a tool error whose text names the place
 //! at fault, so that the model can correct itself.
 //!
+//! Where the person is: when the client declared form elicitation (and `--ui` is `auto` or
+//! `elicit`), a call is asked as one form in the client's own UI (see [`forms`]); otherwise
+//! on the terminal when `--ui terminal` says so; otherwise nobody, and the result is
+//! `unavailable` at once.
+//!
 //! Calls queue for the one person; each gets its own result. While a call waits for the person,
 //! a call that carries a `progressToken` gets a progress notification every few seconds, so
 //! that clients that time out tool calls (and restart the clock on progress) keep waiting. A
@@ -29,12 +34,16 @@ use serde_json::Value as Json;
 use crate::exit::Exit;
 use crate::{people, request};
 
+mod forms;
+
 /// Where the person is, as `--ui` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Reach {
-    /// The terminal when one was asked for; otherwise nobody: the agent's own TUI owns the
-    /// terminal the server inherits.
+    /// The client's forms when it declared form elicitation; otherwise nobody: the agent's
+    /// own TUI owns the terminal the server inherits.
     Auto,
+    /// The client's forms only: nobody when the client has none.
+    Elicit,
     /// The arrow-key UI on the controlling terminal (`/dev/tty`).
     Terminal,
 }
@@ -112,6 +121,11 @@ struct Server {
 }
 
 impl Server {
+    /// Whether this call is asked in the client's forms.
+    fn in_forms(&self, context: &RequestContext<RoleServer>) -> bool {
+        self.reach != Reach::Terminal && forms::offered(context)
+    }
+
     /// The person's UI for one call, and the flag that withdraws its question.
     fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
         if self.reach == Reach::Terminal
@@ -221,9 +235,28 @@ impl ServerHandler for Server {
             ));
         }
         let arguments = Json::Object(request.arguments.unwrap_or_default()).to_string();
-        let result = self
-            .ask(request.name.to_string(), arguments, &context)
-            .await;
+        let name = request.name.to_string();
+        let asked = if self.in_forms(&context) {
+            let call = forms::Call {
+                plugin: &self.plugin,
+                name: &name,
+                arguments: &arguments,
+            };
+            if forms::stateless(&context) {
+                forms::round(&call, request.input_responses.as_ref()).await
+            } else {
+                let _heartbeat = Heartbeat::start(&context);
+                let _turn = self.person.lock().await;
+                forms::ask(&call, &context).await
+            }
+        } else {
+            forms::Asked::Unfit
+        };
+        let result = match asked {
+            forms::Asked::Done(result) => result,
+            forms::Asked::Again(input_required) => return Ok(input_required.into()),
+            forms::Asked::Unfit => self.ask(name, arguments, &context).await,
+        };
         let text = result["text"].as_str().unwrap_or_default().to_string();
         let mut reply = if result["status"] == "invalid" {
             CallToolResult::error(vec![ContentBlock::text(text)])

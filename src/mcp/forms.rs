@@ -1,0 +1,178 @@
+//! A tool call asked in the MCP client's own form UI: the plugin builds one form for the
+//! call (`Session::form`), the client shows it, and the reply goes back through the plugin
+//! (`Session::answer_form`), which judges it as it judges a terminal's answers; an answer it
+//! refuses is asked again in a new form that says why.
+//!
+//! The form reaches the client the way its protocol revision allows: as an `elicitation/create`
+//! request of the server's own up to 2025-11-25, and from 2026-07-28 (no server-to-client
+//! requests) as an `InputRequiredResult` that the client answers by calling the tool again with
+//! `inputResponses`. The plugin's two calls are stateless, so either way needs no state here.
+
+use std::sync::Arc;
+
+use interview_host::{NoPerson, Plugin};
+use rmcp::model::{
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
+    InputRequests, InputRequiredResult, InputResponses,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Value as Json, json};
+
+use crate::request;
+
+/// The key of the form among a call's input requests and responses.
+const FORM: &str = "form";
+
+/// How many times a form is sent again after a refused answer before the call ends as
+/// cancelled: as many rounds as the SDKs' clients drive by default.
+const MOST_FORMS: usize = 10;
+
+/// Whether the client shows forms: it declared elicitation, in form mode (an empty
+/// `elicitation` capability is form mode, from before URL mode existed).
+pub fn offered(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .and_then(|capabilities| capabilities.elicitation)
+        .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
+}
+
+/// Whether the call's protocol revision forbids server-to-client requests, so that a form
+/// travels in the call's result instead.
+pub fn stateless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize())
+}
+
+/// One tool call.
+pub struct Call<'a> {
+    pub plugin: &'a Arc<Plugin>,
+    pub name: &'a str,
+    pub arguments: &'a str,
+}
+
+/// What asking in forms came to.
+pub enum Asked {
+    /// The call's result JSON.
+    Done(Json),
+    /// The form to send in the call's result (2026-07-28 and later).
+    Again(InputRequiredResult),
+    /// The call can't be asked in a form (it asks for a secret): reach the person otherwise.
+    Unfit,
+}
+
+/// One round of a call under a stateless revision: the form when the call carries no reply
+/// yet, else the plugin's judgement of the reply, which may be the form again.
+pub async fn round(call: &Call<'_>, responses: Option<&InputResponses>) -> Asked {
+    let step = match responses.and_then(|r| r.get(FORM)) {
+        None => plugin_step(call, None).await,
+        Some(reply) => plugin_step(call, Some(reply.to_string())).await,
+    };
+    match step {
+        Step::Form(params) => match elicit_request(params) {
+            Ok(request) => {
+                let requests = InputRequests::from([(FORM.to_string(), request)]);
+                Asked::Again(InputRequiredResult::from_input_requests(requests))
+            }
+            Err(failed) => Asked::Done(failed),
+        },
+        Step::Unfit => Asked::Unfit,
+        Step::Done(result) => Asked::Done(result),
+    }
+}
+
+/// A whole call under a revision with server-to-client requests: `elicitation/create` until
+/// the plugin takes the reply. A cancelled call, or a client that fails to show the form,
+/// ends the call as cancelled.
+pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked {
+    let mut step = plugin_step(call, None).await;
+    for _ in 0..MOST_FORMS {
+        let params = match step {
+            Step::Form(params) => params,
+            Step::Unfit => return Asked::Unfit,
+            Step::Done(result) => return Asked::Done(result),
+        };
+        let params: ElicitRequestParams = match serde_json::from_value(params) {
+            Ok(params) => params,
+            Err(e) => return Asked::Done(unsendable(e)),
+        };
+        let reply = tokio::select! {
+            reply = context.peer.create_elicitation(params) => reply,
+            () = context.ct.cancelled() => return Asked::Done(dismissed(call).await),
+        };
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(e) => {
+                let failed = format!("the client did not show the form: {e}");
+                return Asked::Done(request::failed(&failed, &[]));
+            }
+        };
+        step = plugin_step(call, Some(reply_json(&reply))).await;
+    }
+    Asked::Done(dismissed(call).await)
+}
+
+/// What the plugin made of the call (and of the client's reply, when there is one).
+enum Step {
+    Form(Json),
+    Unfit,
+    Done(Json),
+}
+
+async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
+    let plugin = call.plugin.clone();
+    let (name, arguments) = (call.name.to_string(), call.arguments.to_string());
+    let step = tokio::task::spawn_blocking(move || {
+        let mut session = plugin.session(NoPerson).map_err(request::failure)?;
+        match reply {
+            None => session.form(&name, &arguments),
+            Some(reply) => session.answer_form(&name, &arguments, &reply),
+        }
+        .map_err(request::failure)
+    })
+    .await
+    .unwrap_or_else(|e| Err((format!("the call panicked: {e}"), Vec::new())));
+    let step = match step {
+        Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
+            request::failed(&format!("the plugin's answer is not JSON: {e}"), &[])
+        }),
+        Err((failure, given)) => request::failed(&failure, &given),
+    };
+    match step["status"].as_str() {
+        Some("form") => Step::Form(step["params"].clone()),
+        Some("unfit") => Step::Unfit,
+        _ => Step::Done(step),
+    }
+}
+
+/// The call's result when the form was withdrawn or never taken: cancelled, as the plugin
+/// words it.
+async fn dismissed(call: &Call<'_>) -> Json {
+    let reply = json!({ "action": "cancel" }).to_string();
+    match plugin_step(call, Some(reply)).await {
+        Step::Done(result) => result,
+        Step::Form(_) | Step::Unfit => {
+            request::failed("the plugin asked again after a cancel", &[])
+        }
+    }
+}
+
+fn elicit_request(params: Json) -> Result<InputRequest, Json> {
+    let params: ElicitRequestParams = serde_json::from_value(params).map_err(unsendable)?;
+    Ok(InputRequest::Elicitation(ElicitRequest::new(params)))
+}
+
+/// The plugin's form is not one the SDK can send: a defect of the plugin, said as a failure.
+fn unsendable(error: serde_json::Error) -> Json {
+    request::failed(&format!("the plugin's form does not fit MCP: {error}"), &[])
+}
+
+/// The client's reply as the plugin reads it: `{action, content}`.
+fn reply_json(reply: &ElicitResult) -> String {
+    let action = match reply.action {
+        ElicitationAction::Accept => "accept",
+        ElicitationAction::Decline => "decline",
+        _ => "cancel",
+    };
+    json!({ "action": action, "content": reply.content }).to_string()
+}
