@@ -99,16 +99,17 @@ enum Command {
         format: String,
     },
     /// Serve the tools over MCP (stdio) to any MCP client: `interview`, and the agents' own
-    /// tools named with --tools. Calls queue for the one person; a call nobody can answer
-    /// returns `unavailable` at once.
+    /// tools named with --tools. A call is one form in the client's own UI when it has one;
+    /// calls queue for the one person; a call nobody can answer returns `unavailable` at once.
     #[cfg(feature = "mcp")]
     Mcp {
-        /// Tools to offer besides `interview`, by name: AskUserQuestion, request_user_input,
-        /// ask_user, question, ...
+        /// Tools to offer besides `interview`, by name: ask_question, ask_multi_select,
+        /// resume_structured (`interview schema` lists them).
         #[arg(long, value_name = "NAMES", value_delimiter = ',')]
         tools: Vec<String>,
-        /// Where the person is: auto asks nobody unless told where (the agent's own TUI owns
-        /// its terminal); terminal asks on the controlling terminal (/dev/tty).
+        /// Where the person is: auto asks in the client's own forms when it has them (MCP
+        /// form elicitation) and nobody otherwise (the agent's own TUI owns its terminal);
+        /// elicit only in the client's forms; terminal on the controlling terminal (/dev/tty).
         #[arg(long, value_enum, default_value = "auto")]
         ui: mcp::Reach,
     },

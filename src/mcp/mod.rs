@@ -50,7 +50,7 @@ pub enum Reach {
 
 /// What `interview mcp` serves, from its command line.
 pub struct Options {
-    /// Tools offered besides `interview`: the agents' own names (`AskUserQuestion`, …).
+    /// Tools offered besides `interview`, by the names the plugin defines (`ask_question`, …).
     pub tools: Vec<String>,
     pub reach: Reach,
 }
