@@ -37,7 +37,8 @@ Examples:
   interview check request.json                 validate without asking
   interview elicit --server github examples/elicitation.json   answer an MCP form
   interview schema                             the tool definitions, for an agent runtime
-  interview mcp --ui terminal                  an MCP server asking on this terminal";
+  interview mcp --ui terminal                  an MCP server asking on this terminal
+  interview mcp --tty /dev/pts/3               ... asking in another terminal (a tmux pane)";
 
 /// Ask a person the questions of an AI agent's tool call.
 ///
@@ -112,6 +113,10 @@ enum Command {
         /// elicit only in the client's forms; terminal on the controlling terminal (/dev/tty).
         #[arg(long, value_enum, default_value = "auto")]
         ui: mcp::Reach,
+        /// A terminal to ask on, by path (a tmux pane's, from `tty` run there): used when the
+        /// client has no forms, or always with --ui terminal.
+        #[arg(long, value_name = "PATH")]
+        tty: Option<std::path::PathBuf>,
     },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
     /// stdout, the questions on the terminal. A line is a tool call's arguments, or
@@ -206,8 +211,12 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             Ok(Exit::Answered)
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp { tools, ui } => {
-            let options = mcp::Options { tools, reach: ui };
+        Command::Mcp { tools, ui, tty } => {
+            let options = mcp::Options {
+                tools,
+                reach: ui,
+                tty,
+            };
             mcp::run(plugin, options)?;
             Ok(Exit::Answered)
         }

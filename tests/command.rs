@@ -776,6 +776,20 @@ fn mcp_refuses_a_tool_the_plugin_does_not_have_with_exit_2() {
 }
 
 #[test]
+fn mcp_refuses_a_tty_that_is_not_a_terminal_with_exit_2() {
+    for (path, why) in [
+        ("/dev/null", "/dev/null is not a terminal"),
+        ("/no/such/tty", "No such file"),
+    ] {
+        let output = run(&["mcp", "--tty", path], "");
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let said = stderr(&output);
+        assert!(said.contains(&format!("--tty {path}")) && said.contains(why), "{said}");
+        assert!(output.stdout.is_empty(), "nothing is served");
+    }
+}
+
+#[test]
 fn mcp_without_a_client_exits_4_and_says_so() {
     let output = run(&["mcp"], "");
     assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));

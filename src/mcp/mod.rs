@@ -53,6 +53,9 @@ pub struct Options {
     /// Tools offered besides `interview`, by the names the plugin defines (`ask_question`, …).
     pub tools: Vec<String>,
     pub reach: Reach,
+    /// The terminal the person chose (`--tty`): asked on when the client has no forms, or
+    /// always under `--ui terminal`.
+    pub tty: Option<std::path::PathBuf>,
 }
 
 /// Serves MCP on stdin and stdout until the client closes the connection. A tool that
@@ -65,10 +68,15 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
         .map_err(|e| failed(e.chain()))?;
     let tools = offered_tools(&listed, &options.tools).map_err(|e| (Exit::Invalid, e))?;
+    if let Some(path) = &options.tty {
+        TerminalUi::on_device(path, false)
+            .map_err(|e| (Exit::Invalid, format!("--tty {}: {e}", path.display())))?;
+    }
     let server = Server {
         plugin: Arc::new(plugin),
         tools: Arc::new(tools),
         reach: options.reach,
+        tty: options.tty.map(Arc::new),
         person: Arc::new(tokio::sync::Mutex::new(())),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -116,6 +124,7 @@ struct Server {
     plugin: Arc<Plugin>,
     tools: Arc<Vec<Tool>>,
     reach: Reach,
+    tty: Option<Arc<std::path::PathBuf>>,
     /// Held while a call asks the person: calls queue for them, one at a time.
     person: Arc<tokio::sync::Mutex<()>>,
 }
@@ -128,13 +137,19 @@ impl Server {
 
     /// The person's UI for one call, and the flag that withdraws its question.
     fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
-        if self.reach == Reach::Terminal
-            && let Ok(ui) = TerminalUi::on_controlling_terminal(people::colour(true))
-        {
-            let stop = ui.stop_flag();
-            return (Box::new(ui), Some(stop));
+        let colour = people::colour(true);
+        let terminal = match (&self.tty, self.reach) {
+            (Some(path), Reach::Auto | Reach::Terminal) => TerminalUi::on_device(&**path, colour),
+            (None, Reach::Terminal) => TerminalUi::on_controlling_terminal(colour),
+            (_, _) => return (Box::new(NoPerson), None),
+        };
+        match terminal {
+            Ok(ui) => {
+                let stop = ui.stop_flag();
+                (Box::new(ui), Some(stop))
+            }
+            Err(_) => (Box::new(NoPerson), None),
         }
-        (Box::new(NoPerson), None)
     }
 
     /// Runs one tool call through the plugin, off the async threads; a cancelled request

@@ -1,9 +1,13 @@
-"""`interview mcp --ui terminal` driven by the official MCP Python SDK's client while a person
-answers in a pseudo-terminal (the server's controlling terminal, as when an agent's MCP server
-runs in a tmux pane): a slow answer gets progress notifications, two calls at once queue for
-the one person, and a cancelled call gives the terminal back. Run with the SDK installed:
+"""`interview mcp` asking on a terminal, driven by the official MCP Python SDK's client while a
+person answers in a pseudo-terminal: a slow answer gets progress notifications, two calls at
+once queue for the one person, a cancelled call gives the terminal back, and Esc cancels.
 
-    python tests/mcp/python_sdk_terminal.py target/debug/interview
+The pty is either the server's controlling terminal (`--ui terminal`, as when an agent's MCP
+server runs in a terminal of its own), or with `--tty`, a terminal named by path that is not
+the server's at all (`--tty /dev/pts/N`, as a tmux pane the person chose). Run with the SDK
+installed:
+
+    python tests/mcp/python_sdk_terminal.py target/debug/interview [--tty]
 """
 
 import asyncio
@@ -20,6 +24,7 @@ from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
+BY_PATH = "--tty" in sys.argv[2:]
 DOWN, ENTER = "\x1b[B", "\r"
 
 
@@ -96,11 +101,17 @@ class Terminal:
 
 async def main():
     term = Terminal()
-    server = StdioServerParameters(
-        command=sys.executable,
-        args=["-c", LAUNCHER, os.ttyname(term.slave), INTERVIEW, "mcp", "--ui", "terminal"],
-        env={**os.environ, "TERM": "xterm-256color", "NO_COLOR": "1"},
-    )
+    env = {**os.environ, "TERM": "xterm-256color", "NO_COLOR": "1"}
+    path = os.ttyname(term.slave)
+    if BY_PATH:
+        server = StdioServerParameters(command=INTERVIEW, args=["mcp", "--tty", path], env=env)
+    else:
+        server = StdioServerParameters(
+            command=sys.executable,
+            args=["-c", LAUNCHER, path, INTERVIEW, "mcp", "--ui", "terminal"],
+            env=env,
+        )
+    print("the terminal:", f"--tty {path}" if BY_PATH else "the controlling terminal")
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -179,6 +190,18 @@ async def main():
             result = await call
             assert field(result, "structuredContent")["status"] == "answered", result
             print("after the cancel:", result.content[0].text)
+
+            # Esc alone (told from the start of an arrow key by the pause after it) cancels.
+            mark = len(term.text())
+            call = asyncio.create_task(
+                session.call_tool("interview", {"question": "Leave?", "options": ["a", "b"]})
+            )
+            await term.wait_for("Leave?", after=mark)
+            term.type("\x1b")
+            result = await call
+            assert field(result, "structuredContent")["status"] == "cancelled", result
+            assert term.is_cooked(), "the terminal is given back"
+            print("Esc:", result.content[0].text)
 
 
 asyncio.run(main())

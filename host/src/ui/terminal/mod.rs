@@ -11,6 +11,7 @@
 // are for this crate's developers.
 #[allow(missing_docs)]
 pub mod confirm;
+mod device;
 #[allow(missing_docs)]
 pub mod editor;
 #[allow(missing_docs)]
@@ -54,12 +55,13 @@ use crossterm::terminal;
 
 use super::*;
 use crate::ReviewItem;
+use device::Device;
 use keys::Key;
 pub use layout::layout;
 use layout::{declinable, skippable};
 use render::{Line, Renderer};
 use theme::Theme;
-use tty::{Keyboard, RAW, Ready, install_panic_hook, restore_terminal};
+use tty::{Keyboard, RAW, RESET, Ready, install_panic_hook, restore_terminal};
 use widget::Widget;
 
 /// The summary line of the last answered widget, shown once the person moves on.
@@ -76,6 +78,9 @@ pub struct TerminalUi {
     renderer: Option<Renderer>,
     /// Where keys come from, as crossterm reads them; present while the terminal is raw.
     keyboard: Option<Keyboard>,
+    /// The terminal, when it was named by path rather than being the process's own: raw mode,
+    /// size and keys are then this UI's to handle.
+    device: Option<Device>,
     /// Ctrl-Z and SIGTSTP handling, while the terminal is raw (None too when the process must
     /// never stop: SIGTSTP was ignored when it started).
     job: Option<suspend::JobControl>,
@@ -102,6 +107,7 @@ impl TerminalUi {
             theme: Theme::new(colour),
             renderer: None,
             keyboard: None,
+            device: None,
             job: None,
             buffer: Vec::new(),
             pending: None,
@@ -122,6 +128,17 @@ impl TerminalUi {
         Ok(TerminalUi::new(tty, colour))
     }
 
+    /// Draws on the terminal at `path` and reads its keys: a terminal the person chose (a tmux
+    /// pane, another window), whatever terminal the process has, if any. Ctrl-Z there does
+    /// nothing: the process is not that terminal's job. An error when `path` can't be opened
+    /// or is not a terminal.
+    pub fn on_device(path: impl AsRef<std::path::Path>, colour: bool) -> std::io::Result<Self> {
+        let (device, out) = Device::open(path.as_ref())?;
+        let mut ui = TerminalUi::new(out, colour);
+        ui.device = Some(device);
+        Ok(ui)
+    }
+
     /// A flag that stops the UI when set (from a signal handler): the open question is
     /// cancelled and the plugin returns the answers so far.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
@@ -138,13 +155,20 @@ impl TerminalUi {
         if self.renderer.is_some() {
             return true;
         }
-        if terminal::enable_raw_mode().is_err() {
-            return false;
+        if let Some(device) = &mut self.device {
+            if device.enable_raw().is_err() {
+                return false;
+            }
+            self.keyboard = Some(Keyboard::on(device.fd()));
+        } else {
+            if terminal::enable_raw_mode().is_err() {
+                return false;
+            }
+            self.job = suspend::JobControl::install();
+            self.keyboard = Keyboard::open();
         }
         RAW.store(true, Ordering::SeqCst);
         install_panic_hook();
-        self.job = suspend::JobControl::install();
-        self.keyboard = Keyboard::open();
         self.start_screen();
         true
     }
@@ -152,8 +176,16 @@ impl TerminalUi {
     /// Bracketed paste on, and a renderer that has drawn nothing yet, at the terminal's size.
     fn start_screen(&mut self) {
         let _ = self.out.write_all(b"\x1b[?2004h");
-        let (width, height) = terminal::size().unwrap_or((80, 24));
+        let (width, height) = self.size().unwrap_or((80, 24));
         self.renderer = Some(Renderer::new(width, height));
+    }
+
+    /// The terminal's columns and rows.
+    fn size(&self) -> Option<(u16, u16)> {
+        match &self.device {
+            Some(device) => device.size(),
+            None => terminal::size().ok(),
+        }
     }
 
     /// Gives the terminal back, as it was. A SIGTSTP that came while it was raw, and was not
@@ -161,7 +193,15 @@ impl TerminalUi {
     fn leave(&mut self) {
         self.keyboard = None;
         if self.renderer.take().is_some() {
-            restore_terminal(&mut self.out);
+            match &mut self.device {
+                Some(device) => {
+                    let _ = self.out.write_all(RESET);
+                    let _ = self.out.flush();
+                    device.disable_raw();
+                    RAW.store(false, Ordering::SeqCst);
+                }
+                None => restore_terminal(&mut self.out),
+            }
         }
         if let Some(job) = self.job.take() {
             let stop = job.stop_requested();
@@ -268,6 +308,9 @@ impl TerminalUi {
                     return Key::Redraw;
                 }
             }
+            if self.device.is_some() {
+                return self.next_device_key();
+            }
             let Some(keyboard) = &self.keyboard else {
                 return Key::Interrupt;
             };
@@ -289,6 +332,44 @@ impl TerminalUi {
             }
             if keyboard.wait(Duration::from_millis(50)) == Ready::HungUp {
                 return Key::Interrupt;
+            }
+        }
+    }
+
+    /// The next key of a terminal named by path. An Esc is told from the start of a longer
+    /// sequence by the pause after it; a changed size, polled while waiting (the device sends
+    /// no SIGWINCH to this process), is a resize.
+    fn next_device_key(&mut self) -> Key {
+        const PAUSE: Duration = Duration::from_millis(30);
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Key::Interrupt;
+            }
+            let (Some(keyboard), Some(device)) = (&self.keyboard, &mut self.device) else {
+                return Key::Interrupt;
+            };
+            if let Some(key) = device.queued() {
+                return key;
+            }
+            match keyboard.wait(Duration::from_millis(50)) {
+                Ready::HungUp => return Key::Interrupt,
+                Ready::Input => match device.read_key() {
+                    Ok(Some(key)) => return key,
+                    Ok(None) if keyboard.wait(PAUSE) == Ready::Nothing => {
+                        if let Some(key) = device.settle() {
+                            return key;
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(_) => return Key::Interrupt,
+                },
+                Ready::Nothing => {
+                    if let (Some(size), Some(renderer)) = (device.size(), &self.renderer)
+                        && (usize::from(size.0), usize::from(size.1)) != renderer.size()
+                    {
+                        return Key::Resize(size.0, size.1);
+                    }
+                }
             }
         }
     }

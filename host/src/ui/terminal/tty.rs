@@ -11,9 +11,12 @@ use crossterm::terminal;
 /// Whether some terminal UI has the terminal in raw mode, for the panic hook.
 pub(super) static RAW: AtomicBool = AtomicBool::new(false);
 
+/// Bracketed paste off, the cursor shown, attributes reset.
+pub(super) const RESET: &[u8] = b"\x1b[?2004l\x1b[?25h\x1b[0m";
+
 /// Undoes raw mode, bracketed paste and the hidden cursor, wherever the terminal is.
 pub(super) fn restore_terminal(out: &mut dyn Write) {
-    let _ = out.write_all(b"\x1b[?2004l\x1b[?25h\x1b[0m");
+    let _ = out.write_all(RESET);
     let _ = out.flush();
     let _ = terminal::disable_raw_mode();
     RAW.store(false, Ordering::SeqCst);
@@ -25,7 +28,7 @@ pub(super) fn install_panic_hook() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if RAW.load(Ordering::SeqCst) {
+            if RAW.load(Ordering::SeqCst) && !super::device::restore_after_panic(RESET) {
                 match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
                     Ok(mut tty) => restore_terminal(&mut tty),
                     Err(_) => restore_terminal(&mut std::io::stderr()),
@@ -54,6 +57,11 @@ pub(super) enum Ready {
 }
 
 impl Keyboard {
+    /// The keyboard of a terminal opened by path, which the caller keeps open.
+    pub(super) fn on(fd: RawFd) -> Keyboard {
+        Keyboard { fd, _tty: None }
+    }
+
     pub(super) fn open() -> Option<Keyboard> {
         if std::io::stdin().is_terminal() {
             return Some(Keyboard {
