@@ -104,7 +104,8 @@ enum Command {
     /// calls queue for the one person; a call nobody can answer returns `unavailable` at once.
     #[cfg(feature = "mcp")]
     Mcp {
-        /// Tools to offer besides `interview`, by name: ask_question, ask_multi_select,
+        /// Tools to offer besides `interview`, by name: the agents' own (AskUserQuestion,
+        /// request_user_input, ask_user, question), and ask_question, ask_multi_select,
         /// resume_structured (`interview schema` lists them).
         #[arg(long, value_name = "NAMES", value_delimiter = ',')]
         tools: Vec<String>,

@@ -358,7 +358,11 @@ fn schema_check_and_help() {
             "interview",
             "ask_question",
             "ask_multi_select",
-            "resume_structured"
+            "resume_structured",
+            "AskUserQuestion",
+            "request_user_input",
+            "ask_user",
+            "question"
         ]
     );
     assert_eq!(tools[0]["parameters"]["type"], "object");
@@ -513,7 +517,7 @@ fn schema_in_every_ecosystems_envelope() {
     }
     let gemini = format("gemini");
     let declarations = gemini["functionDeclarations"].as_array().unwrap();
-    assert_eq!(declarations.len(), 4);
+    assert_eq!(declarations.len(), 8);
     // What Gemini takes as a declaration is checked with Gemini's own SDK (check_formats.py).
     for tool in declarations {
         assert!(name_ok(&tool["name"]));
@@ -765,11 +769,11 @@ fn a_form_read_line_by_line_the_way_people_answer() {
 
 #[test]
 fn mcp_refuses_a_tool_the_plugin_does_not_have_with_exit_2() {
-    let output = run(&["mcp", "--tools", "ask_question,AskUserQuestion"], "");
+    let output = run(&["mcp", "--tools", "AskUserQuestion,ask_human"], "");
     assert_eq!(output.status.code(), Some(2));
     let said = stderr(&output);
     assert!(
-        said.contains("no tool \"AskUserQuestion\"") && said.contains("ask_multi_select"),
+        said.contains("no tool \"ask_human\"") && said.contains("request_user_input"),
         "{said}"
     );
     assert!(output.stdout.is_empty(), "nothing is served");
@@ -784,7 +788,10 @@ fn mcp_refuses_a_tty_that_is_not_a_terminal_with_exit_2() {
         let output = run(&["mcp", "--tty", path], "");
         assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
         let said = stderr(&output);
-        assert!(said.contains(&format!("--tty {path}")) && said.contains(why), "{said}");
+        assert!(
+            said.contains(&format!("--tty {path}")) && said.contains(why),
+            "{said}"
+        );
         assert!(output.stdout.is_empty(), "nothing is served");
     }
 }

@@ -14,6 +14,7 @@ mod bindings {
     });
 }
 
+pub mod agent_tools;
 pub mod call_form;
 pub mod elicit;
 pub mod flow;

@@ -74,6 +74,7 @@ pub fn definitions() -> Vec<ToolDefinition> {
         ("resume_structured", RESUME_STRUCTURED, resume),
     ]
     .into_iter()
+    .chain(crate::agent_tools::definitions())
     .map(|(name, description, mut parameters)| {
         parameters["$schema"] = "https://json-schema.org/draft/2020-12/schema".into();
         ToolDefinition {

@@ -19,6 +19,8 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
+# The agents' own tools, by the names their models know.
+AGENTS = ["AskUserQuestion", "request_user_input", "ask_user", "question"]
 
 
 def field(value, name):
@@ -29,7 +31,8 @@ def field(value, name):
 
 async def main():
     server = StdioServerParameters(
-        command=INTERVIEW, args=["mcp", "--tools", "ask_question,ask_multi_select"]
+        command=INTERVIEW,
+        args=["mcp", "--tools", ",".join(["ask_question", "ask_multi_select", *AGENTS])],
     )
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:
@@ -37,7 +40,7 @@ async def main():
 
             listed = await session.list_tools()
             names = [tool.name for tool in listed.tools]
-            assert names == ["interview", "ask_question", "ask_multi_select"], names
+            assert names == ["interview", "ask_question", "ask_multi_select", *AGENTS], names
             interview = listed.tools[0]
             assert "questions" in field(interview, "inputSchema")["properties"], interview
             output_schema = field(interview, "outputSchema")
@@ -53,6 +56,22 @@ async def main():
                 conforms(result)
             assert len(results) >= 40, len(results)
             print(f"outputSchema: the {len(results)} results of the conformance suite fit it")
+
+            # The agents' tools take what those agents' models send: every call of theirs in
+            # the conformance suite (taken from the agents' own tests) fits the tool's schema.
+            schemas = {tool.name: field(tool, "inputSchema") for tool in listed.tools}
+            calls = [case for case in cases if case.get("tool") in AGENTS]
+            beyond = [case for case in calls if "beyond_schema" in case]
+            calls = [case for case in calls if case not in beyond]
+            for case in calls:
+                Draft202012Validator.check_schema(schemas[case["tool"]])
+                Draft202012Validator(schemas[case["tool"]]).validate(case["arguments"])
+            assert {case["tool"] for case in calls} == set(AGENTS), calls
+            for case in beyond:
+                refused = Draft202012Validator(schemas[case["tool"]]).iter_errors(case["arguments"])
+                assert list(refused), f"{case['description']} fits the agent's schema after all"
+            print(f"inputSchema: the {len(calls)} agents' calls of the conformance suite fit theirs;"
+                  f" {len(beyond)} use the plugin's extensions, which the schemas leave out")
 
             started = time.monotonic()
             result = await session.call_tool(

@@ -170,9 +170,19 @@ fn definitions_are_valid_json_schemas_with_teaching_descriptions() {
             "interview",
             "ask_question",
             "ask_multi_select",
-            "resume_structured"
+            "resume_structured",
+            "AskUserQuestion",
+            "request_user_input",
+            "ask_user",
+            "question"
         ]
     );
+    for name in &names {
+        assert!(
+            crate::request::Tool::named(name).is_some(),
+            "every defined tool is one the plugin reads: {name}"
+        );
+    }
     for tool in &tools {
         let schema: serde_json::Value = serde_json::from_str(&tool.parameters).unwrap();
         assert_eq!(schema["type"], "object", "{}", tool.name);
