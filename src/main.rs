@@ -160,6 +160,36 @@ struct Asking {
     /// What a skipped text question records.
     #[arg(long, value_name = "TEXT")]
     skip_response: Option<String>,
+    /// Where the person answers: auto is this terminal (arrow keys, or numbered lines); web is
+    /// a page in the browser, served on 127.0.0.1 at an address with a secret token.
+    #[cfg(feature = "web")]
+    #[arg(long, value_enum, default_value = "auto")]
+    ui: AskUi,
+    /// With --ui web: say the page's address on stderr, but don't open a browser.
+    #[cfg(feature = "web")]
+    #[arg(long)]
+    no_open: bool,
+}
+
+impl Asking {
+    /// The person, where the options say.
+    fn person(&self, request_on_stdin: bool) -> std::io::Result<Box<dyn people::Person>> {
+        #[cfg(feature = "web")]
+        if self.ui == AskUi::Web {
+            return people::web(!self.no_open);
+        }
+        Ok(people::find(request_on_stdin, self.numbered))
+    }
+}
+
+/// Where `ask` finds the person.
+#[cfg(feature = "web")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum AskUi {
+    /// This terminal: arrow keys, or numbered lines.
+    Auto,
+    /// A page in the browser.
+    Web,
 }
 
 /// Where the person's answers are kept while they answer, for `ask` and `elicit`.
@@ -240,12 +270,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             })
         }
         Command::Serve {
-            asking:
-                Asking {
-                    tool,
-                    numbered,
-                    skip_response,
-                },
+            asking,
             server,
             state,
             question_key,
@@ -257,30 +282,36 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 response: response_key,
                 complete: serve::keys(&complete_key),
             });
+            let person = match asking.person(true) {
+                Ok(person) => person,
+                Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
+            };
             let options = serve::Options {
-                tool,
-                skip_response,
-                numbered,
+                tool: asking.tool,
+                skip_response: asking.skip_response,
                 server,
                 state,
             };
-            Ok(serve::run(&plugin, options))
+            Ok(serve::run(&plugin, options, person))
         }
         Command::Ask {
             request,
-            asking:
-                Asking {
-                    tool,
-                    numbered,
-                    skip_response,
-                },
+            asking,
             journal: Journaling { journal },
         } => {
             let arguments = match read_request(&plugin, &request, request::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let person = people::find(request == "-", numbered);
+            let person = match asking.person(request == "-") {
+                Ok(person) => person,
+                Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
+            };
+            let Asking {
+                tool,
+                skip_response,
+                ..
+            } = asking;
             let mut session = plugin.session(person).map_err(plugin_error)?;
             session.set_skip_response(skip_response);
             if let Err(exit) = keep_journal(&mut session, journal, request::unusable_journal) {

@@ -89,6 +89,28 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     Box::new(NumberedUi::new(lines, out, colour))
 }
 
+#[cfg(feature = "web")]
+impl Person for interview_host::WebUi {
+    /// The question was withdrawn (a signal) or the page's tab closed.
+    fn interrupted(&self) -> bool {
+        interview_host::WebUi::interrupted(self)
+    }
+}
+
+/// The person in a browser page: served on 127.0.0.1, its address said on stderr, and opened
+/// in the browser unless `open` is false.
+#[cfg(feature = "web")]
+pub fn web(open: bool) -> std::io::Result<Box<dyn Person>> {
+    let ui = interview_host::WebUi::start()?;
+    eprintln!("The questions are at {}", ui.url());
+    if open && let Err(e) = ui.open_browser() {
+        eprintln!("No browser could be opened ({e}): open the address yourself.");
+    }
+    let stop = ui.stop_flag();
+    on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
+    Ok(Box::new(ui))
+}
+
 /// Attributes only for a terminal, and never with `NO_COLOR` or `TERM=dumb`.
 pub fn colour(terminal: bool) -> bool {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());

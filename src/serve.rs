@@ -26,7 +26,6 @@ type Asker = Option<Box<dyn Person>>;
 pub struct Options {
     pub tool: String,
     pub skip_response: Option<String>,
-    pub numbered: bool,
     /// Who asks in elicitations, unless a line names its server itself.
     pub server: Option<String>,
     /// `Some` in state mode.
@@ -52,9 +51,10 @@ pub fn keys(list: &str) -> Vec<String> {
 /// Runs the session until stdin closes, a completion key says so, or an interrupt. A line
 /// that cannot be read, or that the plugin fails on, gets its own reply and the session goes
 /// on; only a result that cannot be written ends it, since nobody is reading any more.
-pub fn run(plugin: &Plugin, options: Options) -> Exit {
+/// `person` answers (a terminal UI, numbered lines, or a web page).
+pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
     people::on_signals();
-    let mut asker: Asker = Some(people::find(true, options.numbered));
+    let mut asker: Asker = Some(person);
     let limit = plugin.limits().request_bytes;
     let mut input = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();

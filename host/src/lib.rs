@@ -5,8 +5,8 @@
 //! loads it with wasmtime (compiled once, then cached), keeps it in a sandbox (memory cap,
 //! compute budget, no WASI at all), and provides its `ui` imports through the [`Ui`] trait:
 //! a [`TerminalUi`] drawn with arrow keys (the `terminal` feature, on by default), a
-//! [`NumberedUi`] for line-by-line terminals, pipes and screen readers, a [`ScriptedUi`] for
-//! tests, or a UI of your own.
+//! [`NumberedUi`] for line-by-line terminals, pipes and screen readers, a `WebUi` that asks in a
+//! browser page (the `web` feature), a [`ScriptedUi`] for tests, or a UI of your own.
 //!
 //! The examples in `examples/` ask in a terminal (`terminal.rs`), write a UI of their own
 //! (`own_ui.rs`), run the plugin from an async application (`async_app.rs`), and answer an MCP
@@ -75,6 +75,8 @@ pub use ui::numbered::{NumberedUi, StopReason};
 pub use ui::scripted::{ScriptedUi, Shown, Step};
 #[cfg(feature = "terminal")]
 pub use ui::terminal::TerminalUi;
+#[cfg(feature = "web")]
+pub use ui::web::WebUi;
 pub use ui::{NoPerson, Ui};
 
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.

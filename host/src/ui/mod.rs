@@ -10,6 +10,8 @@ pub mod scripted;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod testing;
+#[cfg(feature = "web")]
+pub mod web;
 
 use crate::bindings::interview::plugin::ui as wit;
 use crate::replay::Given;

@@ -1,0 +1,332 @@
+//! The questions in a browser page: a UI of the host like the terminal ones, where the plugin
+//! still decides everything and the page only draws and reads.
+//!
+//! [`WebUi::start`] serves one page on 127.0.0.1, on a random port, under a random token of 128
+//! bits (`http://127.0.0.1:PORT/TOKEN/`); a wrong token gets 404. Each widget call puts the
+//! widget up for the page and blocks until the page posts the person's reply, which goes back
+//! to the plugin to judge: a refused answer comes back as the same widget with its error. The
+//! page long-polls for the widget, so a reload shows the current one again; the first tab to
+//! ask owns the request, and another tab is told it is open elsewhere. When the page stops
+//! asking for a few seconds (its tab closed), the open question is cancelled and the answers
+//! given so far are kept.
+//!
+//! The server is tiny_http, synchronous like the [`Ui`] trait itself: no async runtime in the
+//! library for an embedder who has none.
+
+mod server;
+mod wire;
+
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+
+use super::*;
+
+/// How long a page may go without asking before its tab counts as closed.
+const GRACE: Duration = Duration::from_secs(6);
+/// How long the page's last view (`done`) waits to be fetched before the server stops.
+const LINGER: Duration = Duration::from_secs(2);
+/// Threads answering requests: long-polls hold one each.
+const WORKERS: usize = 6;
+
+/// A UI in a browser page (see the module documentation).
+pub struct WebUi {
+    exchange: Arc<Exchange>,
+    server: Arc<tiny_http::Server>,
+    workers: Vec<JoinHandle<()>>,
+    url: String,
+    stop: Arc<AtomicBool>,
+    cancelled: bool,
+    interrupted: bool,
+}
+
+/// What the page shows and what it sent back, shared with the server's threads.
+struct Exchange {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+struct State {
+    /// Counts the views; a reply names the view it answers.
+    seq: u64,
+    /// What the page shows now: `{seq, kind, ...}`.
+    view: Json,
+    /// The reply to the current view, once posted.
+    reply: Option<Json>,
+    /// The tab that answers (a random id the page keeps in its session storage).
+    owner: Option<String>,
+    /// When the page last asked, and how many of its asks are waiting.
+    last_seen: Option<Instant>,
+    polling: usize,
+    /// The last view a page received.
+    delivered: u64,
+    /// The UI is going away: waiting asks end now.
+    closing: bool,
+}
+
+impl Exchange {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a page that was open has stopped asking (its tab closed).
+    fn abandoned(state: &State) -> bool {
+        state.polling == 0 && state.last_seen.is_some_and(|t| t.elapsed() > GRACE)
+    }
+}
+
+impl WebUi {
+    /// Serves the page on 127.0.0.1 on a random port. Open [`url`](WebUi::url) in a browser,
+    /// or call [`open_browser`](WebUi::open_browser).
+    pub fn start() -> io::Result<WebUi> {
+        let server = tiny_http::Server::http("127.0.0.1:0").map_err(io::Error::other)?;
+        let port = server
+            .server_addr()
+            .to_ip()
+            .map(|a| a.port())
+            .ok_or_else(|| io::Error::other("the web server has no TCP address"))?;
+        let token = server::random_hex(16)?;
+        let url = format!("http://127.0.0.1:{port}/{token}/");
+        let exchange = Arc::new(Exchange {
+            state: Mutex::new(State {
+                seq: 0,
+                view: json!({ "seq": 0, "kind": "waiting" }),
+                reply: None,
+                owner: None,
+                last_seen: None,
+                polling: 0,
+                delivered: 0,
+                closing: false,
+            }),
+            changed: Condvar::new(),
+        });
+        let server = Arc::new(server);
+        let site = Arc::new(server::Site { token, port });
+        let workers = (0..WORKERS)
+            .map(|_| {
+                let (server, exchange, site) = (server.clone(), exchange.clone(), site.clone());
+                std::thread::spawn(move || server::serve(&server, &exchange, &site))
+            })
+            .collect();
+        Ok(WebUi {
+            exchange,
+            server,
+            workers,
+            url,
+            stop: Arc::new(AtomicBool::new(false)),
+            cancelled: false,
+            interrupted: false,
+        })
+    }
+
+    /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Opens the page in the person's browser: `$BROWSER`, else `xdg-open`, else `open`.
+    /// An error when none of them could be started.
+    pub fn open_browser(&self) -> io::Result<()> {
+        let browser = std::env::var("BROWSER")
+            .ok()
+            .filter(|b| !b.trim().is_empty());
+        let candidates = browser
+            .into_iter()
+            .chain(["xdg-open".into(), "open".into()]);
+        let mut last = io::Error::other("no browser to open");
+        for program in candidates {
+            match std::process::Command::new(&program)
+                .arg(&self.url)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+            {
+                Ok(_) => return Ok(()),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    /// A flag that withdraws the open question when set (a signal, a cancelled MCP call).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Whether the question was withdrawn (the stop flag) or the page went away.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// Puts a view up and waits for its reply; `None` when the question was withdrawn or the
+    /// page went away.
+    fn ask(&mut self, kind: &str, mut view: Json) -> Option<Json> {
+        let exchange = self.exchange.clone();
+        let mut state = exchange.lock();
+        state.seq += 1;
+        view["seq"] = state.seq.into();
+        view["kind"] = kind.into();
+        state.view = view;
+        state.reply = None;
+        exchange.changed.notify_all();
+        loop {
+            if let Some(reply) = state.reply.take() {
+                return Some(reply);
+            }
+            if self.stop.load(Ordering::SeqCst) || Exchange::abandoned(&state) {
+                self.interrupted = true;
+                return None;
+            }
+            state = exchange
+                .changed
+                .wait_timeout(state, Duration::from_millis(200))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Asks with a widget, reading the page's reply with `read`; a reply that doesn't read
+    /// puts the widget up again with an error.
+    fn widget<R>(
+        &mut self,
+        kind: &str,
+        frame: &Frame,
+        request: Json,
+        read: fn(&Json) -> Option<R>,
+        cancel: R,
+    ) -> R {
+        let mut view = json!({ "frame": wire::frame(frame), "request": request });
+        loop {
+            let Some(reply) = self.ask(kind, view.clone()) else {
+                self.cancelled = true;
+                return cancel;
+            };
+            if let Some(read) = read(&reply) {
+                self.cancelled = reply["nav"] == "cancel";
+                return read;
+            }
+            view["frame"]["error"] = "The page sent a reply this question can't take.".into();
+        }
+    }
+}
+
+impl Ui for WebUi {
+    fn mode(&mut self) -> UiMode {
+        UiMode::Terminal
+    }
+
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        let cancel = SelectReply::Nav(Nav::Cancel);
+        self.widget(
+            "select",
+            frame,
+            wire::select(request),
+            wire::select_reply,
+            cancel,
+        )
+    }
+
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        let cancel = MultiSelectReply::Nav(Nav::Cancel);
+        let request = wire::multi_select(request);
+        self.widget(
+            "multi_select",
+            frame,
+            request,
+            wire::multi_select_reply,
+            cancel,
+        )
+    }
+
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        let cancel = TextReply::Nav(Nav::Cancel);
+        self.widget("text", frame, wire::text(request), wire::text_reply, cancel)
+    }
+
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        let cancel = ConfirmReply::Nav(Nav::Cancel);
+        self.widget(
+            "confirm",
+            frame,
+            wire::confirm(request),
+            wire::confirm_reply,
+            cancel,
+        )
+    }
+
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        let cancel = NumberReply::Nav(Nav::Cancel);
+        self.widget(
+            "number",
+            frame,
+            wire::number(request),
+            wire::number_reply,
+            cancel,
+        )
+    }
+
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        let mut view = json!({ "request": wire::review(request) });
+        loop {
+            let Some(reply) = self.ask("review", view.clone()) else {
+                self.cancelled = true;
+                return ReviewReply::Cancel;
+            };
+            if let Some(reply) = wire::review_reply(&reply) {
+                self.cancelled = reply == ReviewReply::Cancel;
+                return reply;
+            }
+            view["error"] = "The page sent a reply the review can't take.".into();
+        }
+    }
+
+    fn finished(&mut self) {
+        let ending = if self.interrupted {
+            "withdrawn"
+        } else if self.cancelled {
+            "cancelled"
+        } else {
+            "sent"
+        };
+        let exchange = self.exchange.clone();
+        let mut state = exchange.lock();
+        state.seq += 1;
+        state.view = json!({ "seq": state.seq, "kind": "done", "ending": ending });
+        exchange.changed.notify_all();
+        self.cancelled = false;
+    }
+}
+
+impl Drop for WebUi {
+    /// Stops the server once the page has its last view, or after two seconds.
+    fn drop(&mut self) {
+        let deadline = Instant::now() + LINGER;
+        let exchange = self.exchange.clone();
+        let mut state = exchange.lock();
+        while state.delivered < state.seq
+            && state.last_seen.is_some()
+            && !Exchange::abandoned(&state)
+            && Instant::now() < deadline
+        {
+            state = exchange
+                .changed
+                .wait_timeout(state, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        state.closing = true;
+        drop(state);
+        self.exchange.changed.notify_all();
+        for _ in &self.workers {
+            self.server.unblock();
+        }
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
+}

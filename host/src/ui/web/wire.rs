@@ -1,0 +1,174 @@
+//! What the page is sent (a widget's frame and request, as JSON) and what it posts back (the
+//! person's reply), read into the WIT's reply types. A reply that doesn't read is `None`: the
+//! page is told, and the widget stays open.
+
+use serde_json::{Value as Json, json};
+
+use crate::ui::*;
+
+/// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
+pub(super) fn frame(frame: &Frame) -> Json {
+    json!({
+        "place": frame.place(),
+        "position": frame.position,
+        "total": frame.total,
+        "prompt": frame.prompt,
+        "required": frame.required,
+        "optional_mark": optional_mark(frame).trim(),
+        "hint": frame.hint,
+        "error": frame.error,
+        "context": frame.context,
+        "declinable": frame.declinable,
+    })
+}
+
+fn choices(options: &[crate::Choice]) -> Json {
+    options
+        .iter()
+        .map(|o| {
+            json!({
+                "label": o.label, "description": o.description, "preview": o.preview,
+                "recommended": o.recommended,
+            })
+        })
+        .collect()
+}
+
+pub(super) fn select(request: &SelectRequest) -> Json {
+    json!({
+        "options": choices(&request.options),
+        "selected": request.selected,
+        "other_label": request.other_label,
+        "other_text": request.other_text,
+        "discuss_label": request.discuss_label,
+        "notes": request.notes,
+        "note": request.note,
+    })
+}
+
+pub(super) fn multi_select(request: &MultiSelectRequest) -> Json {
+    json!({
+        "options": choices(&request.options),
+        "selected": request.selected,
+        "other_label": request.other_label,
+        "other_text": request.other_text,
+        "min_picks": request.min_picks,
+        "max_picks": request.max_picks,
+        "notes": request.notes,
+        "note": request.note,
+    })
+}
+
+pub(super) fn text(request: &TextRequest) -> Json {
+    json!({
+        "multiline": request.multiline,
+        "placeholder": request.placeholder,
+        "initial": request.initial,
+        "secret": request.secret,
+        "min_length": request.min_length,
+        "max_length": request.max_length,
+    })
+}
+
+pub(super) fn confirm(request: &ConfirmRequest) -> Json {
+    json!({ "initial": request.initial })
+}
+
+pub(super) fn number(request: &NumberRequest) -> Json {
+    json!({ "initial": request.initial, "integer": request.integer })
+}
+
+pub(super) fn review(request: &ReviewRequest) -> Json {
+    let items: Vec<Json> = request
+        .items
+        .iter()
+        .map(|i| json!({ "header": i.header, "prompt": i.prompt, "answer": i.answer }))
+        .collect();
+    json!({ "items": items, "context": request.context, "declinable": request.declinable })
+}
+
+/// `{"nav": "back"}` and its kin.
+fn nav(reply: &Json) -> Option<Nav> {
+    match reply.get("nav")?.as_str()? {
+        "back" => Some(Nav::Back),
+        "skip" => Some(Nav::Skip),
+        "cancel" => Some(Nav::Cancel),
+        "decline" => Some(Nav::Decline),
+        _ => None,
+    }
+}
+
+fn text_of(reply: &Json, key: &str) -> Option<String> {
+    reply.get(key)?.as_str().map(str::to_string)
+}
+
+fn index(value: &Json) -> Option<u32> {
+    value.as_u64().and_then(|i| u32::try_from(i).ok())
+}
+
+pub(super) fn select_reply(reply: &Json) -> Option<SelectReply> {
+    if let Some(nav) = nav(reply) {
+        return Some(SelectReply::Nav(nav));
+    }
+    if reply.get("discuss") == Some(&Json::Bool(true)) {
+        return Some(SelectReply::Discuss);
+    }
+    if let Some(typed) = text_of(reply, "other") {
+        return Some(SelectReply::Other(typed));
+    }
+    let index = index(reply.get("picked")?)?;
+    let note = text_of(reply, "note").filter(|n| !n.trim().is_empty());
+    Some(SelectReply::Picked(Pick { index, note }))
+}
+
+pub(super) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
+    if let Some(nav) = nav(reply) {
+        return Some(MultiSelectReply::Nav(nav));
+    }
+    let picked = reply
+        .get("picked")?
+        .as_array()?
+        .iter()
+        .map(index)
+        .collect::<Option<Vec<u32>>>()?;
+    let other = text_of(reply, "other").filter(|o| !o.trim().is_empty());
+    let note = text_of(reply, "note").filter(|n| !n.trim().is_empty());
+    Some(MultiSelectReply::Picked(MultiPick {
+        picked,
+        other,
+        note,
+    }))
+}
+
+pub(super) fn text_reply(reply: &Json) -> Option<TextReply> {
+    match nav(reply) {
+        Some(nav) => Some(TextReply::Nav(nav)),
+        None => text_of(reply, "submitted").map(TextReply::Submitted),
+    }
+}
+
+pub(super) fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
+    match nav(reply) {
+        Some(nav) => Some(ConfirmReply::Nav(nav)),
+        None => reply.get("answered")?.as_bool().map(ConfirmReply::Answered),
+    }
+}
+
+pub(super) fn number_reply(reply: &Json) -> Option<NumberReply> {
+    match nav(reply) {
+        Some(nav) => Some(NumberReply::Nav(nav)),
+        None => text_of(reply, "entered").map(NumberReply::Entered),
+    }
+}
+
+pub(super) fn review_reply(reply: &Json) -> Option<ReviewReply> {
+    if let Some(n) = reply.get("edit") {
+        return index(n).map(ReviewReply::Edit);
+    }
+    match reply.get("review")?.as_str()? {
+        "submit" => Some(ReviewReply::Submit),
+        "cancel" => Some(ReviewReply::Cancel),
+        "decline" => Some(ReviewReply::Decline),
+        _ => None,
+    }
+}

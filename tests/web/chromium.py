@@ -1,0 +1,218 @@
+"""`interview ask --ui web` in a real browser: Debian's Chromium, headless, driven by Playwright
+(pointed at the system browser, since browsers can't be downloaded here). Each scenario runs
+the command on a request, opens the page it serves, answers as a person would, and checks the
+page and the result JSON the command prints.
+
+    python tests/web/chromium.py target/debug/interview [SCREENSHOT_DIR]
+"""
+
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from playwright.sync_api import expect, sync_playwright
+
+INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
+SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
+CHROMIUM = "/usr/bin/chromium"
+
+BATCH = {
+    "questions": [
+        {"id": "env", "header": "Deploy", "question": "Where should it go?", "options": [
+            {"label": "Staging", "description": "Reset nightly"},
+            {"label": "Production", "description": "Needs a ticket", "recommended": True}]},
+        {"id": "checks", "header": "Checks", "question": "Which checks?", "multi_select": True,
+         "options": ["lint", "test", "fuzz"], "max_picks": 2, "allow_other": False},
+        {"id": "token", "question": "API token?", "secret": True},
+        {"id": "sure", "question": "Ship it?", "type": "confirm"},
+        {"id": "replicas", "question": "How many replicas?", "type": "integer", "min": 1, "max": 5},
+    ]
+}
+
+
+class Run:
+    """One `interview ask --ui web --no-open` process and the page it serves."""
+
+    def __init__(self, request):
+        self.process = subprocess.Popen(
+            [INTERVIEW, "ask", "--ui", "web", "--no-open", "-"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.process.stdin.write(json.dumps(request))
+        self.process.stdin.close()
+        line = self.process.stderr.readline()
+        assert line.startswith("The questions are at http://127.0.0.1:"), line
+        self.url = line.split(" at ", 1)[1].strip()
+
+    def result(self, timeout=20):
+        code = self.process.wait(timeout=timeout)
+        return code, json.loads(self.process.stdout.read())
+
+
+def values(result):
+    return {a["id"]: a["value"] for a in result["answers"]}
+
+
+def every_widget(browser):
+    run = Run(BATCH)
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator(".place")).to_have_text("Question 1 of 5 · Deploy")
+    expect(page.locator("legend")).to_have_text("Where should it go?")
+    expect(page.locator(".badge")).to_have_text("Recommended")
+    expect(page.get_by_label("1. Staging")).to_be_focused()  # focus moves to each question
+    page.keyboard.press("2")  # a digit picks
+    page.keyboard.press("Enter")
+
+    expect(page.locator("legend")).to_have_text("Which checks?")
+    expect(page.locator(".hint")).to_have_text("pick 1 to 2")
+    page.get_by_label("lint").check()
+    page.get_by_label("test").check()
+    page.get_by_label("fuzz").check()
+    expect(page.get_by_role("button", name="Done (3 selected)")).to_be_visible()
+    page.get_by_role("button", name="Done (3 selected)").click()
+    expect(page.locator(".error")).to_contain_text("at most 2")  # the plugin's error, in place
+    page.get_by_label("fuzz").uncheck()
+    page.get_by_role("button", name="Done (2 selected)").click()
+
+    expect(page.locator("legend")).to_contain_text("API token?")
+    assert page.locator("#answer").get_attribute("type") == "password"
+    page.locator("#answer").fill("s3cret")
+    page.keyboard.press("Enter")
+
+    expect(page.locator("legend")).to_have_text("Ship it?")
+    page.keyboard.press("y")
+
+    expect(page.locator("legend")).to_have_text("How many replicas?")
+    page.locator("#answer").fill("9")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("from 1 to 5")
+    page.locator("#answer").fill("3")
+    page.keyboard.press("Enter")
+
+    # The review: change the first answer, then submit.
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    if SHOTS:
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=f"{SHOTS}/web-review-{scheme}.png")
+    page.get_by_role("button", name="Change: Deploy").click()
+    expect(page.locator("legend")).to_have_text("Where should it go?")
+    expect(page.get_by_label("2. Production")).to_be_checked()  # the earlier answer, preselected
+    page.get_by_role("textbox", name="Something else (I'll explain)").fill("Canary")
+    page.get_by_role("button", name="Continue").click()
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    page.reload()  # a reload shows the current step again
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    page.get_by_role("button", name="Submit").click()
+    expect(page.locator(".status")).to_have_text("Answers sent, you can close this tab.")
+    code, result = run.result()
+    assert code == 0 and result["status"] == "answered", result
+    assert values(result) == {"env": "Canary", "checks": ["lint", "test"], "token": "s3cret",
+                              "sure": True, "replicas": 3}, result
+    page.close()
+    print("every widget, an error in place, back through the review, a reload:", values(result))
+
+
+def screenshots(browser):
+    run = Run(BATCH)
+    page = browser.new_page(viewport={"width": 800, "height": 560})
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Where should it go?")
+    page.get_by_label("2. Production").check()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"{SHOTS}/web-select-{scheme}.png")
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+
+
+def untrusted_text_is_text(browser):
+    label = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+    run = Run({"question": "Pick <b>one</b>", "options": [label, "<i>safe</i>"]})
+    page = browser.new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: dialogs.append(dialog) or dialog.dismiss())
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Pick <b>one</b>")
+    expect(page.locator(".option .label").first).to_have_text(label)
+    assert page.locator("main img, main script, main b, main i").count() == 0
+    assert page.evaluate("window.pwned") is None and not dialogs
+    page.keyboard.press("Escape")
+    code, result = run.result()
+    assert code == 1 and result["status"] == "cancelled", result
+    page.close()
+    print("agent text with <script> and <img onerror> shown as text; Esc cancelled")
+
+
+def tab_close_keeps_answers(browser):
+    run = Run(BATCH)
+    page = browser.new_page()
+    page.goto(run.url)
+    page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Which checks?")
+    page.close()  # no heartbeat: cancelled after a short grace, the first answer kept
+    code, result = run.result(timeout=30)
+    assert code == 130 and result["status"] == "cancelled", (code, result)
+    assert values(result) == {"env": "Staging"}, result
+    print("tab closed: cancelled with the answers given:", values(result))
+
+
+def second_tab_and_strangers(browser):
+    run = Run({"question": "Ready?", "type": "confirm"})
+    first = browser.new_page()
+    first.goto(run.url)
+    expect(first.locator("legend")).to_have_text("Ready?")
+    second = browser.new_page()
+    second.goto(run.url)
+    expect(second.locator(".status")).to_contain_text("open in another tab")
+
+    base = run.url.split("/", 3)
+    origin, token = "/".join(base[:3]), base[3].strip("/")
+
+    def status(url, data=None, headers=None):
+        request = urllib.request.Request(url, data=data, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, dict(response.headers)
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers)
+
+    assert status(f"{origin}/{'0' * len(token)}/")[0] == 404, "a wrong token"
+    assert status(f"{origin}/")[0] == 404, "no token"
+    assert status(run.url, headers={"Host": "attacker.example"})[0] == 403, "a foreign Host"
+    body = json.dumps({"seq": 1, "tab": "x", "reply": {"answered": True}}).encode()
+    posted = status(run.url + "reply", body, {"Content-Type": "application/json",
+                                              "Origin": "http://attacker.example"})
+    assert posted[0] == 403, "a foreign Origin"
+    _, headers = status(run.url)
+    policy = headers["Content-Security-Policy"]
+    assert "script-src 'nonce-" in policy and "unsafe-inline" not in policy, policy
+
+    first.keyboard.press("n")
+    code, result = run.result()
+    assert code == 0 and result["answer"] is False, result
+    first.close()
+    second.close()
+    print("second tab refused; wrong token 404, foreign Host and Origin 403; CSP with a nonce")
+
+
+def main():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        started = time.monotonic()
+        every_widget(browser)
+        untrusted_text_is_text(browser)
+        second_tab_and_strangers(browser)
+        tab_close_keeps_answers(browser)
+        if SHOTS:
+            screenshots(browser)
+        browser.close()
+        print(f"web page in Chromium: {time.monotonic() - started:.1f} s")
+
+
+main()
