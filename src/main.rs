@@ -80,9 +80,8 @@ enum Command {
         /// Who asks: the MCP server's name, shown to the person with the message.
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
-        /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
-        #[arg(long)]
-        numbered: bool,
+        #[command(flatten)]
+        reaching: Reaching,
         #[command(flatten)]
         journal: Journaling,
     },
@@ -154,38 +153,45 @@ struct Asking {
     /// The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...
     #[arg(long, default_value = "interview")]
     tool: String,
-    /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
-    #[arg(long)]
-    numbered: bool,
     /// What a skipped text question records.
     #[arg(long, value_name = "TEXT")]
     skip_response: Option<String>,
+    #[command(flatten)]
+    reaching: Reaching,
+}
+
+/// Where the person answers, for `ask`, `serve` and `elicit`.
+#[derive(clap::Args)]
+struct Reaching {
+    /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
+    #[arg(long)]
+    numbered: bool,
     /// Where the person answers: auto is this terminal (arrow keys, or numbered lines); web is
     /// a page in the browser, served on 127.0.0.1 at an address with a secret token.
     #[cfg(feature = "web")]
     #[arg(long, value_enum, default_value = "auto")]
-    ui: AskUi,
+    ui: PersonUi,
     /// With --ui web: say the page's address on stderr, but don't open a browser.
     #[cfg(feature = "web")]
     #[arg(long)]
     no_open: bool,
 }
 
-impl Asking {
+impl Reaching {
     /// The person, where the options say.
     fn person(&self, request_on_stdin: bool) -> std::io::Result<Box<dyn people::Person>> {
         #[cfg(feature = "web")]
-        if self.ui == AskUi::Web {
+        if self.ui == PersonUi::Web {
             return people::web(!self.no_open);
         }
         Ok(people::find(request_on_stdin, self.numbered))
     }
 }
 
-/// Where `ask` finds the person.
+/// Where the person answers.
 #[cfg(feature = "web")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum AskUi {
+enum PersonUi {
     /// This terminal: arrow keys, or numbered lines.
     Auto,
     /// A page in the browser.
@@ -282,7 +288,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 response: response_key,
                 complete: serve::keys(&complete_key),
             });
-            let person = match asking.person(true) {
+            let person = match asking.reaching.person(true) {
                 Ok(person) => person,
                 Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
             };
@@ -303,7 +309,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let person = match asking.person(request == "-") {
+            let person = match asking.reaching.person(request == "-") {
                 Ok(person) => person,
                 Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
             };
@@ -322,14 +328,17 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
         Command::Elicit {
             request,
             server,
-            numbered,
+            reaching,
             journal: Journaling { journal },
         } => {
             let text = match read_request(&plugin, &request, request::unreadable_elicitation) {
                 Ok(text) => text,
                 Err(exit) => return Ok(exit),
             };
-            let person = people::find(request == "-", numbered);
+            let person = match reaching.person(request == "-") {
+                Ok(person) => person,
+                Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
+            };
             let mut session = plugin.session(person).map_err(plugin_error)?;
             if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
             {

@@ -34,11 +34,12 @@ BATCH = {
 
 
 class Run:
-    """One `interview ask --ui web --no-open` process and the page it serves."""
+    """One `interview ask --ui web --no-open` process (or another command) and the page it
+    serves."""
 
-    def __init__(self, request):
+    def __init__(self, request, command=("ask",)):
         self.process = subprocess.Popen(
-            [INTERVIEW, "ask", "--ui", "web", "--no-open", "-"],
+            [INTERVIEW, *command, "--ui", "web", "--no-open", "-"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.process.stdin.write(json.dumps(request))
         self.process.stdin.close()
@@ -64,10 +65,11 @@ def every_widget(browser):
     expect(page.locator(".badge")).to_have_text("Recommended")
     expect(page.get_by_label("1. Staging")).to_be_focused()  # focus moves to each question
     page.keyboard.press("2")  # a digit picks
+    expect(page.get_by_label("2. Production")).to_be_checked()
     page.keyboard.press("Enter")
 
     expect(page.locator("legend")).to_have_text("Which checks?")
-    expect(page.locator(".hint")).to_have_text("pick 1 to 2")
+    expect(page.locator("#hint")).to_have_text("pick 1 to 2")
     page.get_by_label("lint").check()
     page.get_by_label("test").check()
     page.get_by_label("fuzz").check()
@@ -148,11 +150,55 @@ def untrusted_text_is_text(browser):
     print("agent text with <script> and <img onerror> shown as text; Esc cancelled")
 
 
+def long_list_filtered(browser):
+    options = [f"option {n}" for n in range(1, 10001)]
+    run = Run({"question": "Which one?", "options": options, "allow_other": False})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Which one?")
+    expect(page.locator("#options li")).to_have_count(100)  # only what can be looked at
+    expect(page.get_by_role("status")).to_have_text("9900 more match: type to narrow the list.")
+    started = time.monotonic()
+    page.locator("#filter").fill("option 9999")
+    expect(page.locator("#options li")).to_have_count(1)
+    took = time.monotonic() - started
+    page.locator("#filter").fill("nothing like it")
+    expect(page.get_by_role("status")).to_have_text("No option matches.")
+    page.locator("#filter").fill("9999")
+    page.get_by_label("9999. option 9999").check()
+    page.get_by_role("button", name="Continue").click()
+    code, result = run.result()
+    assert code == 0 and result["answer"] == "option 9999", result
+    page.close()
+    print(f"10,000 options: 100 drawn, filtered to one in {took * 1000:.0f} ms")
+
+
+def elicitation_declined(browser):
+    form = {"message": "Please provide your GitHub username", "requestedSchema": {
+        "type": "object", "required": ["username"],
+        "properties": {"username": {"type": "string", "title": "GitHub username"}}}}
+    run = Run(form, command=("elicit", "--server", "github"))
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator(".context")).to_have_text("github asks: Please provide your GitHub username")
+    page.locator("#answer").fill("octocat")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    expect(page.locator(".context")).to_have_count(0)  # the context is shown once
+    page.get_by_role("button", name="Decline").click()
+    code, reply = run.result()
+    assert code == 5 and reply == {"action": "decline"}, (code, reply)
+    page.close()
+    print("an MCP elicitation in the page: declined at the review")
+
+
 def tab_close_keeps_answers(browser):
     run = Run(BATCH)
     page = browser.new_page()
     page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Where should it go?")
     page.keyboard.press("1")
+    expect(page.get_by_label("1. Staging")).to_be_checked()
     page.keyboard.press("Enter")
     expect(page.locator("legend")).to_have_text("Which checks?")
     page.close()  # no heartbeat: cancelled after a short grace, the first answer kept
@@ -208,6 +254,8 @@ def main():
         every_widget(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
+        long_list_filtered(browser)
+        elicitation_declined(browser)
         tab_close_keeps_answers(browser)
         if SHOTS:
             screenshots(browser)
