@@ -110,13 +110,18 @@ enum Command {
         tools: Vec<String>,
         /// Where the person is: auto asks in the client's own forms when it has them (MCP
         /// form elicitation) and nobody otherwise (the agent's own TUI owns its terminal);
-        /// elicit only in the client's forms; terminal on the controlling terminal (/dev/tty).
+        /// elicit only in the client's forms; terminal on the controlling terminal (/dev/tty);
+        /// web in a browser page, one tab for every call.
         #[arg(long, value_enum, default_value = "auto")]
         ui: mcp::Reach,
         /// A terminal to ask on, by path (a tmux pane's, from `tty` run there): used when the
         /// client has no forms, or always with --ui terminal.
         #[arg(long, value_name = "PATH")]
         tty: Option<std::path::PathBuf>,
+        /// With --ui web: say the page's address on stderr, but don't open a browser.
+        #[cfg(feature = "web")]
+        #[arg(long)]
+        no_open: bool,
     },
     /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
     /// stdout, the questions on the terminal. A line is a tool call's arguments, or
@@ -248,11 +253,20 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             Ok(Exit::Answered)
         }
         #[cfg(feature = "mcp")]
-        Command::Mcp { tools, ui, tty } => {
+        Command::Mcp {
+            tools,
+            ui,
+            tty,
+            #[cfg(feature = "web")]
+            no_open,
+        } => {
+            #[cfg(not(feature = "web"))]
+            let no_open = true;
             let options = mcp::Options {
                 tools,
                 reach: ui,
                 tty,
+                open: !no_open,
             };
             mcp::run(plugin, options)?;
             Ok(Exit::Answered)

@@ -101,11 +101,9 @@ impl Person for interview_host::WebUi {
 /// in the browser unless `open` is false.
 #[cfg(feature = "web")]
 pub fn web(open: bool) -> std::io::Result<Box<dyn Person>> {
-    let ui = interview_host::WebUi::start()?;
+    let mut ui = interview_host::WebUi::start()?;
     eprintln!("The questions are at {}", ui.url());
-    if open && let Err(e) = ui.open_browser() {
-        eprintln!("No browser could be opened ({e}): open the address yourself.");
-    }
+    ui.open_when_needed(open);
     let stop = ui.stop_flag();
     on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
     Ok(Box::new(ui))

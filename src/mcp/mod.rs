@@ -46,6 +46,19 @@ pub enum Reach {
     Elicit,
     /// The arrow-key UI on the controlling terminal (`/dev/tty`).
     Terminal,
+    /// A page in the browser, served on 127.0.0.1 for the server's lifetime: one tab answers
+    /// every call, and the browser is opened again for a call after the tab was closed.
+    #[cfg(feature = "web")]
+    Web,
+}
+
+/// The one page every call is asked in, under `--ui web`, and the flag that withdraws its
+/// question.
+#[cfg(feature = "web")]
+#[derive(Clone)]
+struct Page {
+    ui: Arc<std::sync::Mutex<interview_host::WebUi>>,
+    stop: Arc<AtomicBool>,
 }
 
 /// What `interview mcp` serves, from its command line.
@@ -56,6 +69,8 @@ pub struct Options {
     /// The terminal the person chose (`--tty`): asked on when the client has no forms, or
     /// always under `--ui terminal`.
     pub tty: Option<std::path::PathBuf>,
+    /// Under `--ui web`: open the browser when a call needs the page.
+    pub open: bool,
 }
 
 /// Serves MCP on stdin and stdout until the client closes the connection. A tool that
@@ -72,11 +87,27 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         TerminalUi::on_device(path, false)
             .map_err(|e| (Exit::Invalid, format!("--tty {}: {e}", path.display())))?;
     }
+    #[cfg(feature = "web")]
+    let page = if options.reach == Reach::Web {
+        let mut ui = interview_host::WebUi::start()
+            .map_err(|e| failed(format!("cannot serve the page: {e}")))?;
+        eprintln!("interview mcp: the questions are at {}", ui.url());
+        ui.open_when_needed(options.open);
+        let stop = ui.stop_flag();
+        Some(Page {
+            ui: Arc::new(std::sync::Mutex::new(ui)),
+            stop,
+        })
+    } else {
+        None
+    };
     let server = Server {
         plugin: Arc::new(plugin),
         tools: Arc::new(tools),
         reach: options.reach,
         tty: options.tty.map(Arc::new),
+        #[cfg(feature = "web")]
+        page,
         person: Arc::new(tokio::sync::Mutex::new(())),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -125,6 +156,8 @@ struct Server {
     tools: Arc<Vec<Tool>>,
     reach: Reach,
     tty: Option<Arc<std::path::PathBuf>>,
+    #[cfg(feature = "web")]
+    page: Option<Page>,
     /// Held while a call asks the person: calls queue for them, one at a time.
     person: Arc<tokio::sync::Mutex<()>>,
 }
@@ -132,11 +165,15 @@ struct Server {
 impl Server {
     /// Whether this call is asked in the client's forms.
     fn in_forms(&self, context: &RequestContext<RoleServer>) -> bool {
-        self.reach != Reach::Terminal && forms::offered(context)
+        matches!(self.reach, Reach::Auto | Reach::Elicit) && forms::offered(context)
     }
 
     /// The person's UI for one call, and the flag that withdraws its question.
     fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
+        #[cfg(feature = "web")]
+        if let Some(page) = &self.page {
+            return (Box::new(page.ui.clone()), Some(page.stop.clone()));
+        }
         let colour = people::colour(true);
         let terminal = match (&self.tty, self.reach) {
             (Some(path), Reach::Auto | Reach::Terminal) => TerminalUi::on_device(&**path, colour),

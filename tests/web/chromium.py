@@ -1,4 +1,4 @@
-"""`interview ask --ui web` in a real browser: Debian's Chromium, headless, driven by Playwright
+"""`interview ask --ui web` (and `elicit`, `mcp`) in a real browser: Debian's Chromium, headless, driven by Playwright
 (pointed at the system browser, since browsers can't be downloaded here). Each scenario runs
 the command on a request, opens the page it serves, answers as a person would, and checks the
 page and the result JSON the command prints.
@@ -6,9 +6,14 @@ page and the result JSON the command prints.
     python tests/web/chromium.py target/debug/interview [SCREENSHOT_DIR]
 """
 
+import asyncio
 import json
+import os
+import queue
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -192,6 +197,69 @@ def elicitation_declined(browser):
     print("an MCP elicitation in the page: declined at the review")
 
 
+def mcp_calls_share_one_tab(browser):
+    """`interview mcp --ui web` with the MCP Python SDK's client: one tab answers one call after
+    another, and a call after the tab was closed opens the browser again."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    opened = tempfile.NamedTemporaryFile("r", suffix=".urls", delete=False)
+    browser_command = tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False)
+    browser_command.write(f'#!/bin/sh\necho "$1" >> {opened.name}\n')
+    browser_command.close()
+    os.chmod(browser_command.name, 0o755)
+    server = StdioServerParameters(command=INTERVIEW, args=["mcp", "--ui", "web"],
+                                   env={**os.environ, "BROWSER": browser_command.name})
+    results = queue.Queue()
+    tab_closed = threading.Event()
+    calls = [{"question": "First?", "type": "confirm"}, {"question": "Second?", "type": "confirm"},
+             {"question": "Third?", "options": ["a", "b"]}]
+
+    async def client():
+        async with stdio_client(server) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                for number, call in enumerate(calls):
+                    if number == 2:  # the person closes the tab before the third call
+                        await asyncio.get_running_loop().run_in_executor(None, tab_closed.wait)
+                    results.put(await session.call_tool("interview", call))
+
+    thread = threading.Thread(target=lambda: asyncio.run(client()), daemon=True)
+    thread.start()
+
+    def urls(count):
+        deadline = time.monotonic() + 20
+        while len(lines := open(opened.name).read().split()) < count:
+            assert time.monotonic() < deadline, f"the browser was opened {len(lines)} times"
+            time.sleep(0.05)
+        return lines
+
+    page = browser.new_page()
+    page.goto(urls(1)[0])
+    expect(page.locator("legend")).to_have_text("First?")
+    page.keyboard.press("y")
+    assert results.get(timeout=20).structuredContent["answer"] is True
+    expect(page.locator("legend")).to_have_text("Second?")  # the same tab, the next call
+    page.keyboard.press("n")
+    assert results.get(timeout=20).structuredContent["answer"] is False
+    assert len(urls(1)) == 1, "the open tab was used"
+    page.close()
+    tab_closed.set()
+    again = urls(2)[1]  # the third call opens the browser again
+    page = browser.new_page()
+    page.goto(again)
+    expect(page.locator("legend")).to_have_text("Third?")
+    page.keyboard.press("2")
+    expect(page.get_by_label("2. b")).to_be_checked()
+    page.keyboard.press("Enter")
+    assert results.get(timeout=20).structuredContent["answer"] == "b"
+    thread.join(timeout=20)
+    page.close()
+    os.unlink(opened.name)
+    os.unlink(browser_command.name)
+    print("interview mcp --ui web: two calls in one tab, the browser opened again for a third")
+
+
 def tab_close_keeps_answers(browser):
     run = Run(BATCH)
     page = browser.new_page()
@@ -256,6 +324,7 @@ def main():
         second_tab_and_strangers(browser)
         long_list_filtered(browser)
         elicitation_declined(browser)
+        mcp_calls_share_one_tab(browser)
         tab_close_keeps_answers(browser)
         if SHOTS:
             screenshots(browser)

@@ -99,6 +99,43 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     }
 }
 
+/// One UI shared by sessions that take turns (an MCP server's calls, one person): each call
+/// locks it. A web page kept open across requests is the use.
+impl<U: Ui + ?Sized> Ui for std::sync::Arc<std::sync::Mutex<U>> {
+    fn mode(&mut self) -> UiMode {
+        lock(self).mode()
+    }
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        lock(self).select(frame, request)
+    }
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        lock(self).multi_select(frame, request)
+    }
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        lock(self).text(frame, request)
+    }
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        lock(self).confirm(frame, request)
+    }
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        lock(self).number(frame, request)
+    }
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        lock(self).review(request)
+    }
+    fn finished(&mut self) {
+        lock(self).finished()
+    }
+    fn resumed(&mut self, answered: &[Given]) {
+        lock(self).resumed(answered)
+    }
+}
+
+/// The shared UI, even after a panic while another session held it.
+fn lock<U: ?Sized>(ui: &std::sync::Mutex<U>) -> std::sync::MutexGuard<'_, U> {
+    ui.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Frame {
     /// The line above a question: `Question 2 of 4 · Deploy` in a batch, the header alone
     /// for a single question, or nothing.

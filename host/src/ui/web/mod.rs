@@ -42,6 +42,10 @@ pub struct WebUi {
     stop: Arc<AtomicBool>,
     cancelled: bool,
     interrupted: bool,
+    /// Open the browser when a question is put up and no page is showing.
+    open: bool,
+    /// The last request finished: the next question starts a new one.
+    fresh: bool,
 }
 
 /// What the page shows and what it sent back, shared with the server's threads.
@@ -62,7 +66,7 @@ struct State {
     /// When the page last asked, and how many of its asks are waiting.
     last_seen: Option<Instant>,
     polling: usize,
-    /// The last view a page received.
+    /// The last view the page showed (it asked for what comes after it).
     delivered: u64,
     /// The UI is going away: waiting asks end now.
     closing: bool,
@@ -120,7 +124,16 @@ impl WebUi {
             stop: Arc::new(AtomicBool::new(false)),
             cancelled: false,
             interrupted: false,
+            open: false,
+            fresh: false,
         })
+    }
+
+    /// Opens the page in the browser (see [`open_browser`](WebUi::open_browser)) whenever a
+    /// question is put up and no page is showing: at the first question, and again for a later
+    /// one after the person closed the tab (as an MCP server's UI, which serves many requests).
+    pub fn open_when_needed(&mut self, open: bool) {
+        self.open = open;
     }
 
     /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
@@ -168,19 +181,39 @@ impl WebUi {
     fn ask(&mut self, kind: &str, mut view: Json) -> Option<Json> {
         let exchange = self.exchange.clone();
         let mut state = exchange.lock();
+        if std::mem::take(&mut self.fresh) {
+            self.cancelled = false;
+            self.interrupted = false;
+        }
         state.seq += 1;
+        let seq = state.seq;
         view["seq"] = state.seq.into();
         view["kind"] = kind.into();
         state.view = view;
         state.reply = None;
         exchange.changed.notify_all();
+        let mut opened = false;
         loop {
             if let Some(reply) = state.reply.take() {
                 return Some(reply);
             }
-            if self.stop.load(Ordering::SeqCst) || Exchange::abandoned(&state) {
+            if self.stop.load(Ordering::SeqCst) {
                 self.interrupted = true;
                 return None;
+            }
+            if Exchange::abandoned(&state) {
+                if state.delivered >= seq {
+                    // The person saw this question and closed the tab.
+                    self.interrupted = true;
+                    return None;
+                }
+                // Closed before this question came: the person may come back to it.
+                state.owner = None;
+                state.last_seen = None;
+            }
+            if self.open && !opened && state.last_seen.is_none() {
+                opened = true;
+                let _ = self.open_browser();
             }
             state = exchange
                 .changed
@@ -298,7 +331,10 @@ impl Ui for WebUi {
         state.seq += 1;
         state.view = json!({ "seq": state.seq, "kind": "done", "ending": ending });
         exchange.changed.notify_all();
-        self.cancelled = false;
+        // A stop was for this request; how it ended is still told (`interrupted`) until the
+        // next one starts.
+        self.stop.store(false, Ordering::SeqCst);
+        self.fresh = true;
     }
 }
 
