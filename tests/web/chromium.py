@@ -75,6 +75,15 @@ def every_widget(browser):
 
     expect(page.locator("legend")).to_have_text("Which checks?")
     expect(page.locator("#hint")).to_have_text("pick 1 to 2")
+    page.keyboard.press("Shift+Tab")  # from the first field: back to the previous question
+    expect(page.locator("legend")).to_have_text("Where should it go?")
+    expect(page.get_by_label("2. Production")).to_be_checked()  # the answer, preselected
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Which checks?")
+    page.keyboard.press("Space")  # Space ticks the box under focus
+    expect(page.get_by_label("lint")).to_be_checked()
+    expect(page.get_by_role("button", name="Done (1 selected)")).to_be_visible()
+    page.get_by_label("lint").uncheck()
     page.get_by_label("lint").check()
     page.get_by_label("test").check()
     page.get_by_label("fuzz").check()
@@ -120,7 +129,8 @@ def every_widget(browser):
     assert values(result) == {"env": "Canary", "checks": ["lint", "test"], "token": "s3cret",
                               "sure": True, "replicas": 3}, result
     page.close()
-    print("every widget, an error in place, back through the review, a reload:", values(result))
+    print("every widget, Shift-Tab back, Space, an error in place, the review's change, a reload:",
+          values(result))
 
 
 def screenshots(browser):
