@@ -1,21 +1,27 @@
 //! The exported tool, over any [`Ui`]: what the component's `call`, `check` and `ask` do.
 
-use serde_json::json;
+use serde_json::{Value as Json, json};
 
 use crate::flow::{self, Policy, Ui};
 use crate::model::*;
-use crate::request::{self, Call};
+use crate::request::{self, Call, Request};
 use crate::{json_text, result, validate};
 
 /// Runs a tool call and returns the result JSON.
 pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> String {
+    answer(name, arguments, |request| {
+        let ending = flow::run(&request.questions, &Policy::tool(settings), ui);
+        result::outcome(request, &ending.into())
+    })
+}
+
+/// The JSON text answering the call `name` with `arguments`: an invalid call's result, a
+/// signal's, or what `ask` makes of the questions.
+pub fn answer(name: &str, arguments: &str, ask: impl FnOnce(&Request) -> Json) -> String {
     let result = match request::parse(name, arguments) {
         Err(error) => result::invalid(&error),
         Ok(Call::Signal(text)) => result::signal(&text),
-        Ok(Call::Ask(request)) => {
-            let ending = flow::run(&request.questions, &Policy::tool(settings), ui);
-            result::outcome(&request, &ending.into())
-        }
+        Ok(Call::Ask(request)) => ask(&request),
     };
     json_text::to_string(&result, false)
 }

@@ -17,41 +17,31 @@ use serde_json::{Map, Value as Json, json};
 use crate::flow::{self, Policy};
 use crate::model::*;
 use crate::request::fields::describe;
-use crate::request::{self, Call, Request, read_json};
-use crate::{json_text, result};
+use crate::request::{Request, read_json};
+use crate::{result, tool};
 use replay::Replay;
 
 /// The form that asks the call `name` with `arguments`, as JSON (see the WIT's `form`).
 pub fn form(name: &str, arguments: &str) -> String {
-    let step = match request::parse(name, arguments) {
-        Err(error) => result::invalid(&error),
-        Ok(Call::Signal(text)) => result::signal(&text),
-        Ok(Call::Ask(request)) => match unfit(&request) {
-            Some(reason) => json!({ "status": "unfit", "reason": reason }),
-            None => ask(&request, None, &Map::new()),
-        },
-    };
-    json_text::to_string(&step, false)
+    tool::answer(name, arguments, |request| match unfit(request) {
+        Some(reason) => json!({ "status": "unfit", "reason": reason }),
+        None => ask(request, None, &Map::new()),
+    })
 }
 
 /// The result of the call, or its form again, from the client's `reply` (see the WIT's
 /// `answer-form`).
 pub fn answer_form(name: &str, arguments: &str, reply: &str, settings: &Settings) -> String {
-    let step = match request::parse(name, arguments) {
+    tool::answer(name, arguments, |request| match read_reply(reply) {
         Err(error) => result::invalid(&error),
-        Ok(Call::Signal(text)) => result::signal(&text),
-        Ok(Call::Ask(request)) => match read_reply(reply) {
-            Err(error) => result::invalid(&error),
-            Ok(Reply::Declined) => {
-                result::outcome_said(&request, &Outcome::Cancelled(Vec::new()), DECLINED)
-            }
-            Ok(Reply::Dismissed) => {
-                result::outcome_said(&request, &Outcome::Cancelled(Vec::new()), DISMISSED)
-            }
-            Ok(Reply::Accepted(content)) => judge(&request, &content, settings),
-        },
-    };
-    json_text::to_string(&step, false)
+        Ok(Reply::Declined) => {
+            result::outcome_said(request, &Outcome::Cancelled(Vec::new()), DECLINED)
+        }
+        Ok(Reply::Dismissed) => {
+            result::outcome_said(request, &Outcome::Cancelled(Vec::new()), DISMISSED)
+        }
+        Ok(Reply::Accepted(content)) => judge(request, &content, settings),
+    })
 }
 
 /// What the model reads when the person refused the form.

@@ -28,12 +28,16 @@ impl<'a> Replay<'a> {
     /// The question a frame asks, or `None` when the plugin refused its previous answer: a
     /// form can't be asked again field by field, so the play stops there.
     fn at(&mut self, frame: &Frame) -> Option<&'a Names> {
-        let index = frame.position.saturating_sub(1) as usize;
         if let Some(error) = &frame.error {
-            self.refused = Some((index, error.clone()));
+            self.refuse(frame, error.clone());
             return None;
         }
-        self.names.get(index)
+        self.names.get(question(frame))
+    }
+
+    /// Stops the play: the answer to the question of `frame` is refused, for `why`.
+    fn refuse(&mut self, frame: &Frame, why: String) {
+        self.refused = Some((question(frame), why));
     }
 
     /// A property's value; an empty string is no answer, as an untouched field is.
@@ -46,6 +50,11 @@ impl<'a> Replay<'a> {
     fn text_of(&self, name: &Option<String>) -> Option<String> {
         name.as_deref().and_then(|n| self.value(n)).map(as_text)
     }
+}
+
+/// The index of the question a frame asks.
+fn question(frame: &Frame) -> usize {
+    frame.position.saturating_sub(1) as usize
 }
 
 /// A value as the person would have typed it.
@@ -111,10 +120,10 @@ impl Ui for Replay<'_> {
             (other, 0) => other,
             (None, 1) => unknown.pop(),
             _ => {
-                self.refused = Some((
-                    frame.position as usize - 1,
+                self.refuse(
+                    frame,
                     format!("{} are not among the options.", unknown.join(", ")),
-                ));
+                );
                 return MultiSelectReply::Nav(Nav::Cancel);
             }
         };
@@ -145,10 +154,7 @@ impl Ui for Replay<'_> {
                 ConfirmReply::Answered(s == "true")
             }
             Some(other) => {
-                self.refused = Some((
-                    frame.position as usize - 1,
-                    format!("{other} is not yes or no."),
-                ));
+                self.refuse(frame, format!("{other} is not yes or no."));
                 ConfirmReply::Nav(Nav::Cancel)
             }
             None => ConfirmReply::Nav(Nav::Skip),
