@@ -61,7 +61,7 @@ pub use layout::layout;
 use layout::{declinable, skippable};
 use render::{Line, Renderer};
 use theme::Theme;
-use tty::{Keyboard, RAW, RESET, Ready, install_panic_hook, restore_terminal};
+use tty::{Keyboard, RAW, Ready, install_panic_hook, restore_terminal};
 use widget::Widget;
 
 /// The summary line of the last answered widget, shown once the person moves on.
@@ -193,15 +193,7 @@ impl TerminalUi {
     fn leave(&mut self) {
         self.keyboard = None;
         if self.renderer.take().is_some() {
-            match &mut self.device {
-                Some(device) => {
-                    let _ = self.out.write_all(RESET);
-                    let _ = self.out.flush();
-                    device.disable_raw();
-                    RAW.store(false, Ordering::SeqCst);
-                }
-                None => restore_terminal(&mut self.out),
-            }
+            restore_terminal(&mut self.out, self.device.as_mut());
         }
         if let Some(job) = self.job.take() {
             let stop = job.stop_requested();

@@ -8,17 +8,25 @@ use std::time::Duration;
 
 use crossterm::terminal;
 
+use super::device::Device;
+
 /// Whether some terminal UI has the terminal in raw mode, for the panic hook.
 pub(super) static RAW: AtomicBool = AtomicBool::new(false);
 
 /// Bracketed paste off, the cursor shown, attributes reset.
 pub(super) const RESET: &[u8] = b"\x1b[?2004l\x1b[?25h\x1b[0m";
 
-/// Undoes raw mode, bracketed paste and the hidden cursor, wherever the terminal is.
-pub(super) fn restore_terminal(out: &mut dyn Write) {
+/// Undoes raw mode, bracketed paste and the hidden cursor, wherever the terminal is: `device`
+/// when it was named by path, else the process's own.
+pub(super) fn restore_terminal(out: &mut dyn Write, device: Option<&mut Device>) {
     let _ = out.write_all(RESET);
     let _ = out.flush();
-    let _ = terminal::disable_raw_mode();
+    match device {
+        Some(device) => device.disable_raw(),
+        None => {
+            let _ = terminal::disable_raw_mode();
+        }
+    }
     RAW.store(false, Ordering::SeqCst);
 }
 
@@ -30,8 +38,8 @@ pub(super) fn install_panic_hook() {
         std::panic::set_hook(Box::new(move |info| {
             if RAW.load(Ordering::SeqCst) && !super::device::restore_after_panic(RESET) {
                 match std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-                    Ok(mut tty) => restore_terminal(&mut tty),
-                    Err(_) => restore_terminal(&mut std::io::stderr()),
+                    Ok(mut tty) => restore_terminal(&mut tty, None),
+                    Err(_) => restore_terminal(&mut std::io::stderr(), None),
                 }
                 let _ = writeln!(std::io::stderr());
             }

@@ -223,8 +223,7 @@ impl WebUi {
         }
     }
 
-    /// Asks with a widget, reading the page's reply with `read`; a reply that doesn't read
-    /// puts the widget up again with an error.
+    /// Asks with a widget: its frame and request.
     fn widget<R>(
         &mut self,
         kind: &str,
@@ -233,17 +232,29 @@ impl WebUi {
         read: fn(&Json) -> Option<R>,
         cancel: R,
     ) -> R {
-        let mut view = json!({ "frame": wire::frame(frame), "request": request });
+        let view = json!({ "frame": wire::frame(frame), "request": request });
+        self.answer(kind, view, read, cancel)
+    }
+
+    /// Puts `view` up until the page's reply reads with `read`: a reply that doesn't puts the
+    /// view up again with an error. `cancel` is the reply when the question is withdrawn.
+    fn answer<R>(
+        &mut self,
+        kind: &str,
+        mut view: Json,
+        read: fn(&Json) -> Option<R>,
+        cancel: R,
+    ) -> R {
         loop {
             let Some(reply) = self.ask(kind, view.clone()) else {
                 self.cancelled = true;
                 return cancel;
             };
             if let Some(read) = read(&reply) {
-                self.cancelled = reply["nav"] == "cancel";
+                self.cancelled = reply["nav"] == "cancel" || reply["review"] == "cancel";
                 return read;
             }
-            view["frame"]["error"] = "The page sent a reply this question can't take.".into();
+            view["error"] = "The page sent a reply this question can't take.".into();
         }
     }
 }
@@ -304,18 +315,8 @@ impl Ui for WebUi {
     }
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
-        let mut view = json!({ "request": wire::review(request) });
-        loop {
-            let Some(reply) = self.ask("review", view.clone()) else {
-                self.cancelled = true;
-                return ReviewReply::Cancel;
-            };
-            if let Some(reply) = wire::review_reply(&reply) {
-                self.cancelled = reply == ReviewReply::Cancel;
-                return reply;
-            }
-            view["error"] = "The page sent a reply the review can't take.".into();
-        }
+        let view = json!({ "request": wire::review(request) });
+        self.answer("review", view, wire::review_reply, ReviewReply::Cancel)
     }
 
     fn finished(&mut self) {
