@@ -183,11 +183,11 @@ struct Reaching {
 }
 
 impl Reaching {
-    /// The person, where the options say.
-    fn person(&self, request_on_stdin: bool) -> std::io::Result<Box<dyn people::Person>> {
+    /// The person, where the options say; a page that can't be served fails (exit 4).
+    fn person(&self, request_on_stdin: bool) -> Result<Box<dyn people::Person>, Failure> {
         #[cfg(feature = "web")]
         if self.ui == PersonUi::Web {
-            return people::web(!self.no_open);
+            return people::web(!self.no_open).map_err(|e| (Exit::Failed, e));
         }
         Ok(people::find(request_on_stdin, self.numbered))
     }
@@ -302,10 +302,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 response: response_key,
                 complete: serve::keys(&complete_key),
             });
-            let person = match asking.reaching.person(true) {
-                Ok(person) => person,
-                Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
-            };
+            let person = asking.reaching.person(true)?;
             let options = serve::Options {
                 tool: asking.tool,
                 skip_response: asking.skip_response,
@@ -323,10 +320,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let person = match asking.reaching.person(request == "-") {
-                Ok(person) => person,
-                Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
-            };
+            let person = asking.reaching.person(request == "-")?;
             let Asking {
                 tool,
                 skip_response,
@@ -349,10 +343,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(text) => text,
                 Err(exit) => return Ok(exit),
             };
-            let person = match reaching.person(request == "-") {
-                Ok(person) => person,
-                Err(e) => return Err((Exit::Failed, format!("cannot serve the page: {e}"))),
-            };
+            let person = reaching.person(request == "-")?;
             let mut session = plugin.session(person).map_err(plugin_error)?;
             if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
             {

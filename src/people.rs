@@ -97,13 +97,21 @@ impl Person for interview_host::WebUi {
     }
 }
 
-/// The person in a browser page: served on 127.0.0.1, its address said on stderr, and opened
-/// in the browser unless `open` is false.
+/// A browser page for the person: served on 127.0.0.1, its address said on stderr, and opened
+/// in the browser when a question needs it, unless `open` is false.
 #[cfg(feature = "web")]
-pub fn web(open: bool) -> std::io::Result<Box<dyn Person>> {
-    let mut ui = interview_host::WebUi::start()?;
+pub fn page(open: bool) -> Result<interview_host::WebUi, String> {
+    let mut ui =
+        interview_host::WebUi::start().map_err(|e| format!("cannot serve the page: {e}"))?;
     eprintln!("The questions are at {}", ui.url());
     ui.open_when_needed(open);
+    Ok(ui)
+}
+
+/// The person in a browser [`page`], whom a signal stops.
+#[cfg(feature = "web")]
+pub fn web(open: bool) -> Result<Box<dyn Person>, String> {
+    let ui = page(open)?;
     let stop = ui.stop_flag();
     on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
     Ok(Box::new(ui))

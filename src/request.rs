@@ -88,6 +88,15 @@ pub fn failure(error: Error) -> (String, Vec<Given>) {
     }
 }
 
+/// A call's result JSON, or what failed: the plugin, or a result that is not JSON.
+pub fn read_result(result: Result<String, Error>) -> Result<Json, (String, Vec<Given>)> {
+    let text = result.map_err(failure)?;
+    serde_json::from_str(&text).map_err(|error| {
+        let failure = format!("the plugin's result is not JSON: {error}");
+        (failure, Vec::new())
+    })
+}
+
 /// What stderr says when replaying the person's replies saved a result (`failure` is
 /// [`interview_host::Session::recovered_from`]).
 pub fn recovered(failure: &str) -> String {

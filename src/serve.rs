@@ -209,15 +209,9 @@ fn with_person(
         warn(&format!("interview serve: {}", request::recovered(failure)));
     }
     *asker = Some(session.into_ui());
-    let (failure, given) = match result {
-        Ok(result) => match serde_json::from_str(&result) {
-            Ok(json) => return json,
-            Err(error) => (
-                format!("the plugin's result is not JSON: {error}"),
-                Vec::new(),
-            ),
-        },
-        Err(error) => request::failure(error),
+    let (failure, given) = match request::read_result(result) {
+        Ok(json) => return json,
+        Err(failed) => failed,
     };
     warn(&format!("interview serve: {failure}"));
     failed(&failure, &given)

@@ -64,13 +64,11 @@ pub enum Asked {
 /// One round of a call under a stateless revision: the form when the call carries no reply
 /// yet, else the plugin's judgement of the reply, which may be the form again.
 pub async fn round(call: &Call<'_>, responses: Option<&InputResponses>) -> Asked {
-    let step = match responses.and_then(|r| r.get(FORM)) {
-        None => plugin_step(call, None).await,
-        Some(reply) => plugin_step(call, Some(reply.to_string())).await,
-    };
-    match step {
-        Step::Form(params) => match elicit_request(params) {
-            Ok(request) => {
+    let reply = responses.and_then(|r| r.get(FORM)).map(Json::to_string);
+    match plugin_step(call, reply).await {
+        Step::Form(params) => match elicit_params(params) {
+            Ok(params) => {
+                let request = InputRequest::Elicitation(ElicitRequest::new(params));
                 let requests = InputRequests::from([(FORM.to_string(), request)]);
                 Asked::Again(InputRequiredResult::from_input_requests(requests))
             }
@@ -92,9 +90,9 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
             Step::Unfit => return Asked::Unfit,
             Step::Done(result) => return Asked::Done(result),
         };
-        let params: ElicitRequestParams = match serde_json::from_value(params) {
+        let params = match elicit_params(params) {
             Ok(params) => params,
-            Err(e) => return Asked::Done(unsendable(e)),
+            Err(failed) => return Asked::Done(failed),
         };
         let reply = tokio::select! {
             reply = context.peer.create_elicitation(params) => reply,
@@ -122,22 +120,15 @@ enum Step {
 async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
     let plugin = call.plugin.clone();
     let (name, arguments) = (call.name.to_string(), call.arguments.to_string());
-    let step = tokio::task::spawn_blocking(move || {
-        let mut session = plugin.session(NoPerson).map_err(request::failure)?;
+    let joined = tokio::task::spawn_blocking(move || {
+        let mut session = plugin.session(NoPerson)?;
         match reply {
             None => session.form(&name, &arguments),
             Some(reply) => session.answer_form(&name, &arguments, &reply),
         }
-        .map_err(request::failure)
     })
-    .await
-    .unwrap_or_else(|e| Err((format!("the call panicked: {e}"), Vec::new())));
-    let step = match step {
-        Ok(text) => serde_json::from_str(&text).unwrap_or_else(|e| {
-            request::failed(&format!("the plugin's answer is not JSON: {e}"), &[])
-        }),
-        Err((failure, given)) => request::failed(&failure, &given),
-    };
+    .await;
+    let step = super::result_of(joined);
     match step["status"].as_str() {
         Some("form") => Step::Form(step["params"].clone()),
         Some("unfit") => Step::Unfit,
@@ -157,14 +148,12 @@ async fn dismissed(call: &Call<'_>) -> Json {
     }
 }
 
-fn elicit_request(params: Json) -> Result<InputRequest, Json> {
-    let params: ElicitRequestParams = serde_json::from_value(params).map_err(unsendable)?;
-    Ok(InputRequest::Elicitation(ElicitRequest::new(params)))
-}
-
-/// The plugin's form is not one the SDK can send: a defect of the plugin, said as a failure.
-fn unsendable(error: serde_json::Error) -> Json {
-    request::failed(&format!("the plugin's form does not fit MCP: {error}"), &[])
+/// The plugin's form as the SDK sends it; one it can't send is a defect of the plugin, said
+/// as a `failed` result.
+fn elicit_params(params: Json) -> Result<ElicitRequestParams, Json> {
+    serde_json::from_value(params).map_err(|error| {
+        request::failed(&format!("the plugin's form does not fit MCP: {error}"), &[])
+    })
 }
 
 /// The client's reply as the plugin reads it: `{action, content}`.

@@ -89,10 +89,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     }
     #[cfg(feature = "web")]
     let page = if options.reach == Reach::Web {
-        let mut ui = interview_host::WebUi::start()
-            .map_err(|e| failed(format!("cannot serve the page: {e}")))?;
-        eprintln!("interview mcp: the questions are at {}", ui.url());
-        ui.open_when_needed(options.open);
+        let ui = people::page(options.open).map_err(failed)?;
         let stop = ui.stop_flag();
         Some(Page {
             ui: Arc::new(std::sync::Mutex::new(ui)),
@@ -202,8 +199,9 @@ impl Server {
         let (ui, stop) = self.person();
         let plugin = self.plugin.clone();
         let call = tokio::task::spawn_blocking(move || {
-            let mut session = plugin.session(ui).map_err(request::failure)?;
-            session.call(&name, &arguments).map_err(request::failure)
+            plugin
+                .session(ui)
+                .and_then(|mut session| session.call(&name, &arguments))
         });
         tokio::pin!(call);
         let joined = tokio::select! {
@@ -215,15 +213,20 @@ impl Server {
                 call.await
             }
         };
-        let outcome =
-            joined.unwrap_or_else(|e| Err((format!("the call panicked: {e}"), Vec::new())));
-        match outcome {
-            Ok(result) => serde_json::from_str(&result).unwrap_or_else(|e| {
-                request::failed(&format!("the plugin's result is not JSON: {e}"), &[])
-            }),
-            Err((failure, given)) => request::failed(&failure, &given),
-        }
+        result_of(joined)
     }
+}
+
+/// The result JSON of a plugin call run on a blocking thread: the plugin's, or a `failed`
+/// result saying what went wrong, with what the person had given.
+fn result_of(
+    joined: Result<Result<String, interview_host::Error>, tokio::task::JoinError>,
+) -> Json {
+    let read = match joined {
+        Ok(result) => request::read_result(result),
+        Err(e) => Err((format!("the call panicked: {e}"), Vec::new())),
+    };
+    read.unwrap_or_else(|(failure, given)| request::failed(&failure, &given))
 }
 
 /// How often a waiting call says it is still waiting.
