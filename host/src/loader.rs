@@ -2,20 +2,21 @@
 //! at once. The cache key is the component's bytes and wasmtime's compatibility hash, so a new
 //! plugin or a new wasmtime never reads a stale file.
 //!
-//! Deserializing compiled code is `unsafe` in wasmtime because the bytes become machine code:
-//! a cache file that was truncated, corrupted or replaced would crash the process, or worse.
-//! So each file carries a SHA-256 of its contents, checked before wasmtime sees them; only a
+//! A cache file is exactly what wasmtime wrote, so that wasmtime can map it into memory rather
+//! than read and copy it: start-up pays only for the pages it touches. Deserializing compiled
+//! code is `unsafe` because the bytes become machine code, and a file that was truncated or
+//! damaged would crash the process. So each file's name carries a CRC-32 of its contents,
+//! checked before wasmtime sees them (a damaged file, not a forged one, is what it guards
+//! against: whoever can write to the cache folder can write the program itself); only a
 //! regular file is opened (never a FIFO, a device or a symlink); and a file that fails either
 //! check is compiled again and replaced.
 
 use std::collections::hash_map::DefaultHasher;
-use std::fs::File;
 use std::hash::{Hash, Hasher};
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -42,104 +43,127 @@ pub enum LoadKind {
     Rebuilt(String),
 }
 
-/// What a cache file starts with: a name and a version, then the SHA-256 of the rest.
-const MAGIC: &[u8; 16] = b"interview-cache1";
-
-/// Compiles `bytes`, or reads them compiled from `cache_dir`. A cache that cannot be read or
+/// Compiles `bytes` (whose [`fingerprint`] is given), or reads them compiled from `cache_dir`. A cache that cannot be read or
 /// written is not an error: the component is compiled in memory instead.
 pub(crate) fn load(
     engine: &Engine,
     bytes: &[u8],
+    fingerprint: u64,
     cache_dir: Option<&Path>,
 ) -> Result<(Component, LoadKind), Error> {
-    let file = cache_dir.map(|dir| dir.join(format!("{:016x}.cwasm", key(engine, bytes))));
+    let Some(dir) = cache_dir else {
+        let compiled = engine.precompile_component(bytes).map_err(Error::Compile)?;
+        return Ok((deserialize(engine, &compiled)?, LoadKind::Compiled));
+    };
+    let prefix = format!("{:016x}.", key(engine, fingerprint));
     let mut kind = LoadKind::Compiled;
-    if let Some(file) = &file {
-        match read_checked(file) {
-            Ok(Some(compiled)) => {
-                // SAFETY: the bytes are exactly what `precompile_component` of an engine with
-                // the same compatibility hash (it is in the name) wrote: their SHA-256 matches.
-                match unsafe { Component::deserialize(engine, &compiled) } {
-                    Ok(component) => return Ok((component, LoadKind::Cached)),
-                    Err(e) => kind = LoadKind::Rebuilt(format!("wasmtime refused it: {e}")),
-                }
-            }
-            Ok(None) => {}
+    let found = cached_files(dir, &prefix);
+    if let Some(file) = found.first() {
+        match checked(file) {
+            // SAFETY: the file holds exactly what `precompile_component` of an engine with the
+            // same compatibility hash (it is in the name) wrote: its CRC-32 matches, and files
+            // are only ever replaced by a rename, never written in place while mapped.
+            Ok(()) => match unsafe { Component::deserialize_file(engine, file) } {
+                Ok(component) => return Ok((component, LoadKind::Cached)),
+                Err(e) => kind = LoadKind::Rebuilt(format!("wasmtime refused it: {e}")),
+            },
             Err(reason) => kind = LoadKind::Rebuilt(reason),
         }
     }
     let compiled = engine.precompile_component(bytes).map_err(Error::Compile)?;
-    if let Some(file) = &file {
-        let _ = store(file, &compiled);
+    for stale in &found {
+        let _ = std::fs::remove_file(stale);
     }
-    // SAFETY: `compiled` was produced just now by this engine.
-    let component = unsafe { Component::deserialize(engine, &compiled) }.map_err(Error::Compile)?;
-    Ok((component, kind))
+    let _ = store(dir, &prefix, &compiled);
+    Ok((deserialize(engine, &compiled)?, kind))
 }
 
-fn key(engine: &Engine, bytes: &[u8]) -> u64 {
+fn deserialize(engine: &Engine, compiled: &[u8]) -> Result<Component, Error> {
+    // SAFETY: `compiled` was produced just now by this engine.
+    unsafe { Component::deserialize(engine, compiled) }.map_err(Error::Compile)
+}
+
+/// A hash of a component's bytes, for its cache key.
+pub(crate) fn fingerprint(bytes: &[u8]) -> u64 {
     let mut hasher = DefaultHasher::new();
-    engine.precompile_compatibility_hash().hash(&mut hasher);
     bytes.hash(&mut hasher);
     hasher.finish()
 }
 
-/// The compiled bytes in `file`, once checked: `None` when there is no such file, `Err` with
-/// the reason when there is one that must not be used.
-fn read_checked(file: &Path) -> Result<Option<Vec<u8>>, String> {
+fn key(engine: &Engine, fingerprint: u64) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    fingerprint.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The cache files of one key (`<key>.<crc32>.cwasm`), whatever their CRC says.
+fn cached_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name();
+            let name = name.to_str()?;
+            (name.starts_with(prefix) && name.ends_with(".cwasm")).then(|| dir.join(name))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The CRC-32 a cache file's name promises for its contents.
+fn promised_crc(file: &Path) -> Option<u32> {
+    let name = file.file_name()?.to_str()?;
+    let crc = name.strip_suffix(".cwasm")?.rsplit_once('.')?.1;
+    u32::from_str_radix(crc, 16).ok()
+}
+
+/// Whether `file` may be handed to wasmtime: `Err` with the reason when it must not be.
+fn checked(file: &Path) -> Result<(), String> {
     // O_NOFOLLOW: a symlink is refused, not followed; O_NONBLOCK: opening a FIFO returns at
     // once instead of waiting for a writer.
-    let opened = std::fs::OpenOptions::new()
+    let mut opened = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(file);
-    let mut opened: File = match opened {
-        Ok(opened) => opened,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot open it: {e}")),
-    };
+        .open(file)
+        .map_err(|e| format!("cannot open it: {e}"))?;
     let metadata = opened
         .metadata()
         .map_err(|e| format!("cannot read it: {e}"))?;
     if !metadata.file_type().is_file() {
         return Err("it is not a regular file".into());
     }
-    let mut contents = Vec::with_capacity(metadata.len() as usize);
-    opened
-        .read_to_end(&mut contents)
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    let header = MAGIC.len() + 32;
-    if contents.len() < header || &contents[..MAGIC.len()] != MAGIC {
-        return Err("it is not an interview cache file".into());
+    let promised = promised_crc(file).ok_or("its name does not say its checksum")?;
+    let mut crc = crc32fast::Hasher::new();
+    let mut buffer = vec![0; 64 * 1024];
+    loop {
+        match opened.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => crc.update(&buffer[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot read it: {e}")),
+        }
     }
-    let (sum, compiled) = contents[MAGIC.len()..].split_at(32);
-    if Sha256::digest(compiled).as_slice() != sum {
+    if crc.finalize() != promised {
         return Err("its checksum does not match its contents".into());
     }
-    contents.drain(..header);
-    Ok(Some(contents))
+    Ok(())
 }
 
 /// Writes atomically, so that a concurrent run never reads half a file; a file or link already
-/// at `file` is replaced, never written through.
-fn store(file: &Path, compiled: &[u8]) -> std::io::Result<()> {
-    let dir = file.parent().expect("cache files live in a folder");
+/// at the name is replaced, never written through.
+fn store(dir: &Path, prefix: &str, compiled: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(
-        ".{}.{}",
-        std::process::id(),
-        file.file_name().unwrap().to_string_lossy()
-    ));
-    let mut contents = Vec::with_capacity(MAGIC.len() + 32 + compiled.len());
-    contents.extend_from_slice(MAGIC);
-    contents.extend_from_slice(&Sha256::digest(compiled));
-    contents.extend_from_slice(compiled);
-    std::fs::write(&temp, contents)?;
+    let file = dir.join(format!("{prefix}{:08x}.cwasm", crc32fast::hash(compiled)));
+    let temp = dir.join(format!(".{}.{prefix}tmp", std::process::id()));
+    std::fs::write(&temp, compiled)?;
     // The rename replaces a file, a FIFO or a link at the name; only a directory blocks it.
-    if std::fs::symlink_metadata(file).is_ok_and(|m| m.is_dir()) {
-        let _ = std::fs::remove_dir_all(file);
+    if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_dir()) {
+        let _ = std::fs::remove_dir_all(&file);
     }
-    std::fs::rename(&temp, file).inspect_err(|_| {
+    std::fs::rename(&temp, &file).inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
 }

@@ -1,9 +1,14 @@
 //! Sizes and times of the plugin and the command: `cargo bench`.
 //!
-//! Each figure is a median of repeated runs, measured in-process with `Instant` (the command
-//! as a whole process, warm cache). Run on an idle machine; the README lists reference figures.
+//! First the README's table: `interview` and its anchors (a native program that reads one
+//! line, and inquire's `Select`) run in turns in the same pseudo-terminal, 20 pairs a row;
+//! each ratio is the median of the pairs' ratios. Then figures of the parts, measured
+//! in-process. Run on an idle machine.
+
+mod pty;
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -47,6 +52,7 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
+    side_by_side();
     let one_question =
         r#"{"question": "Which environment?", "options": ["dev", "staging", "prod"]}"#;
     let cache = tempfile::tempdir().unwrap();
@@ -274,4 +280,175 @@ fn terminal() {
         "filter keystroke, 100,000 options: bytes (full redraw)",
         format!("{diff} ({full})"),
     );
+}
+
+/// How many pairs each row of the table is the median of.
+const PAIRS: usize = 20;
+const DOWN: &str = "\x1b[B";
+const ESC: &str = "\x1b";
+
+/// The README's table: each row `interview` beside its anchor, run in turns.
+fn side_by_side() {
+    let anchors = Anchors::build();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let interview = Path::new(env!("CARGO_BIN_EXE_interview"));
+    let numbered = dir.path().join("numbered.json");
+    std::fs::write(
+        &numbered,
+        r#"{"question": "Which environment?", "options": ["dev", "staging", "prod"]}"#,
+    )
+    .unwrap();
+    let select = |count: usize| {
+        let path = dir.path().join(format!("select-{count}.json"));
+        let options: Vec<String> = (1..=count).map(|i| format!("\"Option {i}\"")).collect();
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"question": "Pick one", "options": [{}]}}"#,
+                options.join(",")
+            ),
+        )
+        .unwrap();
+        path
+    };
+    // The first run compiles the plugin into the cache; every measured run finds it there.
+    let warm = pty::Run::start(
+        interview,
+        &["ask", "--numbered", numbered.to_str().unwrap()],
+        &env,
+    );
+    whole_process(warm);
+
+    println!(
+        "{:<52} {:>10} {:>10} {:>7}",
+        "median of 20 pairs", "interview", "anchor", "ratio"
+    );
+    let mut pairs = Vec::new();
+    for _ in 0..PAIRS {
+        let ours = whole_process(pty::Run::start(
+            interview,
+            &["ask", "--numbered", numbered.to_str().unwrap()],
+            &env,
+        ));
+        let theirs = whole_process(pty::Run::start(&anchors.line, &[], &env));
+        pairs.push((ours, theirs));
+    }
+    row("whole process, one numbered question (ms)", &pairs, ms);
+
+    for count in [10, 10_000] {
+        let request = select(count);
+        let (mut frames, mut keys) = (Vec::new(), Vec::new());
+        for _ in 0..PAIRS {
+            let ours = arrow_keys(pty::Run::start(
+                interview,
+                &["ask", request.to_str().unwrap()],
+                &env,
+            ));
+            let theirs = arrow_keys(pty::Run::start(
+                &anchors.select,
+                &[&count.to_string()],
+                &env,
+            ));
+            frames.push((ours.0, theirs.0));
+            keys.push((ours.1, theirs.1));
+        }
+        row(
+            &format!("first frame, select of {count} options (ms)"),
+            &frames,
+            ms,
+        );
+        row(
+            &format!("bytes per Down arrow, {count} options"),
+            &keys,
+            |b| b.to_string(),
+        );
+    }
+}
+
+/// Answers the numbered question once its prompt is up: the time from spawn to exit.
+fn whole_process(mut run: pty::Run) -> Duration {
+    run.wait_for("> ");
+    run.send("2\r");
+    run.exit()
+}
+
+/// The first frame (time from spawn to its last byte), then ten Down arrows: the bytes each
+/// wrote, on average.
+fn arrow_keys(mut run: pty::Run) -> (Duration, usize) {
+    let (first_frame, _) = run.settle(Duration::from_millis(150));
+    let presses = 10;
+    let mut bytes = 0;
+    for _ in 0..presses {
+        run.send(DOWN);
+        bytes += run.settle(Duration::from_millis(40)).1;
+    }
+    run.send(ESC);
+    run.settle(Duration::from_millis(40));
+    (first_frame, bytes / presses)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1000.0)
+}
+
+/// One row: the median of each side and the median of the pairs' ratios.
+fn row<T: Copy + Ord + Into<Ratio>>(what: &str, pairs: &[(T, T)], show: impl Fn(T) -> String) {
+    let mut ours: Vec<T> = pairs.iter().map(|p| p.0).collect();
+    let mut theirs: Vec<T> = pairs.iter().map(|p| p.1).collect();
+    let mut ratios: Vec<f64> = pairs
+        .iter()
+        .map(|&(a, b)| a.into().0 / b.into().0)
+        .collect();
+    ours.sort();
+    theirs.sort();
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "{what:<52} {:>10} {:>10} {:>6.2}x",
+        show(ours[ours.len() / 2]),
+        show(theirs[theirs.len() / 2]),
+        ratios[ratios.len() / 2]
+    );
+}
+
+/// A measure as a number, for ratios.
+struct Ratio(f64);
+
+impl From<Duration> for Ratio {
+    fn from(d: Duration) -> Ratio {
+        Ratio(d.as_secs_f64())
+    }
+}
+
+impl From<usize> for Ratio {
+    fn from(n: usize) -> Ratio {
+        Ratio(n as f64)
+    }
+}
+
+/// The anchors' programs, built in the bench profile beside this benchmark.
+struct Anchors {
+    line: PathBuf,
+    select: PathBuf,
+}
+
+impl Anchors {
+    fn build() -> Anchors {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--release", "--locked"])
+            .args(["--example", "anchor_line", "--example", "anchor_select"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("running cargo to build the anchors");
+        assert!(status.success(), "the anchors did not build");
+        let examples = Path::new(env!("CARGO_BIN_EXE_interview"))
+            .parent()
+            .unwrap()
+            .join("examples");
+        Anchors {
+            line: examples.join("anchor_line"),
+            select: examples.join("anchor_select"),
+        }
+    }
 }
