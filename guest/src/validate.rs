@@ -69,21 +69,38 @@ fn question(path: &str, q: &Question) -> Result<(), RequestError> {
 }
 
 /// A text that must say something and fit its limit.
-fn text(path: &str, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
+/// Where a field is: written out only for an error, since a list may hold thousands of items.
+trait Place {
+    fn written(&self) -> String;
+}
+
+impl Place for &str {
+    fn written(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl<F: Fn() -> String> Place for F {
+    fn written(&self) -> String {
+        self()
+    }
+}
+
+fn text(path: impl Place, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
     if crate::visible::is_blank(value) {
         return Err(RequestError::at(
-            join(path, field),
+            join(&path.written(), field),
             "is empty: it must say something",
         ));
     }
     length(path, field, value, limit)
 }
 
-fn length(path: &str, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
+fn length(path: impl Place, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
     let chars = value.chars().count();
     if chars > limit {
         return Err(RequestError::at(
-            join(path, field),
+            join(&path.written(), field),
             format!("is {chars} characters long; the limit is {limit}"),
         ));
     }
@@ -158,16 +175,16 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
     let mut labels: HashMap<String, usize> = HashMap::new();
     let mut values: HashMap<&str, usize> = HashMap::new();
     for (i, option) in options.iter().enumerate() {
-        let at = format!("{here}[{i}]");
-        text(&at, "label", &option.label, MAX_SHORT_CHARS)?;
-        length(&at, "value", &option.value, MAX_SHORT_CHARS)?;
+        let at = || format!("{here}[{i}]");
+        text(at, "label", &option.label, MAX_SHORT_CHARS)?;
+        length(at, "value", &option.value, MAX_SHORT_CHARS)?;
         if let Some(description) = &option.description {
-            length(&at, "description", description, MAX_LONG_CHARS)?;
+            length(at, "description", description, MAX_LONG_CHARS)?;
         }
         // Labels are compared as a person sees them, who may also type one to pick it.
         if let Some(first) = labels.insert(crate::visible::comparable(&option.label), i) {
             return Err(RequestError::at(
-                join(&at, "label"),
+                join(&at(), "label"),
                 format!(
                     "{:?} is also the label of option {first}; labels must differ",
                     option.label
@@ -176,7 +193,7 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
         }
         if let Some(first) = values.insert(&option.value, i) {
             return Err(RequestError::at(
-                join(&at, "value"),
+                join(&at(), "value"),
                 format!(
                     "{:?} is also the value of option {first}; values must differ",
                     option.value

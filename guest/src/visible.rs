@@ -23,15 +23,27 @@ pub fn is_blank(text: &str) -> bool {
 /// blanks as one space, trimmed, and in lower case (a person may type a label to pick it).
 pub fn comparable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for word in text
-        .split(char::is_whitespace)
-        .map(|w| w.chars().filter(|&c| !invisible(c)).collect::<String>())
-        .filter(|w| !w.is_empty())
-    {
+    for word in text.split(char::is_whitespace) {
+        let before = out.len();
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&word.to_lowercase());
+        let start = out.len();
+        // Most labels are plain ASCII, whose only invisible characters are controls: no
+        // intermediate strings for them (a list may hold thousands).
+        if word.is_ascii() {
+            out.extend(
+                word.bytes()
+                    .filter(|b| !b.is_ascii_control())
+                    .map(|b| char::from(b.to_ascii_lowercase())),
+            );
+        } else {
+            let shown: String = word.chars().filter(|&c| !invisible(c)).collect();
+            out.push_str(&shown.to_lowercase());
+        }
+        if out.len() == start {
+            out.truncate(before);
+        }
     }
     out
 }
