@@ -11,8 +11,8 @@ pub struct Style {
 }
 
 impl Style {
-    /// The escape sequences that open and close this style.
-    pub fn codes(&self) -> (String, &'static str) {
+    /// The SGR parameters that set this style on a plain terminal: `1;36`, or "" for plain.
+    pub fn parameters(&self) -> String {
         let mut codes = Vec::new();
         if self.bold {
             codes.push("1".to_string());
@@ -26,11 +26,7 @@ impl Style {
         if let Some(colour) = self.colour {
             codes.push(colour.to_string());
         }
-        if codes.is_empty() {
-            (String::new(), "")
-        } else {
-            (format!("\x1b[{}m", codes.join(";")), "\x1b[0m")
-        }
+        codes.join(";")
     }
 }
 
