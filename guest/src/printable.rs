@@ -20,13 +20,15 @@ impl<U: Ui> Ui for Printable<'_, U> {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        // Every field named, none cloned whole: a list may hold thousands of options.
         let request = SelectRequest {
             options: options(&request.options),
+            selected: request.selected,
             other_label: line(&request.other_label),
             other_text: line(&request.other_text),
             discuss_label: line(&request.discuss_label),
+            notes: request.notes,
             note: line(&request.note),
-            ..request.clone()
         };
         self.0.select(&printable(frame), &request)
     }
@@ -34,10 +36,13 @@ impl<U: Ui> Ui for Printable<'_, U> {
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
         let request = MultiSelectRequest {
             options: options(&request.options),
+            selected: request.selected.clone(),
             other_label: line(&request.other_label),
             other_text: line(&request.other_text),
+            min_picks: request.min_picks,
+            max_picks: request.max_picks,
+            notes: request.notes,
             note: line(&request.note),
-            ..request.clone()
         };
         self.0.multi_select(&printable(frame), &request)
     }
@@ -106,9 +111,10 @@ fn options(options: &[Choice]) -> Vec<Choice> {
         .iter()
         .map(|o| Choice {
             label: sanitize::line(&o.label),
+            value: o.value.clone(),
             description: o.description.as_deref().map(sanitize::text),
             preview: o.preview.as_deref().map(sanitize::block),
-            ..o.clone()
+            recommended: o.recommended,
         })
         .collect()
 }

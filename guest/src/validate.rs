@@ -172,8 +172,8 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
             format!("has {} options; the limit is {MAX_OPTIONS}", options.len()),
         ));
     }
-    let mut labels: HashMap<String, usize> = HashMap::new();
-    let mut values: HashMap<&str, usize> = HashMap::new();
+    let mut labels: HashMap<String, usize> = HashMap::with_capacity(options.len());
+    let mut values: HashMap<&str, usize> = HashMap::with_capacity(options.len());
     for (i, option) in options.iter().enumerate() {
         let at = || format!("{here}[{i}]");
         text(at, "label", &option.label, MAX_SHORT_CHARS)?;

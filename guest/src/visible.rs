@@ -22,6 +22,15 @@ pub fn is_blank(text: &str) -> bool {
 /// `text` as a person would tell it from another: without invisible characters, with runs of
 /// blanks as one space, trimmed, and in lower case (a person may type a label to pick it).
 pub fn comparable(text: &str) -> String {
+    // Printable ASCII words with single spaces between them have nothing to take out.
+    let bytes = text.as_bytes();
+    if bytes.iter().all(|b| (0x20..0x7f).contains(b))
+        && !bytes.starts_with(b" ")
+        && !bytes.ends_with(b" ")
+        && !bytes.windows(2).any(|pair| pair == b"  ")
+    {
+        return text.to_ascii_lowercase();
+    }
     let mut out = String::with_capacity(text.len());
     for word in text.split(char::is_whitespace) {
         let before = out.len();
@@ -58,6 +67,9 @@ mod tests {
         assert_eq!(comparable("No"), comparable("\u{feff}no\u{ad}"));
         assert_eq!(comparable("Ship  it"), comparable(" ship\u{2028}it "));
         assert_ne!(comparable("No"), comparable("Now"));
+        // Plain ASCII takes a shorter way to the same result.
+        assert_eq!(comparable("Ship It"), "ship it");
+        assert_eq!(comparable("Ship It"), comparable("ship\u{2028}It\u{200b}"));
         assert!(is_blank(" \u{200b}\u{2060} "));
         assert!(!is_blank(" x "));
     }

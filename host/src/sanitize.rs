@@ -36,6 +36,13 @@ pub fn block(text: &str) -> String {
 }
 
 fn clean(text: &str, keep_newlines: bool) -> String {
+    // Most texts are printable ASCII, which has nothing to take out: copied whole.
+    if text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n'))
+    {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

@@ -257,14 +257,17 @@ fn read_kind(
 /// label and value stay as sent.
 fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, RequestError> {
     found
-        .items()?
-        .into_iter()
-        .map(|(path, item)| {
+        .array()?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
             if let Some(label) = scalar_text(item) {
                 let mut choice = Choice::plain(&rules.text(label));
                 choice.recommended = says_recommended(&choice.label);
                 return Ok(choice);
             }
+            // Written out only for an option that has fields: most are plain strings.
+            let path = format!("{}[{i}]", found.path);
             let fields = Fields::new(item, path.clone()).map_err(|_| {
                 RequestError::at(
                     path.clone(),
@@ -308,8 +311,13 @@ fn notes(fields: &Fields, rules: &ToolRules) -> Result<bool, RequestError> {
 
 /// The label ends in "(Recommended)", in any case.
 fn says_recommended(label: &str) -> bool {
-    let label = label.trim_end().to_lowercase();
-    label.ends_with("(recommended)")
+    const MARK: &str = "(recommended)";
+    let label = label.trim_end();
+    label
+        .len()
+        .checked_sub(MARK.len())
+        .and_then(|start| label.get(start..))
+        .is_some_and(|end| end.eq_ignore_ascii_case(MARK))
 }
 
 /// Options as a default names them: by value first, then by label in any case. Built once per

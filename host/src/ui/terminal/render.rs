@@ -3,6 +3,8 @@
 //! are rewritten, and the live region stays below the cursor's starting row (no alternate
 //! screen), so what was answered stays in the scrollback.
 
+use std::hash::{Hash, Hasher};
+
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
@@ -481,8 +483,23 @@ fn changed_runs(old: &Row, new: &Row) -> Vec<(usize, usize)> {
 /// The block `start..end` of rows that moved by one (up when `true`) and the shift saves
 /// rewriting at least 3 rows, if there is one.
 fn best_shift(old: &[Option<Row>], new: &[Row]) -> Option<(usize, usize, bool)> {
+    // Rows are compared many times over: by a fingerprint each. A collision could only choose
+    // a shift that saves less; the rows are compared whole when they are drawn.
+    let fingerprint = |row: &Row| {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for cell in row {
+            cell.text.hash(&mut hasher);
+            cell.style.hash(&mut hasher);
+        }
+        hasher.finish()
+    };
+    let old: Vec<Option<u64>> = old
+        .iter()
+        .map(|row| row.as_ref().map(fingerprint))
+        .collect();
+    let new: Vec<u64> = new.iter().map(fingerprint).collect();
     let n = old.len().min(new.len());
-    let is = |old: &Option<Row>, new: &Row| old.as_ref() == Some(new);
+    let is = |old: Option<u64>, new: u64| old == Some(new);
     let mut best = None;
     let mut best_gain = 2;
     for start in 0..n {
@@ -492,13 +509,13 @@ fn best_shift(old: &[Option<Row>], new: &[Row]) -> Option<(usize, usize, bool)> 
                 let moved = (start..end - 1)
                     .filter(|&i| {
                         if up {
-                            is(&old[i + 1], &new[i])
+                            is(old[i + 1], new[i])
                         } else {
-                            is(&old[i], &new[i + 1])
+                            is(old[i], new[i + 1])
                         }
                     })
                     .count();
-                let stay = (start..end).filter(|&i| is(&old[i], &new[i])).count();
+                let stay = (start..end).filter(|&i| is(old[i], new[i])).count();
                 let gain = moved as isize - stay as isize;
                 if gain > best_gain {
                     best_gain = gain;

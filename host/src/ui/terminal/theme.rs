@@ -1,7 +1,7 @@
 //! A small theme: the few styles the terminal UI uses, with colour only where it is wanted.
 
 /// Terminal attributes of a span.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Style {
     /// An SGR colour code (`32` green), or none.
     pub colour: Option<u8>,
