@@ -49,7 +49,9 @@ impl NumberedUi {
     pub fn new(input: impl LineSource + 'static, out: impl Write + 'static, colour: bool) -> Self {
         NumberedUi {
             input: Box::new(input),
-            out: Box::new(out),
+            // Held until an answer is read or the request ends: a question and its list go
+            // out in one write, not two a line (each a system call, and a terminal's redraw).
+            out: Box::new(std::io::BufWriter::new(out)),
             style: Style { on: colour },
             peeked: None,
             probed: false,
@@ -73,6 +75,7 @@ impl NumberedUi {
     }
 
     fn next_input(&mut self) -> Input {
+        let _ = self.out.flush();
         self.peeked
             .take()
             .unwrap_or_else(|| self.input.next_input())
@@ -179,11 +182,18 @@ fn without_rejected_draft<R, T>(
     request
 }
 
+impl Drop for NumberedUi {
+    fn drop(&mut self) {
+        let _ = self.out.flush();
+    }
+}
+
 impl Ui for NumberedUi {
     /// The next request's context is said again, even when it is the same.
     fn finished(&mut self) {
         self.context = None;
         self.declinable = false;
+        let _ = self.out.flush();
     }
 
     fn resumed(&mut self, answered: &[Given]) {
@@ -194,6 +204,7 @@ impl Ui for NumberedUi {
             let (title, answer) = super::resumed_line(given);
             self.say(&format!("  ✔ {title}: {answer}"));
         }
+        let _ = self.out.flush();
     }
 
     fn mode(&mut self) -> UiMode {
