@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -61,8 +61,9 @@ test('no input at all means nobody is there; an empty line cancels', () => {
   assert.equal(both(['ask', DEPLOY], '\n').status, 1);
 });
 
-test('an invalid request and an unreadable file', () => {
+test('an invalid request and an unreadable file', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'interview-js-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const bad = join(dir, 'bad.json');
   writeFileSync(bad, '{"questions": [{"question": "Pick", "options": []}]}');
   const js = both(['ask', bad]);

@@ -7,7 +7,7 @@
 //     node tests/mcp/ts/elicitation.mjs target/debug/interview
 
 import { spawn } from "node:child_process";
-import { writeFileSync, mkdtempSync } from "node:fs";
+import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
@@ -126,5 +126,6 @@ try {
   await client.close();
 } finally {
   server.kill();
+  rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`mcp typescript sdk: ${people.length} tool calls of its form example went through interview elicit and were accepted`);
