@@ -85,14 +85,26 @@ impl Term {
 
     /// Runs `command` in the terminal, then prints its exit code and the line discipline.
     fn run(command: &str, result: PathBuf, rows: u16, cols: u16, env: &[(&str, &str)]) -> Term {
+        Term::run_in(command, result, (rows, cols), (rows, cols), env)
+    }
+
+    /// Runs `command` in a pseudo-terminal that reports `reported` rows and columns, read back
+    /// through an emulator of `rows` and `cols`.
+    fn run_in(
+        command: &str,
+        result: PathBuf,
+        reported: (u16, u16),
+        (rows, cols): (u16, u16),
+        env: &[(&str, &str)],
+    ) -> Term {
         let script = format!(
             "{command}; code=$?; printf '\\nEXIT=%s\\n' $code; \
              stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf 'END\\n'"
         );
         let pty = native_pty_system()
             .openpty(PtySize {
-                rows,
-                cols,
+                rows: reported.0,
+                cols: reported.1,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -662,6 +674,25 @@ fn a_tiny_terminal_still_works() {
     term.key(ENTER);
     let done = term.finish();
     assert_eq!(done.result["answer"], "Blue");
+}
+
+#[test]
+fn a_terminal_that_reports_no_size_is_drawn_at_80_by_24() {
+    let request_path = write_request_file("unsized", &colours());
+    let result = request_path.with_extension("out.json");
+    let _ = std::fs::remove_file(&result);
+    let command = format!(
+        "{} ask {} > {}",
+        env!("CARGO_BIN_EXE_interview"),
+        request_path.display(),
+        result.display()
+    );
+    let mut term = Term::run_in(&command, result, (0, 0), (24, 80), &[]);
+    let screen = term.wait("❯ 2. Green");
+    assert!(screen.contains("1. Red"), "{screen}");
+    term.key(DOWN);
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "Blue");
 }
 
 fn unicode_width(line: &str) -> usize {

@@ -40,7 +40,8 @@ impl Key {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => from_key(key),
             Event::Paste(text) => Some(Key::Paste(text)),
-            Event::Resize(w, h) => Some(Key::Resize(w, h)),
+            // A size of nothing is a terminal that stopped saying its size, not one to draw in.
+            Event::Resize(w, h) if w > 0 && h > 0 => Some(Key::Resize(w, h)),
             _ => None,
         }
     }

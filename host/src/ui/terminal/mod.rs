@@ -180,11 +180,12 @@ impl TerminalUi {
         self.renderer = Some(Renderer::new(width, height));
     }
 
-    /// The terminal's columns and rows.
+    /// The terminal's columns and rows; None when it does not say (a pty nobody sized reports
+    /// 0 by 0, and a frame that narrow would show nothing).
     fn size(&self) -> Option<(u16, u16)> {
         match &self.device {
             Some(device) => device.size(),
-            None => terminal::size().ok(),
+            None => terminal::size().ok().filter(|&(w, h)| w > 0 && h > 0),
         }
     }
 
