@@ -1,7 +1,7 @@
 //! The request and answer model: the WIT types themselves, so that the typed `ask` export, the
 //! JSON `call` export and the UI all speak one language. Helpers that give them meaning live here.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub use crate::bindings::exports::interview::plugin::tool::{
     ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
@@ -63,12 +63,12 @@ impl MultiSelectQuestion {
 /// A choice question's options by value (the first, should two share one).
 pub struct OptionsByValue<'a> {
     options: &'a [Choice],
-    by_value: HashMap<&'a str, usize>,
+    by_value: FxHashMap<&'a str, usize>,
 }
 
 impl<'a> OptionsByValue<'a> {
     pub fn new(options: &'a [Choice]) -> Self {
-        let mut by_value = HashMap::with_capacity(options.len());
+        let mut by_value = FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
         for (index, option) in options.iter().enumerate() {
             by_value.entry(option.value.as_str()).or_insert(index);
         }

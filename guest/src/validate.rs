@@ -1,7 +1,7 @@
 //! The rules every request meets before anything is shown, typed or JSON alike. Each error
 //! names the exact place (`questions[1].options[2].label`) and says what to do.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::limits::*;
 use crate::model::*;
@@ -23,7 +23,7 @@ pub fn questions<'a>(
     items: impl ExactSizeIterator<Item = (&'a str, &'a Question)>,
 ) -> Result<(), RequestError> {
     question_count(items.len()).map_err(|message| RequestError::at("questions", message))?;
-    let mut ids: HashMap<&str, &str> = HashMap::new();
+    let mut ids: FxHashMap<&str, &str> = FxHashMap::default();
     let mut total_options = 0;
     for (path, question) in items {
         if let Some(first) = ids.insert(&question.id, path) {
@@ -172,8 +172,10 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
             format!("has {} options; the limit is {MAX_OPTIONS}", options.len()),
         ));
     }
-    let mut labels: HashMap<String, usize> = HashMap::with_capacity(options.len());
-    let mut values: HashMap<&str, usize> = HashMap::with_capacity(options.len());
+    let mut labels: FxHashMap<String, usize> =
+        FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
+    let mut values: FxHashMap<&str, usize> =
+        FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
     for (i, option) in options.iter().enumerate() {
         let at = || format!("{here}[{i}]");
         text(at, "label", &option.label, MAX_SHORT_CHARS)?;

@@ -10,7 +10,7 @@ pub mod rules;
 
 use serde_json::Value as Json;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::{Question, RequestError, join};
@@ -136,7 +136,7 @@ fn check_option_count(
 
 /// Gives every question without an id one: `q1`, `q2`, ... by position, never one already taken.
 fn assign_ids(questions: &mut [Question]) {
-    let taken: HashSet<String> = questions.iter().map(|q| q.id.clone()).collect();
+    let taken: FxHashSet<String> = questions.iter().map(|q| q.id.clone()).collect();
     for (index, question) in questions.iter_mut().enumerate() {
         if !question.id.is_empty() {
             continue;

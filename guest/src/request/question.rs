@@ -1,6 +1,6 @@
 //! Reading one question object, in any dialect, into a [`Question`].
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use serde_json::Value as Json;
 
@@ -325,12 +325,12 @@ fn says_recommended(label: &str) -> bool {
 struct NamedOptions<'a> {
     options: &'a [Choice],
     by_value: OptionsByValue<'a>,
-    by_label: HashMap<String, usize>,
+    by_label: FxHashMap<String, usize>,
 }
 
 impl<'a> NamedOptions<'a> {
     fn new(options: &'a [Choice]) -> Self {
-        let mut by_label = HashMap::with_capacity(options.len());
+        let mut by_label = FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
         for (index, option) in options.iter().enumerate() {
             by_label.entry(option.label.to_lowercase()).or_insert(index);
         }
