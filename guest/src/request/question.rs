@@ -262,9 +262,14 @@ fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, Request
         .enumerate()
         .map(|(i, item)| {
             if let Some(label) = scalar_text(item) {
-                let mut choice = Choice::plain(&rules.text(label));
-                choice.recommended = says_recommended(&choice.label);
-                return Ok(choice);
+                let label = rules.text(label);
+                return Ok(Choice {
+                    recommended: says_recommended(&label),
+                    value: label.clone(),
+                    label,
+                    description: None,
+                    preview: None,
+                });
             }
             // Written out only for an option that has fields: most are plain strings.
             let path = format!("{}[{i}]", found.path);
