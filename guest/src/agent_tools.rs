@@ -14,21 +14,40 @@
 //! - Gemini CLI's `ask_user`: its core tool declaration (`coreTools` snapshots), description
 //!   included;
 //! - opencode's `question`: `Question.Info` (`packages/opencode/src/question`).
+//!
+//! The schemas are JSON files beside this module: data, read when a runtime asks for them.
 
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
 /// The agents' tools: name, description, parameters.
 pub fn definitions() -> [(&'static str, &'static str, Json); 4] {
     [
-        ("AskUserQuestion", ASK_USER_QUESTION, ask_user_question()),
+        (
+            "AskUserQuestion",
+            ASK_USER_QUESTION,
+            schema(include_str!("agent_tools/ask_user_question.json")),
+        ),
         (
             "request_user_input",
             REQUEST_USER_INPUT,
-            request_user_input(),
+            schema(include_str!("agent_tools/request_user_input.json")),
         ),
-        ("ask_user", ASK_USER, ask_user()),
-        ("question", QUESTION, question()),
+        (
+            "ask_user",
+            ASK_USER,
+            schema(include_str!("agent_tools/ask_user.json")),
+        ),
+        (
+            "question",
+            QUESTION,
+            schema(include_str!("agent_tools/question.json")),
+        ),
     ]
+}
+
+/// A schema file of this module; every one is parsed by the tests.
+fn schema(text: &str) -> Json {
+    serde_json::from_str(text).expect("an agent tool's schema file is JSON")
 }
 
 const ASK_USER_QUESTION: &str = "Ask the user 1-4 questions while you work, to gather \
@@ -54,154 +73,3 @@ requirements, clarify ambiguous instructions, or get decisions on implementation
 question has a short header and options with descriptions; set multiple to allow several \
 choices. A custom typed answer is allowed unless custom is false: do not add an \"Other\" \
 option. If you recommend an option, put it first and add \"(Recommended)\" to its label.";
-
-fn string(description: &str) -> Json {
-    json!({ "type": "string", "description": description })
-}
-
-fn boolean(description: &str) -> Json {
-    json!({ "type": "boolean", "description": description })
-}
-
-fn ask_user_question() -> Json {
-    let option = json!({
-        "type": "object",
-        "properties": {
-            "label": string("The display text for this option that the user will see and select. Should be concise (1-5 words) and clearly describe the choice."),
-            "description": string("Explanation of what this option means or what will happen if chosen. Useful for providing context about trade-offs or implications."),
-            "preview": string("Optional preview content rendered when this option is focused. Use for mockups, code snippets, or visual comparisons that help users compare options."),
-        },
-        "required": ["label", "description"],
-    });
-    json!({
-        "type": "object",
-        "properties": {
-            "questions": {
-                "type": "array", "minItems": 1, "maxItems": 4,
-                "description": "Questions to ask the user (1-4 questions)",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "question": string("The complete question to ask the user. Should be clear, specific, and end with a question mark."),
-                        "header": string("Very short label displayed as a chip/tag (max 12 chars). Examples: \"Auth method\", \"Library\", \"Approach\"."),
-                        "options": {
-                            "type": "array", "minItems": 2, "maxItems": 4, "items": option,
-                            "description": "The available choices for this question. Must have 2-4 options. There should be no 'Other' option, that will be provided automatically.",
-                        },
-                        "multiSelect": boolean("Set to true to allow the user to select multiple options instead of just one. Use when choices are not mutually exclusive."),
-                    },
-                    "required": ["question", "header", "options", "multiSelect"],
-                },
-            },
-        },
-        "required": ["questions"],
-    })
-}
-
-fn request_user_input() -> Json {
-    let option = json!({
-        "type": "object",
-        "properties": {
-            "label": string("User-facing label (1-5 words)."),
-            "description": string("One short sentence explaining impact/tradeoff if selected."),
-        },
-        "required": ["label", "description"],
-        "additionalProperties": false,
-    });
-    json!({
-        "type": "object",
-        "properties": {
-            "questions": {
-                "type": "array",
-                "description": "Questions to show the user. Prefer 1 and do not exceed 3",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "id": string("Stable identifier for mapping answers (snake_case)."),
-                        "header": string("Short header label shown in the UI (12 or fewer chars)."),
-                        "question": string("Single-sentence prompt shown to the user."),
-                        "options": {
-                            "type": "array", "items": option,
-                            "description": "Provide 2-3 mutually exclusive choices. Put the recommended option first and suffix its label with \"(Recommended)\". Do not include an \"Other\" option in this list; the client will add a free-form \"Other\" option automatically.",
-                        },
-                        "isOther": boolean("Offer the free-form \"Other\" answer (the client sets it)."),
-                        "isSecret": boolean("The answer is secret: typing is not echoed."),
-                    },
-                    "required": ["id", "header", "question"],
-                    "additionalProperties": false,
-                },
-            },
-        },
-        "required": ["questions"],
-        "additionalProperties": false,
-    })
-}
-
-fn ask_user() -> Json {
-    json!({
-        "type": "object",
-        "properties": {
-            "questions": {
-                "type": "array", "minItems": 1, "maxItems": 4,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "question": string("The complete question to ask the user. Should be clear, specific, and end with a question mark."),
-                        "header": string("Very short label displayed as a chip/tag. Use abbreviations: \"Auth\" not \"Authentication\", \"Config\" not \"Configuration\". Examples: \"Auth method\", \"Library\", \"Approach\", \"Database\"."),
-                        "type": {
-                            "type": "string", "enum": ["choice", "text", "yesno"], "default": "choice",
-                            "description": "Question type: 'choice' (default) for multiple-choice with options, 'text' for free-form input, 'yesno' for Yes/No confirmation with optional 'Other' feedback.",
-                        },
-                        "options": {
-                            "type": "array",
-                            "description": "The selectable choices for 'choice' type questions. Provide 2-4 options. An 'Other' option is automatically added for 'choice' and 'yesno' types. Not needed for 'text' or 'yesno'.",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "label": string("The display text for this option (1-5 words). Example: \"OAuth 2.0\""),
-                                    "description": string("Brief explanation of this option. Example: \"Industry standard, supports SSO\""),
-                                },
-                                "required": ["label", "description"],
-                            },
-                        },
-                        "multiSelect": boolean("Only applies when type='choice'. Set to true to allow selecting multiple options."),
-                        "placeholder": string("Hint text shown in the input field. For type='text', shown in the main input. For type='choice' and 'yesno', shown in the 'Other' custom input."),
-                    },
-                    "required": ["question", "header", "type"],
-                },
-            },
-        },
-        "required": ["questions"],
-    })
-}
-
-fn question() -> Json {
-    let option = json!({
-        "type": "object",
-        "properties": {
-            "label": string("Display text (1-5 words, concise)"),
-            "description": string("Explanation of choice"),
-        },
-        "required": ["label", "description"],
-    });
-    json!({
-        "type": "object",
-        "properties": {
-            "questions": {
-                "type": "array", "description": "Questions to ask",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "question": string("Complete question"),
-                        "header": string("Very short label (max 30 chars)"),
-                        "options": { "type": "array", "items": option, "description": "Available choices" },
-                        "multiple": boolean("Allow selecting multiple choices"),
-                        "custom": boolean("Allow typing a custom answer (default: true)"),
-                    },
-                    "required": ["question", "header", "options"],
-                },
-            },
-        },
-        "required": ["questions"],
-    })
-}
