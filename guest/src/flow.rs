@@ -9,10 +9,12 @@ use crate::summary::{badged, hint, review_items};
 use crate::text_format;
 
 /// The widgets of the host, as the `ui` WIT interface defines them.
+/// The lists go by value: one may hold thousands of options, which each layer (the printable
+/// boundary) edits in place rather than copies.
 pub trait Ui {
     fn mode(&mut self) -> Mode;
-    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply;
-    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply;
+    fn select(&mut self, frame: &Frame, request: SelectRequest) -> SelectReply;
+    fn multi_select(&mut self, frame: &Frame, request: MultiSelectRequest) -> MultiSelectReply;
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
@@ -26,11 +28,11 @@ impl Ui for ImportedUi {
     fn mode(&mut self) -> Mode {
         crate::bindings::interview::plugin::ui::mode()
     }
-    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        crate::bindings::interview::plugin::ui::select(frame, request)
+    fn select(&mut self, frame: &Frame, request: SelectRequest) -> SelectReply {
+        crate::bindings::interview::plugin::ui::select(frame, &request)
     }
-    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        crate::bindings::interview::plugin::ui::multi_select(frame, request)
+    fn multi_select(&mut self, frame: &Frame, request: MultiSelectRequest) -> MultiSelectReply {
+        crate::bindings::interview::plugin::ui::multi_select(frame, &request)
     }
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
         crate::bindings::interview::plugin::ui::text(frame, request)
@@ -200,7 +202,7 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             };
             Reply::Select(ui.select(
                 frame,
-                &SelectRequest {
+                SelectRequest {
                     options: badged(&s.options),
                     selected,
                     other_label: s.other.then(|| OTHER_LABEL.to_string()),
@@ -229,7 +231,7 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
             };
             Reply::MultiSelect(ui.multi_select(
                 frame,
-                &MultiSelectRequest {
+                MultiSelectRequest {
                     options: badged(&m.options),
                     selected,
                     other_label: m.other.then(|| OTHER_LABEL.to_string()),

@@ -19,32 +19,25 @@ impl<U: Ui> Ui for Printable<'_, U> {
         self.0.mode()
     }
 
-    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        // Every field named, none cloned whole: a list may hold thousands of options.
-        let request = SelectRequest {
-            options: options(&request.options),
-            selected: request.selected,
-            other_label: line(&request.other_label),
-            other_text: line(&request.other_text),
-            discuss_label: line(&request.discuss_label),
-            notes: request.notes,
-            note: line(&request.note),
-        };
-        self.0.select(&printable(frame), &request)
+    fn select(&mut self, frame: &Frame, mut request: SelectRequest) -> SelectReply {
+        options(&mut request.options);
+        lines([
+            &mut request.other_label,
+            &mut request.other_text,
+            &mut request.discuss_label,
+            &mut request.note,
+        ]);
+        self.0.select(&printable(frame), request)
     }
 
-    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        let request = MultiSelectRequest {
-            options: options(&request.options),
-            selected: request.selected.clone(),
-            other_label: line(&request.other_label),
-            other_text: line(&request.other_text),
-            min_picks: request.min_picks,
-            max_picks: request.max_picks,
-            notes: request.notes,
-            note: line(&request.note),
-        };
-        self.0.multi_select(&printable(frame), &request)
+    fn multi_select(&mut self, frame: &Frame, mut request: MultiSelectRequest) -> MultiSelectReply {
+        options(&mut request.options);
+        lines([
+            &mut request.other_label,
+            &mut request.other_text,
+            &mut request.note,
+        ]);
+        self.0.multi_select(&printable(frame), request)
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
@@ -106,17 +99,24 @@ fn printable(frame: &Frame) -> Frame {
     }
 }
 
-fn options(options: &[Choice]) -> Vec<Choice> {
-    options
-        .iter()
-        .map(|o| Choice {
-            label: sanitize::line(&o.label),
-            value: o.value.clone(),
-            description: o.description.as_deref().map(sanitize::text),
-            preview: o.preview.as_deref().map(sanitize::block),
-            recommended: o.recommended,
-        })
-        .collect()
+/// Cleans each text that is there, to be shown on one line.
+fn lines<const N: usize>(texts: [&mut Option<String>; N]) {
+    for text in texts.into_iter().flatten() {
+        sanitize::line_in_place(text);
+    }
+}
+
+/// Cleans each option where it needs it: a list may hold thousands, most of them plain.
+fn options(options: &mut [Choice]) {
+    for option in options {
+        sanitize::line_in_place(&mut option.label);
+        if let Some(description) = &mut option.description {
+            sanitize::text_in_place(description);
+        }
+        if let Some(preview) = &mut option.preview {
+            sanitize::block_in_place(preview);
+        }
+    }
 }
 
 fn line(text: &Option<String>) -> Option<String> {

@@ -58,9 +58,10 @@ impl Script {
 }
 
 macro_rules! scripted {
+    // `$request` is the widget's parameter: the request, or a reference to it.
     ($method:ident, $request:ty, $reply:ident, $step:ident, $shown:ident) => {
-        fn $method(&mut self, frame: &Frame, request: &$request) -> $reply {
-            match self.next(frame, Shown::$shown(request.clone())) {
+        fn $method(&mut self, frame: &Frame, request: $request) -> $reply {
+            match self.next(frame, Shown::$shown(request.to_owned())) {
                 Some(Step::$step(reply)) => reply,
                 Some(other) => panic!("script gave {other:?} to a {} widget", stringify!($method)),
                 None => $reply::Nav(Nav::Cancel),
@@ -81,9 +82,9 @@ impl Ui for Script {
         Multi,
         Multi
     );
-    scripted!(text, TextRequest, TextReply, Text, Text);
-    scripted!(confirm, ConfirmRequest, ConfirmReply, Confirm, Confirm);
-    scripted!(number, NumberRequest, NumberReply, Number, Number);
+    scripted!(text, &TextRequest, TextReply, Text, Text);
+    scripted!(confirm, &ConfirmRequest, ConfirmReply, Confirm, Confirm);
+    scripted!(number, &NumberRequest, NumberReply, Number, Number);
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
         self.shown.push(Shown::Review(request.clone()));

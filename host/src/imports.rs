@@ -32,16 +32,18 @@ fn clean_frame(frame: Frame) -> Frame {
     }
 }
 
-fn clean_options(options: Vec<crate::Choice>) -> Vec<crate::Choice> {
+/// Cleans each option where it needs it: a list may hold thousands, most of them plain.
+fn clean_options(mut options: Vec<crate::Choice>) -> Vec<crate::Choice> {
+    for option in &mut options {
+        sanitize::line_in_place(&mut option.label);
+        if let Some(description) = &mut option.description {
+            sanitize::text_in_place(description);
+        }
+        if let Some(preview) = &mut option.preview {
+            sanitize::block_in_place(preview);
+        }
+    }
     options
-        .into_iter()
-        .map(|o| crate::Choice {
-            label: sanitize::line(&o.label),
-            description: o.description.as_deref().map(sanitize::text),
-            preview: o.preview.as_deref().map(sanitize::block),
-            ..o
-        })
-        .collect()
 }
 
 fn clean_line(text: Option<String>) -> Option<String> {

@@ -35,12 +35,36 @@ pub fn block(text: &str) -> String {
     clean(&expanded.join("\n"), true)
 }
 
+/// [`text`] in place: a text with nothing to take out, as most are, keeps its buffer.
+pub fn text_in_place(text: &mut String) {
+    if !plain(text, true) {
+        *text = clean(text, true);
+    }
+}
+
+/// [`line`] in place: a text with nothing to take out, as most are, keeps its buffer.
+pub fn line_in_place(text: &mut String) {
+    if !plain(text, false) {
+        *text = clean(text, false);
+    }
+}
+
+/// [`block`] in place: a text with nothing to take out (and so no tab) keeps its buffer.
+pub fn block_in_place(text: &mut String) {
+    if !plain(text, true) {
+        *text = block(text);
+    }
+}
+
+/// Printable ASCII (and line breaks where they are kept): nothing to take out or change.
+fn plain(text: &str, keep_newlines: bool) -> bool {
+    text.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n'))
+}
+
 fn clean(text: &str, keep_newlines: bool) -> String {
     // Most texts are printable ASCII, which has nothing to take out: copied whole.
-    if text
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n'))
-    {
+    if plain(text, keep_newlines) {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
@@ -150,6 +174,34 @@ mod tests {
         // cleaning took away.
         assert_eq!(block("fn x() {\n\u{1}"), "fn x() {\n");
         assert_eq!(block(&block("fn x() {\n\u{1}")), "fn x() {\n");
+    }
+
+    #[test]
+    fn in_place_cleans_as_a_copy_does() {
+        let samples = [
+            "plain",
+            "two\nlines",
+            "\x1b[31mred\x1b[0m",
+            "tab\there",
+            "日本語 ✔ é",
+            "N\u{200b}o",
+            "fn x() {\n\tlet a;\n}",
+            "a\u{2028}b",
+        ];
+        type Copying = fn(&str) -> String;
+        type InPlace = fn(&mut String);
+        let cases: [(Copying, InPlace); 3] = [
+            (line, line_in_place),
+            (text, text_in_place),
+            (block, block_in_place),
+        ];
+        for sample in samples {
+            for (copy, in_place) in cases {
+                let mut cleaned = sample.to_string();
+                in_place(&mut cleaned);
+                assert_eq!(cleaned, copy(sample), "{sample:?}");
+            }
+        }
     }
 
     #[test]
