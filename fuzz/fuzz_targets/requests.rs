@@ -128,7 +128,7 @@ impl Ui for Person<'_> {
     fn mode(&mut self) -> Mode {
         Mode::Terminal
     }
-    fn select(&mut self, _: &Frame, request: &SelectRequest) -> SelectReply {
+    fn select(&mut self, _: &Frame, request: SelectRequest) -> SelectReply {
         if let Some(nav) = self.nav() {
             return SelectReply::Nav(nav);
         }
@@ -141,7 +141,7 @@ impl Ui for Person<'_> {
             }),
         }
     }
-    fn multi_select(&mut self, _: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+    fn multi_select(&mut self, _: &Frame, request: MultiSelectRequest) -> MultiSelectReply {
         if let Some(nav) = self.nav() {
             return MultiSelectReply::Nav(nav);
         }
