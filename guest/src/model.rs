@@ -98,6 +98,18 @@ impl Choice {
             recommended: false,
         }
     }
+
+    /// Whether a label ends in "(Recommended)", in any case: models mark their
+    /// recommendation so.
+    pub fn says_recommended(label: &str) -> bool {
+        const MARK: &str = "(recommended)";
+        let label = label.trim_end();
+        label
+            .len()
+            .checked_sub(MARK.len())
+            .and_then(|start| label.get(start..))
+            .is_some_and(|end| end.eq_ignore_ascii_case(MARK))
+    }
 }
 
 impl Settings {

@@ -141,11 +141,10 @@ pub fn characters(count: u32) -> String {
 /// says so (models write "Yes (Recommended)"), so that a host draws a badge exactly where the
 /// flag is set and never a second one.
 pub fn badged(options: &[Choice]) -> Vec<Choice> {
-    let says = |label: &str| label.trim_end().to_lowercase().ends_with("(recommended)");
     options
         .iter()
         .map(|o| Choice {
-            recommended: o.recommended && !says(&o.label),
+            recommended: o.recommended && !Choice::says_recommended(&o.label),
             ..o.clone()
         })
         .collect()

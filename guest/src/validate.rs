@@ -97,6 +97,10 @@ fn text(path: impl Place, field: &str, value: &str, limit: usize) -> Result<(), 
 }
 
 fn length(path: impl Place, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
+    // No text has more characters than bytes: most need no counting.
+    if value.len() <= limit {
+        return Ok(());
+    }
     let chars = value.chars().count();
     if chars > limit {
         return Err(RequestError::at(
@@ -172,7 +176,7 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
             format!("has {} options; the limit is {MAX_OPTIONS}", options.len()),
         ));
     }
-    let mut labels: FxHashMap<String, usize> =
+    let mut labels: FxHashMap<crate::visible::Comparable, usize> =
         FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
     let mut values: FxHashMap<&str, usize> =
         FxHashMap::with_capacity_and_hasher(options.len(), Default::default());

@@ -21,15 +21,17 @@ pub fn is_blank(text: &str) -> bool {
 
 /// `text` as a person would tell it from another: without invisible characters, with runs of
 /// blanks as one space, trimmed, and in lower case (a person may type a label to pick it).
-pub fn comparable(text: &str) -> String {
-    // Printable ASCII words with single spaces between them have nothing to take out.
+/// Two texts that look alike compare (and hash) equal.
+pub fn comparable(text: &str) -> Comparable<'_> {
+    // Printable ASCII words with single spaces between them differ from their comparable form
+    // only in case, which is folded as they are compared: no copy (a list may hold thousands).
     let bytes = text.as_bytes();
     if bytes.iter().all(|b| (0x20..0x7f).contains(b))
         && !bytes.starts_with(b" ")
         && !bytes.ends_with(b" ")
         && !bytes.windows(2).any(|pair| pair == b"  ")
     {
-        return text.to_ascii_lowercase();
+        return Comparable::Plain(text);
     }
     let mut out = String::with_capacity(text.len());
     for word in text.split(char::is_whitespace) {
@@ -39,7 +41,7 @@ pub fn comparable(text: &str) -> String {
         }
         let start = out.len();
         // Most labels are plain ASCII, whose only invisible characters are controls: no
-        // intermediate strings for them (a list may hold thousands).
+        // intermediate strings for them.
         if word.is_ascii() {
             out.extend(
                 word.bytes()
@@ -54,7 +56,50 @@ pub fn comparable(text: &str) -> String {
             out.truncate(before);
         }
     }
-    out
+    Comparable::Folded(out)
+}
+
+/// A text in the form a person tells it by; see [`comparable`].
+#[derive(Debug)]
+pub enum Comparable<'a> {
+    /// Printable ASCII in its comparable form but for case.
+    Plain(&'a str),
+    /// The comparable form itself.
+    Folded(String),
+}
+
+impl Comparable<'_> {
+    /// The bytes of the comparable form.
+    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        let (text, fold) = match self {
+            Comparable::Plain(text) => (*text, true),
+            Comparable::Folded(text) => (text.as_str(), false),
+        };
+        text.bytes()
+            .map(move |b| if fold { b.to_ascii_lowercase() } else { b })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Comparable::Plain(text) => text.len(),
+            Comparable::Folded(text) => text.len(),
+        }
+    }
+}
+
+impl PartialEq for Comparable<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.bytes().eq(other.bytes())
+    }
+}
+
+impl Eq for Comparable<'_> {}
+
+impl std::hash::Hash for Comparable<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len());
+        self.bytes().for_each(|b| state.write_u8(b));
+    }
 }
 
 #[cfg(test)]
@@ -67,10 +112,23 @@ mod tests {
         assert_eq!(comparable("No"), comparable("\u{feff}no\u{ad}"));
         assert_eq!(comparable("Ship  it"), comparable(" ship\u{2028}it "));
         assert_ne!(comparable("No"), comparable("Now"));
-        // Plain ASCII takes a shorter way to the same result.
-        assert_eq!(comparable("Ship It"), "ship it");
+        // Plain ASCII is compared in place, and equal to the same text folded.
+        assert!(matches!(comparable("Ship It"), Comparable::Plain(_)));
+        assert!(matches!(
+            comparable("ship\u{2028}It\u{200b}"),
+            Comparable::Folded(_)
+        ));
         assert_eq!(comparable("Ship It"), comparable("ship\u{2028}It\u{200b}"));
+        assert_ne!(comparable("Ship It"), comparable("Ship I"));
         assert!(is_blank(" \u{200b}\u{2060} "));
         assert!(!is_blank(" x "));
+    }
+
+    #[test]
+    fn labels_that_look_alike_hash_alike() {
+        let seen: std::collections::HashSet<_> = ["Ship It", "\u{feff}NO"].map(comparable).into();
+        assert!(seen.contains(&comparable("ship\u{2028}It\u{200b}")));
+        assert!(seen.contains(&comparable("No")));
+        assert!(!seen.contains(&comparable("Ship")));
     }
 }

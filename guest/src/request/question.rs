@@ -264,7 +264,7 @@ fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, Request
             if let Some(label) = scalar_text(item) {
                 let label = rules.text(label);
                 return Ok(Choice {
-                    recommended: says_recommended(&label),
+                    recommended: Choice::says_recommended(&label),
                     value: label.clone(),
                     label,
                     description: None,
@@ -297,7 +297,7 @@ fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, Request
             };
             Ok(Choice {
                 recommended: fields.boolean(RECOMMENDED)?.unwrap_or(false)
-                    || says_recommended(&label),
+                    || Choice::says_recommended(&label),
                 label,
                 value,
                 description: fields.string(DESCRIPTION)?.map(|t| rules.text(t)),
@@ -312,17 +312,6 @@ fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, Request
 fn notes(fields: &Fields, rules: &ToolRules) -> Result<bool, RequestError> {
     let asked = fields.boolean(NOTES)?.unwrap_or(true);
     Ok(asked && rules.notes)
-}
-
-/// The label ends in "(Recommended)", in any case.
-fn says_recommended(label: &str) -> bool {
-    const MARK: &str = "(recommended)";
-    let label = label.trim_end();
-    label
-        .len()
-        .checked_sub(MARK.len())
-        .and_then(|start| label.get(start..))
-        .is_some_and(|end| end.eq_ignore_ascii_case(MARK))
 }
 
 /// Options as a default names them: by value first, then by label in any case. Built once per
