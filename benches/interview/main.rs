@@ -262,7 +262,8 @@ fn terminal() {
             format!("{time:.2?}"),
         );
     }
-    let mut select = Select::new(&select_request(100_000));
+    let request = select_request(100_000);
+    let mut select = Select::new(&request);
     select.handle(Key::Char('/'), 10);
     let typing: Vec<Key> = "999"
         .chars()

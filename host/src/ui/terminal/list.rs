@@ -4,7 +4,7 @@ use super::keys::Key;
 
 /// Which entries are visible and which one is under the cursor.
 #[derive(Clone, Debug)]
-pub struct List {
+pub struct List<'a> {
     /// Indices (into the caller's entries) that pass the filter, in order.
     visible: Vec<usize>,
     /// Position in `visible` of the entry under the cursor.
@@ -13,37 +13,44 @@ pub struct List {
     offset: usize,
     /// The filter text, while filtering.
     pub filter: Option<String>,
-    /// Each entry's text in lower case to filter on; `None` for entries always shown.
-    search: Vec<Option<String>>,
+    /// Each entry's text to filter on; `None` for entries always shown.
+    labels: Vec<Option<&'a str>>,
+    /// `labels` in lower case, made on the first `/`: most lists are never filtered, and a
+    /// long one would pay for it before its first frame.
+    lowered: Vec<Option<String>>,
 }
 
 /// Moving the cursor wraps at the ends, as in most terminal pickers.
-impl List {
+impl<'a> List<'a> {
     pub fn new(count: usize, start: usize) -> Self {
         List {
             visible: (0..count).collect(),
             cursor: start.min(count.saturating_sub(1)),
             offset: 0,
             filter: None,
-            search: vec![None; count],
+            labels: Vec::new(),
+            lowered: Vec::new(),
         }
     }
 
-    /// A list that `/` filters on `labels` (lower-cased once here, not per keystroke); entries
-    /// with no label are always shown.
-    pub fn filtered_by(mut self, labels: impl IntoIterator<Item = Option<String>>) -> Self {
-        self.search = labels
-            .into_iter()
-            .map(|l| l.map(|l| l.to_lowercase()))
-            .collect();
+    /// A list that `/` filters on `labels`, one per entry; entries with no label are always
+    /// shown.
+    pub fn filtered_by(mut self, labels: impl IntoIterator<Item = Option<&'a str>>) -> Self {
+        self.labels = labels.into_iter().collect();
         self
     }
 
     /// Handles `/` and, while filtering, typing, Backspace and Esc; false for other keys.
     pub fn filter_key(&mut self, key: &Key) -> bool {
         let Some(filter) = &mut self.filter else {
-            if *key == Key::Char('/') && self.search.iter().any(Option::is_some) {
+            if *key == Key::Char('/') && self.labels.iter().any(Option::is_some) {
                 self.filter = Some(String::new());
+                if self.lowered.is_empty() {
+                    // Once, not per keystroke.
+                    self.lowered = (self.labels.iter())
+                        .map(|l| l.map(str::to_lowercase))
+                        .collect();
+                }
                 return true;
             }
             return false;
@@ -57,11 +64,13 @@ impl List {
             _ => return false,
         }
         let filter = self.filter.clone().unwrap_or_default().to_lowercase();
-        let search = std::mem::take(&mut self.search);
-        self.refilter(search.len(), |i| {
-            search[i].as_ref().is_none_or(|text| text.contains(&filter))
+        let lowered = std::mem::take(&mut self.lowered);
+        self.refilter(lowered.len(), |i| {
+            lowered[i]
+                .as_ref()
+                .is_none_or(|text| text.contains(&filter))
         });
-        self.search = search;
+        self.lowered = lowered;
         true
     }
 
@@ -170,7 +179,7 @@ mod tests {
 
     #[test]
     fn slash_filters_on_labels_and_esc_clears() {
-        let labels = ["Red", "Green", "Blue"].map(|l| Some(l.to_string()));
+        let labels = ["Red", "Green", "Blue"].map(Some);
         let mut list = List::new(4, 0).filtered_by(labels.into_iter().chain([None]));
         assert!(list.filter_key(&Key::Char('/')));
         list.filter_key(&Key::Char('G'));
@@ -189,6 +198,9 @@ mod tests {
             !list.filter_key(&Key::Char('x')),
             "typing without / is not filtering"
         );
+        assert!(list.filter_key(&Key::Char('/')));
+        list.filter_key(&Key::Char('b'));
+        assert_eq!(list.visible(), [2, 3], "a second filter as the first");
     }
 
     #[test]

@@ -11,16 +11,17 @@ use super::render::{Line, truncate};
 use super::widget::*;
 use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 
-pub struct MultiSelect {
-    labels: Vec<String>,
-    descriptions: Vec<Option<String>>,
-    previews: Vec<Option<String>>,
+/// The entries borrow the request's text: a list may hold thousands.
+pub struct MultiSelect<'a> {
+    labels: Vec<&'a str>,
+    descriptions: Vec<Option<&'a str>>,
+    previews: Vec<Option<&'a str>>,
     ticked: Vec<bool>,
     /// The label of the free-text entry (the last entry), when offered.
-    other_label: Option<String>,
+    other_label: Option<&'a str>,
     other_text: String,
     editor: Option<Editor>,
-    list: List,
+    list: List<'a>,
     min: Option<u32>,
     max: Option<u32>,
     /// The limits in words (the frame's hint), shown beside "Done".
@@ -29,9 +30,9 @@ pub struct MultiSelect {
     note: Note,
 }
 
-impl MultiSelect {
+impl<'a> MultiSelect<'a> {
     /// The widget for `request`, with `limits` (the frame's hint) shown beside "Done".
-    pub fn new(request: &MultiSelectRequest, limits: Option<&str>) -> Self {
+    pub fn new(request: &'a MultiSelectRequest, limits: Option<&str>) -> Self {
         let count = request.options.len();
         let mut ticked = vec![false; count];
         for &i in &request.selected {
@@ -41,22 +42,26 @@ impl MultiSelect {
         }
         let entries = count + usize::from(request.other_label.is_some());
         MultiSelect {
-            labels: request.options.iter().map(|o| o.label.clone()).collect(),
+            labels: request.options.iter().map(|o| o.label.as_str()).collect(),
             descriptions: request
                 .options
                 .iter()
-                .map(|o| o.description.clone().filter(|d| !d.trim().is_empty()))
+                .map(|o| o.description.as_deref().filter(|d| !d.trim().is_empty()))
                 .collect(),
-            previews: request.options.iter().map(|o| o.preview.clone()).collect(),
+            previews: request
+                .options
+                .iter()
+                .map(|o| o.preview.as_deref())
+                .collect(),
             ticked,
-            other_label: request.other_label.clone(),
+            other_label: request.other_label.as_deref(),
             other_text: request.other_text.clone().unwrap_or_default(),
             editor: None,
             list: List::new(entries, 0).filtered_by(
                 request
                     .options
                     .iter()
-                    .map(|o| Some(o.label.clone()))
+                    .map(|o| Some(o.label.as_str()))
                     .chain(request.other_label.iter().map(|_| None)),
             ),
             min: request.min_picks,
@@ -130,7 +135,7 @@ impl MultiSelect {
     }
 }
 
-impl Widget for MultiSelect {
+impl Widget for MultiSelect<'_> {
     type Reply = MultiSelectReply;
 
     fn handle(&mut self, key: Key, page: usize) -> Option<MultiSelectReply> {
@@ -192,8 +197,7 @@ impl Widget for MultiSelect {
         let options = self.labels.len();
         no_match_line(&self.list, |i| i < options, &mut body, theme);
         let descriptions = &self.descriptions;
-        let previews =
-            PreviewBox::for_previews(self.previews.iter().map(|p| p.as_deref()), ctx.width);
+        let previews = PreviewBox::for_previews(self.previews.iter().copied(), ctx.width);
         let rows = ctx
             .rows
             .saturating_sub(body.lines.len() + 3 + self.note.rows());
@@ -225,7 +229,7 @@ impl Widget for MultiSelect {
                 let mut line = Line::new().push(pointer, theme.cursor).push(tick, style);
                 let room = ctx.width.saturating_sub(6);
                 if other {
-                    let label = self.other_label.clone().unwrap_or_default();
+                    let label = self.other_label.unwrap_or_default();
                     match &self.editor {
                         Some(editor) => {
                             let (lines, (_, column)) = editor.view(false);
@@ -239,10 +243,10 @@ impl Widget for MultiSelect {
                             line =
                                 line.push(truncate(&format!("{label}: {other_text}"), room), style);
                         }
-                        None => line = line.push(truncate(&label, room), style),
+                        None => line = line.push(truncate(label, room), style),
                     }
                 } else {
-                    line = line.push(truncate(&labels[index], room), style);
+                    line = line.push(truncate(labels[index], room), style);
                 }
                 body.lines.push(line);
                 if let Some(Some(description)) = descriptions.get(index) {
@@ -305,7 +309,7 @@ impl Widget for MultiSelect {
         let mut words: Vec<String> = pick
             .picked
             .iter()
-            .map(|&i| self.labels[i as usize].clone())
+            .map(|&i| self.labels[i as usize].to_string())
             .collect();
         words.extend(pick.other.clone());
         let answer = if words.is_empty() {
@@ -349,7 +353,8 @@ mod tests {
 
     #[test]
     fn space_toggles_and_enter_sends_the_ticks_in_option_order() {
-        let mut multi = MultiSelect::new(&request(&["lint", "test", "build"], None, None), None);
+        let asked = request(&["lint", "test", "build"], None, None);
+        let mut multi = MultiSelect::new(&asked, None);
         let keys = [
             Key::Down,
             Key::Down,
@@ -364,8 +369,8 @@ mod tests {
 
     #[test]
     fn a_missed_limit_is_said_in_place_until_the_next_key() {
-        let mut multi =
-            MultiSelect::new(&request(&["a", "b", "c"], Some(2), Some(2)), Some("pick 2"));
+        let asked = request(&["a", "b", "c"], Some(2), Some(2));
+        let mut multi = MultiSelect::new(&asked, Some("pick 2"));
         assert_eq!(play(&mut multi, [Key::Char(' '), Key::Enter]), None);
         let shown = screen(Some(&frame("Which?")), &mut multi, 60, 20);
         assert!(
@@ -386,7 +391,8 @@ mod tests {
 
     #[test]
     fn something_else_is_typed_inline_and_counts_as_a_pick() {
-        let mut multi = MultiSelect::new(&request(&["a", "b"], Some(1), None), None);
+        let asked = request(&["a", "b"], Some(1), None);
+        let mut multi = MultiSelect::new(&asked, None);
         let mut keys = vec![Key::Char('3'), Key::Char(' ')];
         keys.extend(typed("docs"));
         keys.extend([Key::Enter, Key::Enter]);
@@ -395,7 +401,8 @@ mod tests {
 
     #[test]
     fn space_toggles_while_filtering() {
-        let mut multi = MultiSelect::new(&request(&["alpha", "beta"], None, None), None);
+        let asked = request(&["alpha", "beta"], None, None);
+        let mut multi = MultiSelect::new(&asked, None);
         let mut keys = vec![Key::Char('/')];
         keys.extend(typed("bet"));
         keys.extend([Key::Char(' '), Key::Enter]);

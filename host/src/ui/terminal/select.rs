@@ -21,40 +21,41 @@ enum Kind {
 }
 
 /// An entry of the list: an option, or one of the extra entries.
-pub(super) struct Entry {
+/// The entries borrow the request's text: a list may hold thousands.
+pub(super) struct Entry<'a> {
     kind: Kind,
-    label: String,
-    description: Option<String>,
+    label: &'a str,
+    description: Option<&'a str>,
     /// Draw the "(recommended)" badge.
     badge: bool,
-    preview: Option<String>,
+    preview: Option<&'a str>,
 }
 
-pub struct Select {
-    entries: Vec<Entry>,
-    list: List,
+pub struct Select<'a> {
+    entries: Vec<Entry<'a>>,
+    list: List<'a>,
     /// The "Something else" editor while it is open.
     editor: Option<Editor>,
     other_text: String,
     note: Note,
 }
 
-impl Select {
-    pub fn new(request: &SelectRequest) -> Self {
+impl<'a> Select<'a> {
+    pub fn new(request: &'a SelectRequest) -> Self {
         let mut entries: Vec<Entry> = request
             .options
             .iter()
             .enumerate()
             .map(|(i, o)| Entry {
                 kind: Kind::Option(i as u32),
-                label: o.label.clone(),
-                description: o.description.clone().filter(|d| !d.trim().is_empty()),
+                label: &o.label,
+                description: o.description.as_deref().filter(|d| !d.trim().is_empty()),
                 badge: o.recommended,
-                preview: o.preview.clone(),
+                preview: o.preview.as_deref(),
             })
             .collect();
-        let extra = |kind, label: &Option<String>| {
-            label.clone().map(|label| Entry {
+        let extra = |kind, label: &'a Option<String>| {
+            label.as_deref().map(|label| Entry {
                 kind,
                 label,
                 description: None,
@@ -80,7 +81,7 @@ impl Select {
         // Filtering narrows the options; the extra entries stay.
         let labels = entries
             .iter()
-            .map(|e| matches!(e.kind, Kind::Option(_)).then(|| e.label.clone()));
+            .map(|e| matches!(e.kind, Kind::Option(_)).then_some(e.label));
         Select {
             list: List::new(entries.len(), start).filtered_by(labels),
             entries,
@@ -106,7 +107,7 @@ impl Select {
     }
 }
 
-impl Widget for Select {
+impl Widget for Select<'_> {
     type Reply = SelectReply;
 
     fn handle(&mut self, key: Key, page: usize) -> Option<SelectReply> {
@@ -163,8 +164,7 @@ impl Widget for Select {
         let is_option = |i: usize| matches!(entries[i].kind, Kind::Option(_));
         no_match_line(&self.list, is_option, &mut body, theme);
         let number_width = self.entries.len().to_string().len();
-        let previews =
-            PreviewBox::for_previews(entries.iter().map(|e| e.preview.as_deref()), ctx.width);
+        let previews = PreviewBox::for_previews(entries.iter().map(|e| e.preview), ctx.width);
         let rows = ctx
             .rows
             .saturating_sub(body.lines.len() + 2 + self.note.rows());
@@ -205,7 +205,7 @@ impl Widget for Select {
                         // The badge gives way before the label does.
                         let badge = " (recommended)";
                         let show_badge = entry.badge && entry.label.width() + badge.len() <= room;
-                        line = line.push(truncate(&entry.label, room), style);
+                        line = line.push(truncate(entry.label, room), style);
                         if show_badge {
                             line = line.push(badge, theme.badge);
                         }
@@ -224,10 +224,7 @@ impl Widget for Select {
             },
         );
         if let Some(previews) = previews {
-            let shown = self
-                .list
-                .current()
-                .and_then(|i| entries[i].preview.as_deref());
+            let shown = self.list.current().and_then(|i| entries[i].preview);
             body.lines.extend(previews.draw(shown, preview_rows, theme));
         }
         self.note.draw(&mut body, ctx.width, theme);
@@ -253,13 +250,13 @@ impl Widget for Select {
             SelectReply::Picked(pick) => self
                 .entries
                 .get(pick.index as usize)
-                .map(|e| Note::summary(e.label.clone(), pick.note.as_ref())),
+                .map(|e| Note::summary(e.label.to_string(), pick.note.as_ref())),
             SelectReply::Other(text) => Some(text.clone()),
             SelectReply::Discuss => self
                 .entries
                 .iter()
                 .find(|e| e.kind == Kind::Discuss)
-                .map(|e| e.label.clone()),
+                .map(|e| e.label.to_string()),
             SelectReply::Nav(_) => None,
         }
     }
@@ -288,12 +285,14 @@ mod tests {
 
     #[test]
     fn arrows_wrap_and_enter_picks_the_entry_under_the_cursor() {
-        let mut select = Select::new(&request(&["dev", "staging", "prod"]));
+        let asked = request(&["dev", "staging", "prod"]);
+        let mut select = Select::new(&asked);
         assert_eq!(
             play(&mut select, [Key::Down, Key::Down, Key::Enter]),
             Some(SelectReply::picked(2))
         );
-        let mut select = Select::new(&request(&["dev", "staging", "prod"]));
+        let asked = request(&["dev", "staging", "prod"]);
+        let mut select = Select::new(&asked);
         // Up from the first entry wraps to the last option before the extra entry.
         assert_eq!(
             play(&mut select, [Key::Up, Key::Up, Key::Enter]),
@@ -317,7 +316,8 @@ mod tests {
 
     #[test]
     fn something_else_opens_an_editor_and_esc_keeps_what_was_typed() {
-        let mut select = Select::new(&request(&["dev"]));
+        let asked = request(&["dev"]);
+        let mut select = Select::new(&asked);
         let mut keys = vec![Key::Down, Key::Enter];
         keys.extend(typed("qa"));
         keys.push(Key::Esc);
@@ -335,7 +335,8 @@ mod tests {
 
     #[test]
     fn the_filter_narrows_the_options_and_says_when_none_match() {
-        let mut select = Select::new(&request(&["alpha", "beta", "gamma"]));
+        let asked = request(&["alpha", "beta", "gamma"]);
+        let mut select = Select::new(&asked);
         let mut keys = vec![Key::Char('/')];
         keys.extend(typed("mm"));
         play(&mut select, keys);
@@ -350,12 +351,14 @@ mod tests {
 
     #[test]
     fn esc_cancels_and_shift_tab_goes_back() {
-        let mut select = Select::new(&request(&["a"]));
+        let asked = request(&["a"]);
+        let mut select = Select::new(&asked);
         assert_eq!(
             play(&mut select, [Key::Esc]),
             Some(SelectReply::Nav(Nav::Cancel))
         );
-        let mut select = Select::new(&request(&["a"]));
+        let asked = request(&["a"]);
+        let mut select = Select::new(&asked);
         assert_eq!(
             play(&mut select, [Key::BackTab]),
             Some(SelectReply::Nav(Nav::Back))
@@ -388,7 +391,8 @@ mod tests {
     fn a_long_list_draws_only_the_rows_that_fit() {
         let labels: Vec<String> = (1..=10_000).map(|i| format!("option {i}")).collect();
         let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        let mut select = Select::new(&request(&labels));
+        let asked = request(&labels);
+        let mut select = Select::new(&asked);
         play(&mut select, [Key::End]);
         let shown = screen(Some(&frame("Which?")), &mut select, 60, 12);
         assert!(shown.len() <= 12, "{shown:#?}");
