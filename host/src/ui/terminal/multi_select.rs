@@ -9,13 +9,12 @@ use super::note::{Note, NoteKey};
 use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
+use crate::Choice;
 use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 
 /// The entries borrow the request's text: a list may hold thousands.
 pub struct MultiSelect<'a> {
-    labels: Vec<&'a str>,
-    descriptions: Vec<Option<&'a str>>,
-    previews: Vec<Option<&'a str>>,
+    options: &'a [Choice],
     ticked: Vec<bool>,
     /// The label of the free-text entry (the last entry), when offered.
     other_label: Option<&'a str>,
@@ -42,17 +41,7 @@ impl<'a> MultiSelect<'a> {
         }
         let entries = count + usize::from(request.other_label.is_some());
         MultiSelect {
-            labels: request.options.iter().map(|o| o.label.as_str()).collect(),
-            descriptions: request
-                .options
-                .iter()
-                .map(|o| o.description.as_deref().filter(|d| !d.trim().is_empty()))
-                .collect(),
-            previews: request
-                .options
-                .iter()
-                .map(|o| o.preview.as_deref())
-                .collect(),
+            options: &request.options,
             ticked,
             other_label: request.other_label.as_deref(),
             other_text: request.other_text.clone().unwrap_or_default(),
@@ -78,7 +67,7 @@ impl<'a> MultiSelect<'a> {
     }
 
     fn is_other(&self, index: usize) -> bool {
-        index == self.labels.len()
+        index == self.options.len()
     }
 
     fn reply(&self) -> MultiSelectReply {
@@ -194,17 +183,18 @@ impl Widget for MultiSelect<'_> {
         let theme = ctx.theme;
         let mut body = Body::default();
         filter_line(self.list.filter.as_ref(), &mut body, theme);
-        let options = self.labels.len();
-        no_match_line(&self.list, |i| i < options, &mut body, theme);
-        let descriptions = &self.descriptions;
-        let previews = PreviewBox::for_previews(self.previews.iter().copied(), ctx.width);
+        let options = self.options;
+        no_match_line(&self.list, |i| i < options.len(), &mut body, theme);
+        let previews =
+            PreviewBox::for_previews(options.iter().map(|o| o.preview.as_deref()), ctx.width);
         let rows = ctx
             .rows
             .saturating_sub(body.lines.len() + 3 + self.note.rows());
         let preview_rows = previews.as_ref().map_or(0, |p| p.rows(rows));
         let rows = rows.saturating_sub(preview_rows);
-        let height = |i: usize| 1 + usize::from(descriptions.get(i).is_some_and(|d| d.is_some()));
-        let (labels, ticked, other_text) = (&self.labels, &self.ticked, &self.other_text);
+        let description = |i: usize| options.get(i).and_then(shown_description);
+        let height = |i: usize| 1 + usize::from(description(i).is_some());
+        let (ticked, other_text) = (&self.ticked, &self.other_text);
         list_window(
             &mut self.list,
             rows,
@@ -214,7 +204,7 @@ impl Widget for MultiSelect<'_> {
             |index, here, body| {
                 let pointer = if here { POINTER } else { NO_POINTER };
                 // The entry after the options is the free-text one.
-                let other = index == labels.len();
+                let other = index == options.len();
                 let is_ticked = if other {
                     !other_text.is_empty()
                 } else {
@@ -246,16 +236,12 @@ impl Widget for MultiSelect<'_> {
                         None => line = line.push(truncate(label, room), style),
                     }
                 } else {
-                    line = line.push(truncate(labels[index], room), style);
+                    line = line.push(truncate(&options[index].label, room), style);
                 }
                 body.lines.push(line);
-                if let Some(Some(description)) = descriptions.get(index) {
-                    let text = truncate(&description.replace('\n', " "), room);
-                    body.lines.push(
-                        Line::new()
-                            .push("      ", theme.text)
-                            .push(text, theme.muted),
-                    );
+                if let Some(description) = description(index) {
+                    body.lines
+                        .push(description_line(description, 6, room, theme));
                 }
             },
         );
@@ -273,8 +259,8 @@ impl Widget for MultiSelect<'_> {
             let shown = self
                 .list
                 .current()
-                .and_then(|i| self.previews.get(i))
-                .and_then(|p| p.as_deref());
+                .and_then(|i| options.get(i))
+                .and_then(|o| o.preview.as_deref());
             body.lines.extend(previews.draw(shown, preview_rows, theme));
         }
         body.lines
@@ -309,7 +295,7 @@ impl Widget for MultiSelect<'_> {
         let mut words: Vec<String> = pick
             .picked
             .iter()
-            .map(|&i| self.labels[i as usize].to_string())
+            .map(|&i| self.options[i as usize].label.clone())
             .collect();
         words.extend(pick.other.clone());
         let answer = if words.is_empty() {

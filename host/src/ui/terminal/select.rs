@@ -49,7 +49,7 @@ impl<'a> Select<'a> {
             .map(|(i, o)| Entry {
                 kind: Kind::Option(i as u32),
                 label: &o.label,
-                description: o.description.as_deref().filter(|d| !d.trim().is_empty()),
+                description: shown_description(o),
                 badge: o.recommended,
                 preview: o.preview.as_deref(),
             })
@@ -215,11 +215,10 @@ impl Widget for Select<'_> {
                     }
                 }
                 body.lines.push(line);
-                if let Some(description) = &entry.description {
-                    let indent = " ".repeat(2 + number.len());
-                    let text = truncate(&description.replace('\n', " "), room);
+                if let Some(description) = entry.description {
+                    let indent = 2 + number.len();
                     body.lines
-                        .push(Line::new().push(indent, theme.text).push(text, theme.muted));
+                        .push(description_line(description, indent, room, theme));
                 }
             },
         );

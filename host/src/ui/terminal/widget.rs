@@ -3,7 +3,9 @@
 use super::keys::Key;
 use super::list::List;
 use super::render::Line;
+use super::render::truncate;
 use super::theme::Theme;
+use crate::Choice;
 use crate::ui::Nav;
 
 /// What a widget may draw into.
@@ -98,6 +100,24 @@ pub fn list_window(
         body.lines
             .push(more("↓", list.visible().len() - range.end, theme));
     }
+}
+
+/// The description shown under an option: none when it is blank, which the agent sends for
+/// "no description" as often as it leaves it out.
+pub fn shown_description(option: &Choice) -> Option<&str> {
+    option
+        .description
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+}
+
+/// An option's description as the muted line under its label: on one line, `indent`
+/// columns in, cut to `room` columns.
+pub fn description_line(description: &str, indent: usize, room: usize, theme: &Theme) -> Line {
+    let text = truncate(&description.replace('\n', " "), room);
+    Line::new()
+        .push(" ".repeat(indent), theme.text)
+        .push(text, theme.muted)
 }
 
 /// The line that says how many entries are hidden above (`↑`) or below (`↓`) a list.
