@@ -69,21 +69,24 @@ pub enum Comparable<'a> {
 }
 
 impl Comparable<'_> {
+    /// The text as stored, and whether its case is still to be folded.
+    fn stored(&self) -> (&str, bool) {
+        match self {
+            Comparable::Plain(text) => (text, true),
+            Comparable::Folded(text) => (text, false),
+        }
+    }
+
     /// The bytes of the comparable form.
     fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        let (text, fold) = match self {
-            Comparable::Plain(text) => (*text, true),
-            Comparable::Folded(text) => (text.as_str(), false),
-        };
+        let (text, fold) = self.stored();
         text.bytes()
             .map(move |b| if fold { b.to_ascii_lowercase() } else { b })
     }
 
+    /// The length of the comparable form: folding ASCII case keeps it.
     fn len(&self) -> usize {
-        match self {
-            Comparable::Plain(text) => text.len(),
-            Comparable::Folded(text) => text.len(),
-        }
+        self.stored().0.len()
     }
 }
 
