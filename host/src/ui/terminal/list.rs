@@ -134,16 +134,21 @@ impl<'a> List<'a> {
         }
         let rows = rows.max(1);
         self.offset = self.offset.min(self.cursor);
-        // Scroll down until the cursor's entry fits below the offset.
-        loop {
-            let used: usize = (self.offset..=self.cursor)
-                .map(|p| height(self.visible[p]))
-                .sum();
-            if used <= rows || self.offset == self.cursor {
+        // Scroll down just enough for the cursor's entry to fit below the offset: the lowest
+        // offset, not above the old one, from which the entries down to the cursor fit. Found
+        // from the cursor upwards, so a jump to the end of a long list costs a screen's worth
+        // of entries, not the whole distance for every step.
+        let mut first = self.cursor;
+        let mut used = height(self.visible[first]);
+        while first > self.offset {
+            let above = height(self.visible[first - 1]);
+            if used + above > rows {
                 break;
             }
-            self.offset += 1;
+            used += above;
+            first -= 1;
         }
+        self.offset = first;
         let mut end = self.offset;
         let mut used = 0;
         while end < count && used + height(self.visible[end]) <= rows {
@@ -175,6 +180,24 @@ mod tests {
             (10, 20, true, true),
             "the cursor at the top after a jump"
         );
+    }
+
+    #[test]
+    fn a_jump_scrolls_just_enough_for_the_cursor_entry() {
+        // Entries of one and two rows: the window ends at the cursor and holds as many
+        // entries above it as fit.
+        let height = |i: usize| 1 + i % 2;
+        let mut list = List::new(100_000, 0);
+        list.navigate(&Key::End, 10);
+        let (range, above, below) = list.window(10, height);
+        assert_eq!((range, above, below), (99_994..100_000, true, false));
+        // Moving up inside the window keeps it where it is.
+        list.navigate(&Key::Up, 10);
+        assert_eq!(list.window(10, height).0, 99_994..100_000);
+        // An entry taller than the window is shown alone, from its top.
+        let mut list = List::new(3, 2);
+        let (range, above, below) = list.window(2, |i| if i == 2 { 5 } else { 1 });
+        assert_eq!((range, above, below), (2..3, true, false));
     }
 
     #[test]
