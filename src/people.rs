@@ -3,17 +3,17 @@
 
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 use interview_host::LineReader;
 use interview_host::TerminalUi;
 use interview_host::{NoPerson, Ui};
 use interview_host::{NumberedUi, StopReason};
 
-/// What a signal does to the current person's UI.
-type OnSignal = Box<dyn Fn() + Send>;
-static ON_SIGNAL: Mutex<Option<OnSignal>> = Mutex::new(None);
+/// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
+/// routes them to it.
+static STOP: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
 
 /// The person's UI, whichever it is, and whether they interrupted it.
 pub trait Person: Ui {
@@ -67,8 +67,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
         && !dumb
         && let Ok(ui) = TerminalUi::on_controlling_terminal(colour(true))
     {
-        let stop = ui.stop_flag();
-        on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
+        stop_on_signal(ui.stop_flag());
         return Box::new(ui);
     }
     let (lines, interrupter, out): (_, _, Box<dyn Write>) = if request_on_stdin {
@@ -84,7 +83,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
         let (lines, interrupter) = LineReader::stdin();
         (lines, interrupter, Box::new(std::io::stderr()))
     };
-    on_signal(Box::new(move || interrupter.interrupt()));
+    stop_on_signal(interrupter.flag());
     let colour = colour(request_on_stdin || std::io::stderr().is_terminal());
     Box::new(NumberedUi::new(lines, out, colour))
 }
@@ -112,8 +111,7 @@ pub fn page(open: bool) -> Result<interview_host::WebUi, String> {
 #[cfg(feature = "web")]
 pub fn web(open: bool) -> Result<Box<dyn Person>, String> {
     let ui = page(open)?;
-    let stop = ui.stop_flag();
-    on_signal(Box::new(move || stop.store(true, Ordering::SeqCst)));
+    stop_on_signal(ui.stop_flag());
     Ok(Box::new(ui))
 }
 
@@ -124,16 +122,23 @@ pub fn colour(terminal: bool) -> bool {
     terminal && !no_color && !dumb
 }
 
-fn on_signal(action: OnSignal) {
-    *ON_SIGNAL.lock().unwrap() = Some(action);
+fn stop_on_signal(stop: Arc<AtomicBool>) {
+    *STOP.lock().unwrap() = Some(stop);
 }
 
 /// Routes Ctrl-C, SIGTERM and SIGHUP to the person's UI, so that the plugin returns the
-/// answers so far instead of the process dying. (In raw mode Ctrl-C arrives as a key.)
+/// answers so far instead of the process dying. (In raw mode Ctrl-C arrives as a key.) The
+/// handler only sets the UI's stop flag, which the UI looks at while it waits: no thread is
+/// started for it.
 pub fn on_signals() {
-    let _ = ctrlc::set_handler(|| {
-        if let Some(action) = ON_SIGNAL.lock().unwrap().as_ref() {
-            action();
-        }
-    });
+    let Some(stop) = STOP.lock().unwrap().clone() else {
+        return;
+    };
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
 }

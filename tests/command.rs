@@ -290,8 +290,8 @@ fn signal_while_asking(signal: i32) -> (Output, Child) {
 }
 
 #[test]
-fn ctrl_c_returns_the_answers_so_far_with_exit_130() {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+fn ctrl_c_sigterm_and_sighup_return_the_answers_so_far_with_exit_130() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let (output, _) = signal_while_asking(signal);
         assert_eq!(output.status.code(), Some(130), "signal {signal}");
         let result = result(&output);

@@ -1,9 +1,16 @@
-//! Lines typed by a person, read on a thread of their own so that an interrupt (Ctrl-C,
-//! SIGTERM) arrives as an event beside them instead of being lost in a blocked read.
+//! Lines typed by a person, read on a thread of their own so that a blocked read never keeps an
+//! interrupt (Ctrl-C, SIGTERM) from being noticed.
 
 use std::io::{BufRead, BufReader, Read};
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// How often a reader waiting for a line looks at its interrupt flag: a signal handler can set
+/// a flag, but cannot wake a thread blocked on a channel.
+const INTERRUPT_CHECK: Duration = Duration::from_millis(50);
 
 /// What the person did next.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,18 +36,25 @@ pub trait LineSource {
 /// Lines from any reader, read on a background thread.
 pub struct LineReader {
     events: Receiver<Input>,
+    interrupted: Arc<AtomicBool>,
     terminal: Option<RawFd>,
     ended: Option<Input>,
 }
 
-/// Sends [`Input::Interrupted`] to a [`LineReader`]; give it to a signal handler.
+/// Makes a [`LineReader`] say [`Input::Interrupted`].
 #[derive(Clone)]
-pub struct Interrupter(Sender<Input>);
+pub struct Interrupter(Arc<AtomicBool>);
 
 impl Interrupter {
     /// Makes the reader's next [`LineSource::next_input`] return [`Input::Interrupted`].
     pub fn interrupt(&self) {
-        let _ = self.0.send(Input::Interrupted);
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// The flag [`Interrupter::interrupt`] sets: setting it is all a signal handler may do
+    /// (`signal_hook::flag::register`), and enough.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
     }
 }
 
@@ -51,8 +65,8 @@ impl LineReader {
         reader: impl Read + Send + 'static,
         terminal: Option<RawFd>,
     ) -> (Self, Interrupter) {
-        let (sender, events) = channel();
-        let lines = sender.clone();
+        let (lines, events) = channel();
+        let interrupted = Arc::new(AtomicBool::new(false));
         std::thread::Builder::new()
             .name("interview-input".into())
             .spawn(move || {
@@ -77,10 +91,11 @@ impl LineReader {
         (
             LineReader {
                 events,
+                interrupted: interrupted.clone(),
                 terminal,
                 ended: None,
             },
-            Interrupter(sender),
+            Interrupter(interrupted),
         )
     }
 
@@ -105,7 +120,16 @@ impl LineSource for LineReader {
         if let Some(ended) = &self.ended {
             return ended.clone();
         }
-        let event = self.events.recv().unwrap_or(Input::End);
+        let event = loop {
+            if self.interrupted.load(Ordering::SeqCst) {
+                break Input::Interrupted;
+            }
+            match self.events.recv_timeout(INTERRUPT_CHECK) {
+                Ok(event) => break event,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break Input::End,
+            }
+        };
         // After the end or an interrupt there is nothing more to read: say so every time.
         if !matches!(event, Input::Line(_)) {
             self.ended = Some(event.clone());
