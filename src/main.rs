@@ -443,13 +443,15 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
         serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
     end_journal(&mut session, json["status"] == "cancelled");
-    Ok(match json["status"].as_str() {
+    let exit = match json["status"].as_str() {
         Some("answered") => Exit::Answered,
         Some("cancelled") if session.ui().interrupted() => Exit::Interrupted,
         Some("cancelled") => Exit::Cancelled,
         Some("unavailable") => Exit::Unavailable,
         _ => Exit::Invalid,
-    })
+    };
+    leave_to_exit(session);
+    Ok(exit)
 }
 
 fn elicit(
@@ -474,14 +476,28 @@ fn elicit(
         serde_json::from_str(&elicitation.reply).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
     end_journal(&mut session, elicitation.ending == ElicitEnding::Cancelled);
-    Ok(match elicitation.ending {
+    let exit = match elicitation.ending {
         ElicitEnding::Accepted => Exit::Answered,
         ElicitEnding::Declined => Exit::Declined,
         ElicitEnding::Cancelled if session.ui().interrupted() => Exit::Interrupted,
         ElicitEnding::Cancelled => Exit::Cancelled,
         ElicitEnding::Unavailable => Exit::Unavailable,
         ElicitEnding::Invalid => Exit::Invalid,
-    })
+    };
+    leave_to_exit(session);
+    Ok(exit)
+}
+
+/// Ends a session whose result is written, just before the process exits. The person's UI is
+/// dropped now: its terminal gets its mode back, its page its last view. The plugin's store is
+/// left to the exit, which frees its memory reservation and code in one go, sooner than
+/// dropping them one by one would.
+fn leave_to_exit(mut session: PersonSession) {
+    drop(std::mem::replace(
+        session.ui_mut(),
+        Box::new(interview_host::NoPerson),
+    ));
+    std::mem::forget(session);
 }
 
 /// The request text from a file or standard input, within the plugin's size limit. One that

@@ -1,7 +1,7 @@
 //! Sizes and times of the plugin and the command: `cargo bench`.
 //!
-//! First the README's table: `interview` and its anchors (a native program that reads one
-//! line, and inquire's `Select`) run in turns in the same pseudo-terminal, 20 pairs a row;
+//! First the README's table: `interview` (built by `cargo xtask release`, as it is installed)
+//! and its anchors (a native program that reads one line, and inquire's `Select`) run in turns in the same pseudo-terminal, 20 pairs a row;
 //! each ratio is the median of the pairs' ratios. Then figures of the parts, measured
 //! in-process. Run on an idle machine.
 
@@ -157,8 +157,9 @@ fn main() {
 
     let request = cache.path().join("request.json");
     std::fs::write(&request, one_question).unwrap();
+    let interview = installed_interview();
     let command = || {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_interview"))
+        let mut child = Command::new(&interview)
             .args(["ask", request.to_str().unwrap()])
             .env("XDG_CACHE_HOME", cache.path())
             .stdin(Stdio::piped())
@@ -294,7 +295,8 @@ fn side_by_side() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let env = [("XDG_CACHE_HOME", cache.as_path())];
-    let interview = Path::new(env!("CARGO_BIN_EXE_interview"));
+    let interview = installed_interview();
+    let interview = interview.as_path();
     let numbered = dir.path().join("numbered.json");
     std::fs::write(
         &numbered,
@@ -426,6 +428,19 @@ impl From<usize> for Ratio {
     fn from(n: usize) -> Ratio {
         Ratio(n as f64)
     }
+}
+
+/// `interview` as `cargo xtask release` builds it for installing (statically linked on
+/// Linux with glibc), which is what a person runs.
+fn installed_interview() -> PathBuf {
+    let out = Command::new(env!("CARGO"))
+        .args(["xtask", "release"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("running cargo xtask release");
+    assert!(out.status.success(), "cargo xtask release failed");
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
 }
 
 /// The anchors' programs, built in the bench profile beside this benchmark.

@@ -1,9 +1,14 @@
-//! Project tasks: `cargo xtask build-guest [--check]`.
+//! Project tasks: `cargo xtask build-guest [--check]` and `cargo xtask release`.
 //!
 //! `build-guest` rebuilds the plugin component from `guest/` and writes it to
 //! `host/plugin/interview.wasm`, the file the host embeds and the repository commits. With
 //! `--check` it writes nothing and fails when the committed file differs from what the source
 //! builds. It installs nothing: it says what is missing.
+//!
+//! `release` builds the `interview` executable as it is meant to be installed (see
+//! [`release`]) and prints its path.
+
+mod release;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -27,7 +32,8 @@ fn main() -> ExitCode {
     {
         ["build-guest"] => build_guest(false),
         ["build-guest", "--check"] => build_guest(true),
-        _ => Err("usage: cargo xtask build-guest [--check]".to_string()),
+        ["release"] => release::release(&workspace_root()),
+        _ => Err("usage: cargo xtask build-guest [--check] | cargo xtask release".to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
