@@ -1,0 +1,59 @@
+//! `cargo xtask release`: the `interview` executable as it is meant to be installed.
+//!
+//! On Linux with glibc it is linked statically (`-C target-feature=+crt-static`): the dynamic
+//! loader then maps no C library and resolves no symbols at start-up, which is a sixth of a
+//! one-question run. Cargo has no stable way to give that flag to the executable alone (a
+//! proc-macro cannot be built with it), except by naming the target: so the build names the
+//! host's own target, and its flags apply to target code only.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds the executable and prints its path on stdout.
+pub fn release(root: &Path) -> Result<(), String> {
+    let host = host_target()?;
+    let mut cargo = Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cargo.current_dir(root).args([
+        "build",
+        "--release",
+        "--locked",
+        "--bin",
+        "interview",
+        "--target",
+        &host,
+    ]);
+    if host.ends_with("-linux-gnu") {
+        cargo.args([
+            "--config",
+            &format!(r#"target.{host}.rustflags=["-C", "target-feature=+crt-static"]"#),
+        ]);
+    }
+    let status = cargo
+        .status()
+        .map_err(|e| format!("could not run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("the release build failed ({status})"));
+    }
+    let target_dir: PathBuf =
+        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir));
+    println!(
+        "{}",
+        target_dir.join(&host).join("release/interview").display()
+    );
+    Ok(())
+}
+
+/// The target triple of the machine, as rustc names it.
+fn host_target() -> Result<String, String> {
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(&rustc)
+        .arg("-vV")
+        .output()
+        .map_err(|e| format!("could not run {rustc}: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .map(str::to_string)
+        .ok_or_else(|| format!("`{rustc} -vV` does not name the host target"))
+}
