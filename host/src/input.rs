@@ -1,15 +1,16 @@
-//! Lines typed by a person, read on a thread of their own so that a blocked read never keeps an
-//! interrupt (Ctrl-C, SIGTERM) from being noticed.
+//! Lines typed by a person, read as they are asked for. The reader waits for input in short
+//! polls and looks at its interrupt flag between them, so that Ctrl-C or SIGTERM, which can
+//! only set a flag, is noticed without a thread of its own.
 
-use std::io::{BufRead, BufReader, Read};
-use std::os::fd::{AsRawFd, RawFd};
+use std::fs::File;
+use std::io::IsTerminal;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-/// How often a reader waiting for a line looks at its interrupt flag: a signal handler can set
-/// a flag, but cannot wake a thread blocked on a channel.
+/// How long a reader waits for input before it looks at its interrupt flag again. (A signal
+/// usually cuts the wait short anyway; this bounds it when the signal went to another thread.)
 const INTERRUPT_CHECK: Duration = Duration::from_millis(50);
 
 /// What the person did next.
@@ -33,11 +34,17 @@ pub trait LineSource {
     fn set_echo(&mut self, _on: bool) {}
 }
 
-/// Lines from any reader, read on a background thread.
+/// Lines from a file, pipe or terminal.
 pub struct LineReader {
-    events: Receiver<Input>,
+    fd: RawFd,
+    /// The descriptor's owner, unless it is standard input's, which lives as long as the process.
+    _source: Option<File>,
+    terminal: bool,
+    /// Bytes read and not yet returned as lines.
+    pending: Vec<u8>,
+    /// The source said it has no more (or could not be read).
+    drained: bool,
     interrupted: Arc<AtomicBool>,
-    terminal: Option<RawFd>,
     ended: Option<Input>,
 }
 
@@ -59,59 +66,84 @@ impl Interrupter {
 }
 
 impl LineReader {
-    /// Reads `reader` line by line. `terminal` is its descriptor when it is a terminal, so
-    /// that echo can be switched off for secrets.
-    pub fn spawn(
-        reader: impl Read + Send + 'static,
-        terminal: Option<RawFd>,
-    ) -> (Self, Interrupter) {
-        let (lines, events) = channel();
+    fn on(fd: RawFd, source: Option<File>, terminal: bool) -> (Self, Interrupter) {
         let interrupted = Arc::new(AtomicBool::new(false));
-        std::thread::Builder::new()
-            .name("interview-input".into())
-            .spawn(move || {
-                let mut reader = BufReader::new(reader);
-                let mut buffer = Vec::new();
-                loop {
-                    buffer.clear();
-                    let event = match reader.read_until(b'\n', &mut buffer) {
-                        Ok(0) | Err(_) => Input::End,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buffer);
-                            Input::Line(line.trim_end_matches(['\n', '\r']).to_string())
-                        }
-                    };
-                    let end = event == Input::End;
-                    if lines.send(event).is_err() || end {
-                        break;
-                    }
-                }
-            })
-            .expect("spawning the input thread");
-        (
-            LineReader {
-                events,
-                interrupted: interrupted.clone(),
-                terminal,
-                ended: None,
-            },
-            Interrupter(interrupted),
-        )
+        let reader = LineReader {
+            fd,
+            _source: source,
+            terminal,
+            pending: Vec::new(),
+            drained: false,
+            interrupted: interrupted.clone(),
+            ended: None,
+        };
+        (reader, Interrupter(interrupted))
+    }
+
+    /// Reads `source` (a file, pipe or terminal) line by line.
+    pub fn new(source: impl Into<OwnedFd>) -> (Self, Interrupter) {
+        let source = File::from(source.into());
+        let terminal = source.is_terminal();
+        LineReader::on(source.as_raw_fd(), Some(source), terminal)
     }
 
     /// Lines from standard input.
     pub fn stdin() -> (Self, Interrupter) {
         let stdin = std::io::stdin();
-        let terminal = std::io::IsTerminal::is_terminal(&stdin).then(|| stdin.as_raw_fd());
-        LineReader::spawn(stdin, terminal)
+        LineReader::on(stdin.as_raw_fd(), None, stdin.is_terminal())
     }
 
     /// Lines from the controlling terminal (`/dev/tty`), for when standard input carries the
     /// request. Fails when the process has no terminal.
     pub fn tty() -> std::io::Result<(Self, Interrupter)> {
-        let tty = std::fs::File::open("/dev/tty")?;
-        let fd = tty.as_raw_fd();
-        Ok(LineReader::spawn(tty, Some(fd)))
+        Ok(LineReader::new(std::fs::File::open("/dev/tty")?))
+    }
+
+    /// The first complete line read; at the end of the source, what is left.
+    fn take_line(&mut self) -> Option<String> {
+        let end = match self.pending.iter().position(|&b| b == b'\n') {
+            Some(newline) => newline + 1,
+            None if self.drained && !self.pending.is_empty() => self.pending.len(),
+            None => return None,
+        };
+        let line: Vec<u8> = self.pending.drain(..end).collect();
+        let line = String::from_utf8_lossy(&line);
+        Some(line.trim_end_matches(['\n', '\r']).to_string())
+    }
+
+    /// Waits up to [`INTERRUPT_CHECK`] for input and adds what there is to `pending`.
+    fn read_some(&mut self) {
+        let mut poll = libc::pollfd {
+            fd: self.fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd.
+        let ready = unsafe { libc::poll(&mut poll, 1, INTERRUPT_CHECK.as_millis() as libc::c_int) };
+        if ready <= 0 {
+            return; // nothing yet, or a signal: the caller looks at the flag
+        }
+        if poll.revents & libc::POLLNVAL != 0 {
+            self.drained = true;
+            return;
+        }
+        let mut buffer = [0u8; 8192];
+        // SAFETY: reading into a buffer of the length given, from a descriptor that is open
+        // (poll did not say POLLNVAL) and that this reader or the process keeps open.
+        let n = unsafe { libc::read(self.fd, buffer.as_mut_ptr().cast(), buffer.len()) };
+        match n {
+            0 => self.drained = true,
+            n if n > 0 => self.pending.extend_from_slice(&buffer[..n as usize]),
+            _ => {
+                let error = std::io::Error::last_os_error().kind();
+                if !matches!(
+                    error,
+                    std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                ) {
+                    self.drained = true;
+                }
+            }
+        }
     }
 }
 
@@ -124,11 +156,13 @@ impl LineSource for LineReader {
             if self.interrupted.load(Ordering::SeqCst) {
                 break Input::Interrupted;
             }
-            match self.events.recv_timeout(INTERRUPT_CHECK) {
-                Ok(event) => break event,
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break Input::End,
+            if let Some(line) = self.take_line() {
+                break Input::Line(line);
             }
+            if self.drained {
+                break Input::End;
+            }
+            self.read_some();
         };
         // After the end or an interrupt there is nothing more to read: say so every time.
         if !matches!(event, Input::Line(_)) {
@@ -138,11 +172,14 @@ impl LineSource for LineReader {
     }
 
     fn is_terminal(&self) -> bool {
-        self.terminal.is_some()
+        self.terminal
     }
 
     fn set_echo(&mut self, on: bool) {
-        let Some(fd) = self.terminal else { return };
+        if !self.terminal {
+            return;
+        }
+        let fd = self.fd;
         // SAFETY: plain termios calls on a descriptor this reader keeps open.
         unsafe {
             let mut attrs: libc::termios = std::mem::zeroed();
@@ -156,5 +193,53 @@ impl LineSource for LineReader {
             }
             libc::tcsetattr(fd, libc::TCSANOW, &attrs);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn lines_come_without_their_breaks_and_the_end_is_said_every_time_after() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        writer
+            .write_all(b"first\r\nsecond\n\nlast without a break")
+            .unwrap();
+        drop(writer);
+        let (mut lines, _) = LineReader::new(reader);
+        assert!(!lines.is_terminal());
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            seen.push(lines.next_input());
+        }
+        let line = |s: &str| Input::Line(s.to_string());
+        assert_eq!(
+            seen,
+            [
+                line("first"),
+                line("second"),
+                line(""),
+                line("last without a break"),
+                Input::End,
+                Input::End
+            ]
+        );
+    }
+
+    #[test]
+    fn an_interrupt_ends_a_wait_for_a_line_that_does_not_come() {
+        let (reader, writer) = std::io::pipe().unwrap();
+        let (mut lines, interrupter) = LineReader::new(reader);
+        let started = std::time::Instant::now();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            interrupter.interrupt();
+        });
+        assert_eq!(lines.next_input(), Input::Interrupted);
+        assert!(started.elapsed() < Duration::from_secs(1));
+        assert_eq!(lines.next_input(), Input::Interrupted, "and it stays said");
+        drop(writer);
     }
 }
