@@ -5,6 +5,13 @@
 //! Everything but the last few lines of this file is plain Rust over the WIT-generated types, so
 //! it is unit-tested natively with a scripted UI; the wasm export is a thin layer on top.
 
+/// The guest's allocator. std's dlmalloc was about a sixth of a 10,000-option call (allocating,
+/// freeing, binning large chunks); talc makes the component 4.6 KB smaller and that call a
+/// little faster.
+#[cfg(target_family = "wasm")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 mod bindings {
     wit_bindgen::generate!({
         path: "../wit",
