@@ -40,8 +40,12 @@ pub struct LineReader {
     /// The descriptor's owner, unless it is standard input's, which lives as long as the process.
     _source: Option<File>,
     terminal: bool,
-    /// Bytes read and not yet returned as lines.
+    /// Bytes read; those before `start` were returned as lines already.
     pending: Vec<u8>,
+    start: usize,
+    /// How far `pending` is known to hold no line break: a long line arrives in many reads,
+    /// and each read is searched once.
+    searched: usize,
     /// The source said it has no more (or could not be read).
     drained: bool,
     interrupted: Arc<AtomicBool>,
@@ -73,6 +77,8 @@ impl LineReader {
             _source: source,
             terminal,
             pending: Vec::new(),
+            start: 0,
+            searched: 0,
             drained: false,
             interrupted: interrupted.clone(),
             ended: None,
@@ -101,14 +107,21 @@ impl LineReader {
 
     /// The first complete line read; at the end of the source, what is left.
     fn take_line(&mut self) -> Option<String> {
-        let end = match self.pending.iter().position(|&b| b == b'\n') {
-            Some(newline) => newline + 1,
-            None if self.drained && !self.pending.is_empty() => self.pending.len(),
-            None => return None,
+        let end = match self.pending[self.searched..]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            Some(newline) => self.searched + newline + 1,
+            None if self.drained && self.start < self.pending.len() => self.pending.len(),
+            None => {
+                self.searched = self.pending.len();
+                return None;
+            }
         };
-        let line: Vec<u8> = self.pending.drain(..end).collect();
-        let line = String::from_utf8_lossy(&line);
-        Some(line.trim_end_matches(['\n', '\r']).to_string())
+        let line = String::from_utf8_lossy(&self.pending[self.start..end]);
+        let line = line.trim_end_matches(['\n', '\r']).to_string();
+        (self.start, self.searched) = (end, end);
+        Some(line)
     }
 
     /// Waits up to [`INTERRUPT_CHECK`] for input and adds what there is to `pending`.
@@ -127,7 +140,14 @@ impl LineReader {
             self.drained = true;
             return;
         }
-        let mut buffer = [0u8; 8192];
+        // Lines already returned make room, once they are half the buffer: each byte is moved
+        // at most once more.
+        if self.start > 0 && self.start * 2 >= self.pending.len() {
+            self.pending.drain(..self.start);
+            self.searched -= self.start;
+            self.start = 0;
+        }
+        let mut buffer = [0u8; 64 << 10];
         // SAFETY: reading into a buffer of the length given, from a descriptor that is open
         // (poll did not say POLLNVAL) and that this reader or the process keeps open.
         let n = unsafe { libc::read(self.fd, buffer.as_mut_ptr().cast(), buffer.len()) };
@@ -226,6 +246,24 @@ mod tests {
                 Input::End
             ]
         );
+    }
+
+    #[test]
+    fn a_long_line_in_many_reads_comes_whole_and_lines_after_it_too() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let long = "x".repeat(3 << 20);
+        let sent = long.clone();
+        let writing = std::thread::spawn(move || {
+            for chunk in sent.as_bytes().chunks(10_000) {
+                writer.write_all(chunk).unwrap();
+            }
+            writer.write_all(b"\nshort\n").unwrap();
+        });
+        let (mut lines, _) = LineReader::new(reader);
+        assert_eq!(lines.next_input(), Input::Line(long));
+        assert_eq!(lines.next_input(), Input::Line("short".to_string()));
+        writing.join().unwrap();
+        assert_eq!(lines.next_input(), Input::End);
     }
 
     #[test]
