@@ -66,7 +66,7 @@ fn build_guest(check: bool) -> Result<(), String> {
                 "xtask: {DEBIAN_RUSTC} with the std source is not installed; building with rustup's \
                  {TARGET} target, whose bytes may differ from the committed file"
             );
-            Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            cargo()
         }
     };
     cargo.current_dir(&root).args([
@@ -107,9 +107,7 @@ fn build_guest(check: bool) -> Result<(), String> {
     if !status.success() {
         return Err(format!("the guest build failed ({status})"));
     }
-    // Where cargo put it: CARGO_TARGET_DIR (relative to the workspace) when set.
-    let target_dir =
-        env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir));
+    let target_dir = target_dir(&root);
     let core_path = target_dir.join(TARGET).join("guest/interview_guest.wasm");
     let core = std::fs::read(&core_path)
         .map_err(|e| format!("cannot read {}: {e}", core_path.display()))?;
@@ -163,6 +161,16 @@ fn find_toolchain() -> Result<Toolchain, String> {
          (Debian: `apt-get install rustc-web cargo-web rust-web-src rust-web-llvm lld-22`), or \
          where rustup can download: `rustup target add {TARGET}`"
     ))
+}
+
+/// The cargo that runs this task (`cargo xtask` sets `CARGO`).
+fn cargo() -> Command {
+    Command::new(env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+/// Where cargo puts what it builds: `CARGO_TARGET_DIR` (relative to the workspace) when set.
+fn target_dir(root: &Path) -> PathBuf {
+    env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
 }
 
 fn workspace_root() -> PathBuf {
