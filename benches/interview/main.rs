@@ -1,9 +1,9 @@
 //! Sizes and times of the plugin and the command: `cargo bench`.
 //!
 //! First the README's table: `interview` (built by `cargo xtask release`, as it is installed)
-//! and its anchors (a native program that reads one line, and inquire's `Select`) run in turns in the same pseudo-terminal, 20 pairs a row;
-//! each ratio is the median of the pairs' ratios. Then figures of the parts, measured
-//! in-process. Run on an idle machine.
+//! and its anchors (a native program that reads one line, and inquire's `Select`) run in turns
+//! in the same pseudo-terminal, 20 pairs a row; each ratio is the median of the pairs' ratios.
+//! Then figures of the parts, measured in-process. Run on an idle machine.
 
 mod pty;
 
@@ -52,7 +52,8 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    side_by_side();
+    let interview = installed_interview();
+    side_by_side(&interview);
     let one_question =
         r#"{"question": "Which environment?", "options": ["dev", "staging", "prod"]}"#;
     let cache = tempfile::tempdir().unwrap();
@@ -157,7 +158,6 @@ fn main() {
 
     let request = cache.path().join("request.json");
     std::fs::write(&request, one_question).unwrap();
-    let interview = installed_interview();
     let command = || {
         let mut child = Command::new(&interview)
             .args(["ask", request.to_str().unwrap()])
@@ -290,13 +290,11 @@ const DOWN: &str = "\x1b[B";
 const ESC: &str = "\x1b";
 
 /// The README's table: each row `interview` beside its anchor, run in turns.
-fn side_by_side() {
+fn side_by_side(interview: &Path) {
     let anchors = Anchors::build();
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let env = [("XDG_CACHE_HOME", cache.as_path())];
-    let interview = installed_interview();
-    let interview = interview.as_path();
     let numbered = dir.path().join("numbered.json");
     std::fs::write(
         &numbered,
