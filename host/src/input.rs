@@ -102,7 +102,7 @@ impl LineReader {
     /// Lines from the controlling terminal (`/dev/tty`), for when standard input carries the
     /// request. Fails when the process has no terminal.
     pub fn tty() -> std::io::Result<(Self, Interrupter)> {
-        Ok(LineReader::new(std::fs::File::open("/dev/tty")?))
+        Ok(LineReader::new(File::open("/dev/tty")?))
     }
 
     /// The first complete line read; at the end of the source, what is left.
