@@ -1,6 +1,8 @@
 //! The request and answer model: the WIT types themselves, so that the typed `ask` export, the
 //! JSON `call` export and the UI all speak one language. Helpers that give them meaning live here.
 
+use std::cell::{Cell, OnceCell};
+
 use rustc_hash::FxHashMap;
 
 pub use crate::bindings::exports::interview::plugin::tool::{
@@ -36,7 +38,7 @@ impl QuestionKind {
         }
     }
 
-    /// The options of a choice question, to find by value: build it once per answer, since
+    /// The options of a choice question, to find by value: keep it for the whole answer, since
     /// a multi-select answer can name thousands of them.
     pub fn options_by_value(&self) -> OptionsByValue<'_> {
         OptionsByValue::new(self.options())
@@ -61,23 +63,42 @@ impl MultiSelectQuestion {
 }
 
 /// A choice question's options by value (the first, should two share one).
+/// An answer names one option, or a few: those are found by scanning the list, which costs less
+/// than hashing every value of a long one. Past a few lookups (a multi-select answer may name
+/// thousands) the map is built once.
 pub struct OptionsByValue<'a> {
     options: &'a [Choice],
-    by_value: FxHashMap<&'a str, usize>,
+    scans_left: Cell<u8>,
+    by_value: OnceCell<FxHashMap<&'a str, usize>>,
 }
 
 impl<'a> OptionsByValue<'a> {
+    /// Lookups answered by a scan before the map is built.
+    const SCANS: u8 = 4;
+
     pub fn new(options: &'a [Choice]) -> Self {
-        let mut by_value = FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
-        for (index, option) in options.iter().enumerate() {
-            by_value.entry(option.value.as_str()).or_insert(index);
+        OptionsByValue {
+            options,
+            scans_left: Cell::new(Self::SCANS),
+            by_value: OnceCell::new(),
         }
-        OptionsByValue { options, by_value }
     }
 
     /// The 0-based index of the option whose value is `value`.
     pub fn index(&self, value: &str) -> Option<usize> {
-        self.by_value.get(value).copied()
+        if self.by_value.get().is_none() && self.scans_left.get() > 0 {
+            self.scans_left.set(self.scans_left.get() - 1);
+            return self.options.iter().position(|o| o.value == value);
+        }
+        let by_value = self.by_value.get_or_init(|| {
+            let mut by_value =
+                FxHashMap::with_capacity_and_hasher(self.options.len(), Default::default());
+            for (index, option) in self.options.iter().enumerate() {
+                by_value.entry(option.value.as_str()).or_insert(index);
+            }
+            by_value
+        });
+        by_value.get(value).copied()
     }
 
     /// The option whose value is `value`: its 1-based number and its label.
@@ -138,5 +159,27 @@ pub fn join(path: &str, field: &str) -> String {
         (true, _) => field.to_string(),
         (false, true) => format!("{path}{field}"),
         (false, false) => format!("{path}.{field}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_found_by_value_alike_before_and_after_the_map_is_built() {
+        let mut options: Vec<Choice> = ["a", "b", "c"].map(Choice::plain).into();
+        options.push(Choice {
+            value: "b".into(),
+            ..Choice::plain("second b")
+        });
+        let found = OptionsByValue::new(&options);
+        let lookups = ["b", "c", "zz", "a", "b", "c", "zz", "a", "b"];
+        let answers: Vec<_> = lookups.iter().map(|v| found.index(v)).collect();
+        // Past the scans the map answers: the same, the first option of a shared value.
+        assert!(found.by_value.get().is_some());
+        let first = [Some(1), Some(2), None, Some(0)];
+        assert_eq!(answers, [&first[..], &first[..], &first[..1]].concat());
+        assert_eq!(found.number_and_label("c"), Some((3, "c")));
     }
 }
