@@ -178,8 +178,13 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
     }
     let mut labels: FxHashMap<crate::visible::Comparable, usize> =
         FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
-    let mut values: FxHashMap<&str, usize> =
-        FxHashMap::with_capacity_and_hasher(options.len(), Default::default());
+    // Where every value is its label (options sent as plain strings), labels that differ as a
+    // person sees them differ as values too: only values of their own need a map of their own.
+    let own_values = options.iter().any(|o| o.value != o.label);
+    let mut values: FxHashMap<&str, usize> = FxHashMap::with_capacity_and_hasher(
+        if own_values { options.len() } else { 0 },
+        Default::default(),
+    );
     for (i, option) in options.iter().enumerate() {
         let at = || format!("{here}[{i}]");
         text(at, "label", &option.label, MAX_SHORT_CHARS)?;
@@ -197,7 +202,10 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
                 ),
             ));
         }
-        if let Some(first) = values.insert(&option.value, i) {
+        if let Some(first) = own_values
+            .then(|| values.insert(&option.value, i))
+            .flatten()
+        {
             return Err(RequestError::at(
                 join(&at(), "value"),
                 format!(
