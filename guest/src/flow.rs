@@ -5,16 +5,19 @@
 use crate::judge::{Leeway, Reply, Verdict, judge};
 use crate::model::*;
 use crate::printable::Printable;
-use crate::summary::{badged, hint, review_items};
+use crate::summary::{Badged, hint, review_items};
 use crate::text_format;
 
 /// The widgets of the host, as the `ui` WIT interface defines them.
-/// The lists go by value: one may hold thousands of options, which each layer (the printable
-/// boundary) edits in place rather than copies.
+/// A choice request's options are lent, not copied: a list may hold thousands, which the flow
+/// moves out of its question for the widget and takes back after it. A layer may edit the
+/// other fields of a request in place; one that shows other options than those lent puts the
+/// lent ones back before it returns.
 pub trait Ui {
     fn mode(&mut self) -> Mode;
-    fn select(&mut self, frame: &Frame, request: SelectRequest) -> SelectReply;
-    fn multi_select(&mut self, frame: &Frame, request: MultiSelectRequest) -> MultiSelectReply;
+    fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply;
+    fn multi_select(&mut self, frame: &Frame, request: &mut MultiSelectRequest)
+    -> MultiSelectReply;
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
@@ -28,11 +31,15 @@ impl Ui for ImportedUi {
     fn mode(&mut self) -> Mode {
         crate::bindings::interview::plugin::ui::mode()
     }
-    fn select(&mut self, frame: &Frame, request: SelectRequest) -> SelectReply {
-        crate::bindings::interview::plugin::ui::select(frame, &request)
+    fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {
+        crate::bindings::interview::plugin::ui::select(frame, request)
     }
-    fn multi_select(&mut self, frame: &Frame, request: MultiSelectRequest) -> MultiSelectReply {
-        crate::bindings::interview::plugin::ui::multi_select(frame, &request)
+    fn multi_select(
+        &mut self,
+        frame: &Frame,
+        request: &mut MultiSelectRequest,
+    ) -> MultiSelectReply {
+        crate::bindings::interview::plugin::ui::multi_select(frame, request)
     }
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
         crate::bindings::interview::plugin::ui::text(frame, request)
@@ -105,7 +112,7 @@ impl From<Ending> for Outcome {
 /// Asks valid `questions` in order and returns how it ended. A batch of two or more (or any
 /// request, under `always_review`) ends with a review of the answers, where any of them can be
 /// changed before they are sent.
-pub fn run(questions: &[Question], policy: &Policy, ui: &mut impl Ui) -> Ending {
+pub fn run(questions: &mut [Question], policy: &Policy, ui: &mut impl Ui) -> Ending {
     let ui = &mut Printable(ui);
     if ui.mode() == Mode::Unavailable {
         return Ending::Unavailable;
@@ -118,10 +125,11 @@ pub fn run(questions: &[Question], policy: &Policy, ui: &mut impl Ui) -> Ending 
     // Once reviewing, an answered question goes back to the review rather than onwards.
     let mut reviewing = false;
     loop {
-        while let Some(question) = questions.get(index) {
+        let total = questions.len() as u32;
+        while let Some(question) = questions.get_mut(index) {
             let frame = Frame {
                 position: index as u32 + 1,
-                total: questions.len() as u32,
+                total,
                 header: question.header.clone(),
                 prompt: question.prompt.clone(),
                 required: question.required,
@@ -135,11 +143,7 @@ pub fn run(questions: &[Question], policy: &Policy, ui: &mut impl Ui) -> Ending 
             match judge(question, reply, policy.leeway) {
                 Verdict::Accept(answer) => {
                     answers[index] = Some(answer);
-                    index = if reviewing {
-                        questions.len()
-                    } else {
-                        index + 1
-                    };
+                    index = if reviewing { total as usize } else { index + 1 };
                 }
                 Verdict::Retry {
                     message,
@@ -184,34 +188,35 @@ pub fn run(questions: &[Question], policy: &Policy, ui: &mut impl Ui) -> Ending 
 }
 
 /// Shows `question` with the widget of its kind, preset with `preset` (an earlier or rejected
-/// answer) or else the question's defaults.
-fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Answer>) -> Reply {
+/// answer) or else the question's defaults. A choice question lends its options to the widget.
+fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<&Answer>) -> Reply {
     let value = preset
         .filter(|a| a.origin != Origin::Skipped)
         .map(|a| (&a.value, a.origin));
-    match &question.kind {
+    match &mut question.kind {
         QuestionKind::Select(s) => {
             let note = preset.and_then(|a| a.note.clone());
             let (selected, other_text) = match value {
                 Some((Value::Text(t), Origin::Custom)) => (None, Some(t.clone())),
                 Some((Value::Text(t), _)) => (
-                    question.kind.options_by_value().index(t).map(|i| i as u32),
+                    OptionsByValue::new(&s.options).index(t).map(|i| i as u32),
                     None,
                 ),
                 _ => (s.default, None),
             };
-            Reply::Select(ui.select(
-                frame,
-                SelectRequest {
-                    options: badged(&s.options),
-                    selected,
-                    other_label: s.other.then(|| OTHER_LABEL.to_string()),
-                    other_text,
-                    discuss_label: s.discuss.then(|| DISCUSS_LABEL.to_string()),
-                    notes: s.notes,
-                    note,
-                },
-            ))
+            let lent = Badged::lend(&mut s.options);
+            let mut request = SelectRequest {
+                options: lent.options,
+                selected,
+                other_label: s.other.then(|| OTHER_LABEL.to_string()),
+                other_text,
+                discuss_label: s.discuss.then(|| DISCUSS_LABEL.to_string()),
+                notes: s.notes,
+                note,
+            };
+            let reply = ui.select(frame, &mut request);
+            s.options = Badged::take_back(request.options, lent.cleared);
+            Reply::Select(reply)
         }
         QuestionKind::MultiSelect(m) => {
             let note = preset.and_then(|a| a.note.clone());
@@ -220,7 +225,7 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                     let typed = (origin == Origin::Custom)
                         .then(|| values.last().cloned())
                         .flatten();
-                    let options = question.kind.options_by_value();
+                    let options = OptionsByValue::new(&m.options);
                     let picked = values
                         .iter()
                         .filter_map(|v| options.index(v).map(|i| i as u32))
@@ -229,19 +234,21 @@ fn ask(ui: &mut impl Ui, question: &Question, frame: &Frame, preset: Option<&Ans
                 }
                 _ => (m.defaults.clone(), None),
             };
-            Reply::MultiSelect(ui.multi_select(
-                frame,
-                MultiSelectRequest {
-                    options: badged(&m.options),
-                    selected,
-                    other_label: m.other.then(|| OTHER_LABEL.to_string()),
-                    other_text,
-                    min_picks: Some(m.fewest_picks(question.required)),
-                    max_picks: m.max_picks,
-                    notes: m.notes,
-                    note,
-                },
-            ))
+            let min_picks = Some(m.fewest_picks(question.required));
+            let lent = Badged::lend(&mut m.options);
+            let mut request = MultiSelectRequest {
+                options: lent.options,
+                selected,
+                other_label: m.other.then(|| OTHER_LABEL.to_string()),
+                other_text,
+                min_picks,
+                max_picks: m.max_picks,
+                notes: m.notes,
+                note,
+            };
+            let reply = ui.multi_select(frame, &mut request);
+            m.options = Badged::take_back(request.options, lent.cleared);
+            Reply::MultiSelect(reply)
         }
         QuestionKind::Text(t) => Reply::Text(
             ui.text(

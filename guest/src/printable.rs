@@ -19,25 +19,33 @@ impl<U: Ui> Ui for Printable<'_, U> {
         self.0.mode()
     }
 
-    fn select(&mut self, frame: &Frame, mut request: SelectRequest) -> SelectReply {
-        options(&mut request.options);
+    fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {
         lines([
             &mut request.other_label,
             &mut request.other_text,
             &mut request.discuss_label,
             &mut request.note,
         ]);
-        self.0.select(&printable(frame), request)
+        let frame = printable(frame);
+        with_printable_options(request, |r| &mut r.options, |r| self.0.select(&frame, r))
     }
 
-    fn multi_select(&mut self, frame: &Frame, mut request: MultiSelectRequest) -> MultiSelectReply {
-        options(&mut request.options);
+    fn multi_select(
+        &mut self,
+        frame: &Frame,
+        request: &mut MultiSelectRequest,
+    ) -> MultiSelectReply {
         lines([
             &mut request.other_label,
             &mut request.other_text,
             &mut request.note,
         ]);
-        self.0.multi_select(&printable(frame), request)
+        let frame = printable(frame);
+        with_printable_options(
+            request,
+            |r| &mut r.options,
+            |r| self.0.multi_select(&frame, r),
+        )
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
@@ -106,8 +114,34 @@ fn lines<const N: usize>(texts: [&mut Option<String>; N]) {
     }
 }
 
-/// Cleans each option where it needs it: a list may hold thousands, most of them plain.
-fn options(options: &mut [Choice]) {
+/// Shows `request` through `widget` with printable options: the lent options themselves when
+/// they are (most lists, which may hold thousands), else a cleaned copy, the lent ones put back
+/// after.
+fn with_printable_options<Request, Reply>(
+    request: &mut Request,
+    options: impl Fn(&mut Request) -> &mut Vec<Choice>,
+    widget: impl FnOnce(&mut Request) -> Reply,
+) -> Reply {
+    if options(request).iter().all(printable_option) {
+        return widget(request);
+    }
+    let mut shown = options(request).clone();
+    clean_options(&mut shown);
+    let lent = std::mem::replace(options(request), shown);
+    let reply = widget(request);
+    *options(request) = lent;
+    reply
+}
+
+/// Whether an option has nothing to clean, known without a copy.
+fn printable_option(option: &Choice) -> bool {
+    sanitize::is_plain_line(&option.label)
+        && option.description.as_deref().is_none_or(sanitize::is_plain)
+        && option.preview.as_deref().is_none_or(sanitize::is_plain)
+}
+
+/// Cleans each option where it needs it.
+fn clean_options(options: &mut [Choice]) {
     for option in options {
         sanitize::line_in_place(&mut option.label);
         if let Some(description) = &mut option.description {

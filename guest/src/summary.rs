@@ -141,13 +141,40 @@ pub fn characters(count: u32) -> String {
 /// says so (models write "Yes (Recommended)"), so that a host draws a badge exactly where the
 /// flag is set and never a second one.
 pub fn badged(options: &[Choice]) -> Vec<Choice> {
-    options
-        .iter()
-        .map(|o| Choice {
-            recommended: o.recommended && !Choice::says_recommended(&o.label),
-            ..o.clone()
-        })
-        .collect()
+    Badged::lend(&mut options.to_vec()).options
+}
+
+/// A question's options lent to a widget as it shows them (see [`badged`]), without a copy: a
+/// list may hold thousands. [`Badged::take_back`] gives the question its options as they were.
+pub struct Badged {
+    pub options: Vec<Choice>,
+    /// The options whose flag was cleared, to set again.
+    pub cleared: Vec<usize>,
+}
+
+impl Badged {
+    /// Moves `options` out (leaving them empty), badged.
+    pub fn lend(options: &mut Vec<Choice>) -> Badged {
+        let mut options = std::mem::take(options);
+        let cleared = options
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, o)| o.recommended && Choice::says_recommended(&o.label))
+            .map(|(i, o)| {
+                o.recommended = false;
+                i
+            })
+            .collect();
+        Badged { options, cleared }
+    }
+
+    /// The lent options as they were before [`Badged::lend`].
+    pub fn take_back(mut options: Vec<Choice>, cleared: Vec<usize>) -> Vec<Choice> {
+        for i in cleared {
+            options[i].recommended = true;
+        }
+        options
+    }
 }
 
 /// The review step's list: every question with its answer in words.

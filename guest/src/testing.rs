@@ -74,10 +74,10 @@ impl Ui for Script {
     fn mode(&mut self) -> Mode {
         self.mode
     }
-    scripted!(select, SelectRequest, SelectReply, Select, Select);
+    scripted!(select, &mut SelectRequest, SelectReply, Select, Select);
     scripted!(
         multi_select,
-        MultiSelectRequest,
+        &mut MultiSelectRequest,
         MultiSelectReply,
         Multi,
         Multi

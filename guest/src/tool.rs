@@ -10,18 +10,18 @@ use crate::{json_text, result, validate};
 /// Runs a tool call and returns the result JSON.
 pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> String {
     answer(name, arguments, |request| {
-        let ending = flow::run(&request.questions, &Policy::tool(settings), ui);
+        let ending = flow::run(&mut request.questions, &Policy::tool(settings), ui);
         result::outcome(request, &ending.into())
     })
 }
 
 /// The JSON text answering the call `name` with `arguments`: an invalid call's result, a
 /// signal's, or what `ask` makes of the questions.
-pub fn answer(name: &str, arguments: &str, ask: impl FnOnce(&Request) -> Json) -> String {
+pub fn answer(name: &str, arguments: &str, ask: impl FnOnce(&mut Request) -> Json) -> String {
     let result = match request::parse(name, arguments) {
         Err(error) => result::invalid(&error),
         Ok(Call::Signal(text)) => result::signal(&text),
-        Ok(Call::Ask(request)) => ask(&request),
+        Ok(Call::Ask(mut request)) => ask(&mut request),
     };
     json_text::to_string(&result, false)
 }
@@ -40,12 +40,12 @@ pub fn check(name: &str, arguments: &str) -> String {
 }
 
 /// Asks typed questions, after the same validation as `call`.
-pub fn ask(questions: Vec<Question>, settings: &Settings, ui: &mut impl Ui) -> Outcome {
+pub fn ask(mut questions: Vec<Question>, settings: &Settings, ui: &mut impl Ui) -> Outcome {
     let paths: Vec<String> = (0..questions.len())
         .map(|i| format!("questions[{i}]"))
         .collect();
     if let Err(error) = validate::questions(paths.iter().map(String::as_str).zip(&questions)) {
         return Outcome::Invalid(error);
     }
-    flow::run(&questions, &Policy::tool(settings), ui).into()
+    flow::run(&mut questions, &Policy::tool(settings), ui).into()
 }

@@ -37,23 +37,34 @@ pub fn block(text: &str) -> String {
 
 /// [`text`] in place: a text with nothing to take out, as most are, keeps its buffer.
 pub fn text_in_place(text: &mut String) {
-    if !plain(text, true) {
+    if !is_plain(text) {
         *text = clean(text, true);
     }
 }
 
 /// [`line`] in place: a text with nothing to take out, as most are, keeps its buffer.
 pub fn line_in_place(text: &mut String) {
-    if !plain(text, false) {
+    if !is_plain_line(text) {
         *text = clean(text, false);
     }
 }
 
 /// [`block`] in place: a text with nothing to take out (and so no tab) keeps its buffer.
 pub fn block_in_place(text: &mut String) {
-    if !plain(text, true) {
+    if !is_plain(text) {
         *text = block(text);
     }
+}
+
+/// Whether [`line`] keeps `text` as it is, known without a copy: printable ASCII.
+pub fn is_plain_line(text: &str) -> bool {
+    plain(text, false)
+}
+
+/// Whether [`text`] and [`block`] keep `text` as it is, known without a copy: printable ASCII
+/// and line breaks.
+pub fn is_plain(text: &str) -> bool {
+    plain(text, true)
 }
 
 /// Printable ASCII (and line breaks where they are kept): nothing to take out or change.

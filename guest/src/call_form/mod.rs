@@ -116,10 +116,10 @@ fn read_reply(reply: &str) -> Result<Reply, RequestError> {
 
 /// Plays the submitted `content` through the flow: the result, or the form again with the
 /// answer the plugin refused.
-fn judge(request: &Request, content: &Map<String, Json>, settings: &Settings) -> Json {
+fn judge(request: &mut Request, content: &Map<String, Json>, settings: &Settings) -> Json {
     let names = fields::names(&request.questions);
     let mut replay = Replay::new(&names, content);
-    let ending = flow::run(&request.questions, &Policy::tool(settings), &mut replay);
+    let ending = flow::run(&mut request.questions, &Policy::tool(settings), &mut replay);
     match (replay.refused, ending) {
         (Some((index, error)), _) => {
             let field = fields::title(&request.questions[index], request.questions.len() > 1);

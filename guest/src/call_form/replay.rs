@@ -70,7 +70,7 @@ impl Ui for Replay<'_> {
         Mode::Terminal
     }
 
-    fn select(&mut self, frame: &Frame, request: SelectRequest) -> SelectReply {
+    fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {
         let Some(names) = self.at(frame) else {
             return SelectReply::Nav(Nav::Cancel);
         };
@@ -93,7 +93,11 @@ impl Ui for Replay<'_> {
         }
     }
 
-    fn multi_select(&mut self, frame: &Frame, request: MultiSelectRequest) -> MultiSelectReply {
+    fn multi_select(
+        &mut self,
+        frame: &Frame,
+        request: &mut MultiSelectRequest,
+    ) -> MultiSelectReply {
         let Some(names) = self.at(frame) else {
             return MultiSelectReply::Nav(Nav::Cancel);
         };

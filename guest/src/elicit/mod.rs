@@ -52,7 +52,7 @@ impl Refusal {
 /// Answers the elicitation `request` (JSON), asking through `ui`; `requester` names the server.
 pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elicitation {
     let (envelope, form) = read(request);
-    let form = match form {
+    let mut form = match form {
         Ok(form) => form,
         Err(refusal) => {
             return Elicitation {
@@ -73,7 +73,7 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
         context: Some(&context),
         always_review: true,
     };
-    let (ending, result) = match flow::run(&form.questions, &policy, ui) {
+    let (ending, result) = match flow::run(&mut form.questions, &policy, ui) {
         Ending::Answered(answers) => (
             ElicitEnding::Accepted,
             json!({ "action": "accept", "content": content(&form, &answers) }),

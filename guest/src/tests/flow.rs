@@ -591,6 +591,43 @@ fn widgets_get_printable_text_and_a_badge_only_where_the_label_lacks_one() {
 }
 
 #[test]
+fn a_question_lends_its_options_to_widgets_and_gets_them_back_as_they_were() {
+    let mut questions = questions(
+        r#"{"question": "Pick", "options": [
+            {"label": "Safe\u001b]0;owned\u0007", "recommended": true},
+            {"label": "Fast (Recommended)", "recommended": true}
+        ]}"#,
+    );
+    let before = questions.clone();
+    let mut script = Script::new([nav_select(Nav::Skip), select(1)]);
+    let settings = Settings {
+        skip_response: None,
+    };
+    let ending = crate::flow::run(
+        &mut questions,
+        &crate::flow::Policy::tool(&settings),
+        &mut script,
+    );
+    assert!(matches!(ending, crate::flow::Ending::Answered(_)));
+    // Asked twice (a select can't be skipped), shown cleaned and badged both times.
+    let shown: Vec<(String, bool)> = script
+        .shown
+        .iter()
+        .flat_map(|s| match s {
+            Shown::Select(request) => request.options.clone(),
+            other => panic!("a select was shown: {other:?}"),
+        })
+        .map(|o| (o.label, o.recommended))
+        .collect();
+    let once = [
+        ("Safe".to_string(), true),
+        ("Fast (Recommended)".into(), false),
+    ];
+    assert_eq!(shown, [once.clone(), once].concat());
+    assert_eq!(questions, before);
+}
+
+#[test]
 fn a_default_accepted_as_shown_comes_back_as_given() {
     let request = r#"{"question": "Command?", "default": "make\tall"}"#;
     let (result, script) = run("interview", request, [text("make all")]);
