@@ -256,55 +256,65 @@ fn read_kind(
 /// A label that ends in "(Recommended)", as models write it, marks the recommendation too; the
 /// label and value stay as sent.
 fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, RequestError> {
-    found
-        .array()?
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            if let Some(label) = scalar_text(item) {
-                let label = rules.text(label);
-                return Ok(Choice {
-                    recommended: Choice::says_recommended(&label),
-                    value: label.clone(),
-                    label,
-                    description: None,
-                    preview: None,
-                });
-            }
-            // Written out only for an option that has fields: most are plain strings.
-            let path = format!("{}[{i}]", found.path);
-            let fields = Fields::new(item, path.clone()).map_err(|_| {
-                RequestError::at(
-                    path.clone(),
-                    format!(
-                        "must be a string or an object with a label, not {}",
-                        describe(item)
-                    ),
-                )
-            })?;
-            let label = fields
-                .string(LABEL)?
-                .map(|t| rules.text(t))
-                .ok_or_else(|| {
-                    RequestError::at(
-                        join(&path, "label"),
-                        "is missing: every option needs a label",
-                    )
-                })?;
-            let value = match fields.find(VALUE) {
-                Some(v) => scalar_text(v.value).ok_or_else(|| v.error("must be a string"))?,
-                None => label.clone(),
-            };
-            Ok(Choice {
-                recommended: fields.boolean(RECOMMENDED)?.unwrap_or(false)
-                    || Choice::says_recommended(&label),
-                label,
-                value,
-                description: fields.string(DESCRIPTION)?.map(|t| rules.text(t)),
-                preview: fields.string(PREVIEW)?.map(|t| rules.text(t)),
-            })
-        })
-        .collect()
+    let items = found.array()?;
+    // Filled by hand: collecting through `Result` can't tell the length, and a list of
+    // thousands would be moved on every doubling.
+    let mut options = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        options.push(read_option(found, i, item, rules)?);
+    }
+    Ok(options)
+}
+
+/// The option `item`, the `i`th of the options `found`.
+fn read_option(
+    found: &Found,
+    i: usize,
+    item: &Json,
+    rules: &ToolRules,
+) -> Result<Choice, RequestError> {
+    if let Some(label) = scalar_text(item) {
+        let label = rules.text(label);
+        return Ok(Choice {
+            recommended: Choice::says_recommended(&label),
+            value: label.clone(),
+            label,
+            description: None,
+            preview: None,
+        });
+    }
+    // Written out only for an option that has fields: most are plain strings.
+    let path = format!("{}[{i}]", found.path);
+    let fields = Fields::new(item, path.clone()).map_err(|_| {
+        RequestError::at(
+            path.clone(),
+            format!(
+                "must be a string or an object with a label, not {}",
+                describe(item)
+            ),
+        )
+    })?;
+    let label = fields
+        .string(LABEL)?
+        .map(|t| rules.text(t))
+        .ok_or_else(|| {
+            RequestError::at(
+                join(&path, "label"),
+                "is missing: every option needs a label",
+            )
+        })?;
+    let value = match fields.find(VALUE) {
+        Some(v) => scalar_text(v.value).ok_or_else(|| v.error("must be a string"))?,
+        None => label.clone(),
+    };
+    Ok(Choice {
+        recommended: fields.boolean(RECOMMENDED)?.unwrap_or(false)
+            || Choice::says_recommended(&label),
+        label,
+        value,
+        description: fields.string(DESCRIPTION)?.map(|t| rules.text(t)),
+        preview: fields.string(PREVIEW)?.map(|t| rules.text(t)),
+    })
 }
 
 /// Whether the person may add a note to their pick: on unless the request or the tool says no
