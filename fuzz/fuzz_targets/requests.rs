@@ -128,7 +128,10 @@ impl Ui for Person<'_> {
     fn mode(&mut self) -> Mode {
         Mode::Terminal
     }
-    fn select(&mut self, _: &Frame, request: SelectRequest) -> SelectReply {
+    fn select(&mut self, _: &Frame, request: &mut SelectRequest) -> SelectReply {
+        // The question lends its options for each showing and must get them back: asked
+        // again (back, a refused answer), it still has them.
+        assert!(!request.options.is_empty(), "a select without its options");
         if let Some(nav) = self.nav() {
             return SelectReply::Nav(nav);
         }
@@ -141,7 +144,11 @@ impl Ui for Person<'_> {
             }),
         }
     }
-    fn multi_select(&mut self, _: &Frame, request: MultiSelectRequest) -> MultiSelectReply {
+    fn multi_select(&mut self, _: &Frame, request: &mut MultiSelectRequest) -> MultiSelectReply {
+        assert!(
+            !request.options.is_empty(),
+            "a multi-select without its options"
+        );
         if let Some(nav) = self.nav() {
             return MultiSelectReply::Nav(nav);
         }
