@@ -5,7 +5,7 @@
 use crate::judge::{Leeway, Reply, Verdict, judge};
 use crate::model::*;
 use crate::printable::Printable;
-use crate::summary::{Badged, hint, review_items};
+use crate::summary::{hint, lend_badged, review_items};
 use crate::text_format;
 
 /// The widgets of the host, as the `ui` WIT interface defines them.
@@ -124,8 +124,8 @@ pub fn run(questions: &mut [Question], policy: &Policy, ui: &mut impl Ui) -> End
     let mut draft: Option<Answer> = None;
     // Once reviewing, an answered question goes back to the review rather than onwards.
     let mut reviewing = false;
+    let total = questions.len() as u32;
     loop {
-        let total = questions.len() as u32;
         while let Some(question) = questions.get_mut(index) {
             let frame = Frame {
                 position: index as u32 + 1,
@@ -204,19 +204,18 @@ fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<
                 ),
                 _ => (s.default, None),
             };
-            let lent = Badged::lend(&mut s.options);
-            let mut request = SelectRequest {
-                options: lent.options,
-                selected,
-                other_label: s.other.then(|| OTHER_LABEL.to_string()),
-                other_text,
-                discuss_label: s.discuss.then(|| DISCUSS_LABEL.to_string()),
-                notes: s.notes,
-                note,
-            };
-            let reply = ui.select(frame, &mut request);
-            s.options = Badged::take_back(request.options, lent.cleared);
-            Reply::Select(reply)
+            Reply::Select(lend_badged(&mut s.options, |options| {
+                let mut request = SelectRequest {
+                    options,
+                    selected,
+                    other_label: s.other.then(|| OTHER_LABEL.to_string()),
+                    other_text,
+                    discuss_label: s.discuss.then(|| DISCUSS_LABEL.to_string()),
+                    notes: s.notes,
+                    note,
+                };
+                (ui.select(frame, &mut request), request.options)
+            }))
         }
         QuestionKind::MultiSelect(m) => {
             let note = preset.and_then(|a| a.note.clone());
@@ -235,20 +234,19 @@ fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<
                 _ => (m.defaults.clone(), None),
             };
             let min_picks = Some(m.fewest_picks(question.required));
-            let lent = Badged::lend(&mut m.options);
-            let mut request = MultiSelectRequest {
-                options: lent.options,
-                selected,
-                other_label: m.other.then(|| OTHER_LABEL.to_string()),
-                other_text,
-                min_picks,
-                max_picks: m.max_picks,
-                notes: m.notes,
-                note,
-            };
-            let reply = ui.multi_select(frame, &mut request);
-            m.options = Badged::take_back(request.options, lent.cleared);
-            Reply::MultiSelect(reply)
+            Reply::MultiSelect(lend_badged(&mut m.options, |options| {
+                let mut request = MultiSelectRequest {
+                    options,
+                    selected,
+                    other_label: m.other.then(|| OTHER_LABEL.to_string()),
+                    other_text,
+                    min_picks,
+                    max_picks: m.max_picks,
+                    notes: m.notes,
+                    note,
+                };
+                (ui.multi_select(frame, &mut request), request.options)
+            }))
         }
         QuestionKind::Text(t) => Reply::Text(
             ui.text(

@@ -141,40 +141,39 @@ pub fn characters(count: u32) -> String {
 /// says so (models write "Yes (Recommended)"), so that a host draws a badge exactly where the
 /// flag is set and never a second one.
 pub fn badged(options: &[Choice]) -> Vec<Choice> {
-    Badged::lend(&mut options.to_vec()).options
+    let mut options = options.to_vec();
+    badge(&mut options);
+    options
 }
 
-/// A question's options lent to a widget as it shows them (see [`badged`]), without a copy: a
-/// list may hold thousands. [`Badged::take_back`] gives the question its options as they were.
-pub struct Badged {
-    pub options: Vec<Choice>,
-    /// The options whose flag was cleared, to set again.
-    pub cleared: Vec<usize>,
+/// Lends a question's `options` to `show` as a widget shows them (see [`badged`]), without a
+/// copy: a list may hold thousands. `show` hands the list back with its reply, and the question
+/// gets its options back as they were.
+pub fn lend_badged<R>(
+    options: &mut Vec<Choice>,
+    show: impl FnOnce(Vec<Choice>) -> (R, Vec<Choice>),
+) -> R {
+    let mut lent = std::mem::take(options);
+    let cleared = badge(&mut lent);
+    let (reply, mut back) = show(lent);
+    for i in cleared {
+        back[i].recommended = true;
+    }
+    *options = back;
+    reply
 }
 
-impl Badged {
-    /// Moves `options` out (leaving them empty), badged.
-    pub fn lend(options: &mut Vec<Choice>) -> Badged {
-        let mut options = std::mem::take(options);
-        let cleared = options
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, o)| o.recommended && Choice::says_recommended(&o.label))
-            .map(|(i, o)| {
-                o.recommended = false;
-                i
-            })
-            .collect();
-        Badged { options, cleared }
-    }
-
-    /// The lent options as they were before [`Badged::lend`].
-    pub fn take_back(mut options: Vec<Choice>, cleared: Vec<usize>) -> Vec<Choice> {
-        for i in cleared {
-            options[i].recommended = true;
-        }
-        options
-    }
+/// Clears the flag where the label says so; the options cleared.
+fn badge(options: &mut [Choice]) -> Vec<usize> {
+    options
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, o)| o.recommended && Choice::says_recommended(&o.label))
+        .map(|(i, o)| {
+            o.recommended = false;
+            i
+        })
+        .collect()
 }
 
 /// The review step's list: every question with its answer in words.
