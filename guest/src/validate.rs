@@ -68,9 +68,8 @@ fn question(path: &str, q: &Question) -> Result<(), RequestError> {
     }
 }
 
-/// A text that must say something and fit its limit.
 /// Where a field is: written out only for an error, since a list may hold thousands of items.
-trait Place {
+trait Place: Copy {
     fn written(&self) -> String;
 }
 
@@ -80,20 +79,26 @@ impl Place for &str {
     }
 }
 
-impl<F: Fn() -> String> Place for F {
+impl<F: Fn() -> String + Copy> Place for F {
     fn written(&self) -> String {
         self()
     }
 }
 
+/// A text that must say something and fit its limit.
 fn text(path: impl Place, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
-    if crate::visible::is_blank(value) {
-        return Err(RequestError::at(
-            join(&path.written(), field),
-            "is empty: it must say something",
-        ));
-    }
+    says_something(path, field, !crate::visible::is_blank(value))?;
     length(path, field, value, limit)
+}
+
+fn says_something(path: impl Place, field: &str, shows: bool) -> Result<(), RequestError> {
+    if shows {
+        return Ok(());
+    }
+    Err(RequestError::at(
+        join(&path.written(), field),
+        "is empty: it must say something",
+    ))
 }
 
 fn length(path: impl Place, field: &str, value: &str, limit: usize) -> Result<(), RequestError> {
@@ -187,13 +192,16 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
     );
     for (i, option) in options.iter().enumerate() {
         let at = || format!("{here}[{i}]");
-        text(at, "label", &option.label, MAX_SHORT_CHARS)?;
+        // A label is blank exactly when its comparable form is empty: one pass over it, not two.
+        let label = crate::visible::comparable(&option.label);
+        says_something(at, "label", !label.is_empty())?;
+        length(at, "label", &option.label, MAX_SHORT_CHARS)?;
         length(at, "value", &option.value, MAX_SHORT_CHARS)?;
         if let Some(description) = &option.description {
             length(at, "description", description, MAX_LONG_CHARS)?;
         }
         // Labels are compared as a person sees them, who may also type one to pick it.
-        if let Some(first) = labels.insert(crate::visible::comparable(&option.label), i) {
+        if let Some(first) = labels.insert(label, i) {
             return Err(RequestError::at(
                 join(&at(), "label"),
                 format!(

@@ -21,7 +21,7 @@ pub fn is_blank(text: &str) -> bool {
 
 /// `text` as a person would tell it from another: without invisible characters, with runs of
 /// blanks as one space, trimmed, and in lower case (a person may type a label to pick it).
-/// Two texts that look alike compare (and hash) equal.
+/// Two texts that look alike compare (and hash) equal; a [blank](is_blank) text's is empty.
 pub fn comparable(text: &str) -> Comparable<'_> {
     // Printable ASCII words with single spaces between them differ from their comparable form
     // only in case, which is folded as they are compared: no copy (a list may hold thousands).
@@ -88,6 +88,11 @@ impl Comparable<'_> {
     fn len(&self) -> usize {
         self.stored().0.len()
     }
+
+    /// Whether the text shows nothing: the same as [`is_blank`] of it.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl PartialEq for Comparable<'_> {
@@ -125,6 +130,17 @@ mod tests {
         assert_ne!(comparable("Ship It"), comparable("Ship I"));
         assert!(is_blank(" \u{200b}\u{2060} "));
         assert!(!is_blank(" x "));
+        for text in [
+            "",
+            " ",
+            " \u{200b}\u{2060}\t",
+            "\u{3164}",
+            " x ",
+            "\u{200b}é",
+            "a b",
+        ] {
+            assert_eq!(comparable(text).is_empty(), is_blank(text), "{text:?}");
+        }
     }
 
     #[test]
