@@ -56,19 +56,23 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
             ),
         ));
     }
-    let json = read_json(arguments, "the arguments are")?;
+    let mut json = read_json(arguments, "the arguments are")?;
     let top = Fields::new(&json, "")?;
     if tool == Tool::ResumeStructured {
         return resume(&top);
     }
     let rules = tool.rules();
-    let (paths, objects): (Vec<String>, Vec<&Json>) = match top.find(&["questions"]) {
-        Some(found) => {
-            let items = found.items()?;
-            validate::question_count(items.len()).map_err(|message| found.error(message))?;
-            items.into_iter().unzip()
+    let one_question = top.find(&["question", "prompt"]).is_some();
+    // Each question is moved out of the request, and its options out of it: read, not copied.
+    let objects = match fields::take(&mut json, "", &["questions"]) {
+        Some(batch) => {
+            let at = batch.path.clone();
+            let items = batch.into_items()?;
+            validate::question_count(items.len())
+                .map_err(|message| RequestError::at(at, message))?;
+            items
         }
-        None if top.find(&["question", "prompt"]).is_some() => (vec![String::new()], vec![&json]),
+        None if one_question => vec![(String::new(), json)],
         None => {
             return Err(RequestError::at(
                 "",
@@ -76,16 +80,14 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
             ));
         }
     };
-    let mut questions = paths
-        .iter()
-        .zip(objects)
-        .map(|(path, object)| {
-            let fields = Fields::new(object, path.clone())?;
-            let question = question::read(&fields, &rules)?;
-            check_option_count(path, &question, rules.options)?;
-            Ok(question)
-        })
-        .collect::<Result<Vec<_>, RequestError>>()?;
+    let mut paths = Vec::with_capacity(objects.len());
+    let mut questions = Vec::with_capacity(objects.len());
+    for (path, mut object) in objects {
+        let question = question::read(&mut object, &path, &rules)?;
+        check_option_count(&path, &question, rules.options)?;
+        questions.push(question);
+        paths.push(path);
+    }
     assign_ids(&mut questions);
     validate::questions(paths.iter().map(String::as_str).zip(&questions))?;
     Ok(Call::Ask(Request { tool, questions }))

@@ -4,7 +4,9 @@ use rustc_hash::FxHashMap;
 
 use serde_json::Value as Json;
 
-use super::fields::{Fields, Found, describe, scalar_text};
+use super::fields::{
+    Fields, Found, Taken, describe, into_scalar_text, item_path, scalar_text, take,
+};
 use super::rules::{KindName, ToolRules};
 use crate::model::*;
 
@@ -40,8 +42,11 @@ const RECOMMENDED: &[&str] = &["recommended"];
 const PREVIEW: &[&str] = &["preview"];
 const NOTES: &[&str] = &["notes", "allow_notes"];
 
-/// Reads the question at `fields`. Its id is left empty when the request gives none.
-pub fn read(fields: &Fields, rules: &ToolRules) -> Result<Question, RequestError> {
+/// Reads the question `object`, at `path` in the request. Its id is left empty when the request
+/// gives none. Its options are moved out of `object`, not copied.
+pub fn read(object: &mut Json, path: &str, rules: &ToolRules) -> Result<Question, RequestError> {
+    let options = take(object, path, OPTIONS);
+    let fields = &Fields::new(object, path)?;
     let text = |names: &[&str]| -> Result<Option<String>, RequestError> {
         Ok(fields.string(names)?.map(|t| rules.text(t)))
     };
@@ -55,10 +60,9 @@ pub fn read(fields: &Fields, rules: &ToolRules) -> Result<Question, RequestError
         Some(found) => scalar_text(found.value).ok_or_else(|| found.error("must be a string"))?,
         None => String::new(),
     };
-    let options = match fields.find(OPTIONS) {
-        Some(found) => Some(read_options(&found, rules)?),
-        None => None,
-    };
+    let options = options
+        .map(|taken| read_options(taken, rules))
+        .transpose()?;
     let mut kind = kind_name(fields, rules, options.is_some())?;
     let options = match kind {
         KindName::Confirm if rules.yes_no_choice => {
@@ -255,42 +259,45 @@ fn read_kind(
 /// Options: strings, or objects with a label and optional value, description and recommended.
 /// A label that ends in "(Recommended)", as models write it, marks the recommendation too; the
 /// label and value stay as sent.
-fn read_options(found: &Found, rules: &ToolRules) -> Result<Vec<Choice>, RequestError> {
-    let items = found.array()?;
+fn read_options(taken: Taken, rules: &ToolRules) -> Result<Vec<Choice>, RequestError> {
+    let (path, items) = taken.into_array()?;
     // Filled by hand: collecting through `Result` can't tell the length, and a list of
     // thousands would be moved on every doubling.
     let mut options = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        options.push(read_option(found, i, item, rules)?);
+    for (i, item) in items.into_iter().enumerate() {
+        options.push(read_option(&path, i, item, rules)?);
     }
     Ok(options)
 }
 
-/// The option `item`, the `i`th of the options `found`.
+/// The option `item`, the `i`th of the options at `options_path`.
 fn read_option(
-    found: &Found,
+    options_path: &str,
     i: usize,
-    item: &Json,
+    item: Json,
     rules: &ToolRules,
 ) -> Result<Choice, RequestError> {
-    if let Some(label) = scalar_text(item) {
-        let label = rules.text(label);
-        return Ok(Choice {
-            recommended: Choice::says_recommended(&label),
-            value: label.clone(),
-            label,
-            description: None,
-            preview: None,
-        });
-    }
+    let item = match into_scalar_text(item) {
+        Ok(label) => {
+            let label = rules.text(label);
+            return Ok(Choice {
+                recommended: Choice::says_recommended(&label),
+                value: label.clone(),
+                label,
+                description: None,
+                preview: None,
+            });
+        }
+        Err(item) => item,
+    };
     // Written out only for an option that has fields: most are plain strings.
-    let path = format!("{}[{i}]", found.path);
-    let fields = Fields::new(item, path.clone()).map_err(|_| {
+    let path = item_path(options_path, i);
+    let fields = Fields::new(&item, path.clone()).map_err(|_| {
         RequestError::at(
             path.clone(),
             format!(
                 "must be a string or an object with a label, not {}",
-                describe(item)
+                describe(&item)
             ),
         )
     })?;
