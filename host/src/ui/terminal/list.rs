@@ -4,7 +4,9 @@ use super::keys::Key;
 
 /// Which entries are visible and which one is under the cursor.
 #[derive(Clone, Debug)]
-pub struct List<'a> {
+pub struct List {
+    /// How many entries the caller has.
+    count: usize,
     /// Indices (into the caller's entries) that pass the filter, in order.
     visible: Vec<usize>,
     /// Position in `visible` of the entry under the cursor.
@@ -13,42 +15,40 @@ pub struct List<'a> {
     offset: usize,
     /// The filter text, while filtering.
     pub filter: Option<String>,
-    /// Each entry's text to filter on; `None` for entries always shown.
-    labels: Vec<Option<&'a str>>,
-    /// `labels` in lower case, made on the first `/`: most lists are never filtered, and a
-    /// long one would pay for it before its first frame.
+    /// Each entry's text to filter on in lower case (`None` for entries always shown), made on
+    /// the first `/`: most lists are never filtered, and a long one would pay for it before its
+    /// first frame.
     lowered: Vec<Option<String>>,
 }
 
 /// Moving the cursor wraps at the ends, as in most terminal pickers.
-impl<'a> List<'a> {
+impl List {
     pub fn new(count: usize, start: usize) -> Self {
         List {
+            count,
             visible: (0..count).collect(),
             cursor: start.min(count.saturating_sub(1)),
             offset: 0,
             filter: None,
-            labels: Vec::new(),
             lowered: Vec::new(),
         }
     }
 
-    /// A list that `/` filters on `labels`, one per entry; entries with no label are always
-    /// shown.
-    pub fn filtered_by(mut self, labels: impl IntoIterator<Item = Option<&'a str>>) -> Self {
-        self.labels = labels.into_iter().collect();
-        self
-    }
-
     /// Handles `/` and, while filtering, typing, Backspace and Esc; false for other keys.
-    pub fn filter_key(&mut self, key: &Key) -> bool {
+    /// `filtered_on(i)` is entry `i`'s text to filter on; entries without one are always shown,
+    /// and a list with none is not filtered.
+    pub fn filter_key<'t>(
+        &mut self,
+        key: &Key,
+        filtered_on: impl Fn(usize) -> Option<&'t str>,
+    ) -> bool {
         let Some(filter) = &mut self.filter else {
-            if *key == Key::Char('/') && self.labels.iter().any(Option::is_some) {
+            if *key == Key::Char('/') && (0..self.count).any(|i| filtered_on(i).is_some()) {
                 self.filter = Some(String::new());
                 if self.lowered.is_empty() {
                     // Once, not per keystroke.
-                    self.lowered = (self.labels.iter())
-                        .map(|l| l.map(str::to_lowercase))
+                    self.lowered = (0..self.count)
+                        .map(|i| filtered_on(i).map(str::to_lowercase))
                         .collect();
                 }
                 return true;
@@ -202,27 +202,28 @@ mod tests {
 
     #[test]
     fn slash_filters_on_labels_and_esc_clears() {
-        let labels = ["Red", "Green", "Blue"].map(Some);
-        let mut list = List::new(4, 0).filtered_by(labels.into_iter().chain([None]));
-        assert!(list.filter_key(&Key::Char('/')));
-        list.filter_key(&Key::Char('G'));
+        let labels = ["Red", "Green", "Blue"];
+        let labels = |i: usize| labels.get(i).copied();
+        let mut list = List::new(4, 0);
+        assert!(list.filter_key(&Key::Char('/'), labels));
+        list.filter_key(&Key::Char('G'), labels);
         assert_eq!(
             list.visible(),
             [1, 3],
             "case-insensitive; the unlabelled entry stays"
         );
-        list.filter_key(&Key::Char('x'));
+        list.filter_key(&Key::Char('x'), labels);
         assert_eq!(list.visible(), [3]);
-        list.filter_key(&Key::Backspace);
+        list.filter_key(&Key::Backspace, labels);
         assert_eq!(list.visible(), [1, 3]);
-        list.filter_key(&Key::Esc);
+        list.filter_key(&Key::Esc, labels);
         assert_eq!(list.visible(), [0, 1, 2, 3]);
         assert!(
-            !list.filter_key(&Key::Char('x')),
+            !list.filter_key(&Key::Char('x'), labels),
             "typing without / is not filtering"
         );
-        assert!(list.filter_key(&Key::Char('/')));
-        list.filter_key(&Key::Char('b'));
+        assert!(list.filter_key(&Key::Char('/'), labels));
+        list.filter_key(&Key::Char('b'), labels);
         assert_eq!(list.visible(), [2, 3], "a second filter as the first");
     }
 

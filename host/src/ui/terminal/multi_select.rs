@@ -20,7 +20,7 @@ pub struct MultiSelect<'a> {
     other_label: Option<&'a str>,
     other_text: String,
     editor: Option<Editor>,
-    list: List<'a>,
+    list: List,
     min: Option<u32>,
     max: Option<u32>,
     /// The limits in words (the frame's hint), shown beside "Done".
@@ -46,13 +46,7 @@ impl<'a> MultiSelect<'a> {
             other_label: request.other_label.as_deref(),
             other_text: request.other_text.clone().unwrap_or_default(),
             editor: None,
-            list: List::new(entries, 0).filtered_by(
-                request
-                    .options
-                    .iter()
-                    .map(|o| Some(o.label.as_str()))
-                    .chain(request.other_label.iter().map(|_| None)),
-            ),
+            list: List::new(entries, 0),
             min: request.min_picks,
             max: request.max_picks,
             limits: limits.map(str::to_string),
@@ -149,7 +143,12 @@ impl Widget for MultiSelect<'_> {
             };
         }
         // Space toggles even while filtering.
-        if key != Key::Char(' ') && self.list.filter_key(&key) || self.list.navigate(&key, page) {
+        let options = self.options;
+        // Filtering narrows the options; the free-text entry stays.
+        let filtered_on = |i: usize| options.get(i).map(|o| o.label.as_str());
+        if key != Key::Char(' ') && self.list.filter_key(&key, filtered_on)
+            || self.list.navigate(&key, page)
+        {
             return None;
         }
         match key {

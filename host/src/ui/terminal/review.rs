@@ -16,7 +16,7 @@ pub struct Review {
     items: Vec<ReviewItem>,
     declinable: bool,
     /// Entries: the items, then "Submit" (or "Accept"), then "Decline" when declinable.
-    list: List<'static>,
+    list: List,
 }
 
 impl Review {

@@ -10,6 +10,7 @@ use super::note::{Note, NoteKey};
 use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
+use crate::Choice;
 use crate::ui::{Nav, Pick, SelectReply, SelectRequest};
 use unicode_width::UnicodeWidthStr;
 
@@ -21,7 +22,7 @@ enum Kind {
 }
 
 /// An entry of the list: an option, or one of the extra entries.
-/// The entries borrow the request's text: a list may hold thousands.
+#[derive(Clone, Copy)]
 pub(super) struct Entry<'a> {
     kind: Kind,
     label: &'a str,
@@ -31,9 +32,45 @@ pub(super) struct Entry<'a> {
     preview: Option<&'a str>,
 }
 
+/// The entries: the request's options, then the extra entries where offered. Read from the
+/// request as they are drawn, not copied into a list of their own: a list may hold thousands,
+/// and its first frame shows a screenful.
+struct Entries<'a> {
+    options: &'a [Choice],
+    extras: Vec<Entry<'a>>,
+}
+
+impl<'a> Entries<'a> {
+    fn len(&self) -> usize {
+        self.options.len() + self.extras.len()
+    }
+
+    fn get(&self, index: usize) -> Entry<'a> {
+        match self.options.get(index) {
+            Some(o) => Entry {
+                kind: Kind::Option(index as u32),
+                label: &o.label,
+                description: shown_description(o),
+                badge: o.recommended,
+                preview: o.preview.as_deref(),
+            },
+            None => self.extras[index - self.options.len()],
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Entry<'a>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// What `/` filters entry `index` on: an option's label; extra entries always stay.
+    fn filtered_on(&self, index: usize) -> Option<&'a str> {
+        self.options.get(index).map(|o| o.label.as_str())
+    }
+}
+
 pub struct Select<'a> {
-    entries: Vec<Entry<'a>>,
-    list: List<'a>,
+    entries: Entries<'a>,
+    list: List,
     /// The "Something else" editor while it is open.
     editor: Option<Editor>,
     other_text: String,
@@ -42,18 +79,6 @@ pub struct Select<'a> {
 
 impl<'a> Select<'a> {
     pub fn new(request: &'a SelectRequest) -> Self {
-        let mut entries: Vec<Entry> = request
-            .options
-            .iter()
-            .enumerate()
-            .map(|(i, o)| Entry {
-                kind: Kind::Option(i as u32),
-                label: &o.label,
-                description: shown_description(o),
-                badge: o.recommended,
-                preview: o.preview.as_deref(),
-            })
-            .collect();
         let extra = |kind, label: &'a Option<String>| {
             label.as_deref().map(|label| Entry {
                 kind,
@@ -63,8 +88,16 @@ impl<'a> Select<'a> {
                 preview: None,
             })
         };
-        entries.extend(extra(Kind::Other, &request.other_label));
-        entries.extend(extra(Kind::Discuss, &request.discuss_label));
+        let entries = Entries {
+            options: &request.options,
+            extras: [
+                extra(Kind::Other, &request.other_label),
+                extra(Kind::Discuss, &request.discuss_label),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+        };
         let start = match (request.selected, &request.other_text) {
             (Some(i), _) => i as usize,
             (None, Some(_)) => entries
@@ -78,12 +111,8 @@ impl<'a> Select<'a> {
                 .position(|o| o.recommended)
                 .unwrap_or(0),
         };
-        // Filtering narrows the options; the extra entries stay.
-        let labels = entries
-            .iter()
-            .map(|e| matches!(e.kind, Kind::Option(_)).then_some(e.label));
         Select {
-            list: List::new(entries.len(), start).filtered_by(labels),
+            list: List::new(entries.len(), start),
             entries,
             editor: None,
             other_text: request.other_text.clone().unwrap_or_default(),
@@ -93,7 +122,7 @@ impl<'a> Select<'a> {
 
     /// The option under the cursor, when the cursor is on one (not on an extra entry).
     fn current_option(&self) -> Option<u32> {
-        match self.entries[self.list.current()?].kind {
+        match self.entries.get(self.list.current()?).kind {
             Kind::Option(i) => Some(i),
             _ => None,
         }
@@ -130,7 +159,9 @@ impl Widget for Select<'_> {
                 _ => None,
             };
         }
-        if self.list.filter_key(&key) || self.list.navigate(&key, page) {
+        let entries = &self.entries;
+        if self.list.filter_key(&key, |i| entries.filtered_on(i)) || self.list.navigate(&key, page)
+        {
             return None;
         }
         match key {
@@ -138,7 +169,7 @@ impl Widget for Select<'_> {
                 self.note.open();
                 None
             }
-            Key::Enter => match self.entries[self.list.current()?].kind {
+            Key::Enter => match self.entries.get(self.list.current()?).kind {
                 Kind::Option(i) => Some(self.pick(i)),
                 Kind::Discuss => Some(SelectReply::Discuss),
                 Kind::Other => {
@@ -161,7 +192,7 @@ impl Widget for Select<'_> {
         let theme = ctx.theme;
         filter_line(self.list.filter.as_ref(), &mut body, theme);
         let entries = &self.entries;
-        let is_option = |i: usize| matches!(entries[i].kind, Kind::Option(_));
+        let is_option = |i: usize| matches!(entries.get(i).kind, Kind::Option(_));
         no_match_line(&self.list, is_option, &mut body, theme);
         let number_width = self.entries.len().to_string().len();
         let previews = PreviewBox::for_previews(entries.iter().map(|e| e.preview), ctx.width);
@@ -170,7 +201,7 @@ impl Widget for Select<'_> {
             .saturating_sub(body.lines.len() + 2 + self.note.rows());
         let preview_rows = previews.as_ref().map_or(0, |p| p.rows(rows));
         let rows = rows.saturating_sub(preview_rows);
-        let height = |i: usize| 1 + usize::from(entries[i].description.is_some());
+        let height = |i: usize| 1 + usize::from(entries.get(i).description.is_some());
         list_window(
             &mut self.list,
             rows,
@@ -178,7 +209,7 @@ impl Widget for Select<'_> {
             &mut body,
             theme,
             |index, here, body| {
-                let entry = &entries[index];
+                let entry = entries.get(index);
                 let (pointer, style) = if here {
                     (POINTER, theme.selected)
                 } else {
@@ -223,7 +254,7 @@ impl Widget for Select<'_> {
             },
         );
         if let Some(previews) = previews {
-            let shown = self.list.current().and_then(|i| entries[i].preview);
+            let shown = self.list.current().and_then(|i| entries.get(i).preview);
             body.lines.extend(previews.draw(shown, preview_rows, theme));
         }
         self.note.draw(&mut body, ctx.width, theme);
@@ -248,8 +279,9 @@ impl Widget for Select<'_> {
         match reply {
             SelectReply::Picked(pick) => self
                 .entries
+                .options
                 .get(pick.index as usize)
-                .map(|e| Note::summary(e.label.to_string(), pick.note.as_ref())),
+                .map(|o| Note::summary(o.label.clone(), pick.note.as_ref())),
             SelectReply::Other(text) => Some(text.clone()),
             SelectReply::Discuss => self
                 .entries
