@@ -323,10 +323,25 @@ impl TerminalUi {
                 Ok(false) => {}
                 Err(_) => return Key::Interrupt,
             }
-            if keyboard.wait(Duration::from_millis(50)) == Ready::HungUp {
-                return Key::Interrupt;
+            match keyboard.wait(Duration::from_millis(50)) {
+                Ready::HungUp => return Key::Interrupt,
+                // crossterm hears of a resize by SIGWINCH once it listens, from its first poll:
+                // one that came between the first frame and that poll would be lost.
+                Ready::Nothing => {
+                    if let Some(resize) = self.resized() {
+                        return resize;
+                    }
+                }
+                Ready::Input => {}
             }
         }
+    }
+
+    /// A resize, when the terminal's size is no longer the one drawn for.
+    fn resized(&self) -> Option<Key> {
+        let (width, height) = self.size()?;
+        let drawn = self.renderer.as_ref()?.size();
+        ((usize::from(width), usize::from(height)) != drawn).then_some(Key::Resize(width, height))
     }
 
     /// The next key of a terminal named by path. An Esc is told from the start of a longer
@@ -357,10 +372,8 @@ impl TerminalUi {
                     Err(_) => return Key::Interrupt,
                 },
                 Ready::Nothing => {
-                    if let (Some(size), Some(renderer)) = (device.size(), &self.renderer)
-                        && (usize::from(size.0), usize::from(size.1)) != renderer.size()
-                    {
-                        return Key::Resize(size.0, size.1);
+                    if let Some(resize) = self.resized() {
+                        return resize;
                     }
                 }
             }
@@ -403,7 +416,10 @@ impl TerminalUi {
                 }
                 Key::Resize(width, height) => {
                     let renderer = self.renderer.as_mut().expect("entered above");
-                    renderer.resize(width, height, &mut self.buffer);
+                    // Seen by polling first, then announced again by crossterm: drawn once.
+                    if renderer.size() != (usize::from(width), usize::from(height)) {
+                        renderer.resize(width, height, &mut self.buffer);
+                    }
                 }
                 Key::Suspend if self.job.is_some() => {
                     let terminal = self.keyboard.as_ref().map_or(-1, |k| k.fd);
