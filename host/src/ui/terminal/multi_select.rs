@@ -144,9 +144,7 @@ impl Widget for MultiSelect<'_> {
         }
         // Space toggles even while filtering.
         let options = self.options;
-        // Filtering narrows the options; the free-text entry stays.
-        let filtered_on = |i: usize| options.get(i).map(|o| o.label.as_str());
-        if key != Key::Char(' ') && self.list.filter_key(&key, filtered_on)
+        if key != Key::Char(' ') && self.list.filter_key(&key, |i| filtered_on(options, i))
             || self.list.navigate(&key, page)
         {
             return None;

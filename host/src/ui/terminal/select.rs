@@ -61,11 +61,6 @@ impl<'a> Entries<'a> {
     fn iter(&self) -> impl Iterator<Item = Entry<'a>> + '_ {
         (0..self.len()).map(|i| self.get(i))
     }
-
-    /// What `/` filters entry `index` on: an option's label; extra entries always stay.
-    fn filtered_on(&self, index: usize) -> Option<&'a str> {
-        self.options.get(index).map(|o| o.label.as_str())
-    }
 }
 
 pub struct Select<'a> {
@@ -159,8 +154,8 @@ impl Widget for Select<'_> {
                 _ => None,
             };
         }
-        let entries = &self.entries;
-        if self.list.filter_key(&key, |i| entries.filtered_on(i)) || self.list.navigate(&key, page)
+        let options = self.entries.options;
+        if self.list.filter_key(&key, |i| filtered_on(options, i)) || self.list.navigate(&key, page)
         {
             return None;
         }

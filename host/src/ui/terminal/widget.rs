@@ -102,6 +102,12 @@ pub fn list_window(
     }
 }
 
+/// What `/` filters entry `index` of a choice list on: an option's label. The entries after
+/// the options ("Something else", "Discuss") have none, and stay whatever is typed.
+pub fn filtered_on(options: &[Choice], index: usize) -> Option<&str> {
+    options.get(index).map(|o| o.label.as_str())
+}
+
 /// The description shown under an option: none when it is blank, which the agent sends for
 /// "no description" as often as it leaves it out.
 pub fn shown_description(option: &Choice) -> Option<&str> {
