@@ -68,9 +68,25 @@ pub fn is_plain(text: &str) -> bool {
 }
 
 /// Printable ASCII (and line breaks where they are kept): nothing to take out or change.
+/// Eight bytes at a time, since every label of a list of thousands is looked at.
 fn plain(text: &str, keep_newlines: bool) -> bool {
-    text.bytes()
-        .all(|b| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n'))
+    let plain_byte = |b: &u8| (0x20..0x7f).contains(b) || (keep_newlines && *b == b'\n');
+    let mut words = text.as_bytes().chunks_exact(8);
+    let whole = words.by_ref().all(|word| {
+        printable_word(u64::from_le_bytes(word.try_into().expect("eight bytes")))
+            || word.iter().all(plain_byte)
+    });
+    whole && words.remainder().iter().all(plain_byte)
+}
+
+/// Whether all eight bytes of `word` are printable ASCII (0x20 to 0x7e). With the top bits
+/// clear, adding to a byte never carries into the next, and its top bit then tells whether
+/// it reached a bound.
+fn printable_word(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = ONES * 0x80;
+    // A byte from 0x20 up reaches the top bit when 0x60 is added; DEL (0x7f) when 1 is.
+    word & TOPS == 0 && (word + ONES * 0x60) & TOPS == TOPS && (word + ONES) & TOPS == 0
 }
 
 fn clean(text: &str, keep_newlines: bool) -> String {
@@ -143,6 +159,44 @@ fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_is_plain_exactly_when_each_of_its_bytes_is() {
+        let by_bytes = |text: &str, keep_newlines: bool| {
+            text.bytes()
+                .all(|b| (0x20..0x7f).contains(&b) || (keep_newlines && b == b'\n'))
+        };
+        // Every byte value at every place of a word and of the tail after it.
+        for byte in 0..=0x7fu8 {
+            for place in 0..12 {
+                let mut bytes = *b"Option 1234 ";
+                bytes[place] = byte;
+                let text = std::str::from_utf8(&bytes).unwrap();
+                for keep_newlines in [false, true] {
+                    assert_eq!(
+                        plain(text, keep_newlines),
+                        by_bytes(text, keep_newlines),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        for text in [
+            "",
+            "é",
+            "caf\u{e9} au lait",
+            "two\nlines of text",
+            "\u{1b}[31mred\u{1b}[0m",
+        ] {
+            for keep_newlines in [false, true] {
+                assert_eq!(
+                    plain(text, keep_newlines),
+                    by_bytes(text, keep_newlines),
+                    "{text:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn removes_escape_sequences_and_controls() {
