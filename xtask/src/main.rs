@@ -9,6 +9,7 @@
 //! [`release`]) and prints its path.
 
 mod release;
+mod shrink;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,11 @@ enum Toolchain {
 fn build_guest(check: bool) -> Result<(), String> {
     let root = workspace_root();
     let toolchain = find_toolchain()?;
+    // Asked before the build, so that a missing tool is said at once, not minutes later.
+    let wasm_opt = shrink::version();
+    if wasm_opt.is_none() && matches!(toolchain, Toolchain::Reference) {
+        return Err(MISSING_WASM_OPT.to_string());
+    }
     let mut cargo = match toolchain {
         Toolchain::Reference => {
             let mut c = Command::new(DEBIAN_CARGO);
@@ -83,7 +89,12 @@ fn build_guest(check: bool) -> Result<(), String> {
         "--locked",
     ]);
     if matches!(toolchain, Toolchain::Reference) {
-        cargo.arg("-Zbuild-std=std,panic_abort");
+        // std's smaller sorts and formatting: 9 KB less component, 22 KB less compiled code,
+        // and no measurable change in a call's time.
+        cargo.args([
+            "-Zbuild-std=std,panic_abort",
+            "-Zbuild-std-features=optimize_for_size",
+        ]);
     }
     // Paths that would otherwise end up in the binary are made machine-independent.
     let cargo_home = env::var("CARGO_HOME")
@@ -109,8 +120,22 @@ fn build_guest(check: bool) -> Result<(), String> {
     }
     let target_dir = target_dir(&root);
     let core_path = target_dir.join(TARGET).join("guest/interview_guest.wasm");
-    let core = std::fs::read(&core_path)
-        .map_err(|e| format!("cannot read {}: {e}", core_path.display()))?;
+    let core = match wasm_opt {
+        Some(version) => {
+            if version != shrink::REFERENCE_VERSION {
+                eprintln!(
+                    "xtask: {version} is not {}, whose bytes the committed file has: they may differ",
+                    shrink::REFERENCE_VERSION
+                );
+            }
+            shrink::optimize(&core_path)?
+        }
+        None => {
+            eprintln!("xtask: {MISSING_WASM_OPT}; going on without it");
+            std::fs::read(&core_path)
+                .map_err(|e| format!("cannot read {}: {e}", core_path.display()))?
+        }
+    };
     let component = wit_component::ComponentEncoder::default()
         .module(&core)
         .and_then(|encoder| encoder.validate(true).encode())
@@ -141,6 +166,8 @@ fn build_guest(check: bool) -> Result<(), String> {
     Ok(())
 }
 
+const MISSING_WASM_OPT: &str = "Binaryen's wasm-opt, which shrinks the core module, is not on the PATH (Debian: `apt-get install binaryen`)";
+
 fn find_toolchain() -> Result<Toolchain, String> {
     if Path::new(DEBIAN_RUSTC).exists() && Path::new(DEBIAN_STD_SRC).is_dir() {
         return Ok(Toolchain::Reference);
@@ -158,7 +185,7 @@ fn find_toolchain() -> Result<Toolchain, String> {
     }
     Err(format!(
         "no Rust toolchain that builds for {TARGET} was found. Install the reference toolchain \
-         (Debian: `apt-get install rustc-web cargo-web rust-web-src rust-web-llvm lld-22`), or \
+         (Debian: `apt-get install rustc-web cargo-web rust-web-src rust-web-llvm lld-22 binaryen`), or \
          where rustup can download: `rustup target add {TARGET}`"
     ))
 }
