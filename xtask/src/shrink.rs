@@ -4,7 +4,8 @@
 //! relocations nobody applies any more): `wasm-opt` re-encodes them at their real length, which
 //! alone makes this plugin's module 7% smaller, and `-O3` takes 5% more off what LLVM's
 //! per-function view left, and 2% off the code wasmtime compiles from it, with no change in the
-//! time of a call. `-Oz` and `-Os` were no smaller and a little slower.
+//! time of a call. `-Oz` and `-Os` take at most 1.7 KB more of the module, and nothing of the
+//! compiled code.
 
 use std::path::Path;
 use std::process::Command;
