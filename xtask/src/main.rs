@@ -166,7 +166,8 @@ fn build_guest(check: bool) -> Result<(), String> {
     Ok(())
 }
 
-const MISSING_WASM_OPT: &str = "Binaryen's wasm-opt, which shrinks the core module, is not on the PATH (Debian: `apt-get install binaryen`)";
+const MISSING_WASM_OPT: &str = "Binaryen's wasm-opt, which shrinks the core module, is not on \
+    the PATH (Debian: `apt-get install binaryen`)";
 
 fn find_toolchain() -> Result<Toolchain, String> {
     if Path::new(DEBIAN_RUSTC).exists() && Path::new(DEBIAN_STD_SRC).is_dir() {
