@@ -13,6 +13,9 @@ use std::time::Duration;
 /// usually cuts the wait short anyway; this bounds it when the signal went to another thread.)
 const INTERRUPT_CHECK: Duration = Duration::from_millis(50);
 
+/// The most one read takes in.
+const READ_SIZE: usize = 64 << 10;
+
 /// What the person did next.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -147,13 +150,17 @@ impl LineReader {
             self.searched -= self.start;
             self.start = 0;
         }
-        let mut buffer = [0u8; 64 << 10];
-        // SAFETY: reading into a buffer of the length given, from a descriptor that is open
-        // (poll did not say POLLNVAL) and that this reader or the process keeps open.
-        let n = unsafe { libc::read(self.fd, buffer.as_mut_ptr().cast(), buffer.len()) };
+        // Read straight into the spare room: a zeroed buffer would touch all 64 KB, fresh
+        // pages of a new process, to keep the two bytes of a typical answer.
+        self.pending.reserve(READ_SIZE);
+        let spare = self.pending.spare_capacity_mut();
+        // SAFETY: reading into memory of the length given, from a descriptor that is open (poll
+        // did not say POLLNVAL) and that this reader or the process keeps open.
+        let n = unsafe { libc::read(self.fd, spare.as_mut_ptr().cast(), spare.len()) };
         match n {
             0 => self.drained = true,
-            n if n > 0 => self.pending.extend_from_slice(&buffer[..n as usize]),
+            // SAFETY: `read` initialised the first `n` bytes of the spare room.
+            n if n > 0 => unsafe { self.pending.set_len(self.pending.len() + n as usize) },
             _ => {
                 let error = std::io::Error::last_os_error().kind();
                 if !matches!(
