@@ -2,7 +2,7 @@
 //!
 //! First the README's table: `interview` (built by `cargo xtask release`, and copied as an
 //! installer copies it) and its anchors (a native program that reads one line, and inquire's
-//! `Select`, copied the same way) run in turns in the same pseudo-terminal, 20 pairs a row; each
+//! `Select`, copied the same way) run in turns in the same pseudo-terminal, 40 pairs a row; each
 //! ratio is the median of the pairs' ratios.
 //! Then figures of the parts, measured in-process. Run on an idle machine.
 
@@ -287,7 +287,7 @@ fn terminal() {
 }
 
 /// How many pairs each row of the table is the median of.
-const PAIRS: usize = 20;
+const PAIRS: usize = 40;
 const DOWN: &str = "\x1b[B";
 const ESC: &str = "\x1b";
 
@@ -327,7 +327,10 @@ fn side_by_side(interview: &Path, bin: &Path) {
 
     println!(
         "{:<52} {:>10} {:>10} {:>7}",
-        "median of 20 pairs", "interview", "anchor", "ratio"
+        format!("median of {PAIRS} pairs"),
+        "interview",
+        "anchor",
+        "ratio"
     );
     let one_question = || {
         let ours = whole_process(pty::Run::start(
