@@ -13,7 +13,7 @@ use std::time::Duration;
 /// usually cuts the wait short anyway; this bounds it when the signal went to another thread.)
 const INTERRUPT_CHECK: Duration = Duration::from_millis(50);
 
-/// The most one read takes in.
+/// The room made for each read, at least: as much as a pipe's buffer usually holds.
 const READ_SIZE: usize = 64 << 10;
 
 /// What the person did next.
