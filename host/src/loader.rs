@@ -2,22 +2,32 @@
 //! at once. The cache key is the component's bytes and wasmtime's compatibility hash, so a new
 //! plugin or a new wasmtime never reads a stale file.
 //!
-//! A cache file is exactly what wasmtime wrote, so that wasmtime can map it into memory rather
-//! than read and copy it: start-up pays only for the pages it touches. Deserializing compiled
-//! code is `unsafe` because the bytes become machine code, and a file that was truncated or
-//! damaged would crash the process. So each file's name carries a CRC-32 of its contents,
-//! checked before wasmtime sees them (a damaged file, not a forged one, is what it guards
-//! against: whoever can write to the cache folder can write the program itself); only a
-//! regular file is opened (never a FIFO, a device or a symlink); and a file that fails either
-//! check is compiled again and replaced.
+//! A cache file is exactly what wasmtime wrote, and it runs where it lies: it is mapped into
+//! memory once, checked, and its code made executable in place, so start-up pays only for the
+//! pages it touches and reads no file twice. Deserializing compiled code is `unsafe` because
+//! the bytes become machine code, and a file that was truncated or damaged would crash the
+//! process. So each file's name carries a CRC-32 of its contents, checked before wasmtime sees
+//! them (a damaged file, not a forged one, is what it guards against: whoever can write to the
+//! cache folder can write the program itself); only a regular file is opened (never a FIFO, a
+//! device or a symlink); and a file that fails either check is compiled again and replaced.
+//!
+//! Running a cached file needs no compiler, so the engine that runs the plugin has none
+//! (setting Cranelift up for this machine made creating the engine five times slower, about
+//! 60 µs); a compiling engine is made only when there is something to compile. The cache key
+//! is therefore the running engine's settings; the compiled code's CPU features are checked by
+//! wasmtime against this machine's, and a file made for another CPU is refused and rebuilt
+//! like a damaged one.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
+use std::sync::Arc;
 
-use wasmtime::Engine;
+use memmap2::Mmap;
 use wasmtime::component::Component;
+use wasmtime::{CustomCodeMemory, Engine};
 
 use crate::Error;
 
@@ -42,34 +52,75 @@ pub enum LoadKind {
     Rebuilt(String),
 }
 
-/// Compiles `bytes` (whose [`fingerprint`] is given), or reads them compiled from `cache_dir`. A cache that cannot be read or
-/// written is not an error: the component is compiled in memory instead.
+/// A compiled component, and the cache file's mapping its code runs from when it came from
+/// the cache. Clones share both; keep one for as long as the component or anything made from
+/// it (a store, an instance) is in use.
+#[derive(Clone)]
+pub(crate) struct Compiled {
+    // Declared first so that it is dropped first: its code lies in `_image`.
+    component: Component,
+    _image: Option<Arc<Mmap>>,
+}
+
+impl Compiled {
+    pub(crate) fn component(&self) -> &Component {
+        &self.component
+    }
+
+    fn in_memory(component: Component) -> Compiled {
+        Compiled {
+            component,
+            _image: None,
+        }
+    }
+}
+
+/// Compiles `bytes` (whose [`fingerprint`] is given) with an engine from `compiler`, or reads
+/// them compiled from `cache_dir`; either way the component is ready for `engine`, which needs
+/// no compiler of its own but must publish code with [`CodePublisher`]. A cache that cannot be
+/// read or written is not an error: the component is compiled in memory instead.
 pub(crate) fn load(
     engine: &Engine,
+    compiler: impl FnOnce() -> Result<Engine, Error>,
     bytes: &[u8],
     fingerprint: u64,
     cache_dir: Option<&Path>,
-) -> Result<(Component, LoadKind), Error> {
+) -> Result<(Compiled, LoadKind), Error> {
+    let compile = |bytes: &[u8]| {
+        compiler()?
+            .precompile_component(bytes)
+            .map_err(Error::Compile)
+    };
     let Some(dir) = cache_dir else {
-        let compiled = engine.precompile_component(bytes).map_err(Error::Compile)?;
+        let compiled = compile(bytes)?;
         return Ok((deserialize(engine, &compiled)?, LoadKind::Compiled));
     };
     let prefix = format!("{:016x}.", key(engine, fingerprint));
     let mut kind = LoadKind::Compiled;
     let found = cached_files(dir, &prefix);
     if let Some(file) = found.first() {
-        match checked(file) {
-            // SAFETY: the file holds exactly what `precompile_component` of an engine with the
-            // same compatibility hash (it is in the name) wrote: its CRC-32 matches, and files
-            // are only ever replaced by a rename, never written in place while mapped.
-            Ok(()) => match unsafe { Component::deserialize_file(engine, file) } {
-                Ok(component) => return Ok((component, LoadKind::Cached)),
-                Err(e) => kind = LoadKind::Rebuilt(format!("wasmtime refused it: {e}")),
-            },
+        match mapped(file) {
+            Ok(image) => {
+                // SAFETY: the mapping holds exactly what `precompile_component` of an engine
+                // with the same settings (they are in the name) wrote: its CRC-32 matches, and
+                // files are only ever replaced by a rename, never written in place while
+                // mapped. It stays mapped for as long as the component: `Compiled` holds both.
+                match unsafe { Component::deserialize_raw(engine, NonNull::from(&image[..])) } {
+                    Ok(component) => {
+                        let image = Some(Arc::new(image));
+                        let compiled = Compiled {
+                            component,
+                            _image: image,
+                        };
+                        return Ok((compiled, LoadKind::Cached));
+                    }
+                    Err(e) => kind = LoadKind::Rebuilt(format!("wasmtime refused it: {e}")),
+                }
+            }
             Err(reason) => kind = LoadKind::Rebuilt(reason),
         }
     }
-    let compiled = engine.precompile_component(bytes).map_err(Error::Compile)?;
+    let compiled = compile(bytes)?;
     for stale in &found {
         let _ = std::fs::remove_file(stale);
     }
@@ -77,9 +128,46 @@ pub(crate) fn load(
     Ok((deserialize(engine, &compiled)?, kind))
 }
 
-fn deserialize(engine: &Engine, compiled: &[u8]) -> Result<Component, Error> {
-    // SAFETY: `compiled` was produced just now by this engine.
-    unsafe { Component::deserialize(engine, compiled) }.map_err(Error::Compile)
+fn deserialize(engine: &Engine, compiled: &[u8]) -> Result<Compiled, Error> {
+    // SAFETY: `compiled` was produced just now by an engine of the same settings.
+    let component = unsafe { Component::deserialize(engine, compiled) }.map_err(Error::Compile)?;
+    Ok(Compiled::in_memory(component))
+}
+
+/// Makes compiled code executable with `mprotect`, as wasmtime itself does, but for code in
+/// memory wasmtime does not own (a mapped cache file) as well as its own.
+pub(crate) struct CodePublisher;
+
+impl CustomCodeMemory for CodePublisher {
+    fn required_alignment(&self) -> usize {
+        page_size()
+    }
+
+    fn publish_executable(&self, ptr: *const u8, len: usize) -> wasmtime::Result<()> {
+        protect(ptr, len, libc::PROT_READ | libc::PROT_EXEC)
+    }
+
+    fn unpublish_executable(&self, ptr: *const u8, len: usize) -> wasmtime::Result<()> {
+        protect(ptr, len, libc::PROT_READ | libc::PROT_WRITE)
+    }
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096)
+}
+
+fn protect(ptr: *const u8, len: usize, protection: libc::c_int) -> wasmtime::Result<()> {
+    // SAFETY: wasmtime passes a page-aligned range of a mapping that holds compiled code and
+    // that no code runs from while it is unpublished.
+    if unsafe { libc::mprotect(ptr.cast_mut().cast(), len, protection) } == 0 {
+        Ok(())
+    } else {
+        Err(wasmtime::Error::msg(format!(
+            "cannot change the protection of compiled code: {}",
+            std::io::Error::last_os_error()
+        )))
+    }
 }
 
 /// A hash of a component's bytes, for its cache key.
@@ -119,8 +207,9 @@ fn promised_crc(file: &Path) -> Option<u32> {
     u32::from_str_radix(crc, 16).ok()
 }
 
-/// Whether `file` may be handed to wasmtime: `Err` with the reason when it must not be.
-fn checked(file: &Path) -> Result<(), String> {
+/// `file`, mapped privately and read-only, if it may be handed to wasmtime: `Err` with the
+/// reason when it must not be.
+fn mapped(file: &Path) -> Result<Mmap, String> {
     // O_NOFOLLOW: a symlink is refused, not followed; O_NONBLOCK: opening a FIFO returns at
     // once instead of waiting for a writer.
     let opened = std::fs::OpenOptions::new()
@@ -136,15 +225,16 @@ fn checked(file: &Path) -> Result<(), String> {
     }
     let promised = promised_crc(file).ok_or("its name does not say its checksum")?;
     // Mapped rather than read: the checksum runs over the page cache itself, with no copy,
-    // which takes a third off the check.
+    // and the code then runs from the same pages. Private, as wasmtime maps its own files:
+    // making the code executable never reaches the file.
     // SAFETY: cache files are only ever replaced by a rename, never changed in place, so the
-    // mapped bytes stay what they are; wasmtime maps the same file the same way next.
-    let mapped =
-        unsafe { memmap2::Mmap::map(&opened) }.map_err(|e| format!("cannot read it: {e}"))?;
+    // mapped bytes stay what they are.
+    let mapped = unsafe { memmap2::MmapOptions::new().map_copy_read_only(&opened) }
+        .map_err(|e| format!("cannot read it: {e}"))?;
     if crc32fast::hash(&mapped) != promised {
         return Err("its checksum does not match its contents".into());
     }
-    Ok(())
+    Ok(mapped)
 }
 
 /// Writes atomically, so that a concurrent run never reads half a file; a file or link already

@@ -14,7 +14,7 @@ use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinit
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::imports::State;
 use crate::journal::{self, Journal};
-use crate::loader::{self, LoadKind};
+use crate::loader::{self, CodePublisher, Compiled, LoadKind};
 use crate::replay::{Given, Recorder};
 use crate::sandbox::{GuestClock, Limits, Ticker};
 use crate::ui::Ui;
@@ -28,7 +28,7 @@ const EMBEDDED_FINGERPRINT: u64 = include!(concat!(env!("OUT_DIR"), "/embedded_f
 /// The interview plugin, compiled and ready to instantiate. Cheap to share; load it once.
 pub struct Plugin {
     engine: Engine,
-    component: wasmtime::component::Component,
+    compiled: Compiled,
     limits: Limits,
     load_kind: LoadKind,
     source: Arc<Source>,
@@ -96,13 +96,19 @@ impl PluginBuilder {
             Cow::Borrowed(_) => EMBEDDED_FINGERPRINT,
             Cow::Owned(bytes) => loader::fingerprint(bytes),
         };
-        let engine = Engine::new(&engine_config()).map_err(Error::Compile)?;
-        let (component, load_kind) =
-            loader::load(&engine, &bytes, fingerprint, self.cache_dir.as_deref())?;
+        let engine = Engine::new(&engine_config(false)).map_err(Error::Compile)?;
+        let compiler = || Engine::new(&engine_config(true)).map_err(Error::Compile);
+        let (compiled, load_kind) = loader::load(
+            &engine,
+            compiler,
+            &bytes,
+            fingerprint,
+            self.cache_dir.as_deref(),
+        )?;
         let ticker = Ticker::start(&engine);
         Ok(Plugin {
             engine,
-            component,
+            compiled,
             limits: self.limits,
             load_kind,
             source: Arc::new(Source {
@@ -114,9 +120,15 @@ impl PluginBuilder {
     }
 }
 
-/// The engine's settings, chosen for a process that starts, asks and ends.
-fn engine_config() -> Config {
+/// The engine's settings, chosen for a process that starts, asks and ends: one engine
+/// compiles (`compiler`), the other runs what it compiled, with the same settings.
+fn engine_config(compiler: bool) -> Config {
     let mut config = Config::new();
+    config.enable_compiler(compiler);
+    if !compiler {
+        // Runs a cached file's code where it is mapped (see the loader).
+        config.with_custom_code_memory(Some(Arc::new(CodePublisher)));
+    }
     config.epoch_interruption(true);
     // What a trap reports is the plugin's own message; wasm offsets in it would help nobody,
     // and the map from code to offsets is a sixth of the compiled file.
@@ -168,7 +180,7 @@ impl Plugin {
             limits: self.limits.clone(),
             store: None,
             linker,
-            component: self.component.clone(),
+            compiled: self.compiled.clone(),
             instance: None,
             settings: Settings {
                 skip_response: None,
@@ -189,7 +201,6 @@ pub struct Session<U: Ui + 'static> {
     /// Present between calls; taken only while a trapped store is replaced.
     store: Option<Store<State<U>>>,
     linker: Linker<State<U>>,
-    component: wasmtime::component::Component,
     /// None after a trap: the next call instantiates again.
     instance: Option<Bindings>,
     settings: Settings,
@@ -197,6 +208,8 @@ pub struct Session<U: Ui + 'static> {
     recovered: Option<String>,
     /// The component, whose digest a journal names.
     source: Arc<Source>,
+    /// Last, so that it is dropped after everything that runs its code.
+    compiled: Compiled,
 }
 
 impl<U: Ui + 'static> Session<U> {
@@ -477,7 +490,7 @@ impl<U: Ui + 'static> Session<U> {
                 .store
                 .as_mut()
                 .expect("a session has a store between calls");
-            let bindings = Bindings::instantiate(store, &self.component, &self.linker)?;
+            let bindings = Bindings::instantiate(store, self.compiled.component(), &self.linker)?;
             self.instance = Some(bindings);
         }
         Ok(())

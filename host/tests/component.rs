@@ -255,17 +255,38 @@ fn compiled_once_then_read_from_the_cache() {
     );
 }
 
+/// The embedded plugin, with its cache in `dir`.
+fn load_cached_in(dir: &std::path::Path) -> Plugin {
+    Plugin::builder()
+        .cache_dir(Some(dir.into()))
+        .build()
+        .unwrap()
+}
+
+/// A cached component runs from the cache file's mapping, which must stay as long as any
+/// session runs its code, not only as long as the plugin it was loaded by.
+#[test]
+fn a_session_outlives_the_cached_plugin_it_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let load = || load_cached_in(dir.path());
+    assert_eq!(load().load_kind(), &LoadKind::Compiled);
+    let plugin = load();
+    assert_eq!(plugin.load_kind(), &LoadKind::Cached);
+    let mut session = plugin.session(ScriptedUi::unavailable()).unwrap();
+    drop(plugin);
+    for _ in 0..2 {
+        let result = session.call("interview", r#"{"question": "x"}"#).unwrap();
+        let result: Json = serde_json::from_str(&result).unwrap();
+        assert_eq!(result["status"], "unavailable");
+    }
+}
+
 /// A cache file that is damaged, replaced or not a file at all is never handed to wasmtime
 /// (whose deserialize trusts its bytes as machine code): it is compiled again and replaced.
 #[test]
 fn a_poisoned_cache_is_rebuilt_never_trusted() {
     let dir = tempfile::tempdir().unwrap();
-    let load = || {
-        Plugin::builder()
-            .cache_dir(Some(dir.path().into()))
-            .build()
-            .unwrap()
-    };
+    let load = || load_cached_in(dir.path());
     assert_eq!(load().load_kind(), &LoadKind::Compiled);
     let file = std::fs::read_dir(dir.path())
         .unwrap()
@@ -313,6 +334,16 @@ fn a_poisoned_cache_is_rebuilt_never_trusted() {
         std::os::unix::fs::symlink(&elsewhere, &file).unwrap();
     });
     assert!(symlink.starts_with("cannot open it"), "{symlink}");
+    // Intact, but not code this wasmtime compiled: wasmtime's own checks refuse it.
+    let foreign = rebuilt_because(&|| {
+        std::fs::remove_file(&file).unwrap();
+        let bytes = b"\x7fELF, but not compiled by this engine";
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let key = name.split('.').next().unwrap();
+        let crc = crc32fast::hash(bytes);
+        std::fs::write(dir.path().join(format!("{key}.{crc:08x}.cwasm")), bytes).unwrap();
+    });
+    assert!(foreign.starts_with("wasmtime refused it"), "{foreign}");
 }
 
 #[test]
