@@ -1,6 +1,7 @@
 //! `interview`: ask a person the questions of an agent's tool call, in a terminal, and print
 //! the result JSON.
 
+mod cli;
 mod exit;
 #[cfg(feature = "mcp")]
 mod mcp;
@@ -12,218 +13,33 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
 use interview_host::json_text;
 use interview_host::{ElicitEnding, Error, Given, Journal, Plugin, Session, ToolFormat};
 
+use cli::{Asking, Cli, Command, Journaling, Parsed, Reaching};
 use exit::Exit;
-
-const AFTER_HELP: &str = "\
-Exit codes:
-  0    answered (check: valid; schema: printed; mcp: the client closed the connection)
-  1    cancelled: the person stopped; the answers given so far are in the result
-  2    invalid request, or bad usage
-  3    no person available: no terminal to ask on, or no input at all
-  4    the plugin could not run (component missing, corrupt, or out of its limits);
-       mcp: the client never initialized, or the connection failed
-  5    elicit: the person declined (the reply's action is \"decline\")
-  6    the result could not be written to stdout (closed, or the disk full); stderr says why
-  130  interrupted (Ctrl-C, SIGTERM, SIGHUP); the answers given so far are in the result
-
-Examples:
-  interview ask examples/deploy.json          answer on this terminal
-  echo '{\"question\": \"Name?\"}' | interview ask -    request on stdin, answers from /dev/tty
-  printf '2\\n' | interview ask examples/deploy.json   answers piped in, one per line
-  interview check request.json                 validate without asking
-  interview elicit --server github examples/elicitation.json   answer an MCP form
-  interview schema                             the tool definitions, for an agent runtime
-  interview mcp --ui terminal                  an MCP server asking on this terminal
-  interview mcp --tty /dev/pts/3               ... asking in another terminal (a tmux pane)";
-
-/// Ask a person the questions of an AI agent's tool call.
-///
-/// The request is the JSON arguments an agent gives an "ask the user" tool: one question or a
-/// batch, as free text, single choice, multiple choice, confirm or number, in the format of
-/// `interview` or of Claude Code, Codex, Gemini CLI, opencode and others. The questions are
-/// drawn on the terminal (stderr or /dev/tty); the result JSON goes to stdout.
-#[derive(Parser)]
-#[command(version, after_help = AFTER_HELP)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-    /// Run this plugin component instead of the built-in one.
-    #[arg(long, global = true, value_name = "FILE")]
-    component: Option<PathBuf>,
-    /// Compile the component every time instead of using the cache.
-    #[arg(long, global = true)]
-    no_cache: bool,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Ask the questions of a request and print the result JSON.
-    Ask {
-        /// The request's JSON file, or - for standard input (answers then come from /dev/tty).
-        request: String,
-        #[command(flatten)]
-        asking: Asking,
-        #[command(flatten)]
-        journal: Journaling,
-    },
-    /// Answer an MCP elicitation (`elicitation/create`, form mode) and print the reply to send
-    /// back: {"action": "accept", "content": {...}}, "decline" or "cancel" (a JSON-RPC
-    /// response when the request was a JSON-RPC request).
-    Elicit {
-        /// The request's JSON file (its params, or the whole JSON-RPC request), or - for
-        /// standard input (answers then come from /dev/tty).
-        request: String,
-        /// Who asks: the MCP server's name, shown to the person with the message.
-        #[arg(long, value_name = "NAME")]
-        server: Option<String>,
-        #[command(flatten)]
-        reaching: Reaching,
-        #[command(flatten)]
-        journal: Journaling,
-    },
-    /// Validate a request without asking; prints how each question was understood.
-    Check {
-        /// The request's JSON file, or - for standard input.
-        request: String,
-        #[arg(long, default_value = "interview")]
-        tool: String,
-    },
-    /// Print the tool definitions (name, description, JSON Schema of the arguments).
-    Schema {
-        /// The envelope: plain, openai, anthropic, mcp or gemini.
-        #[arg(long, default_value = "plain", value_parser = ["plain", "openai", "anthropic", "claude", "mcp", "gemini"])]
-        format: String,
-    },
-    /// Serve the tools over MCP (stdio) to any MCP client: `interview`, and the agents' own
-    /// tools named with --tools. A call is one form in the client's own UI when it has one;
-    /// calls queue for the one person; a call nobody can answer returns `unavailable` at once.
-    #[cfg(feature = "mcp")]
-    Mcp {
-        /// Tools to offer besides `interview`, by name: the agents' own (AskUserQuestion,
-        /// request_user_input, ask_user, question), and ask_question, ask_multi_select,
-        /// resume_structured (`interview schema` lists them).
-        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-        tools: Vec<String>,
-        /// Where the person is: auto asks in the client's own forms when it has them (MCP
-        /// form elicitation) and nobody otherwise (the agent's own TUI owns its terminal);
-        /// elicit only in the client's forms; terminal on the controlling terminal (/dev/tty);
-        /// web in a browser page, one tab for every call.
-        #[arg(long, value_enum, default_value = "auto")]
-        ui: mcp::Reach,
-        /// A terminal to ask on, by path (a tmux pane's, from `tty` run there): used when the
-        /// client has no forms, or always with --ui terminal.
-        #[arg(long, value_name = "PATH")]
-        tty: Option<std::path::PathBuf>,
-        /// With --ui web: say the page's address on stderr, but don't open a browser.
-        #[cfg(feature = "web")]
-        #[arg(long)]
-        no_open: bool,
-    },
-    /// Answer requests from stdin, one JSON per line, until it closes: one result per line on
-    /// stdout, the questions on the terminal. A line is a tool call's arguments, or
-    /// {"tool": NAME, "arguments": {...}}, or an MCP elicitation/create request (another
-    /// JSON-RPC method gets error -32601). After `quit`, later requests answer cancelled.
-    Serve {
-        #[command(flatten)]
-        asking: Asking,
-        /// Who asks in elicitations: the MCP server's name, shown to the person with the
-        /// message. A line's own `server`, or `server` in its params' `_meta`, says it instead.
-        #[arg(long, value_name = "NAME")]
-        server: Option<String>,
-        /// Each line is a workflow's state: the question is taken from the first
-        /// question key present, the answer injected under the response key, and a state whose
-        /// completion key is true ends the session.
-        #[arg(long)]
-        state: bool,
-        #[arg(
-            long,
-            value_name = "KEYS",
-            default_value = "question,prompt,message,ask,next_question"
-        )]
-        question_key: String,
-        #[arg(long, value_name = "KEY", default_value = "response")]
-        response_key: String,
-        #[arg(long, value_name = "KEYS", default_value = "complete,done,finished")]
-        complete_key: String,
-    },
-}
-
-/// How questions are asked, for `ask` and `serve`.
-#[derive(clap::Args)]
-struct Asking {
-    /// The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...
-    #[arg(long, default_value = "interview")]
-    tool: String,
-    /// What a skipped text question records.
-    #[arg(long, value_name = "TEXT")]
-    skip_response: Option<String>,
-    #[command(flatten)]
-    reaching: Reaching,
-}
-
-/// Where the person answers, for `ask`, `serve` and `elicit`.
-#[derive(clap::Args)]
-struct Reaching {
-    /// Numbered lists and one answer per line, even on a terminal that can do arrow keys.
-    #[arg(long)]
-    numbered: bool,
-    /// Where the person answers: auto is this terminal (arrow keys, or numbered lines); web is
-    /// a page in the browser, served on 127.0.0.1 at an address with a secret token.
-    #[cfg(feature = "web")]
-    #[arg(long, value_enum, default_value = "auto")]
-    ui: PersonUi,
-    /// With --ui web: say the page's address on stderr, but don't open a browser.
-    #[cfg(feature = "web")]
-    #[arg(long)]
-    no_open: bool,
-}
 
 impl Reaching {
     /// The person, where the options say; a page that can't be served fails (exit 4).
     fn person(&self, request_on_stdin: bool) -> Result<Box<dyn people::Person>, Failure> {
         #[cfg(feature = "web")]
-        if self.ui == PersonUi::Web {
+        if self.ui == cli::PersonUi::Web {
             return people::web(!self.no_open).map_err(|e| (Exit::Failed, e));
         }
         Ok(people::find(request_on_stdin, self.numbered))
     }
 }
 
-/// Where the person answers.
-#[cfg(feature = "web")]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum PersonUi {
-    /// This terminal: arrow keys, or numbered lines.
-    Auto,
-    /// A page in the browser.
-    Web,
-}
-
-/// Where the person's answers are kept while they answer, for `ask` and `elicit`.
-#[derive(clap::Args)]
-struct Journaling {
-    /// Write each answer to FILE as it is given (flushed to disk). If the run is killed, the
-    /// terminal closes or it is interrupted, the same command with the same FILE resumes
-    /// after the answers given. FILE is removed once the result is written. Secrets are never
-    /// written: they are asked again.
-    #[arg(long, value_name = "FILE")]
-    journal: Option<PathBuf>,
-}
-
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let cli = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(Parsed::Run(cli)) => *cli,
+        Ok(Parsed::Print(text)) => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            return Exit::Answered.into();
+        }
         Err(error) => {
-            let _ = error.print();
-            return if error.use_stderr() {
-                Exit::Invalid.into()
-            } else {
-                Exit::Answered.into()
-            };
+            let _ = writeln!(std::io::stderr().lock(), "interview: {error}");
+            return Exit::Invalid.into();
         }
     };
     match run(cli) {

@@ -37,7 +37,7 @@ use crate::{people, request};
 mod forms;
 
 /// Where the person is, as `--ui` says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
     /// The client's forms when it declared form elicitation; otherwise nobody: the agent's
     /// own TUI owns the terminal the server inherits.
