@@ -330,7 +330,7 @@ fn read_request(
 /// Pretty for a person at a terminal, one line for a program; invisible and control
 /// characters escaped. A result that cannot be written (a closed pipe, a full disk) is a
 /// failure of its own: the answers did not reach the caller, and the exit code must say so.
-/// The envelope `name`d on the command line (clap has checked it is one of these).
+/// The envelope `name`d on the command line (the parse has checked it is one of these).
 fn tool_format(name: &str) -> ToolFormat {
     match name {
         "openai" => ToolFormat::Openai,
