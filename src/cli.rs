@@ -476,10 +476,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageEr
                     None if value == "help" => {
                         let topic = parser.values().ok().and_then(|mut v| v.next());
                         let topic = topic.and_then(|t| t.into_string().ok());
-                        return match topic.as_deref().map(spec) {
-                            None => Ok(Parsed::Print(top_help())),
-                            Some(Some(spec)) => Ok(Parsed::Print(command_help(spec))),
-                            Some(None) => Err(given.error(None, unknown_command(topic.unwrap()))),
+                        let Some(topic) = topic else {
+                            return Ok(Parsed::Print(top_help()));
+                        };
+                        return match spec(&topic) {
+                            Some(spec) => Ok(Parsed::Print(command_help(spec))),
+                            None => Err(given.error(None, unknown_command(topic))),
                         };
                     }
                     None => {
@@ -898,6 +900,7 @@ mod tests {
         );
         assert!(error("ask a.json --tool").contains("--tool"));
         assert!(error("frobnicate").starts_with("unrecognized command 'frobnicate'"));
+        assert!(error("help frobnicate").starts_with("unrecognized command 'frobnicate'"));
         assert!(error("").starts_with("a command is needed: ask, elicit"));
         assert!(error("check --numbered -").starts_with("unexpected argument '--numbered'"));
     }

@@ -101,10 +101,11 @@ pub(crate) fn load(
     if let Some(file) = found.first() {
         match mapped(file) {
             Ok(image) => {
-                // SAFETY: the mapping holds exactly what `precompile_component` of an engine
-                // with the same settings (they are in the name) wrote: its CRC-32 matches, and
-                // files are only ever replaced by a rename, never written in place while
-                // mapped. It stays mapped for as long as the component: `Compiled` holds both.
+                // SAFETY: the mapping holds exactly what `precompile_component` wrote for an
+                // engine of these settings (the key in the name covers them; wasmtime checks
+                // the code's CPU features itself): its CRC-32 matches, and files are only ever
+                // replaced by a rename, never written in place while mapped. It stays mapped
+                // for as long as the component: `Compiled` holds both.
                 match unsafe { Component::deserialize_raw(engine, NonNull::from(&image[..])) } {
                     Ok(component) => {
                         let image = Some(Arc::new(image));
