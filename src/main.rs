@@ -76,12 +76,11 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "web")]
             no_open,
         } => {
-            #[cfg(not(feature = "web"))]
-            let no_open = true;
             let options = mcp::Options {
                 tools,
                 reach: ui,
                 tty,
+                #[cfg(feature = "web")]
                 open: !no_open,
             };
             mcp::run(plugin, options)?;

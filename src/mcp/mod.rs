@@ -70,6 +70,7 @@ pub struct Options {
     /// always under `--ui terminal`.
     pub tty: Option<std::path::PathBuf>,
     /// Under `--ui web`: open the browser when a call needs the page.
+    #[cfg(feature = "web")]
     pub open: bool,
 }
 
