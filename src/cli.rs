@@ -175,13 +175,23 @@ const GLOBAL: &[Opt] = &[
     ),
 ];
 
+/// `--tool`, of `ask`, `serve` and `check`.
+const TOOL: Opt = defaulted(
+    "tool",
+    "TOOL",
+    "The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...",
+    "interview",
+);
+
+/// `--no-open`, of every command that can ask in the browser.
+#[cfg(feature = "web")]
+const NO_OPEN: Opt = flag(
+    "no-open",
+    "With --ui web: say the page's address on stderr, but don't open a browser.",
+);
+
 const ASKING: &[Opt] = &[
-    defaulted(
-        "tool",
-        "TOOL",
-        "The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...",
-        "interview",
-    ),
+    TOOL,
     valued(
         "skip-response",
         "TEXT",
@@ -209,10 +219,7 @@ const REACHING: &[Opt] = &[
         )
     },
     #[cfg(feature = "web")]
-    flag(
-        "no-open",
-        "With --ui web: say the page's address on stderr, but don't open a browser.",
-    ),
+    NO_OPEN,
 ];
 
 const JOURNAL: &[Opt] = &[valued(
@@ -230,12 +237,7 @@ const SERVER: &[Opt] = &[valued(
     "Who asks: the MCP server's name, shown to the person with the message.",
 )];
 
-const CHECK: &[Opt] = &[defaulted(
-    "tool",
-    "TOOL",
-    "The tool the agent called: interview (any dialect), ask_question, ask_multi_select, ...",
-    "interview",
-)];
+const CHECK: &[Opt] = &[TOOL];
 
 const SCHEMA: &[Opt] = &[Opt {
     choices: &[
@@ -298,10 +300,7 @@ const MCP: &[Opt] = &[
          client has no forms, or always with --ui terminal.",
     ),
     #[cfg(feature = "web")]
-    flag(
-        "no-open",
-        "With --ui web: say the page's address on stderr, but don't open a browser.",
-    ),
+    NO_OPEN,
 ];
 
 const SERVE: &[Opt] = &[

@@ -109,11 +109,13 @@ pub(crate) fn load(
                 match unsafe { Component::deserialize_raw(engine, NonNull::from(&image[..])) } {
                     Ok(component) => {
                         let image = Some(Arc::new(image));
-                        let compiled = Compiled {
-                            component,
-                            _image: image,
-                        };
-                        return Ok((compiled, LoadKind::Cached));
+                        return Ok((
+                            Compiled {
+                                component,
+                                _image: image,
+                            },
+                            LoadKind::Cached,
+                        ));
                     }
                     Err(e) => kind = LoadKind::Rebuilt(format!("wasmtime refused it: {e}")),
                 }

@@ -234,16 +234,8 @@ fn the_host_refuses_oversized_requests_before_copying_them() {
 #[test]
 fn compiled_once_then_read_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
-    let first = Plugin::builder()
-        .cache_dir(Some(dir.path().into()))
-        .build()
-        .unwrap();
-    assert_eq!(first.load_kind(), &LoadKind::Compiled);
-    let second = Plugin::builder()
-        .cache_dir(Some(dir.path().into()))
-        .build()
-        .unwrap();
-    assert_eq!(second.load_kind(), &LoadKind::Cached);
+    assert_eq!(load_cached_in(dir.path()).load_kind(), &LoadKind::Compiled);
+    assert_eq!(load_cached_in(dir.path()).load_kind(), &LoadKind::Cached);
     let files: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
