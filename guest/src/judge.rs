@@ -2,7 +2,9 @@
 //! numbers in range, text of the right length. A rejected answer comes back with a message for
 //! the person and what they tried, so that asking again loses nothing they typed.
 
+use crate::decimal::Decimal;
 use crate::model::*;
+use crate::quoted::Quoted;
 use crate::text_format;
 
 /// What the person did with one widget.
@@ -13,6 +15,19 @@ pub enum Reply {
     Text(TextReply),
     Confirm(ConfirmReply),
     Number(NumberReply),
+}
+
+impl Reply {
+    /// The widget this reply came from, named as question types are.
+    pub fn widget(&self) -> &'static str {
+        match self {
+            Reply::Select(_) => "select",
+            Reply::MultiSelect(_) => "multi_select",
+            Reply::Text(_) => "text",
+            Reply::Confirm(_) => "confirm",
+            Reply::Number(_) => "number",
+        }
+    }
 }
 
 /// The judgement of one reply.
@@ -176,7 +191,7 @@ pub fn judge(question: &Question, reply: Reply, leeway: Leeway) -> Verdict {
             }
             let Some(value) = parse_number(typed) else {
                 return retry(
-                    format!("{typed:?} is not a number. {}", number_hint(n)),
+                    format!("{} is not a number. {}", Quoted(typed), number_hint(n)),
                     None,
                 );
             };
@@ -188,7 +203,7 @@ pub fn judge(question: &Question, reply: Reply, leeway: Leeway) -> Verdict {
                     None,
                 );
             }
-            let shown = exact.map_or(value.to_string(), |i| i.to_string());
+            let shown = exact.map_or(Decimal(value).to_string(), |i| i.to_string());
             match number_problem(n, value) {
                 Some(problem) => retry(
                     format!("{shown} {problem}. {}", number_hint(n)),
@@ -199,8 +214,9 @@ pub fn judge(question: &Question, reply: Reply, leeway: Leeway) -> Verdict {
         }
         (_, reply) => retry(
             format!(
-                "This {} question cannot take that kind of answer ({reply:?}).",
-                question.kind.name()
+                "This {} question cannot take a {} answer.",
+                question.kind.name(),
+                reply.widget()
             ),
             None,
         ),
@@ -350,11 +366,7 @@ fn option_named(options: &[Choice], typed: &str) -> Option<usize> {
 
 /// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.
 fn parse_number(typed: &str) -> Option<f64> {
-    typed
-        .replace('_', "")
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
+    crate::decimal::parse(&typed.replace('_', ""))
 }
 
 /// Why `value` does not answer `n`, if it does not: "is not a whole number", "is less than 1",
@@ -364,16 +376,16 @@ pub fn number_problem(n: &NumberQuestion, value: f64) -> Option<String> {
         return Some("is not a whole number".into());
     }
     if let Some(min) = n.min.filter(|&min| value < min) {
-        return Some(format!("is less than {min}"));
+        return Some(format!("is less than {}", Decimal(min)));
     }
     if let Some(min) = n.exclusive_min.filter(|&min| value <= min) {
-        return Some(format!("is not more than {min}"));
+        return Some(format!("is not more than {}", Decimal(min)));
     }
     if let Some(max) = n.max.filter(|&max| value > max) {
-        return Some(format!("is more than {max}"));
+        return Some(format!("is more than {}", Decimal(max)));
     }
     if let Some(max) = n.exclusive_max.filter(|&max| value >= max) {
-        return Some(format!("is not less than {max}"));
+        return Some(format!("is not less than {}", Decimal(max)));
     }
     None
 }

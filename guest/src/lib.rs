@@ -23,6 +23,7 @@ mod bindings {
 
 pub mod agent_tools;
 pub mod call_form;
+pub mod decimal;
 pub mod elicit;
 pub mod flow;
 // Result JSON in which no character can drive a terminal or hide text, written the same way by
@@ -35,6 +36,7 @@ pub mod llm_text;
 pub mod model;
 pub mod native;
 mod printable;
+mod quoted;
 pub mod request;
 pub mod result;
 pub mod schema;

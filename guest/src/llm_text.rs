@@ -1,6 +1,7 @@
 //! The line of text the model reads, in the peer tools' words: `User selected: 2. Reuse ListView`,
 //! `User wrote: ...`, `User cancelled the selection.`
 
+use crate::decimal::Decimal;
 use crate::model::*;
 use crate::request::{Request, Tool};
 
@@ -135,7 +136,7 @@ fn answer_words(tool: Tool, question: &Question, answer: &Answer) -> String {
             }
         }
         (_, Value::Boolean(yes)) => format!("User answered: {}", if *yes { "yes" } else { "no" }),
-        (_, Value::Number(n)) => format!("User entered: {n}"),
+        (_, Value::Number(n)) => format!("User entered: {}", Decimal(*n)),
         (_, Value::Integer(i)) => format!("User entered: {i}"),
     }
 }

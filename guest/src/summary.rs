@@ -1,6 +1,7 @@
 //! Questions and answers in the person's words: what an acceptable answer is ("a whole number
 //! from 1 to 10"), and how an answer reads at the review step ("Staging", "Unit tests, Lint").
 
+use crate::decimal::Decimal;
 use crate::model::*;
 
 /// What a secret answer reads as: never the text, nor its length.
@@ -45,7 +46,7 @@ fn value_in_words(question: &Question, answer: &Answer) -> String {
                 .join(", ")
         }
         (_, Value::Boolean(yes)) => if *yes { "yes" } else { "no" }.to_string(),
-        (_, Value::Number(n)) => n.to_string(),
+        (_, Value::Number(n)) => Decimal(*n).to_string(),
         (_, Value::Integer(i)) => i.to_string(),
     }
 }
@@ -64,6 +65,12 @@ pub fn number_range(
     } else {
         "a number"
     };
+    let (min, max, exclusive_min, exclusive_max) = (
+        min.map(Decimal),
+        max.map(Decimal),
+        exclusive_min.map(Decimal),
+        exclusive_max.map(Decimal),
+    );
     let low = match (min, exclusive_min) {
         (_, Some(bound)) => Some((bound, false)),
         (Some(bound), None) => Some((bound, true)),

@@ -3,8 +3,10 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::decimal::Decimal;
 use crate::limits::*;
 use crate::model::*;
+use crate::quoted::Quoted;
 
 /// Whether a request may hold `count` questions; the problem in words if not. Checked before
 /// the questions are read, so that a huge batch costs nothing.
@@ -30,8 +32,8 @@ pub fn questions<'a>(
             return Err(RequestError::at(
                 join(path, "id"),
                 format!(
-                    "{:?} is already the id of {first}; ids must be unique",
-                    question.id
+                    "{} is already the id of {first}; ids must be unique",
+                    Quoted(&question.id)
                 ),
             ));
         }
@@ -163,7 +165,7 @@ fn text_question(path: &str, t: &TextQuestion) -> Result<(), RequestError> {
         if let Some(default) = t.default.as_ref().filter(|d| !regex.is_match(d)) {
             return Err(RequestError::at(
                 join(path, "default"),
-                format!("{default:?} does not match the pattern {pattern}"),
+                format!("{} does not match the pattern {pattern}", Quoted(default)),
             ));
         }
     }
@@ -205,8 +207,8 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
             return Err(RequestError::at(
                 join(&at(), "label"),
                 format!(
-                    "{:?} is also the label of option {first}; labels must differ",
-                    option.label
+                    "{} is also the label of option {first}; labels must differ",
+                    Quoted(&option.label)
                 ),
             ));
         }
@@ -217,8 +219,8 @@ fn options(path: &str, options: &[Choice]) -> Result<(), RequestError> {
             return Err(RequestError::at(
                 join(&at(), "value"),
                 format!(
-                    "{:?} is also the value of option {first}; values must differ",
-                    option.value
+                    "{} is also the value of option {first}; values must differ",
+                    Quoted(&option.value)
                 ),
             ));
         }
@@ -279,13 +281,17 @@ fn number(path: &str, n: &NumberQuestion) -> Result<(), RequestError> {
         if min > max {
             return Err(RequestError::at(
                 join(path, "min"),
-                format!("is {min}, more than max ({max})"),
+                format!("is {}, more than max ({})", Decimal(min), Decimal(max)),
             ));
         }
         if n.integer && min.ceil() > max.floor() {
             return Err(RequestError::at(
                 join(path, "min"),
-                format!("no whole number lies between {min} and {max}"),
+                format!(
+                    "no whole number lies between {} and {}",
+                    Decimal(min),
+                    Decimal(max)
+                ),
             ));
         }
     }
@@ -300,7 +306,11 @@ fn number(path: &str, n: &NumberQuestion) -> Result<(), RequestError> {
             if low > high || (low == high && !both_inclusive) {
                 return Err(RequestError::at(
                     join(path, low_name),
-                    format!("is {low}: no number lies between it and {high_name} ({high})"),
+                    format!(
+                        "is {}: no number lies between it and {high_name} ({})",
+                        Decimal(low),
+                        Decimal(high)
+                    ),
                 ));
             }
         }
@@ -324,7 +334,7 @@ fn number(path: &str, n: &NumberQuestion) -> Result<(), RequestError> {
     {
         return Err(RequestError::at(
             join(path, "default"),
-            format!("{default} {problem}"),
+            format!("{} {problem}", Decimal(default)),
         ));
     }
     Ok(())

@@ -21,6 +21,7 @@ use serde_json::Value as Json;
 
 use crate::limits::{MAX_PROMPT_CHARS, MAX_QUESTIONS};
 use crate::model::*;
+use crate::quoted::Quoted;
 use crate::request::fields::{Fields, Found, describe};
 use crate::request::question::{read_format, says_secret};
 use crate::validate;
@@ -52,7 +53,9 @@ pub fn read(params: &Json, path: &str) -> Result<Form, RequestError> {
                      send a form (mode \"form\" with a requestedSchema)",
                 ));
             }
-            other => return Err(mode.error(format!("is {other:?}; the mode must be \"form\""))),
+            other => {
+                return Err(mode.error(format!("is {}; the mode must be \"form\"", Quoted(other))));
+            }
         }
     }
     let message = required(&params, "message")?;
@@ -142,7 +145,7 @@ fn required_names<'a>(
             Json::String(name) => {
                 return Err(RequestError::at(
                     at,
-                    format!("names {name:?}, which is not one of the properties"),
+                    format!("names {}, which is not one of the properties", Quoted(name)),
                 ));
             }
             other => {

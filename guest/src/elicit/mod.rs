@@ -16,6 +16,7 @@ use crate::flow::{self, Ending, Policy, Ui};
 use crate::judge::Leeway;
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::*;
+use crate::quoted::Quoted;
 use crate::request::fields::describe;
 use crate::request::read_json;
 use crate::result;
@@ -151,7 +152,10 @@ fn read(request: &str) -> (Envelope, Result<Form, Refusal>) {
             let said = other.map_or("no method".to_string(), |m| format!("method {m}"));
             let error = RequestError::at(
                 "method",
-                format!("is not {METHOD:?} ({said}): this answers elicitation requests only"),
+                format!(
+                    "is not {} ({said}): this answers elicitation requests only",
+                    Quoted(METHOD)
+                ),
             );
             Err(Refusal {
                 code: -32601,

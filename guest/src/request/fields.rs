@@ -4,7 +4,9 @@
 
 use serde_json::{Map, Value as Json};
 
+use crate::decimal::Decimal;
 use crate::model::{RequestError, join};
+use crate::quoted::Quoted;
 
 /// A JSON object and where it stands in the request (`questions[1]`; empty at the top).
 pub struct Fields<'a> {
@@ -141,7 +143,7 @@ impl<'a> Found<'a> {
     pub fn number(&self) -> Result<f64, RequestError> {
         let parsed = match self.value {
             Json::Number(n) => n.as_f64(),
-            Json::String(s) => s.trim().parse::<f64>().ok(),
+            Json::String(s) => crate::decimal::parse(s.trim()),
             _ => None,
         };
         match parsed {
@@ -153,10 +155,17 @@ impl<'a> Found<'a> {
     pub fn count(&self) -> Result<u32, RequestError> {
         let n = self.number()?;
         if n < 0.0 || n.fract() != 0.0 {
-            return Err(self.error(format!("must be a whole number of 0 or more, not {n}")));
+            return Err(self.error(format!(
+                "must be a whole number of 0 or more, not {}",
+                Decimal(n)
+            )));
         }
         if n > f64::from(u32::MAX) {
-            return Err(self.error(format!("is {n}, more than the largest count, {}", u32::MAX)));
+            return Err(self.error(format!(
+                "is {}, more than the largest count, {}",
+                Decimal(n),
+                u32::MAX
+            )));
         }
         Ok(n as u32)
     }
@@ -199,7 +208,7 @@ pub fn describe(value: &Json) -> String {
         Json::Null => "null".into(),
         Json::Bool(b) => format!("{b}"),
         Json::Number(n) => format!("the number {n}"),
-        Json::String(s) if s.chars().count() <= 40 => format!("the string {s:?}"),
+        Json::String(s) if s.chars().count() <= 40 => format!("the string {}", Quoted(s)),
         Json::String(_) => "a string".into(),
         Json::Array(_) => "an array".into(),
         Json::Object(_) => "an object".into(),

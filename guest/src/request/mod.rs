@@ -14,6 +14,7 @@ use rustc_hash::FxHashSet;
 
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::{Question, RequestError, join};
+use crate::quoted::Quoted;
 use crate::validate;
 use fields::Fields;
 pub use rules::Tool;
@@ -41,7 +42,8 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
         RequestError::at(
             "",
             format!(
-                "there is no tool {name:?}; the tools are {}",
+                "there is no tool {}; the tools are {}",
+                Quoted(name),
                 names.join(", ")
             ),
         )

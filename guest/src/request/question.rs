@@ -9,6 +9,7 @@ use super::fields::{
 };
 use super::rules::{KindName, ToolRules};
 use crate::model::*;
+use crate::quoted::Quoted;
 
 /// Field names, every dialect's spelling (compared ignoring case, `_` and `-`).
 const PROMPT: &[&str] = &["question", "prompt"];
@@ -140,8 +141,9 @@ fn parse_kind(found: &Found) -> Result<KindName, RequestError> {
         "integer" | "int" => KindName::Number { integer: true },
         _ => {
             return Err(found.error(format!(
-                "{text:?} is not a question type; use one of \"text\", \"select\", \
-                 \"multi_select\", \"confirm\", \"number\""
+                "{} is not a question type; use one of \"text\", \"select\", \
+                 \"multi_select\", \"confirm\", \"number\"",
+                Quoted(&text)
             )));
         }
     })
@@ -367,11 +369,12 @@ impl<'a> NamedOptions<'a> {
             .options
             .iter()
             .take(10)
-            .map(|o| format!("{:?}", o.value))
+            .map(|o| Quoted(&o.value).to_string())
             .collect();
         let more = if self.options.len() > 10 { ", ..." } else { "" };
         Err(found.error(format!(
-            "{wanted:?} is not one of the options; a default must be an option's value: {}{more}",
+            "{} is not one of the options; a default must be an option's value: {}{more}",
+            Quoted(&wanted),
             values.join(", ")
         )))
     }
