@@ -20,6 +20,8 @@ pub struct Cli {
     pub component: Option<PathBuf>,
     /// `--no-cache`: compile the component every time.
     pub no_cache: bool,
+    /// `--perf-map`: name the plugin's compiled functions for Linux `perf`.
+    pub perf_map: bool,
 }
 
 /// A command and its options.
@@ -172,6 +174,11 @@ const GLOBAL: &[Opt] = &[
     flag(
         "no-cache",
         "Compile the component every time instead of using the cache.",
+    ),
+    flag(
+        "perf-map",
+        "Name the plugin's compiled functions for Linux perf, in /tmp/perf-<pid>.map \
+         (compiles the component afresh).",
     ),
 ];
 
@@ -648,6 +655,7 @@ impl Given {
             command,
             component: self.value(spec, "component").map(PathBuf::from),
             no_cache: self.flag("no-cache"),
+            perf_map: self.flag("perf-map"),
         })
     }
 
@@ -826,9 +834,11 @@ mod tests {
     #[test]
     fn ask_takes_its_request_options_and_the_global_ones_anywhere() {
         let cli = run(
-            "--no-cache ask - --tool ask_question --numbered --journal j.json --component c.wasm",
+            "--no-cache ask - --tool ask_question --numbered --journal j.json --component c.wasm \
+             --perf-map",
         );
         assert!(cli.no_cache);
+        assert!(cli.perf_map);
         assert_eq!(cli.component, Some(PathBuf::from("c.wasm")));
         let Command::Ask {
             request,

@@ -177,7 +177,10 @@ fn load(cli: &Cli) -> Result<Plugin, Failure> {
     if cli.no_cache {
         builder = builder.cache_dir(None);
     }
-    let plugin = builder.build().map_err(plugin_error)?;
+    let plugin = builder
+        .perf_map(cli.perf_map)
+        .build()
+        .map_err(plugin_error)?;
     if let interview_host::LoadKind::Rebuilt(reason) = plugin.load_kind() {
         warn(&format!(
             "the compiled plugin in the cache was not used ({reason}); it was compiled again"

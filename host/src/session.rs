@@ -54,6 +54,7 @@ pub struct PluginBuilder {
     path: Option<PathBuf>,
     cache_dir: Option<PathBuf>,
     limits: Limits,
+    perf_map: bool,
 }
 
 impl PluginBuilder {
@@ -82,6 +83,15 @@ impl PluginBuilder {
         self
     }
 
+    /// Names the plugin's compiled functions for Linux `perf`: wasmtime writes where each one
+    /// lies to `/tmp/perf-<pid>.map`, which `perf report` reads, so a profile of the host shows
+    /// the guest's functions beside its own (by their source names when the component keeps
+    /// its name section). Compiles the component afresh: the cached file keeps no symbols.
+    pub fn perf_map(mut self, on: bool) -> Self {
+        self.perf_map = on;
+        self
+    }
+
     /// Compiles (or reads from the cache) the component.
     pub fn build(self) -> Result<Plugin, Error> {
         let bytes: Cow<'static, [u8]> = match (&self.path, self.bytes) {
@@ -96,15 +106,12 @@ impl PluginBuilder {
             Cow::Borrowed(_) => EMBEDDED_FINGERPRINT,
             Cow::Owned(bytes) => loader::fingerprint(bytes),
         };
-        let engine = Engine::new(&engine_config(false)).map_err(Error::Compile)?;
-        let compiler = || Engine::new(&engine_config(true)).map_err(Error::Compile);
-        let (compiled, load_kind) = loader::load(
-            &engine,
-            compiler,
-            &bytes,
-            fingerprint,
-            self.cache_dir.as_deref(),
-        )?;
+        let config = |compiler| engine_config(compiler, self.perf_map);
+        let engine = Engine::new(&config(false)).map_err(Error::Compile)?;
+        let compiler = || Engine::new(&config(true)).map_err(Error::Compile);
+        let cache_dir = self.cache_dir.as_deref().filter(|_| !self.perf_map);
+        let (compiled, load_kind) =
+            loader::load(&engine, compiler, &bytes, fingerprint, cache_dir)?;
         let ticker = Ticker::start(&engine);
         Ok(Plugin {
             engine,
@@ -121,8 +128,9 @@ impl PluginBuilder {
 }
 
 /// The engine's settings, chosen for a process that starts, asks and ends: one engine
-/// compiles (`compiler`), the other runs what it compiled, with the same settings.
-fn engine_config(compiler: bool) -> Config {
+/// compiles (`compiler`), the other runs what it compiled, with the same settings. A
+/// `perf_map` engine keeps what a native profiler reads.
+fn engine_config(compiler: bool, perf_map: bool) -> Config {
     let mut config = Config::new();
     config.enable_compiler(compiler);
     if !compiler {
@@ -143,6 +151,10 @@ fn engine_config(compiler: bool) -> Config {
     // process that instantiates once would spend more making the image than copying the
     // plugin's 50 KB of data.
     config.memory_init_cow(false);
+    if perf_map {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        config.debug_symbols(true);
+    }
     config
 }
 
@@ -165,6 +177,7 @@ impl Plugin {
             path: None,
             cache_dir: loader::default_cache_dir(),
             limits: Limits::default(),
+            perf_map: false,
         }
     }
 
