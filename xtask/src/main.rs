@@ -3,7 +3,9 @@
 //! `build-guest` rebuilds the plugin component from `guest/` and writes it to
 //! `host/plugin/interview.wasm`, the file the host embeds and the repository commits. With
 //! `--check` it writes nothing and fails when the committed file differs from what the source
-//! builds. It installs nothing: it says what is missing.
+//! builds. With `--names FILE` it writes a component that keeps its functions' names to `FILE`
+//! instead, for a profile to show (`interview --perf-map --component FILE`). It installs
+//! nothing: it says what is missing.
 //!
 //! `release` builds the `interview` executable as it is meant to be installed (see
 //! [`release`]) and prints its path.
@@ -31,10 +33,14 @@ fn main() -> ExitCode {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        ["build-guest"] => build_guest(false),
-        ["build-guest", "--check"] => build_guest(true),
+        ["build-guest"] => build_guest(Output::Committed),
+        ["build-guest", "--check"] => build_guest(Output::Check),
+        ["build-guest", "--names", file] => build_guest(Output::Named(PathBuf::from(file))),
         ["release"] => release::release(&workspace_root()),
-        _ => Err("usage: cargo xtask build-guest [--check] | cargo xtask release".to_string()),
+        _ => Err(
+            "usage: cargo xtask build-guest [--check | --names FILE] | cargo xtask release"
+                .to_string(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -53,7 +59,18 @@ enum Toolchain {
     Rustup,
 }
 
-fn build_guest(check: bool) -> Result<(), String> {
+/// What `build-guest` does with the component it builds.
+enum Output {
+    /// Writes it over the committed file.
+    Committed,
+    /// Compares it with the committed file, and fails if they differ.
+    Check,
+    /// Writes it, with its functions' names kept, to a file of its own.
+    Named(PathBuf),
+}
+
+fn build_guest(output: Output) -> Result<(), String> {
+    let names = matches!(output, Output::Named(_));
     let root = workspace_root();
     let toolchain = find_toolchain()?;
     // Asked before the build, so that a missing tool is said at once, not minutes later.
@@ -112,6 +129,10 @@ fn build_guest(check: bool) -> Result<(), String> {
     }
     cargo.env("CARGO_ENCODED_RUSTFLAGS", rustflags.replace(' ', "\x1f"));
     cargo.env_remove("RUSTFLAGS");
+    if names {
+        // The name section is what a profile shows the guest's functions by.
+        cargo.env("CARGO_PROFILE_GUEST_STRIP", "false");
+    }
     let status = cargo
         .status()
         .map_err(|e| format!("could not run cargo: {e}"))?;
@@ -128,7 +149,7 @@ fn build_guest(check: bool) -> Result<(), String> {
                     shrink::REFERENCE_VERSION
                 );
             }
-            shrink::optimize(&core_path)?
+            shrink::optimize(&core_path, names)?
         }
         None => {
             eprintln!("xtask: {MISSING_WASM_OPT}; going on without it");
@@ -146,23 +167,29 @@ fn build_guest(check: bool) -> Result<(), String> {
         core.len(),
         component.len()
     );
-    if check {
-        let committed = std::fs::read(&committed_path)
-            .map_err(|e| format!("cannot read {}: {e}", committed_path.display()))?;
-        if committed != component {
-            return Err(format!(
-                "{COMMITTED} ({} bytes) is not what guest/ builds ({} bytes): run `cargo xtask \
+    match output {
+        Output::Check => {
+            let committed = std::fs::read(&committed_path)
+                .map_err(|e| format!("cannot read {}: {e}", committed_path.display()))?;
+            if committed != component {
+                return Err(format!(
+                    "{COMMITTED} ({} bytes) is not what guest/ builds ({} bytes): run `cargo xtask \
                  build-guest` and commit the result",
-                committed.len(),
-                component.len()
-            ));
+                    committed.len(),
+                    component.len()
+                ));
+            }
+            eprintln!("xtask: {COMMITTED} is exactly what guest/ builds");
         }
-        eprintln!("xtask: {COMMITTED} is exactly what guest/ builds");
-    } else {
-        std::fs::write(&committed_path, &component)
-            .map_err(|e| format!("cannot write {}: {e}", committed_path.display()))?;
-        eprintln!("xtask: wrote {COMMITTED}");
+        Output::Committed => write(&committed_path, &component)?,
+        Output::Named(path) => write(&path, &component)?,
     }
+    Ok(())
+}
+
+fn write(path: &Path, component: &[u8]) -> Result<(), String> {
+    std::fs::write(path, component).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("xtask: wrote {}", path.display());
     Ok(())
 }
 

@@ -33,11 +33,13 @@ pub fn version() -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// `core` optimized by `wasm-opt -O3`, written beside it and read back.
-pub fn optimize(core: &Path) -> Result<Vec<u8>, String> {
+/// `core` optimized by `wasm-opt -O3`, written beside it and read back; with `keep_names`, its
+/// name section is kept (`wasm-opt` drops it otherwise).
+pub fn optimize(core: &Path, keep_names: bool) -> Result<Vec<u8>, String> {
     let out = core.with_extension("opt.wasm");
     let status = Command::new("wasm-opt")
         .args(FEATURES)
+        .args(keep_names.then_some("-g"))
         .arg("-O3")
         .arg(core)
         .arg("-o")
