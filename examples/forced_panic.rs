@@ -2,7 +2,7 @@
 //! panics while the terminal is still in raw mode, so that `tests/terminal.rs` can check that
 //! the panic hook gives the terminal back (canonical mode, echo, cursor, no bracketed paste).
 
-use interview_host::{Choice, Frame, SelectRequest, TerminalUi, Ui};
+use interview_host::{ChoiceRef, Frame, SelectRequest, TerminalUi, Ui};
 
 fn main() {
     let mut ui = TerminalUi::on_controlling_terminal(true).expect("a terminal");
@@ -17,15 +17,11 @@ fn main() {
         context: None,
         declinable: false,
     };
-    let choice = |label: &str| Choice {
-        label: label.into(),
-        value: label.into(),
-        description: None,
-        preview: None,
-        recommended: false,
-    };
     let request = SelectRequest {
-        options: vec![choice("Yes"), choice("Of course")],
+        options: ["Yes", "Of course"]
+            .into_iter()
+            .map(ChoiceRef::plain)
+            .collect(),
         selected: None,
         other_label: None,
         other_text: None,

@@ -2,8 +2,8 @@
 //! every reply must pass whatever the person did.
 
 use interview_host::{
-    Choice, Frame, MultiSelectReply, MultiSelectRequest, NumberRequest, ReviewItem, ReviewReply,
-    ReviewRequest, SelectReply, SelectRequest, TextRequest,
+    Choice, Frame, MultiSelectReply, MultiSelectRequest, NumberRequest, Options, ReviewItem,
+    ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextRequest,
 };
 
 /// The fuzzer's bytes, read from the front; past the end, zeros.
@@ -61,7 +61,7 @@ pub fn frame(b: &mut Bytes) -> Frame {
 }
 
 /// 1 to 16 options; labels are numbered so that they differ, as the plugin guarantees.
-fn options(b: &mut Bytes) -> Vec<Choice> {
+fn options(b: &mut Bytes) -> Options {
     let count = 1 + usize::from(b.byte() % 16);
     (0..count)
         .map(|i| Choice {

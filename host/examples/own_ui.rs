@@ -37,7 +37,7 @@ impl ChatUi {
         }
     }
 
-    fn list(&self, options: &[interview_host::Choice]) {
+    fn list(&self, options: &interview_host::Options) {
         for (i, option) in options.iter().enumerate() {
             println!("     {}. {}", i + 1, option.label);
         }

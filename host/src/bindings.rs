@@ -5,4 +5,9 @@ wasmtime::component::bindgen!({
     world: "plugin",
     // Serde: the journal keeps the person's replies on disk.
     additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
+    // Defined again by `choice_imports`, over these: reached, they trap.
+    imports: {
+        "interview:plugin/ui.select": trappable,
+        "interview:plugin/ui.multi-select": trappable,
+    },
 });

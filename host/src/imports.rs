@@ -10,7 +10,7 @@ use crate::bindings::interview::plugin::ui::{self as wit, *};
 use crate::replay::{self, Given, Recorded, Recorder};
 use crate::sandbox::GuestClock;
 use crate::sanitize;
-use crate::ui::Ui;
+use crate::ui::{MultiSelectRequest, SelectRequest, Ui};
 
 /// What the store holds: the UI, the memory limits, and the guest's compute clock.
 pub(crate) struct State<U> {
@@ -30,20 +30,6 @@ fn clean_frame(frame: Frame) -> Frame {
         context: frame.context.as_deref().map(sanitize::text),
         ..frame
     }
-}
-
-/// Cleans each option where it needs it: a list may hold thousands, most of them plain.
-fn clean_options(mut options: Vec<crate::Choice>) -> Vec<crate::Choice> {
-    for option in &mut options {
-        sanitize::line_in_place(&mut option.label);
-        if let Some(description) = &mut option.description {
-            sanitize::text_in_place(description);
-        }
-        if let Some(preview) = &mut option.preview {
-            sanitize::block_in_place(preview);
-        }
-    }
-    options
 }
 
 fn clean_line(text: Option<String>) -> Option<String> {
@@ -82,18 +68,12 @@ impl<U: Ui> State<U> {
         self.recorder.record(reply.clone().wrap(), answer, secret);
         reply
     }
-}
 
-impl<U: Ui> wit::Host for State<U> {
-    fn mode(&mut self) -> UiMode {
-        self.timed(|ui| ui.mode())
-    }
-
-    fn select(&mut self, frame: Frame, r: SelectRequest) -> SelectReply {
+    /// A select, its options already cleaned: the rest of it is cleaned and checked here.
+    pub(crate) fn ask_select(&mut self, frame: Frame, r: SelectRequest) -> SelectReply {
         let request = SelectRequest {
             // A component is untrusted too: an index past the options is no default.
             selected: r.selected.filter(|&i| (i as usize) < r.options.len()),
-            options: clean_options(r.options),
             other_label: clean_line(r.other_label),
             other_text: clean_line(r.other_text),
             discuss_label: clean_line(r.discuss_label),
@@ -115,7 +95,12 @@ impl<U: Ui> wit::Host for State<U> {
         )
     }
 
-    fn multi_select(&mut self, frame: Frame, r: MultiSelectRequest) -> MultiSelectReply {
+    /// A multi-select, its options already cleaned: the rest of it is cleaned and checked here.
+    pub(crate) fn ask_multi_select(
+        &mut self,
+        frame: Frame,
+        r: MultiSelectRequest,
+    ) -> MultiSelectReply {
         let request = MultiSelectRequest {
             selected: r
                 .selected
@@ -123,7 +108,6 @@ impl<U: Ui> wit::Host for State<U> {
                 .copied()
                 .filter(|&i| (i as usize) < r.options.len())
                 .collect(),
-            options: clean_options(r.options),
             other_label: clean_line(r.other_label),
             other_text: clean_line(r.other_text),
             note: clean_line(r.note),
@@ -142,6 +126,27 @@ impl<U: Ui> wit::Host for State<U> {
                 replay::given(&frame, replay::multi_select_answer(&request, reply), note)
             },
         )
+    }
+}
+
+impl<U: Ui> wit::Host for State<U> {
+    fn mode(&mut self) -> UiMode {
+        self.timed(|ui| ui.mode())
+    }
+
+    // The plugin's `select` and `multi-select` calls are defined again by `choice_imports`,
+    // which reads their options without lifting each into a `Choice` and comes to
+    // `ask_select` and `ask_multi_select`: these are never called.
+    fn select(&mut self, _: Frame, _: wit::SelectRequest) -> wasmtime::Result<SelectReply> {
+        wasmtime::bail!("the host's select is defined by choice_imports")
+    }
+
+    fn multi_select(
+        &mut self,
+        _: Frame,
+        _: wit::MultiSelectRequest,
+    ) -> wasmtime::Result<MultiSelectReply> {
+        wasmtime::bail!("the host's multi-select is defined by choice_imports")
     }
 
     fn text(&mut self, frame: Frame, r: TextRequest) -> TextReply {
@@ -218,7 +223,6 @@ mod tests {
     use super::*;
     use crate::ui::scripted::{ScriptedUi, Shown};
     use crate::ui::testing::frame;
-    use wit::Host;
 
     /// The boundary where a component's values enter the host: an index past the options
     /// never reaches a UI.
@@ -231,7 +235,7 @@ mod tests {
             recorder: Default::default(),
         };
         let options = crate::ui::testing::options(&["a"]);
-        state.select(
+        state.ask_select(
             frame("Pick", true),
             SelectRequest {
                 options: options.clone(),
@@ -243,7 +247,7 @@ mod tests {
                 note: None,
             },
         );
-        state.multi_select(
+        state.ask_multi_select(
             frame("Pick", true),
             MultiSelectRequest {
                 options,

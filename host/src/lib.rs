@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 mod bindings;
+mod choice_imports;
 mod error;
 mod imports;
 mod input;
@@ -58,9 +59,9 @@ pub use bindings::interview::plugin::types::{
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
 pub use bindings::interview::plugin::ui::{
-    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
-    SelectRequest, TextReply, TextRequest, UiMode,
+    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, Nav, NumberReply,
+    NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply, TextReply,
+    TextRequest, UiMode,
 };
 pub use error::Error;
 pub use input::{Input, Interrupter, LineReader, LineSource};
@@ -77,7 +78,7 @@ pub use ui::scripted::{ScriptedUi, Shown, Step};
 pub use ui::terminal::TerminalUi;
 #[cfg(feature = "web")]
 pub use ui::web::WebUi;
-pub use ui::{NoPerson, Ui};
+pub use ui::{ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, TooMuchText, Ui};
 
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.
 #[doc(hidden)]

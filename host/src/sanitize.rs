@@ -36,6 +36,7 @@ pub fn block(text: &str) -> String {
 }
 
 /// [`text`] in place: a text with nothing to take out, as most are, keeps its buffer.
+#[allow(dead_code)] // by the plugin, which shares this file; the host cleans as it copies
 pub fn text_in_place(text: &mut String) {
     if !is_plain(text) {
         *text = clean(text, true);
@@ -43,6 +44,7 @@ pub fn text_in_place(text: &mut String) {
 }
 
 /// [`line`] in place: a text with nothing to take out, as most are, keeps its buffer.
+#[allow(dead_code)] // by the plugin, which shares this file; the host cleans as it copies
 pub fn line_in_place(text: &mut String) {
     if !is_plain_line(text) {
         *text = clean(text, false);
@@ -50,6 +52,7 @@ pub fn line_in_place(text: &mut String) {
 }
 
 /// [`block`] in place: a text with nothing to take out (and so no tab) keeps its buffer.
+#[allow(dead_code)] // by the plugin, which shares this file; the host cleans as it copies
 pub fn block_in_place(text: &mut String) {
     if !is_plain(text) {
         *text = block(text);
@@ -267,6 +270,35 @@ mod tests {
                 assert_eq!(cleaned, copy(sample), "{sample:?}");
             }
         }
+    }
+
+    #[test]
+    fn what_is_plain_is_kept_as_it_is() {
+        // The host copies an option's texts as they are when the test says so, and cleans
+        // them only otherwise: the test must never say so of a text that cleaning changes.
+        type Plain = fn(&str) -> bool;
+        type Cleaning = fn(&str) -> String;
+        let cases: [(Plain, Cleaning); 3] =
+            [(is_plain_line, line), (is_plain, text), (is_plain, block)];
+        let samples = [
+            "plain",
+            "two\nlines",
+            "tab\there",
+            "\x1b[31mred",
+            "N\u{200b}o",
+            "é",
+        ];
+        let mut kept = 0;
+        for sample in samples {
+            for (plain, clean) in cases {
+                if plain(sample) {
+                    assert_eq!(clean(sample), sample, "{sample:?}");
+                    kept += 1;
+                }
+            }
+        }
+        // "plain" by all three tests, "two\nlines" by the two that keep line breaks.
+        assert_eq!(kept, 5);
     }
 
     #[test]

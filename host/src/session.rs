@@ -12,6 +12,7 @@ use crate::Error;
 use crate::bindings::Plugin as Bindings;
 use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition, ToolFormat};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
+use crate::choice_imports;
 use crate::imports::State;
 use crate::journal::{self, Journal};
 use crate::loader::{self, CodePublisher, Compiled, LoadKind};
@@ -191,6 +192,7 @@ impl Plugin {
         let mut linker = Linker::new(&self.engine);
         Bindings::add_to_linker::<State<U>, HasSelf<State<U>>>(&mut linker, |state| state)
             .map_err(Error::Instantiate)?;
+        choice_imports::add_to_linker(&mut linker).map_err(Error::Instantiate)?;
         let mut session = Session {
             engine: self.engine.clone(),
             limits: self.limits.clone(),

@@ -89,7 +89,10 @@ fn agent_text_is_sanitized_before_any_ui_sees_it() {
     let request = json!({
         "question": "Pick\x1b[2J one\x1b]0;pwned\x07?\nSecond line",
         "header": "\x1b[31mRed\x1b[0m",
-        "options": [{"label": "A\x1b[1A\rB", "description": "x\x1b[8my\u{202e}z"}],
+        "options": [
+            {"label": "A\x1b[1A\rB", "description": "x\x1b[8my\u{202e}z", "preview": "\tfn x()\x1b[2J"},
+            "plain",
+        ],
     });
     let (_, session) = call(&request.to_string(), [Step::Select(SelectReply::picked(0))]);
     let Shown::Select(frame, select) = &session.ui().shown()[0] else {
@@ -97,12 +100,16 @@ fn agent_text_is_sanitized_before_any_ui_sees_it() {
     };
     assert_eq!(frame.prompt, "Pick one?\nSecond line");
     assert_eq!(frame.header.as_deref(), Some("Red"));
-    assert_eq!(select.options[0].label, "AB");
-    assert_eq!(select.options[0].description.as_deref(), Some("xyz"));
+    let option = select.options.get(0).unwrap();
+    assert_eq!(option.label, "AB");
+    assert_eq!(option.description, Some("xyz"));
+    assert_eq!(option.preview, Some("    fn x()"));
     assert_eq!(
-        select.options[0].value, "A\x1b[1A\rB",
+        option.value, "A\x1b[1A\rB",
         "values go back to the agent untouched"
     );
+    assert_eq!(select.options.get(1), Some(ChoiceRef::plain("plain")));
+    assert_eq!(select.options.len(), 2);
 }
 
 #[test]

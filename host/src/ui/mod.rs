@@ -5,6 +5,7 @@
 //! control sequences), whichever UI it is.
 
 pub mod numbered;
+mod options;
 pub mod scripted;
 #[cfg(feature = "terminal")]
 pub mod terminal;
@@ -16,11 +17,54 @@ pub mod web;
 use crate::bindings::interview::plugin::ui as wit;
 use crate::replay::Given;
 use crate::sanitize;
+pub use options::{ChoiceRef, Options, TooMuchText};
 pub use wit::{
-    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, Pick, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
-    TextReply, TextRequest, UiMode,
+    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, Nav, NumberReply,
+    NumberRequest, Pick, ReviewReply, ReviewRequest, SelectReply, TextReply, TextRequest, UiMode,
 };
+
+/// A single choice: the WIT's `select-request`, its options kept as [`Options`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelectRequest {
+    /// The entries. Draw the "recommended" badge where `recommended` is set: the plugin
+    /// clears it where the label already says so ("Yes (Recommended)").
+    pub options: Options,
+    /// The entry under the cursor at the start: the earlier answer or the default.
+    pub selected: Option<u32>,
+    /// The label of the free-text entry, when typed answers are allowed.
+    pub other_label: Option<String>,
+    /// Text to put in the free-text entry at the start (an earlier typed answer). When set and
+    /// `selected` is none, the free-text entry is the one under the cursor.
+    pub other_text: Option<String>,
+    /// The label of the "discuss" entry, when offered.
+    pub discuss_label: Option<String>,
+    /// The person may add a note to the option they pick.
+    pub notes: bool,
+    /// The note to put back in the note editor at the start (an earlier answer's).
+    pub note: Option<String>,
+}
+
+/// Several choices: the WIT's `multi-select-request`, its options kept as [`Options`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiSelectRequest {
+    /// The entries, with badges as in [`SelectRequest`].
+    pub options: Options,
+    /// Indices ticked at the start.
+    pub selected: Vec<u32>,
+    /// The label of the free-text entry, when a typed answer is allowed.
+    pub other_label: Option<String>,
+    /// Text in the free-text entry at the start.
+    pub other_text: Option<String>,
+    /// Fewest picks (the plugin enforces it): at least 1 on a required question, so a
+    /// host can refuse an empty pick at once. `frame.hint` says it in words.
+    pub min_picks: Option<u32>,
+    /// Most picks (the plugin enforces it).
+    pub max_picks: Option<u32>,
+    /// The person may add a note to their picks.
+    pub notes: bool,
+    /// The note to put back in the note editor at the start (an earlier answer's).
+    pub note: Option<String>,
+}
 
 impl SelectReply {
     /// Picked `options[index]`, without a note.

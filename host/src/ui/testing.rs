@@ -1,6 +1,6 @@
 //! Values for the UIs' unit tests.
 
-use crate::{Choice, Frame};
+use crate::{ChoiceRef, Frame, Options};
 
 /// The frame of a single question; `required` says whether it must be answered.
 pub fn frame(prompt: &str, required: bool) -> Frame {
@@ -18,15 +18,14 @@ pub fn frame(prompt: &str, required: bool) -> Frame {
 }
 
 /// Options with these labels; the value is the label in lower case.
-pub fn options(labels: &[&str]) -> Vec<Choice> {
+pub fn options(labels: &[&str]) -> Options {
+    let values: Vec<String> = labels.iter().map(|label| label.to_lowercase()).collect();
     labels
         .iter()
-        .map(|label| Choice {
-            label: label.to_string(),
-            value: label.to_lowercase(),
-            description: None,
-            preview: None,
-            recommended: false,
+        .zip(&values)
+        .map(|(label, value)| ChoiceRef {
+            value,
+            ..ChoiceRef::plain(label)
         })
         .collect()
 }

@@ -29,7 +29,7 @@ pub(super) fn command(word: &str) -> Option<Command> {
 }
 
 /// The option a typed line names: its label (any case), or its value (a form's `const`).
-fn label_index(options: &[crate::Choice], typed: &str) -> Option<u32> {
+fn label_index(options: &crate::Options, typed: &str) -> Option<u32> {
     options
         .iter()
         .position(|o| o.label.trim().eq_ignore_ascii_case(typed))

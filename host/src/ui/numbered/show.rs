@@ -53,7 +53,7 @@ impl NumberedUi {
         }
     }
 
-    fn show_list(&mut self, options: &[crate::Choice], ticks: Option<&[u32]>, extras: &[&str]) {
+    fn show_list(&mut self, options: &crate::Options, ticks: Option<&[u32]>, extras: &[&str]) {
         let width = (options.len() + extras.len()).to_string().len();
         for (i, option) in options.iter().enumerate() {
             let tick = match ticks {
@@ -72,13 +72,13 @@ impl NumberedUi {
                 option.label
             ));
             let pad = " ".repeat(width + 4 + tick.len());
-            if let Some(description) = &option.description {
+            if let Some(description) = option.description {
                 for line in description.lines() {
                     let line = self.style.dim(&format!("{pad}{line}"));
                     self.say(&line);
                 }
             }
-            if let Some(preview) = &option.preview {
+            if let Some(preview) = option.preview {
                 self.show_preview(&pad, preview);
             }
         }

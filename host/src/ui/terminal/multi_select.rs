@@ -9,12 +9,12 @@ use super::note::{Note, NoteKey};
 use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::Choice;
+use crate::Options;
 use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 
 /// The entries borrow the request's text: a list may hold thousands.
 pub struct MultiSelect<'a> {
-    options: &'a [Choice],
+    options: &'a Options,
     ticked: Vec<bool>,
     /// The label of the free-text entry (the last entry), when offered.
     other_label: Option<&'a str>,
@@ -182,8 +182,7 @@ impl Widget for MultiSelect<'_> {
         filter_line(self.list.filter.as_ref(), &mut body, theme);
         let options = self.options;
         no_match_line(&self.list, |i| i < options.len(), &mut body, theme);
-        let previews =
-            PreviewBox::for_previews(options.iter().map(|o| o.preview.as_deref()), ctx.width);
+        let previews = PreviewBox::for_previews(options.iter().map(|o| o.preview), ctx.width);
         let rows = ctx
             .rows
             .saturating_sub(body.lines.len() + 3 + self.note.rows());
@@ -233,7 +232,8 @@ impl Widget for MultiSelect<'_> {
                         None => line = line.push(truncate(label, room), style),
                     }
                 } else {
-                    line = line.push(truncate(&options[index].label, room), style);
+                    let label = options.get(index).map_or("", |o| o.label);
+                    line = line.push(truncate(label, room), style);
                 }
                 body.lines.push(line);
                 if let Some(description) = description(index) {
@@ -257,7 +257,7 @@ impl Widget for MultiSelect<'_> {
                 .list
                 .current()
                 .and_then(|i| options.get(i))
-                .and_then(|o| o.preview.as_deref());
+                .and_then(|o| o.preview);
             body.lines.extend(previews.draw(shown, preview_rows, theme));
         }
         body.lines
@@ -292,7 +292,8 @@ impl Widget for MultiSelect<'_> {
         let mut words: Vec<String> = pick
             .picked
             .iter()
-            .map(|&i| self.options[i as usize].label.clone())
+            .filter_map(|&i| self.options.get(i as usize))
+            .map(|o| o.label.to_string())
             .collect();
         words.extend(pick.other.clone());
         let answer = if words.is_empty() {

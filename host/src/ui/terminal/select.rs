@@ -10,7 +10,7 @@ use super::note::{Note, NoteKey};
 use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::Choice;
+use crate::Options;
 use crate::ui::{Nav, Pick, SelectReply, SelectRequest};
 use unicode_width::UnicodeWidthStr;
 
@@ -36,7 +36,7 @@ pub(super) struct Entry<'a> {
 /// request as they are drawn, not copied into a list of their own: a list may hold thousands,
 /// and its first frame shows a screenful.
 struct Entries<'a> {
-    options: &'a [Choice],
+    options: &'a Options,
     extras: Vec<Entry<'a>>,
 }
 
@@ -49,10 +49,10 @@ impl<'a> Entries<'a> {
         match self.options.get(index) {
             Some(o) => Entry {
                 kind: Kind::Option(index as u32),
-                label: &o.label,
+                label: o.label,
                 description: shown_description(o),
                 badge: o.recommended,
-                preview: o.preview.as_deref(),
+                preview: o.preview,
             },
             None => self.extras[index - self.options.len()],
         }
@@ -276,7 +276,7 @@ impl Widget for Select<'_> {
                 .entries
                 .options
                 .get(pick.index as usize)
-                .map(|o| Note::summary(o.label.clone(), pick.note.as_ref())),
+                .map(|o| Note::summary(o.label.to_string(), pick.note.as_ref())),
             SelectReply::Other(text) => Some(text.clone()),
             SelectReply::Discuss => self
                 .entries
@@ -295,6 +295,7 @@ impl Widget for Select<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ChoiceRef;
     use crate::ui::terminal::testing::{frame, options, play, screen, typed};
 
     fn request(labels: &[&str]) -> SelectRequest {
@@ -329,7 +330,14 @@ mod tests {
     #[test]
     fn a_digit_jumps_and_the_cursor_starts_on_the_recommendation() {
         let mut req = request(&["dev", "staging", "prod"]);
-        req.options[1].recommended = true;
+        req.options = req
+            .options
+            .iter()
+            .map(|o| ChoiceRef {
+                recommended: o.label == "staging",
+                ..o
+            })
+            .collect();
         let mut select = Select::new(&req);
         let shown = screen(Some(&frame("Where?")), &mut select, 60, 20);
         assert_eq!(shown[1], "  1. dev");

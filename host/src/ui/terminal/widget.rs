@@ -5,8 +5,8 @@ use super::list::List;
 use super::render::Line;
 use super::render::truncate;
 use super::theme::Theme;
-use crate::Choice;
 use crate::ui::Nav;
+use crate::{ChoiceRef, Options};
 
 /// What a widget may draw into.
 pub struct Ctx<'a> {
@@ -104,17 +104,14 @@ pub fn list_window(
 
 /// What `/` filters entry `index` of a choice list on: an option's label. The entries after
 /// the options ("Something else", "Discuss") have none, and stay whatever is typed.
-pub fn filtered_on(options: &[Choice], index: usize) -> Option<&str> {
-    options.get(index).map(|o| o.label.as_str())
+pub fn filtered_on(options: &Options, index: usize) -> Option<&str> {
+    options.get(index).map(|o| o.label)
 }
 
 /// The description shown under an option: none when it is blank, which the agent sends for
 /// "no description" as often as it leaves it out.
-pub fn shown_description(option: &Choice) -> Option<&str> {
-    option
-        .description
-        .as_deref()
-        .filter(|d| !d.trim().is_empty())
+pub fn shown_description(option: ChoiceRef<'_>) -> Option<&str> {
+    option.description.filter(|d| !d.trim().is_empty())
 }
 
 /// An option's description as the muted line under its label: on one line, `indent`

@@ -22,7 +22,7 @@ pub(super) fn frame(frame: &Frame) -> Json {
     })
 }
 
-fn choices(options: &[crate::Choice]) -> Json {
+fn choices(options: &crate::Options) -> Json {
     options
         .iter()
         .map(|o| {

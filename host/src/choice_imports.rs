@@ -1,0 +1,168 @@
+//! The plugin's `select` and `multi-select` calls, with their options read straight from its
+//! memory into [`Options`].
+//!
+//! wasmtime's generated imports lift every option into a `Choice` of four strings of its own
+//! before the host sees it: for a list of 10,000 options, a megabyte of records and 20,000
+//! allocations, most of the fresh memory a one-question process touches and a fifth of its
+//! time to the first frame. These definitions take the options as a `WasmList` of records of
+//! `WasmStr`, which point into the plugin's memory, and copy each text once, cleaned, into
+//! one buffer. The rest of each request comes to [`State::ask_select`] and
+//! [`State::ask_multi_select`], as the other imports come to theirs.
+
+use std::borrow::Cow;
+
+use wasmtime::component::{ComponentType, Lift, Linker, WasmList, WasmStr};
+use wasmtime::{AsContextMut, StoreContextMut};
+
+use crate::Frame;
+use crate::imports::State;
+use crate::sanitize;
+use crate::ui::{ChoiceRef, MultiSelectRequest, Options, SelectRequest, TooMuchText, Ui};
+
+/// The interface the plugin imports its UI from, as its import is named.
+pub(crate) const UI_INTERFACE: &str = "interview:plugin/ui@0.2.0";
+
+/// The WIT's `choice`, its texts left where the plugin wrote them.
+#[derive(ComponentType, Lift)]
+#[component(record)]
+struct RawChoice {
+    label: WasmStr,
+    value: WasmStr,
+    description: Option<WasmStr>,
+    preview: Option<WasmStr>,
+    recommended: bool,
+}
+
+/// The WIT's `select-request`, its options left where the plugin wrote them.
+#[derive(ComponentType, Lift)]
+#[component(record)]
+struct RawSelectRequest {
+    options: WasmList<RawChoice>,
+    selected: Option<u32>,
+    #[component(name = "other-label")]
+    other_label: Option<String>,
+    #[component(name = "other-text")]
+    other_text: Option<String>,
+    #[component(name = "discuss-label")]
+    discuss_label: Option<String>,
+    notes: bool,
+    note: Option<String>,
+}
+
+/// The WIT's `multi-select-request`, its options left where the plugin wrote them.
+#[derive(ComponentType, Lift)]
+#[component(record)]
+struct RawMultiSelectRequest {
+    options: WasmList<RawChoice>,
+    selected: Vec<u32>,
+    #[component(name = "other-label")]
+    other_label: Option<String>,
+    #[component(name = "other-text")]
+    other_text: Option<String>,
+    #[component(name = "min-picks")]
+    min_picks: Option<u32>,
+    #[component(name = "max-picks")]
+    max_picks: Option<u32>,
+    notes: bool,
+    note: Option<String>,
+}
+
+/// Defines `select` and `multi-select` over the ones the generated `add_to_linker` defined.
+pub(crate) fn add_to_linker<U: Ui + 'static>(
+    linker: &mut Linker<State<U>>,
+) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
+    let mut ui = linker.instance(UI_INTERFACE)?;
+    ui.func_wrap(
+        "select",
+        |mut store: StoreContextMut<'_, State<U>>, (frame, r): (Frame, RawSelectRequest)| {
+            let request = SelectRequest {
+                options: read_options(&mut store, &r.options)?,
+                selected: r.selected,
+                other_label: r.other_label,
+                other_text: r.other_text,
+                discuss_label: r.discuss_label,
+                notes: r.notes,
+                note: r.note,
+            };
+            Ok((store.data_mut().ask_select(frame, request),))
+        },
+    )?;
+    ui.func_wrap(
+        "multi-select",
+        |mut store: StoreContextMut<'_, State<U>>, (frame, r): (Frame, RawMultiSelectRequest)| {
+            let request = MultiSelectRequest {
+                options: read_options(&mut store, &r.options)?,
+                selected: r.selected,
+                other_label: r.other_label,
+                other_text: r.other_text,
+                min_picks: r.min_picks,
+                max_picks: r.max_picks,
+                notes: r.notes,
+                note: r.note,
+            };
+            Ok((store.data_mut().ask_multi_select(frame, request),))
+        },
+    )?;
+    linker.allow_shadowing(false);
+    Ok(())
+}
+
+/// The options of `list`, read from the plugin's memory (each text checked to be UTF-8) and
+/// cleaned for a terminal.
+fn read_options<U: 'static>(
+    store: &mut StoreContextMut<'_, State<U>>,
+    list: &WasmList<RawChoice>,
+) -> wasmtime::Result<Options> {
+    let mut options = Options::with_capacity(list.len(), 0);
+    for index in 0..list.len() {
+        let Some(raw) = list.get(store.as_context_mut(), index) else {
+            break;
+        };
+        let raw = raw?;
+        let store = &*store;
+        let optional = |text: &Option<WasmStr>| text.as_ref().map(|t| t.to_str(store)).transpose();
+        push_cleaned(
+            &mut options,
+            ChoiceRef {
+                label: &raw.label.to_str(store)?,
+                value: &raw.value.to_str(store)?,
+                description: optional(&raw.description)?.as_deref(),
+                preview: optional(&raw.preview)?.as_deref(),
+                recommended: raw.recommended,
+            },
+        )?;
+    }
+    Ok(options)
+}
+
+/// Adds `choice` to `options` with what it shows made safe for a terminal: the label on one
+/// line, the description as text, the preview as a block (see [`sanitize`]). The value is
+/// what the agent gets back, never drawn: kept as it is.
+pub(crate) fn push_cleaned(
+    options: &mut Options,
+    choice: ChoiceRef<'_>,
+) -> Result<(), TooMuchText> {
+    let label = cleaned(choice.label, sanitize::is_plain_line, sanitize::line);
+    let description = choice
+        .description
+        .map(|text| cleaned(text, sanitize::is_plain, sanitize::text));
+    let preview = choice
+        .preview
+        .map(|text| cleaned(text, sanitize::is_plain, sanitize::block));
+    options.try_push(ChoiceRef {
+        label: &label,
+        description: description.as_deref(),
+        preview: preview.as_deref(),
+        ..choice
+    })
+}
+
+/// `text` as `clean` makes it, borrowed where `plain` says it would be kept: most are.
+fn cleaned(text: &str, plain: fn(&str) -> bool, clean: fn(&str) -> String) -> Cow<'_, str> {
+    if plain(text) {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(clean(text))
+    }
+}
