@@ -139,10 +139,7 @@ fn read_options<U: 'static>(
 /// Adds `choice` to `options` with what it shows made safe for a terminal: the label on one
 /// line, the description as text, the preview as a block (see [`sanitize`]). The value is
 /// what the agent gets back, never drawn: kept as it is.
-pub(crate) fn push_cleaned(
-    options: &mut Options,
-    choice: ChoiceRef<'_>,
-) -> Result<(), TooMuchText> {
+fn push_cleaned(options: &mut Options, choice: ChoiceRef<'_>) -> Result<(), TooMuchText> {
     let label = cleaned(choice.label, sanitize::is_plain_line, sanitize::line);
     let description = choice
         .description
