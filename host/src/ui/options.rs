@@ -149,15 +149,11 @@ impl Options {
             self.text.push_str(part.unwrap_or_default());
             *end = self.text.len() as u32; // fits: checked above
         }
-        let flags = [
-            (own_value.is_none(), VALUE_IS_LABEL),
-            (choice.description.is_some(), HAS_DESCRIPTION),
-            (choice.preview.is_some(), HAS_PREVIEW),
-            (choice.recommended, RECOMMENDED),
-        ]
-        .into_iter()
-        .filter(|&(set, _)| set)
-        .fold(0, |flags, (_, flag)| flags | flag);
+        let flag = |set: bool, flag: u8| if set { flag } else { 0 };
+        let flags = flag(own_value.is_none(), VALUE_IS_LABEL)
+            | flag(choice.description.is_some(), HAS_DESCRIPTION)
+            | flag(choice.preview.is_some(), HAS_PREVIEW)
+            | flag(choice.recommended, RECOMMENDED);
         self.entries.push(Entry {
             start: start as u32,
             ends,
@@ -186,6 +182,15 @@ impl Options {
         &self,
     ) -> impl ExactSizeIterator<Item = ChoiceRef<'_>> + DoubleEndedIterator + Clone {
         self.entries.iter().map(|entry| self.read(entry))
+    }
+
+    /// Each option's preview, in order: what a widget measures on every frame, read without
+    /// the rest of each option.
+    pub fn previews(&self) -> impl Iterator<Item = Option<&str>> {
+        self.entries.iter().map(|entry| {
+            let [_, _, description_end, preview_end] = entry.ends.map(|e| e as usize);
+            (entry.flags & HAS_PREVIEW != 0).then(|| &self.text[description_end..preview_end])
+        })
     }
 
     /// The option `entry` describes.
@@ -298,6 +303,7 @@ mod tests {
         assert_eq!(options.len(), given.len());
         assert!(options.iter().eq(given));
         assert!(options.iter().rev().eq(given.into_iter().rev()));
+        assert!(options.previews().eq(given.iter().map(|o| o.preview)));
         assert_eq!(options.get(2), Some(given[2]));
         assert_eq!(options.get(5), None);
     }

@@ -182,7 +182,7 @@ impl Widget for MultiSelect<'_> {
         filter_line(self.list.filter.as_ref(), &mut body, theme);
         let options = self.options;
         no_match_line(&self.list, |i| i < options.len(), &mut body, theme);
-        let previews = PreviewBox::for_previews(options.iter().map(|o| o.preview), ctx.width);
+        let previews = PreviewBox::for_previews(options.previews(), ctx.width);
         let rows = ctx
             .rows
             .saturating_sub(body.lines.len() + 3 + self.note.rows());

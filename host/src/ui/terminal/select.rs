@@ -190,7 +190,8 @@ impl Widget for Select<'_> {
         let is_option = |i: usize| matches!(entries.get(i).kind, Kind::Option(_));
         no_match_line(&self.list, is_option, &mut body, theme);
         let number_width = self.entries.len().to_string().len();
-        let previews = PreviewBox::for_previews(entries.iter().map(|e| e.preview), ctx.width);
+        // Only options have previews.
+        let previews = PreviewBox::for_previews(entries.options.previews(), ctx.width);
         let rows = ctx
             .rows
             .saturating_sub(body.lines.len() + 2 + self.note.rows());
