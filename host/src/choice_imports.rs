@@ -110,10 +110,15 @@ pub(crate) fn add_to_linker<U: Ui + 'static>(
 
 /// The options of `list`, read from the plugin's memory (each text checked to be UTF-8) and
 /// cleaned for a terminal.
+///
+/// The texts the host keeps stop at the plugin's memory limit. A plugin writes each text once,
+/// so only one naming the same text for option after option reaches past it: without the
+/// bound, a plugin held to 64 MiB could make the host copy gigabytes.
 fn read_options<U: 'static>(
     store: &mut StoreContextMut<'_, State<U>>,
     list: &WasmList<RawChoice>,
 ) -> wasmtime::Result<Options> {
+    let budget = store.data().memory_bytes;
     let mut options = Options::with_capacity(list.len(), 0);
     for index in 0..list.len() {
         let Some(raw) = list.get(store.as_context_mut(), index) else {
@@ -132,6 +137,12 @@ fn read_options<U: 'static>(
                 recommended: raw.recommended,
             },
         )?;
+        if options.text_len() > budget {
+            wasmtime::bail!(
+                "the options' texts come to more than the plugin's memory limit ({budget} \
+                 bytes) by option {index}: the plugin names the same text again and again"
+            );
+        }
     }
     Ok(options)
 }

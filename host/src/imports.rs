@@ -16,6 +16,9 @@ use crate::ui::{MultiSelectRequest, SelectRequest, Ui};
 pub(crate) struct State<U> {
     pub(crate) ui: U,
     pub(crate) limits: StoreLimits,
+    /// The most memory the plugin may have, which also bounds the text the host copies out of
+    /// it for one request (see `choice_imports`).
+    pub(crate) memory_bytes: usize,
     pub(crate) clock: GuestClock,
     /// The person's replies in the current call, for a replay if the plugin fails.
     pub(crate) recorder: Recorder,
@@ -231,6 +234,7 @@ mod tests {
         let mut state = State {
             ui: ScriptedUi::new([]),
             limits: crate::Limits::default().store_limits(),
+            memory_bytes: crate::Limits::default().memory_bytes,
             clock: crate::sandbox::GuestClock::new(),
             recorder: Default::default(),
         };

@@ -10,7 +10,8 @@ use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder};
 /// How much the plugin may use.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Linear memory of the plugin, in bytes.
+    /// Linear memory of the plugin, in bytes; also the most option text the host copies out
+    /// of it for one question (a plugin may name one text for many options).
     pub memory_bytes: usize,
     /// Guest computation per export call, not counting time in host calls (the UI).
     pub compute: Duration,

@@ -473,6 +473,7 @@ impl<U: Ui + 'static> Session<U> {
         let state = State {
             ui,
             limits: limits.store_limits(),
+            memory_bytes: limits.memory_bytes,
             clock: GuestClock::new(),
             recorder,
         };

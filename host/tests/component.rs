@@ -475,6 +475,62 @@ mod misbehaving {
         }
     }
 
+    /// Options may name one text again and again, which the host would copy for each: the
+    /// texts it copies stop at the plugin's memory cap. Here 64 options name one 1 MiB label
+    /// in a plugin held to 8 MiB.
+    #[test]
+    fn a_guest_naming_one_text_for_every_option_is_stopped_at_its_memory_cap() {
+        let mib = 1 << 20;
+        // Every function runs this body: the first two calls are `cabi_realloc`'s, for the
+        // call's name and arguments (memory is grown, and both are put at 512); the third is
+        // `call`, which asks a select with a 44-byte choice at 4096 copied onto the end of the
+        // list until there are 64, each naming the 1 MiB text at 1 MiB as label and value.
+        let doublings: String = (0..6)
+            .map(|n| 44 << n)
+            .map(|bytes| {
+                let to = 4096 + bytes;
+                format!("(memory.copy (i32.const {to}) (i32.const 4096) (i32.const {bytes}))")
+            })
+            .collect();
+        let body = format!(
+            "(if (i32.lt_u (global.get $reallocs) (i32.const 2)) (then
+               (global.set $reallocs (i32.add (global.get $reallocs) (i32.const 1)))
+               (if (i32.eqz (memory.size)) (then (drop (memory.grow (i32.const 32)))))
+               (return (i32.const 512))))
+             (memory.fill (i32.const {mib}) (i32.const 97) (i32.const {mib}))
+             (i32.store (i32.const 4096) (i32.const {mib}))
+             (i32.store (i32.const 4100) (i32.const {mib}))
+             (i32.store (i32.const 4104) (i32.const {mib}))
+             (i32.store (i32.const 4108) (i32.const {mib}))
+             {doublings}
+             (i32.store (i32.const 1096) (i32.const 4096))
+             (i32.store (i32.const 1100) (i32.const 64))
+             (call 1 (i32.const 1024) (i32.const 2048))
+             unreachable"
+        );
+        let plugin = Plugin::builder()
+            .cache_dir(None)
+            .component_bytes(component_with(
+                "(global $reallocs (mut i32) (i32.const 0))",
+                &body,
+            ))
+            .limits(Limits {
+                memory_bytes: 8 * mib,
+                ..Limits::default()
+            })
+            .build()
+            .unwrap();
+        let mut session = plugin.session(NoPerson).unwrap();
+        match session.call("interview", "{}") {
+            Err(Error::Trap { source, .. }) => {
+                let cause = cause(&source);
+                assert!(cause.contains("memory limit"), "{cause}");
+                assert!(cause.contains("by option 8"), "{cause}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// Growing a table would get around the memory cap (each element is host memory): tables
     /// have a cap of their own.
     #[test]

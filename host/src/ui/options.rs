@@ -167,6 +167,11 @@ impl Options {
         self.entries.len()
     }
 
+    /// How many bytes the options' texts come to, kept once each.
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
