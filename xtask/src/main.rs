@@ -1,4 +1,5 @@
-//! Project tasks: `cargo xtask build-guest [--check]` and `cargo xtask release`.
+//! Project tasks: `cargo xtask build-guest [--check]`, `cargo xtask release` and `cargo xtask
+//! startup-order`.
 //!
 //! `build-guest` rebuilds the plugin component from `guest/` and writes it to
 //! `host/plugin/interview.wasm`, the file the host embeds and the repository commits. With
@@ -8,10 +9,12 @@
 //! nothing: it says what is missing.
 //!
 //! `release` builds the `interview` executable as it is meant to be installed (see
-//! [`release`]) and prints its path.
+//! [`release`]) and prints its path. `startup-order` writes the list of functions a start runs,
+//! which `release` lays out together (see [`startup_order`]).
 
 mod release;
 mod shrink;
+mod startup_order;
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -26,6 +29,10 @@ const DEBIAN_CARGO: &str = "/usr/bin/cargo";
 const DEBIAN_STD_SRC: &str = "/usr/lib/rustlib/src/rust/library";
 
 fn main() -> ExitCode {
+    let raw: Vec<_> = env::args_os().skip(1).collect();
+    if startup_order::is_link(&raw) {
+        return startup_order::link(raw);
+    }
     let args: Vec<String> = env::args().skip(1).collect();
     let result = match args
         .iter()
@@ -37,8 +44,10 @@ fn main() -> ExitCode {
         ["build-guest", "--check"] => build_guest(Output::Check),
         ["build-guest", "--names", file] => build_guest(Output::Named(PathBuf::from(file))),
         ["release"] => release::release(&workspace_root()),
+        ["startup-order"] => startup_order::generate(&workspace_root()),
         _ => Err(
-            "usage: cargo xtask build-guest [--check | --names FILE] | cargo xtask release"
+            "usage: cargo xtask build-guest [--check | --names FILE] | cargo xtask release \
+                  | cargo xtask startup-order"
                 .to_string(),
         ),
     };
