@@ -4,15 +4,20 @@
 //! It runs the executable just built under Valgrind's callgrind, which names every function
 //! that runs, however briefly: answering one numbered question from a pipe, and one arrow-key
 //! select in a pseudo-terminal (through util-linux's `script`), each from a compiled plugin in
-//! the cache. The functions of both are written to `xtask/startup-order.txt` by their symbol
-//! names without the hash Rust ends each with (`17h` and 16 hex digits), since the hash changes
-//! with every release of Rust and every change of a crate's version or features.
+//! the cache. To those it adds what runs in their place elsewhere: the C library's start (which
+//! callgrind calls "below main"), other names of the same code, and the variants of a function
+//! for other processors (`__memmove_avx512_unaligned_erms` beside the `__memmove_avx_…` that
+//! Valgrind's processor picks, `calculate_avx512` beside `calculate`). The list is written to
+//! `xtask/startup-order.txt`.
 //!
-//! At the release build's link, this program stands in for the linker (see [`link`]): it reads
-//! the names the objects being linked give those functions, writes them in the list's order
-//! for lld's `--symbol-ordering-file`, and runs the linker. `cargo xtask release` then counts
-//! how many listed functions the executable has, so that a list grown stale is said.
+//! At the release build's link, this program stands in for the linker (see [`link`]): it hands
+//! lld the list for `--symbol-ordering-file`, each function under its name in the objects being
+//! linked. Rust ends a name with a hash that changes with every release of Rust and every
+//! change of a crate's version or features; a listed name the objects lack is taken by its path
+//! without the hash (every function it may now name). `cargo xtask release` then counts how
+//! many listed functions the executable has, so that a list grown stale is said.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::env;
 use std::ffi::OsString;
@@ -34,6 +39,14 @@ pub const FILE: &str = "xtask/startup-order.txt";
 /// linked anew.
 pub const LINK_ARG: &str = "--xtask-startup-order=";
 
+/// What runs before `main` that callgrind calls "(below main)": glibc's.
+const BELOW_MAIN: [&str; 3] = ["_start", "__libc_start_main_impl", "__libc_start_call_main"];
+
+/// What a variant of a function for some processors has after its name.
+const PROCESSOR_VARIANTS: [&str; 10] = [
+    "_avx512", "_avx2", "_avx", "_evex", "_sse2", "_ssse3", "_sse4_1", "_sse4_2", "_sse42", "_erms",
+];
+
 /// Below this share of its functions found in a build, the list is called stale.
 const STALE_BELOW: f64 = 0.9;
 
@@ -48,18 +61,19 @@ pub fn generate(root: &Path) -> Result<(), String> {
     fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
     let result = record(&valgrind, &script, &executable, &dir);
     let _ = fs::remove_dir_all(&dir);
-    let functions = result?;
+    let exe = symbols(&[executable.as_os_str().to_owned()])
+        .ok_or("`nm` could not read the executable")?;
+    let functions = with_variants(result?, &exe);
     let mut text = String::from(
         "# The functions a start of `interview` runs, for lld to lay out together in the\n\
          # release build. Written by `cargo xtask startup-order`; see xtask/src/startup_order.rs.\n",
     );
-    let keys: BTreeSet<&str> = functions.iter().map(|name| key(name)).collect();
-    for key in &keys {
-        text.push_str(key);
+    for function in &functions {
+        text.push_str(function);
         text.push('\n');
     }
     write(&root.join(FILE), &text)?;
-    eprintln!("xtask: wrote {} functions to {FILE}", keys.len());
+    eprintln!("xtask: wrote {} functions to {FILE}", functions.len());
     Ok(())
 }
 
@@ -190,6 +204,63 @@ fn in_terminal(script: &Path, command: &str, dir: &Path) -> Result<(), String> {
     }
 }
 
+/// `called`, with what runs in their place elsewhere, as `executable` (its symbols, by
+/// address) has it: the start below `main`, other names of the same code, and the variants of
+/// each function for other processors.
+fn with_variants(called: BTreeSet<String>, executable: &BTreeMap<String, u64>) -> BTreeSet<String> {
+    let mut listed: BTreeSet<String> = called
+        .into_iter()
+        .chain(BELOW_MAIN.map(String::from))
+        .filter(|name| executable.contains_key(name))
+        .collect();
+    let addresses: BTreeSet<u64> = listed.iter().map(|name| executable[name]).collect();
+    let aliases = executable.iter().filter(|(_, a)| addresses.contains(a));
+    listed.extend(aliases.map(|(name, _)| name.clone()));
+    let families: BTreeSet<String> = listed.iter().map(|name| family(name)).collect();
+    let variants = executable.keys().filter(|name| {
+        PROCESSOR_VARIANTS.iter().any(|v| name.contains(v)) && families.contains(&family(name))
+    });
+    listed.extend(variants.cloned().collect::<Vec<_>>());
+    listed
+}
+
+/// What the variants of a function for different processors have in common: its name up to
+/// the first processor's mark (`__memchr` of `__memchr_evex`), and for a Rust function its path
+/// and name so cut (`crc32fast::specialized::pclmulqdq::calculate` of `calculate_avx512`).
+fn family(symbol: &str) -> String {
+    let cut = |name: &str| -> usize {
+        PROCESSOR_VARIANTS
+            .iter()
+            .filter_map(|v| name.find(v))
+            .min()
+            .unwrap_or(name.len())
+    };
+    match rust_path(&key(symbol)) {
+        Some(mut path) => {
+            if let Some(last) = path.last_mut() {
+                last.truncate(cut(last));
+            }
+            path.join("::")
+        }
+        None => symbol[..cut(symbol)].to_string(),
+    }
+}
+
+/// The path of a name in Rust's legacy mangling without its hash (`_ZN4core3fmt5write`:
+/// core, fmt, write).
+fn rust_path(name: &str) -> Option<Vec<String>> {
+    let mut rest = name.strip_prefix("_ZN")?;
+    let mut path = Vec::new();
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let length: usize = rest[..digits].parse().ok()?;
+        let part = rest.get(digits..digits + length)?;
+        path.push(part.to_string());
+        rest = &rest[digits + length..];
+    }
+    Some(path)
+}
+
 /// The symbol names of the functions a callgrind profile records, with the names it gives
 /// code it has no symbol for (`0x…`) and its own (`(below main)`) left out.
 fn called(profile: &str) -> impl Iterator<Item = String> + '_ {
@@ -204,8 +275,8 @@ fn called(profile: &str) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// Says how many of the list's functions `executable` has: fewer than nine in ten means the
-/// list is stale (functions renamed or gone).
+/// Says how many of the list's functions `executable` has, by name and by path alone: fewer
+/// than nine in ten by path means the list is stale (functions renamed or gone).
 pub fn report(order: &Path, executable: &Path) {
     let Ok(listed) = read_list(order) else {
         return;
@@ -214,16 +285,15 @@ pub fn report(order: &Path, executable: &Path) {
         eprintln!("xtask: start-up order applied (no `nm` to count what it found)");
         return;
     };
-    let defined: BTreeSet<&str> = defined.iter().map(|name| key(name)).collect();
-    let found = listed
-        .iter()
-        .filter(|name| defined.contains(name.as_str()))
-        .count();
+    let paths: BTreeSet<Cow<str>> = defined.keys().map(|name| key(name)).collect();
+    let by_name = listed.iter().filter(|n| defined.contains_key(*n)).count();
+    let by_path = listed.iter().filter(|n| paths.contains(&key(n))).count();
     eprintln!(
-        "xtask: start-up order: {found} of the {} functions listed are in the executable",
+        "xtask: start-up order: of the {} functions listed, the executable has {by_name} by \
+         name, {by_path} by path",
         listed.len()
     );
-    if (found as f64) < STALE_BELOW * listed.len() as f64 {
+    if (by_path as f64) < STALE_BELOW * listed.len() as f64 {
         eprintln!("xtask: the list is stale; `cargo xtask startup-order` writes it anew");
     }
 }
@@ -295,17 +365,17 @@ fn ordering_file(list: &Path, args: &[OsString]) -> Result<PathBuf, String> {
         .cloned()
         .collect();
     let defined = symbols(&objects).ok_or("`nm` could not read the objects")?;
-    let mut by_key: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for name in &defined {
-        by_key.entry(key(name)).or_default().push(name);
+    let mut by_path: BTreeMap<Cow<str>, Vec<&str>> = BTreeMap::new();
+    for name in defined.keys() {
+        by_path.entry(key(name)).or_default().push(name);
     }
     let mut text = String::new();
     for listed in &listed {
-        // A function of the C library, which has no hash, is listed under its own name.
-        let names = by_key
-            .get(listed.as_str())
-            .cloned()
-            .unwrap_or_else(|| vec![listed]);
+        // The C library's functions are in no object here, and named as they are listed.
+        let names = match by_path.get(&key(listed)) {
+            Some(names) if !defined.contains_key(listed) => names.clone(),
+            _ => vec![listed.as_str()],
+        };
         for name in names {
             text.push_str(name);
             text.push('\n');
@@ -333,11 +403,16 @@ fn read_list(path: &Path) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// A symbol's name without the hash Rust's legacy mangling ends it with (`17h`, 16 hex
-/// digits, `E`): the same across Rust releases and crate versions. Other names are kept whole.
-fn key(symbol: &str) -> &str {
+/// A symbol's name without the hashes Rust puts in it, the same across Rust releases and crate
+/// versions: in the legacy mangling the one it ends with (`17h`, 16 hex digits, `E`), in the
+/// v0 mangling the one after each crate's name's `C` (`s`, base-62 digits, `_`). Other names
+/// are kept whole.
+fn key(symbol: &str) -> Cow<'_, str> {
+    if symbol.starts_with("_R") {
+        return Cow::Owned(without_crate_hashes(symbol));
+    }
     let Some(stem) = symbol.strip_suffix('E') else {
-        return symbol;
+        return Cow::Borrowed(symbol);
     };
     match stem.len().checked_sub(19).map(|at| stem.split_at(at)) {
         Some((path, hash))
@@ -345,14 +420,31 @@ fn key(symbol: &str) -> &str {
                 && hash.starts_with("17h")
                 && hash[3..].bytes().all(|b| b.is_ascii_hexdigit()) =>
         {
-            path
+            Cow::Borrowed(path)
         }
-        _ => symbol,
+        _ => Cow::Borrowed(symbol),
     }
 }
 
-/// The symbols `files` define, as `nm` lists them.
-fn symbols(files: &[OsString]) -> Option<BTreeSet<String>> {
+/// A v0-mangled name with each `Cs…_` cut to `C`.
+fn without_crate_hashes(symbol: &str) -> String {
+    let mut out = String::with_capacity(symbol.len());
+    let mut rest = symbol;
+    while let Some(at) = rest.find("Cs") {
+        let after = &rest[at + 2..];
+        let digits = after.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        out.push_str(&rest[..at + 1]);
+        rest = match after[digits..].strip_prefix('_') {
+            Some(tail) => tail,
+            None => &rest[at + 1..],
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The symbols `files` define and their addresses, as `nm` lists them.
+fn symbols(files: &[OsString]) -> Option<BTreeMap<String, u64>> {
     if files.is_empty() {
         return None;
     }
@@ -365,9 +457,11 @@ fn symbols(files: &[OsString]) -> Option<BTreeSet<String>> {
     let text = String::from_utf8_lossy(&out.stdout);
     Some(
         text.lines()
-            .filter(|line| !line.is_empty() && !line.ends_with(':'))
-            .filter_map(|line| line.rsplit(' ').next())
-            .map(str::to_string)
+            .filter_map(|line| {
+                let mut fields = line.split(' ');
+                let address = u64::from_str_radix(fields.next()?, 16).ok()?;
+                Some((fields.next_back()?.to_string(), address))
+            })
             .collect(),
     )
 }
@@ -404,6 +498,59 @@ mod tests {
             "_ZN4core3fmt5write17hnothexnothexnotE"
         );
         assert_eq!(key("E"), "E");
+        assert_eq!(
+            key("_RNvNtCsjrHSEGnQ3l9_3std3sys4argsCs8gVbSFzedlU_15interview_guest"),
+            "_RNvNtC3std3sys4argsC15interview_guest"
+        );
+    }
+
+    #[test]
+    fn variants_for_other_processors_share_a_family() {
+        assert_eq!(family("__memmove_avx512_unaligned_erms"), "__memmove");
+        assert_eq!(family("__memchr_evex"), "__memchr");
+        assert_eq!(family("_IO_cleanup"), "_IO_cleanup");
+        assert_eq!(
+            family("_ZN9crc32fast11specialized9pclmulqdq16calculate_avx51217h2ee81db71f2a8101E"),
+            family("_ZN9crc32fast11specialized9pclmulqdq9calculate17ha79f41b499f9e7c6E"),
+        );
+        assert_ne!(family("_ZN4core3fmt5write"), family("_ZN4core3fmt6format"));
+    }
+
+    #[test]
+    fn the_list_takes_the_start_aliases_and_other_processors_variants() {
+        let executable: BTreeMap<String, u64> = [
+            ("main", 1),
+            ("_start", 2),
+            ("__memcpy_avx_unaligned_erms", 3),
+            ("__memmove_avx_unaligned_erms", 3),
+            ("__memmove_avx512_unaligned_erms", 4),
+            ("__memchr_avx2", 5),
+            ("__memchr_evex", 6),
+            ("__strlen_evex", 7),
+            ("unused", 8),
+        ]
+        .map(|(name, address)| (name.to_string(), address))
+        .into();
+        let called = [
+            "main",
+            "__memcpy_avx_unaligned_erms",
+            "__memchr_avx2",
+            "gone",
+        ];
+        let listed = with_variants(called.map(String::from).into(), &executable);
+        let listed: Vec<&str> = listed.iter().map(String::as_str).collect();
+        assert_eq!(
+            listed,
+            [
+                "__memchr_avx2",
+                "__memchr_evex",
+                "__memcpy_avx_unaligned_erms",
+                "__memmove_avx512_unaligned_erms",
+                "__memmove_avx_unaligned_erms",
+                "_start",
+                "main",
+            ]
+        );
     }
 
     #[test]
