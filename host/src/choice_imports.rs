@@ -4,9 +4,9 @@
 //! wasmtime's generated imports lift every option into a `Choice` of four strings of its own
 //! before the host sees it: for a list of 10,000 options, a megabyte of records and 20,000
 //! allocations: most of the fresh memory that such a list cost a one-question process, and a
-//! tenth of its time to the first frame. These definitions take the options as a `WasmList` of records of
-//! `WasmStr`, which point into the plugin's memory, and copy each text once, cleaned, into
-//! one buffer. The rest of each request comes to [`State::ask_select`] and
+//! tenth of its time to the first frame. These definitions take the options as a `WasmList`
+//! of records of `WasmStr`, which point into the plugin's memory, and copy each text once,
+//! cleaned, into one buffer. The rest of each request comes to [`State::ask_select`] and
 //! [`State::ask_multi_select`], as the other imports come to theirs.
 
 use std::borrow::Cow;

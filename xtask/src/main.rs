@@ -197,9 +197,23 @@ fn build_guest(output: Output) -> Result<(), String> {
 }
 
 fn write(path: &Path, component: &[u8]) -> Result<(), String> {
-    std::fs::write(path, component).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    write_file(path, component)?;
     eprintln!("xtask: wrote {}", path.display());
     Ok(())
+}
+
+/// Writes `contents` to `path`, with the path in the error.
+fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
+    std::fs::write(path, contents).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Runs `work` in a fresh temporary folder named for `what`, removed afterwards.
+fn in_temp_dir<T>(what: &str, work: impl FnOnce(&Path) -> Result<T, String>) -> Result<T, String> {
+    let dir = env::temp_dir().join(format!("xtask-{what}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let result = work(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }
 
 const MISSING_WASM_OPT: &str = "Binaryen's wasm-opt, which shrinks the core module, is not on \

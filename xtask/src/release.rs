@@ -13,17 +13,16 @@
 //!
 //! Where the linker is lld (rustup's Rust on x86-64 Linux links with its own), the functions a
 //! start runs are laid out together, in the order `xtask/startup-order.txt` lists them (see
-//! [`crate::startup_order`]; this program stands in for the linker to do it). A start then maps its code from a few neighbouring stretches of
-//! the file rather than from pages strewn over 12 MB of code: each page fault maps the 64 KB
-//! around it, and the kernel maps a file cached in single pages (as after reading it back from
-//! disk) one page at a time.
+//! [`crate::startup_order`]; this program stands in for the linker to do it). A start then
+//! maps its code from a few neighbouring stretches of the file rather than from pages strewn
+//! over 12 MB of code: each page fault maps the 64 KB around it, and the kernel maps a file
+//! cached in single pages (as after reading it back from disk) one page at a time.
 
 use std::env;
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{cargo, startup_order, target_dir};
+use crate::{cargo, in_temp_dir, startup_order, target_dir, write_file};
 
 /// Builds the executable and prints its path on stdout.
 pub fn release(root: &Path) -> Result<(), String> {
@@ -92,31 +91,34 @@ pub fn build(root: &Path) -> Result<PathBuf, String> {
 /// Whether rustc links `host` programs with lld, as rustup's Rust does on x86-64 Linux: the
 /// linker command line of an empty program says.
 fn links_with_lld(host: &str) -> Result<bool, String> {
-    let dir = env::temp_dir().join(format!("xtask-linker-{}", std::process::id()));
-    fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
-    let source = dir.join("probe.rs");
-    fs::write(&source, "fn main() {}\n").map_err(|e| format!("could not write a probe: {e}"))?;
-    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = Command::new(&rustc)
-        .args(["--target", host, "--print", "link-args", "-o"])
-        .arg(dir.join("probe"))
-        .arg(&source)
-        .output()
-        .map_err(|e| format!("could not run {rustc}: {e}"));
-    let _ = fs::remove_dir_all(&dir);
-    let out = out?;
+    let out = in_temp_dir("linker", |dir| {
+        let source = dir.join("probe.rs");
+        write_file(&source, "fn main() {}\n")?;
+        Command::new(rustc())
+            .args(["--target", host, "--print", "link-args", "-o"])
+            .arg(dir.join("probe"))
+            .arg(&source)
+            .output()
+            .map_err(|e| format!("could not run {}: {e}", rustc()))
+    })?;
     if !out.status.success() {
         return Err(format!(
-            "{rustc} could not link an empty program: {}",
+            "{} could not link an empty program: {}",
+            rustc(),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).contains("-fuse-ld=lld"))
 }
 
+/// The rustc cargo runs.
+fn rustc() -> String {
+    env::var("RUSTC").unwrap_or_else(|_| "rustc".into())
+}
+
 /// The target triple of the machine, as rustc names it.
 fn host_target() -> Result<String, String> {
-    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let rustc = rustc();
     let out = Command::new(&rustc)
         .arg("-vV")
         .output()

@@ -29,7 +29,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use crate::release;
+use crate::{in_temp_dir, release, write_file};
 
 /// The list, relative to the workspace.
 pub const FILE: &str = "xtask/startup-order.txt";
@@ -53,17 +53,17 @@ const STALE_BELOW: f64 = 0.9;
 /// Writes the list from runs of a fresh release build.
 pub fn generate(root: &Path) -> Result<(), String> {
     let valgrind = which("valgrind").ok_or(
-        "valgrind is not installed (`apt-get install valgrind`); it names the functions a start runs",
+        "valgrind is not installed (`apt-get install valgrind`); it names the functions a start \
+         runs",
     )?;
     let script = which("script").ok_or("util-linux's `script` is not installed")?;
     let executable = release::build(root)?;
-    let dir = env::temp_dir().join(format!("xtask-startup-order-{}", std::process::id()));
-    fs::create_dir_all(&dir).map_err(|e| format!("could not create {}: {e}", dir.display()))?;
-    let result = record(&valgrind, &script, &executable, &dir);
-    let _ = fs::remove_dir_all(&dir);
+    let called = in_temp_dir("startup-order", |dir| {
+        record(&valgrind, &script, &executable, dir)
+    })?;
     let exe = symbols(&[executable.as_os_str().to_owned()])
         .ok_or("`nm` could not read the executable")?;
-    let functions = with_variants(result?, &exe);
+    let functions = with_variants(called, &exe);
     let mut text = String::from(
         "# The functions a start of `interview` runs, for lld to lay out together in the\n\
          # release build. Written by `cargo xtask startup-order`; see xtask/src/startup_order.rs.\n",
@@ -72,7 +72,7 @@ pub fn generate(root: &Path) -> Result<(), String> {
         text.push_str(function);
         text.push('\n');
     }
-    write(&root.join(FILE), &text)?;
+    write_file(&root.join(FILE), &text)?;
     eprintln!("xtask: wrote {} functions to {FILE}", functions.len());
     Ok(())
 }
@@ -86,14 +86,14 @@ fn record(
 ) -> Result<BTreeSet<String>, String> {
     let numbered = dir.join("numbered.json");
     let select = dir.join("select.json");
-    write(
+    write_file(
         &numbered,
         r#"{"question": "Which environment?", "options": ["dev", "staging", "prod"]}"#,
     )?;
     let options: Vec<String> = (1..=10).map(|i| format!("\"Option {i}\"")).collect();
-    write(
+    write_file(
         &select,
-        &format!(
+        format!(
             r#"{{"question": "Pick one", "options": [{}]}}"#,
             options.join(", ")
         ),
@@ -220,7 +220,7 @@ fn with_variants(called: BTreeSet<String>, executable: &BTreeMap<String, u64>) -
     let variants = executable.keys().filter(|name| {
         PROCESSOR_VARIANTS.iter().any(|v| name.contains(v)) && families.contains(&family(name))
     });
-    listed.extend(variants.cloned().collect::<Vec<_>>());
+    listed.extend(variants.cloned());
     listed
 }
 
@@ -320,7 +320,7 @@ pub fn link_arg(list: &Path, target: &Path) -> Result<String, String> {
     ));
     fs::create_dir_all(target)
         .map_err(|e| format!("could not create {}: {e}", target.display()))?;
-    write(&copy, &text)?;
+    write_file(&copy, &text)?;
     Ok(format!("{LINK_ARG}{}", copy.display()))
 }
 
@@ -387,7 +387,7 @@ fn ordering_file(list: &Path, args: &[OsString]) -> Result<PathBuf, String> {
         .and_then(|at| args.get(at + 1))
         .ok_or("the link names no output")?;
     let path = PathBuf::from(format!("{}.startup-order", Path::new(output).display()));
-    write(&path, &text)?;
+    write_file(&path, &text)?;
     Ok(path)
 }
 
@@ -469,10 +469,6 @@ fn symbols(files: &[OsString]) -> Option<BTreeMap<String, u64>> {
 /// `arg` as one word of a shell command line.
 fn shell_quoted(arg: &str) -> String {
     format!("'{}'", arg.replace('\'', r"'\''"))
-}
-
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    fs::write(path, text).map_err(|e| format!("could not write {}: {e}", path.display()))
 }
 
 /// `program` on the `PATH`.
