@@ -223,10 +223,33 @@ fn refuse(message: &str, reply: fn(&str) -> serde_json::Value) -> Exit {
     }
 }
 
-/// After the result was written: the journal has done its work and is removed; unless the
-/// request was `cancelled` because the person was cut off (Ctrl-C, a signal, a terminal that
-/// closed, input that ended), when it is kept for the same command to resume.
-fn end_journal(session: &mut PersonSession, cancelled: bool) {
+/// How a request that kept a journal ended, for what becomes of the journal.
+#[derive(Clone, Copy, PartialEq)]
+enum Ending {
+    /// Answered, declined, refused or left by the person (Esc): a decision, the journal is
+    /// removed.
+    Decided,
+    /// Cancelled by the person being cut off (Ctrl-C, a signal, a terminal that closed,
+    /// input that ended).
+    CutOff,
+    /// Nobody could be asked: not a decision either.
+    Unreached,
+}
+
+impl Ending {
+    fn of(status: &str, session: &PersonSession) -> Ending {
+        match status {
+            "cancelled" if session.ui().cut_off() => Ending::CutOff,
+            "unavailable" => Ending::Unreached,
+            _ => Ending::Decided,
+        }
+    }
+}
+
+/// After the result was written: the journal has done its work and is removed, unless the
+/// person was cut off or could not be reached; then it is kept, with the answers so far, for
+/// the same command to resume from.
+fn end_journal(session: &mut PersonSession, ending: Ending) {
     let Some(journal) = session.take_journal() else {
         return;
     };
@@ -235,13 +258,22 @@ fn end_journal(session: &mut PersonSession, cancelled: bool) {
             "the journal could not keep every answer: {problem}"
         ));
     }
-    if cancelled && session.ui().cut_off() {
-        if journal.earlier_replies() > 0 {
-            warn(&format!(
-                "the answers so far are kept in {}: the same command resumes from there",
-                journal.path().display()
-            ));
-        }
+    let kept = journal.earlier_replies();
+    if ending != Ending::Decided && kept > 0 {
+        let (why, again) = match ending {
+            Ending::Unreached => ("nobody could be asked here", " where a person can answer"),
+            _ => ("the request was cut off", ""),
+        };
+        let answers = if kept == 1 {
+            "answer so far is"
+        } else {
+            "answers so far are"
+        };
+        warn(&format!(
+            "{why}; the {kept} {answers} kept in {}: the same command{again} resumes from \
+             there",
+            journal.path().display()
+        ));
     } else if let Err(error) = journal.finish() {
         warn(&error.to_string());
     }
@@ -260,7 +292,8 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
     let json: serde_json::Value =
         serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
-    end_journal(&mut session, json["status"] == "cancelled");
+    let ending = Ending::of(json["status"].as_str().unwrap_or_default(), &session);
+    end_journal(&mut session, ending);
     let exit = match json["status"].as_str() {
         Some("answered") => Exit::Answered,
         Some("cancelled") if session.ui().interrupted() => Exit::Interrupted,
@@ -293,7 +326,12 @@ fn elicit(
     let json: serde_json::Value =
         serde_json::from_str(&elicitation.reply).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
-    end_journal(&mut session, elicitation.ending == ElicitEnding::Cancelled);
+    let ending = match elicitation.ending {
+        ElicitEnding::Cancelled if session.ui().cut_off() => Ending::CutOff,
+        ElicitEnding::Unavailable => Ending::Unreached,
+        _ => Ending::Decided,
+    };
+    end_journal(&mut session, ending);
     let exit = match elicitation.ending {
         ElicitEnding::Accepted => Exit::Answered,
         ElicitEnding::Declined => Exit::Declined,

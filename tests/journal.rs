@@ -4,8 +4,11 @@
 
 mod common;
 
+use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 use common::*;
 use serde_json::{Value as Json, json};
@@ -16,6 +19,22 @@ fn journal_path(name: &str) -> PathBuf {
     let path = dir.join(format!("{name}.journal"));
     let _ = std::fs::remove_file(&path);
     path
+}
+
+/// Runs `ask --journal journal request`, which must be refused before anything is asked,
+/// saying `says` on stderr and in an `invalid` result.
+fn assert_refused(journal: &Path, request: &str, says: &str) {
+    let output = run(
+        &["ask", "--journal", journal.to_str().unwrap(), request],
+        "1\n",
+    );
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    let refused = result(&output);
+    assert_eq!(refused["status"], "invalid");
+    assert_eq!(refused["error"]["path"], "--journal");
+    assert!(said.contains(says), "{said}");
+    assert!(!said.contains('?'), "nothing is asked: {said}");
 }
 
 fn release() -> Json {
@@ -41,7 +60,7 @@ fn a_run_cut_off_resumes_from_the_journal_and_removes_it() {
     assert!(journal.exists(), "kept for a resume: {}", stderr(&first));
     assert!(
         stderr(&first).contains(&format!(
-            "the answers so far are kept in {journal_arg}: the same command resumes"
+            "the 2 answers so far are kept in {journal_arg}: the same command resumes"
         )),
         "{}",
         stderr(&first)
@@ -102,16 +121,7 @@ fn a_file_that_is_not_a_journal_is_refused() {
     let request = write_request("journal_not", &json!({"question": "Name?"}));
     let path = journal_path("not-a-journal");
     std::fs::write(&path, "precious notes\n").unwrap();
-    let output = run(
-        &["ask", "--journal", path.to_str().unwrap(), &request],
-        "x\n",
-    );
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("is not an interview journal"),
-        "{}",
-        stderr(&output)
-    );
+    assert_refused(&path, &request, "is not an interview journal");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious notes\n");
 }
 
@@ -157,4 +167,161 @@ fn an_elicitation_resumes_and_its_secret_is_asked_again() {
         json!({"user": "ada", "password": "swordfish", "region": "us"})
     );
     assert!(!journal.exists());
+}
+
+/// A file with no newline at the end looks like a journal whose last line was torn; it is
+/// refused and keeps every byte, through a hard link too.
+#[test]
+fn a_file_without_a_newline_is_neither_cut_nor_removed() {
+    let request = write_request(
+        "journal_token",
+        &json!({"question": "Which environment?", "options": ["dev", "staging"]}),
+    );
+    let path = journal_path("token");
+    std::fs::write(&path, "ghp_TOKEN").unwrap();
+    assert_refused(&path, &request, "is not an interview journal");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "ghp_TOKEN");
+
+    let link = journal_path("token-link");
+    std::fs::hard_link(&path, &link).unwrap();
+    assert_refused(&link, &request, "has other names (hard links)");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "ghp_TOKEN");
+    assert_eq!(std::fs::read_to_string(&link).unwrap(), "ghp_TOKEN");
+}
+
+/// Running the command again where nobody can answer (no terminal, no input) is not a
+/// decision: the kept answers stay, and stderr says where.
+#[test]
+fn nobody_to_ask_keeps_the_journal_and_says_so() {
+    let request = write_request("journal_unreached", &release());
+    let journal = journal_path("unreached");
+    let journal_arg = journal.to_str().unwrap();
+    let args = ["ask", "--journal", journal_arg, &request];
+    let first = run(&args, "2\n");
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+    let kept = std::fs::read(&journal).unwrap();
+
+    // Nothing on stdin, no terminal to open.
+    let mut second = spawn_without_terminal(&args);
+    drop(second.stdin.take());
+    let second = second.wait_with_output().unwrap();
+    assert_eq!(second.status.code(), Some(3), "{}", stderr(&second));
+    assert_eq!(result(&second)["status"], "unavailable");
+    assert_eq!(std::fs::read(&journal).unwrap(), kept, "the answer is kept");
+    assert!(
+        stderr(&second).contains(&format!(
+            "nobody could be asked here; the 1 answer so far is kept in {journal_arg}: the \
+             same command where a person can answer resumes from there"
+        )),
+        "{}",
+        stderr(&second)
+    );
+
+    let third = run(&args, "Aurora\n3\n\n");
+    assert_eq!(third.status.code(), Some(0), "{}", stderr(&third));
+    assert_eq!(
+        values(&result(&third)),
+        [json!("staging"), json!("Aurora"), json!(3)]
+    );
+}
+
+/// Two runs on one journal would interleave their replies: the second is refused at once,
+/// and the first goes on to its answer with the journal intact.
+#[test]
+fn a_second_run_on_a_journal_in_use_is_refused_at_once() {
+    let request = write_request("journal_busy", &release());
+    let journal = journal_path("busy");
+    let journal_arg = journal.to_str().unwrap();
+    let args = ["ask", "--journal", journal_arg, &request];
+    let mut first = spawn(&args);
+    let mut input = first.stdin.take().unwrap();
+    input.write_all(b"2\n").unwrap();
+    input.flush().unwrap();
+    // The first run has its answer on disk once the journal holds a reply line.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::fs::read_to_string(&journal).map_or(0, |j| j.lines().count()) < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first run wrote no reply"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    let started = std::time::Instant::now();
+    assert_refused(&journal, &request, "is in use by another interview run");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+
+    input.write_all(b"Aurora\n3\n\n").unwrap();
+    drop(input);
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(
+        values(&result(&first)),
+        [json!("staging"), json!("Aurora"), json!(3)]
+    );
+    assert!(!journal.exists());
+}
+
+/// A journal made readable by others (or an empty file made for it) is made private when a
+/// run takes it, before any answer is written.
+#[test]
+fn a_journal_taken_is_made_private() {
+    let request = write_request("journal_private", &release());
+    let journal = journal_path("private");
+    std::fs::write(&journal, "").unwrap();
+    std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let output = run(
+        &["ask", "--journal", journal.to_str().unwrap(), &request],
+        "2\n",
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let mode = std::fs::metadata(&journal).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+/// A journal that cannot be written is said before the first question, not after the
+/// person answered: a missing folder, and a file the disk takes no more bytes of.
+#[test]
+fn a_journal_that_cannot_be_written_is_said_before_anything_is_asked() {
+    let request = write_request("journal_unwritable", &release());
+    let missing = journal_path("missing")
+        .with_file_name("no-such-folder")
+        .join("j");
+    assert_refused(&missing, &request, "does not exist");
+
+    let full = journal_path("full");
+    let mut command = interview();
+    command
+        .args(["ask", "--journal", full.to_str().unwrap(), &request])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit and signal are async-signal-safe. A file-size limit of 64 bytes makes
+    // any write of a regular file past them fail (EFBIG), as a full disk would; the signal
+    // it raises is ignored so that the write fails instead.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"2\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("cannot be written"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        !stderr(&output).contains("Which environment?"),
+        "{}",
+        stderr(&output)
+    );
 }

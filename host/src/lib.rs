@@ -87,6 +87,10 @@ pub mod internals {
     pub mod sanitize {
         pub use crate::sanitize::{block, line, text};
     }
+    /// How a journal file's bytes are read.
+    pub mod journal {
+        pub use crate::journal::reader::{Contents, Header, encode, read};
+    }
     #[cfg(feature = "terminal")]
     pub use crate::ui::terminal::{
         confirm, editor, keys, layout, multi_select, number, render, review, select, text, theme,

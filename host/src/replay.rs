@@ -83,8 +83,9 @@ pub(crate) struct Recorder {
     /// shown what they had answered.
     resumed: bool,
     journal: Option<Journal>,
-    /// The plugin and request the journal is written for, during a call that asks.
-    journaling: Option<(String, String)>,
+    /// Whether the replies of the call being run go to the journal: it asks, and the
+    /// journal took it.
+    journaling: bool,
 }
 
 impl Recorder {
@@ -115,7 +116,7 @@ impl Recorder {
         let earlier = journal.begin(&plugin, &request)?;
         self.resumed = !earlier.is_empty();
         self.replay = earlier.into();
-        self.journaling = Some((plugin, request));
+        self.journaling = true;
         Ok(())
     }
 
@@ -175,10 +176,10 @@ impl Recorder {
     /// Records a reply the person gave, and writes it to the journal (a secret only as having
     /// been given; a cancel not at all, so that a resumed run asks from there).
     pub(crate) fn record(&mut self, reply: Reply, given: Option<Given>, secret: bool) {
-        if let (Some(journal), Some((plugin, request))) = (&mut self.journal, &self.journaling)
+        if let Some(journal) = self.journal.as_mut().filter(|_| self.journaling)
             && !cancels(&reply)
         {
-            journal.append((!secret).then_some(&reply), plugin, request);
+            journal.append((!secret).then_some(&reply));
         }
         self.recorded.push(reply);
         self.note(given);

@@ -275,6 +275,7 @@ impl<U: Ui + 'static> Session<U> {
     /// let mut first = plugin.session(ScriptedUi::new([Step::Text(TextReply::Submitted("Ada".into()))]))?;
     /// first.keep_journal(Journal::open(&path)?);
     /// first.call("interview", request)?;
+    /// drop(first); // A run holds its journal until it ends.
     ///
     /// // The same request with the same journal asks only what is left.
     /// let mut again = plugin.session(ScriptedUi::new([
