@@ -3,12 +3,13 @@
 
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
+use std::os::fd::AsFd;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use interview_host::LineReader;
 use interview_host::TerminalUi;
-use interview_host::{NoPerson, Ui};
+use interview_host::{NoPerson, Ui, is_foreground};
 use interview_host::{NumberedUi, StopReason};
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
@@ -62,6 +63,20 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     } else {
         std::io::stdin().is_terminal()
     };
+    // Started in the background of a terminal (by an agent, or with `&`): the keys typed
+    // there are the foreground program's, and reading them would stop this process.
+    let in_front = match (keys_on_terminal, request_on_stdin) {
+        (false, _) => true,
+        (true, true) => tty().is_ok_and(|tty| is_foreground(tty.as_fd())),
+        (true, false) => is_foreground(std::io::stdin().as_fd()),
+    };
+    if !in_front {
+        eprintln!(
+            "interview: nobody is asked: this process is not the job in the foreground of its \
+             terminal, where another program reads the keys"
+        );
+        return Box::new(NoPerson);
+    }
     if keys_on_terminal
         && !numbered
         && !dumb

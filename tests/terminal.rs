@@ -38,6 +38,18 @@ impl vt100::Callbacks for Seen {
     }
 }
 
+/// A pseudo-terminal of `rows` and `cols`.
+fn open_pty(rows: u16, cols: u16) -> portable_pty::PtyPair {
+    native_pty_system()
+        .openpty(PtySize {
+            rows,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap()
+}
+
 fn size(n: u16) -> std::num::NonZeroU16 {
     std::num::NonZeroU16::new(n).expect("a terminal has at least one row and column")
 }
@@ -101,14 +113,7 @@ impl Term {
             "{command}; code=$?; printf '\\nEXIT=%s\\n' $code; \
              stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf 'END\\n'"
         );
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: reported.0,
-                cols: reported.1,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
+        let pty = open_pty(reported.0, reported.1);
         let mut command = CommandBuilder::new("sh");
         command.args(["-c", &script]);
         command.env("TERM", "xterm-256color");
@@ -907,14 +912,7 @@ fn a_terminal_that_hangs_up_ends_the_request_instead_of_spinning() {
     .unwrap();
     let result = request.with_extension("out.json");
     let _ = std::fs::remove_file(&result);
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 24,
-            cols: 80,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
+    let pty = open_pty(24, 80);
     let mut command = CommandBuilder::new("sh");
     let script = format!(
         "exec {} ask {} > {}",
@@ -1412,4 +1410,113 @@ fn write_request_file(name: &str, request: &Json) -> PathBuf {
     let path = dir.join(format!("{name}.json"));
     std::fs::write(&path, request.to_string()).unwrap();
     path
+}
+
+/// An agent that starts interview as a background job of its terminal (a process group of
+/// its own, as `codex exec` does, or `&` in a shell): interview never touches the terminal, so
+/// it is neither stopped (SIGTTOU, SIGTTIN) nor takes keys from the program in front; nobody
+/// is asked, at once. With the request in a file (keys from standard input) and on standard
+/// input (keys from `/dev/tty`).
+#[test]
+fn a_background_job_leaves_the_terminal_to_the_program_in_front() {
+    let request = write_request_file("background", &colours());
+    for (name, input) in [
+        ("file", request.display().to_string()),
+        ("stdin", format!("- < {}", request.display())),
+    ] {
+        let result = request.with_extension(format!("{name}.out.json"));
+        let _ = std::fs::remove_file(&result);
+        // `set -m`: the job gets a process group of its own, not the terminal's foreground.
+        let command = format!(
+            "bash -c 'set -m; {bin} ask {input} > {result} & wait $!'",
+            bin = env!("CARGO_BIN_EXE_interview"),
+            result = result.display(),
+        );
+        let term = Term::run(&command, result, 24, 80, &[]);
+        let started = Instant::now();
+        let finished = term.finish();
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "{name}: took {:?}",
+            started.elapsed()
+        );
+        assert_eq!(finished.code, 3, "{name}:\n{}", finished.screen);
+        assert_eq!(finished.result["status"], "unavailable", "{name}");
+        assert!(
+            finished.screen.contains("not the job in the foreground"),
+            "{name}:\n{}",
+            finished.screen
+        );
+        assert!(
+            !finished.output.contains("Favourite colour?"),
+            "{name}: nothing drawn"
+        );
+        assert!(finished.restored, "{name}: the terminal as it was");
+    }
+}
+
+/// `--tty PATH` into a terminal where a shell sits at its prompt would split the keys between
+/// the shell and interview: refused, saying who reads there. Once the shell runs a program
+/// that leaves the keys alone, the same terminal is taken.
+#[test]
+fn a_terminal_with_a_shell_at_its_prompt_is_not_taken() {
+    let pty = open_pty(24, 80);
+    let mut shell = CommandBuilder::new("bash");
+    shell.args(["--norc", "--noprofile", "-i"]);
+    shell.env("PS1", "prompt$ ");
+    let mut child = pty.slave.spawn_command(shell).unwrap();
+    let path = pty.master.tty_name().expect("a pseudo-terminal has a name");
+    let path = path.to_str().unwrap().to_string();
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let into = seen.clone();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            into.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buffer[..n]));
+        }
+    });
+    let wait_for = |text: &str| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !seen.lock().unwrap().contains(text) {
+            assert!(Instant::now() < deadline, "{text:?} never shown");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_for("prompt$ ");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_interview"))
+        .args(["mcp", "--tty", &path])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "{path} is in use: bash waits for the keys typed there"
+        )),
+        "{said}"
+    );
+
+    let mut writer = pty.master.take_writer().unwrap();
+    writer.write_all(b"echo sleeping; sleep 60\r").unwrap();
+    wait_for("sleeping");
+    std::thread::sleep(Duration::from_millis(200));
+    let taken = std::process::Command::new(env!("CARGO_BIN_EXE_interview"))
+        .args(["mcp", "--tty", &path])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&taken.stderr);
+    assert!(!said.contains("is in use"), "{said}");
+    assert!(
+        said.contains("did not initialize"),
+        "served until stdin ended: {said}"
+    );
+    child.kill().unwrap();
 }

@@ -103,9 +103,14 @@ impl LineReader {
     }
 
     /// Lines from the controlling terminal (`/dev/tty`), for when standard input carries the
-    /// request. Fails when the process has no terminal.
+    /// request. Fails when the process has no terminal, or is not the job in its foreground
+    /// (another program reads the keys there).
     pub fn tty() -> std::io::Result<(Self, Interrupter)> {
-        Ok(LineReader::new(File::open("/dev/tty")?))
+        let tty = File::open("/dev/tty")?;
+        if !crate::is_foreground(std::os::fd::AsFd::as_fd(&tty)) {
+            return Err(std::io::Error::other(crate::foreground::NOT_IN_FRONT));
+        }
+        Ok(LineReader::new(tty))
     }
 
     /// The first complete line read; at the end of the source, what is left.

@@ -38,6 +38,7 @@
 mod bindings;
 mod choice_imports;
 mod error;
+mod foreground;
 mod imports;
 mod input;
 mod journal;
@@ -64,6 +65,7 @@ pub use bindings::interview::plugin::ui::{
     TextRequest, UiMode,
 };
 pub use error::Error;
+pub use foreground::is_foreground;
 pub use input::{Input, Interrupter, LineReader, LineSource};
 pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};

@@ -36,6 +36,13 @@ impl Device {
                 path.display()
             )));
         }
+        if let Some(program) = crate::foreground::program_reading(&file) {
+            return Err(std::io::Error::other(format!(
+                "{} is in use: {program} waits for the keys typed there, and would take some of \
+                 the person's; run `sleep infinity` there first to leave the keys to interview",
+                path.display()
+            )));
+        }
         let out = file.try_clone()?;
         let device = Device {
             file,

@@ -46,6 +46,7 @@ mod tty;
 pub mod widget;
 
 use std::io::Write;
+use std::os::fd::AsFd;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -122,16 +123,20 @@ impl TerminalUi {
     }
 
     /// Draws on the controlling terminal (`/dev/tty`), where the keys are read too, whatever
-    /// standard input and standard error are; an error when the process has no terminal.
+    /// standard input and standard error are; an error when the process has no terminal, or
+    /// is not the job in its foreground (another program reads the keys there).
     pub fn on_controlling_terminal(colour: bool) -> std::io::Result<Self> {
         let tty = std::fs::OpenOptions::new().write(true).open("/dev/tty")?;
+        if !crate::is_foreground(tty.as_fd()) {
+            return Err(std::io::Error::other(crate::foreground::NOT_IN_FRONT));
+        }
         Ok(TerminalUi::new(tty, colour))
     }
 
     /// Draws on the terminal at `path` and reads its keys: a terminal the person chose (a tmux
     /// pane, another window), whatever terminal the process has, if any. Ctrl-Z there does
-    /// nothing: the process is not that terminal's job. An error when `path` can't be opened
-    /// or is not a terminal.
+    /// nothing: the process is not that terminal's job. An error when `path` can't be opened,
+    /// is not a terminal, or has a shell reading it at its prompt (the keys would be split).
     pub fn on_device(path: impl AsRef<std::path::Path>, colour: bool) -> std::io::Result<Self> {
         let (device, out) = Device::open(path.as_ref())?;
         let mut ui = TerminalUi::new(out, colour);
