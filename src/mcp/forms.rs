@@ -9,6 +9,7 @@
 //! `inputResponses`. The plugin's two calls are stateless, so either way needs no state here.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use interview_host::{NoPerson, Plugin};
 use rmcp::model::{
@@ -26,6 +27,11 @@ const FORM: &str = "form";
 /// How many times a form is sent again after a refused answer before the call ends as
 /// cancelled: as many rounds as the SDKs' clients drive by default.
 const MOST_FORMS: usize = 10;
+
+/// Less than the time a person needs to see a form, let alone read it. A decline or cancel
+/// that comes back sooner is the client's own (headless runs, `claude -p` and `codex exec`,
+/// answer every form at once), not a decision of the person's.
+const READING_TIME: Duration = Duration::from_millis(500);
 
 /// Whether the client shows forms: it declared elicitation, in form mode (an empty
 /// `elicitation` capability is form mode, from before URL mode existed).
@@ -57,7 +63,8 @@ pub enum Asked {
     Done(Json),
     /// The form to send in the call's result (2026-07-28 and later).
     Again(InputRequiredResult),
-    /// The call can't be asked in a form (it asks for a secret): reach the person otherwise.
+    /// The call can't be asked in this client's forms (it asks for a secret, or the client
+    /// dismisses forms by itself): reach the person otherwise.
     Unfit,
 }
 
@@ -81,10 +88,12 @@ pub async fn round(call: &Call<'_>, responses: Option<&InputResponses>) -> Asked
 
 /// A whole call under a revision with server-to-client requests: `elicitation/create` until
 /// the plugin takes the reply. A cancelled call, or a client that fails to show the form,
-/// ends the call as cancelled.
+/// ends the call as cancelled. A first form dismissed sooner than a person could read it was
+/// never shown to one: the call is unfit for forms. (Under a stateless revision the form
+/// travels in a result and comes back in a new call, so there is no such clock.)
 pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked {
     let mut step = plugin_step(call, None).await;
-    for _ in 0..MOST_FORMS {
+    for round in 0..MOST_FORMS {
         let params = match step {
             Step::Form(params) => params,
             Step::Unfit => return Asked::Unfit,
@@ -94,6 +103,7 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
             Ok(params) => params,
             Err(failed) => return Asked::Done(failed),
         };
+        let sent = Instant::now();
         let reply = tokio::select! {
             reply = context.peer.create_elicitation(params) => reply,
             () = context.ct.cancelled() => return Asked::Done(dismissed(call).await),
@@ -105,6 +115,10 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
                 return Asked::Done(request::failed(&failed, &[]));
             }
         };
+        if round == 0 && reply.action != ElicitationAction::Accept && sent.elapsed() < READING_TIME
+        {
+            return Asked::Unfit;
+        }
         step = plugin_step(call, Some(reply_json(&reply))).await;
     }
     Asked::Done(dismissed(call).await)

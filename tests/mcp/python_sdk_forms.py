@@ -5,7 +5,10 @@ tool's answers. Checked:
 - a batch of every kind is one form, and the reply maps back to the answer values;
 - an answer the plugin refuses comes back as a second form, with the error in its message and
   the answers kept as its defaults;
-- declining the form ends the call `cancelled`, and the text says it was declined.
+- declining the form ends the call `cancelled`, and the text says it was declined;
+- a form dismissed at once (as headless clients do by themselves) is no one's decision: the
+  call goes on to the next way to reach the person, here nobody (`unavailable`). Only in the
+  handshake-era protocol, where one call spans the form's round trip.
 
 mcp 1.x speaks the handshake-era protocol (the server sends `elicitation/create`); with mcp 2.x
 this runs twice, in that protocol and in 2026-07-28, where the form travels in the call's
@@ -17,6 +20,7 @@ installed:
 
 import sys
 
+import anyio
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -57,7 +61,9 @@ class Person:
 
     async def __call__(self, context, params):
         self.forms.append((params.message, schema_of(params)))
-        action, content = self.replies.pop(0)
+        action, content, *thinking = self.replies.pop(0)
+        if thinking:
+            await anyio.sleep(thinking[0])
         return types.ElicitResult(action=action, content=content)
 
 
@@ -95,10 +101,21 @@ async def exercise(call_tool, person, label):
     print(f"{label}: declined: {declined['text']}")
 
 
+async def dismissed_at_once(call_tool, person, label):
+    result = await call_tool("interview", {"question": "Force-push?", "type": "confirm"})
+    result = field(result, "structuredContent")
+    assert person.forms[-1][0] == "Force-push?", person.forms[-1]
+    assert result["status"] == "unavailable", result
+    assert "declined" not in result["text"], result
+    print(f"{label}: a form dismissed at once is nobody's answer: {result['status']}")
+
+
 def script():
     first = {"env": "prod", "checks": ["test", "lint"], "ticket": "ops 12", "replicas": 3,
              "notify": True}
-    return Person([("accept", first), ("accept", dict(first, ticket="OPS-12")), ("decline", None)])
+    # A person takes a moment to decline; the last form is dismissed at once.
+    return Person([("accept", first), ("accept", dict(first, ticket="OPS-12")),
+                   ("decline", None, 0.8), ("decline", None)])
 
 
 async def with_session():
@@ -108,6 +125,7 @@ async def with_session():
         async with ClientSession(read, write, elicitation_callback=person) as session:
             await session.initialize()
             await exercise(session.call_tool, person, "handshake (elicitation/create)")
+            await dismissed_at_once(session.call_tool, person, "handshake (elicitation/create)")
 
 
 async def with_client():
@@ -130,6 +148,4 @@ async def main():
 
 
 if __name__ == "__main__":
-    import anyio
-
     anyio.run(main)
