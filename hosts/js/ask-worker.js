@@ -2,10 +2,9 @@
 // answers, so they run here, and the main thread stays free to read stdin and to hear Ctrl-C,
 // SIGTERM and SIGHUP. Lines come from the main thread, one message each.
 
-import { writeSync } from 'node:fs';
 import { receiveMessageOnPort, workerData, parentPort } from 'node:worker_threads';
 import { call, elicit } from './plugin.js';
-import { INTERRUPTED, LineUi, TOO_LONG } from './line-ui.js';
+import { INTERRUPTED, LineUi, TOO_LONG, writeAll } from './line-ui.js';
 
 const { command, args, lines, counters, interactive } = workerData;
 const MARKERS = { tooLong: TOO_LONG, interrupted: INTERRUPTED };
@@ -19,7 +18,7 @@ function nextLine() {
   }
 }
 
-const stderr = { write: (text) => writeSync(2, text) };
+const stderr = { write: (text) => writeAll(2, text) };
 const ui = new LineUi({ input: nextLine, output: stderr, interactive });
 const onRecovered = (failure) => stderr.write(`interview: the plugin failed after the answers were given (${failure}); they were played back into a fresh instance with larger limits\n`);
 try {

@@ -3,11 +3,11 @@
 // one per line, the questions go to stderr, the result JSON goes to stdout, and the exit code
 // says how it ended, as with the Rust command.
 
-import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Worker, MessageChannel } from 'node:worker_threads';
 import { FORMATS, LIMITS, PluginError, check, definitionsAs, load } from './plugin.js';
-import { lineSplitter } from './line-ui.js';
+import { lineSplitter, pause, writeAll } from './line-ui.js';
 
 const USAGE = `usage: interview ask FILE [--tool NAME] [--skip-response TEXT]
        interview elicit FILE [--server NAME]
@@ -34,12 +34,9 @@ const STRERROR = {
   EIO: 'Input/output error', ENXIO: 'No such device or address', EPERM: 'Operation not permitted',
 };
 
-/** Waits a moment for a descriptor that is not ready (a non-blocking stdin or stdout). */
-const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-
 function warn(message) {
   try {
-    writeSync(2, `interview: ${message}\n`);
+    writeAll(2, `interview: ${message}\n`);
   } catch {
     // stderr is gone too: the exit code still says what happened.
   }
@@ -55,17 +52,8 @@ function usage(problem) {
 function print(reply) {
   const text = (typeof reply === 'string' ? reply : JSON.stringify(reply))
     .replace(MUST_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const bytes = Buffer.from(`${text}\n`);
   try {
-    // A pipe may take a long result in several writes.
-    for (let at = 0; at < bytes.length;) {
-      try {
-        at += writeSync(1, bytes, at);
-      } catch (error) {
-        if (error.code !== 'EAGAIN') throw error;
-        pause();
-      }
-    }
+    writeAll(1, `${text}\n`);
     return true;
   } catch (error) {
     warn(`cannot write the result to stdout: ${error.message}`);

@@ -9,7 +9,7 @@
 // - the end of input cancels, except at the review, where every question has its answer and it
 //   sends them; input that ends before its first line means nobody is there (`unavailable`).
 
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 
 const COMMANDS = { back: 'back', skip: 'skip', quit: 'cancel', exit: 'cancel' };
 const nav = (val) => ({ tag: 'nav', val });
@@ -55,6 +55,23 @@ export function lineSplitter(limit = LINE_LIMIT) {
   };
 }
 
+/** Waits a moment for a descriptor that is not ready (a non-blocking pipe). */
+export const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+
+/** Writes all of `text` to the descriptor `fd`, synchronously: node makes pipes non-blocking,
+ * so a long text may take several writes and a wait for room. */
+export function writeAll(fd, text) {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      pause();
+    }
+  }
+}
+
 /** Lines read synchronously from file descriptor 0, never past a line's end. */
 function stdinLines() {
   const buffer = Buffer.alloc(1);
@@ -65,6 +82,7 @@ function stdinLines() {
         return readSync(0, buffer, 0, 1, null) === 0 ? null : buffer;
       } catch (error) {
         if (error.code !== 'EAGAIN') return null;
+        pause();
       }
     }
   };

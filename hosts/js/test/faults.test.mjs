@@ -135,6 +135,20 @@ test('a pasted answer too large for the sandbox is played back like the Rust com
   assert.match(run.stderr.toString(), /played back into a fresh instance with larger limits/);
 });
 
+test('answers the plugin fails on for good come back like the Rust command', (t) => {
+  // Three pasted logs: too much for the plugin even with the replay's larger limits.
+  const path = join(tempDir(t), 'three.json');
+  writeFileSync(path, JSON.stringify({ questions: ['One?', 'Two?', 'Three?'].map((question) => ({ question })) }));
+  const options = { input: `${`${'x'.repeat(LIMIT)}\n`.repeat(3)}\n`, encoding: 'utf8', timeout: 120000, maxBuffer: 16 * LIMIT };
+  const js = spawnSync(process.execPath, [CLI, 'ask', path], options);
+  const rust = spawnSync(RUST, ['ask', path], options);
+  assert.deepEqual([js.status, rust.status], [4, 4], js.stderr.slice(-500));
+  const [result, expected] = [JSON.parse(js.stdout), JSON.parse(rust.stdout)];
+  assert.deepEqual([result.status, result.answers], [expected.status, expected.answers]);
+  assert.deepEqual(result.answers.map((a) => a.question), ['One?', 'Two?', 'Three?']);
+  assert.match(result.error.message, /^the plugin failed in `call`: /);
+});
+
 test('a plugin out of memory fails with the answers given', () => {
   const log = 'x'.repeat(3 << 20);
   assert.throws(

@@ -121,6 +121,21 @@ def test_a_pasted_answer_too_large_for_the_sandbox_is_played_back_like_the_rust_
     assert "played back into a fresh instance with larger limits" in run.stderr
 
 
+def test_answers_the_plugin_fails_on_for_good_come_back_like_the_rust_commands(rust_command, tmp_path):
+    # Three pasted logs: too much for the plugin even with the replay's larger limits.
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps({"questions": [{"question": q} for q in ("One?", "Two?", "Three?")]}))
+    answers = ("x" * LIMIT + "\n") * 3 + "\n"
+    python = python_command("ask", str(path), answers=answers)
+    rust = subprocess.run([str(rust_command), "ask", str(path)], input=answers,
+                          capture_output=True, text=True, timeout=120)
+    assert python.returncode == rust.returncode == 4, python.stderr[-500:]
+    result, expected = json.loads(python.stdout), json.loads(rust.stdout)
+    assert (result["status"], result["answers"]) == (expected["status"], expected["answers"])
+    assert [a["question"] for a in result["answers"]] == ["One?", "Two?", "Three?"]
+    assert result["error"]["message"].startswith("the plugin failed in `call`: ")
+
+
 def test_a_plugin_out_of_memory_fails_with_the_answers_given():
     plugin = interview.Plugin(limits=Limits(memory_bytes=4 << 20))
     with pytest.raises(PluginError) as failure:
