@@ -3,7 +3,6 @@
 // sent to the calling thread, which asks its UI, and this thread waits for the reply.
 
 import { receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { instantiate } from './generated/interview.js';
 
 const { modules, port, counters, name, args } = workerData;
 const [TO_CALLER, TO_GUEST] = [0, 1];
@@ -28,10 +27,23 @@ function ask(widget, params) {
 const widget = (name) => (...params) => ask(name, params);
 const ui = Object.fromEntries(['mode', 'select', 'multiSelect', 'text', 'confirm', 'number', 'review'].map((w) => [w, widget(w)]));
 
-send({ started: true });
+const message = (error) => (error instanceof Error ? error.message : String(error));
+
+// Loaded here rather than imported, so that glue that cannot load is reported as a failure
+// instead of a thread that never answers.
+let instantiate;
 try {
-  const { tool } = instantiate((path) => modules[path], { 'interview:plugin/ui': ui });
-  send({ result: tool[name](...args) });
+  ({ instantiate } = await import('./generated/interview.js'));
 } catch (error) {
-  send({ error: error instanceof Error ? error.message : String(error) });
+  send({ error: `cannot load the component's glue: ${message(error)}` });
+}
+if (instantiate) {
+  // The plugin's budget starts now: loading the glue is not its compute.
+  send({ started: true });
+  try {
+    const { tool } = instantiate((path) => modules[path], { 'interview:plugin/ui': ui });
+    send({ result: tool[name](...args) });
+  } catch (error) {
+    send({ error: message(error) });
+  }
 }
