@@ -82,10 +82,12 @@ export function definitions(options?: SandboxOptions): ToolDefinition[];
 export function definitionsAs(format: ToolFormat, options?: SandboxOptions): string;
 
 /** Numbered lists and one answer per line, read as the Rust command's numbered mode reads
- * them. `input`: the answers as one text (else stdin); `output`: where questions go (else
- * stderr). */
+ * them (an answer line keeps at most 8 MiB; bytes that are not UTF-8 become U+FFFD).
+ * `input`: the answers as one text, or a function giving the next line (null at the end),
+ * else stdin; `output`: where questions go (else stderr); `interactive`: a person types the
+ * lines (else: when stdin is a terminal). */
 export class LineUi {
-  constructor(options?: { input?: string; output?: { write(text: string): unknown } });
+  constructor(options?: { input?: string | (() => string | null); output?: { write(text: string): unknown }; interactive?: boolean });
   /** Why asking stopped: `quit`, `ended` (the input ended) or `interrupted`. */
   stopped?: 'quit' | 'ended' | 'interrupted';
 }
