@@ -169,7 +169,7 @@ function attempt(name, args, ui, limits, replay) {
     workerData: { modules: modules(limits.memoryBytes), port: port2, counters, name, args },
     transferList: [port2],
     // The glue's own JavaScript values mirror the plugin's memory at most a few times over.
-    resourceLimits: { maxOldGenerationSizeMb: Math.max(256, (limits.memoryBytes >> 20) * 8) },
+    resourceLimits: { maxOldGenerationSizeMb: Math.max(256, Math.ceil(limits.memoryBytes / 2 ** 20) * 8) },
   });
   worker.unref();
   // Failures come as messages; a thread that dies without one runs out of its budget.
