@@ -3,50 +3,235 @@
 // one per line, the questions go to stderr, the result JSON goes to stdout, and the exit code
 // says how it ended, as with the Rust command.
 
-import { readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { FORMATS, call, check, definitionsAs, elicit } from './plugin.js';
-import { LineUi } from './line-ui.js';
+import { Worker, MessageChannel } from 'node:worker_threads';
+import { FORMATS, LIMITS, PluginError, check, definitionsAs, load } from './plugin.js';
+import { lineSplitter, pause, writeAll } from './line-ui.js';
 
 const USAGE = `usage: interview ask FILE [--tool NAME] [--skip-response TEXT]
        interview elicit FILE [--server NAME]
        interview check FILE [--tool NAME]
        interview schema [--format ${FORMATS.join('|')}]
 FILE is a path, or - for stdin. Exit codes: 0 answered (check: valid; schema: printed),
-1 cancelled, 2 invalid request or bad usage, 3 no person available, 5 elicit: declined,
-6 the result could not be written.`;
+1 cancelled, 2 invalid request or bad usage, 3 no person available, 4 the plugin could not
+run, 5 elicit: declined, 6 the result could not be written, 130 interrupted (Ctrl-C, SIGTERM,
+SIGHUP).`;
 
 const EXIT = { answered: 0, valid: 0, cancelled: 1, invalid: 2, unavailable: 3 };
 const ENDING = { accepted: 0, cancelled: 1, invalid: 2, unavailable: 3, declined: 5 };
+const [FAILED, UNWRITTEN, INTERRUPTED] = [4, 6, 130];
+
+// What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
+// bidirectional marks and overrides, invisible format characters, line and paragraph
+// separators, the byte order mark. Printing a result then cannot reorder or hide text.
+const MUST_ESCAPE = /[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+
+// The C library's words for the errors a request file meets, which the Rust command says.
+const STRERROR = {
+  ENOENT: 'No such file or directory', EACCES: 'Permission denied', EISDIR: 'Is a directory',
+  ENOTDIR: 'Not a directory', ELOOP: 'Too many levels of symbolic links', ENAMETOOLONG: 'File name too long',
+  EIO: 'Input/output error', ENXIO: 'No such device or address', EPERM: 'Operation not permitted',
+};
+
+function warn(message) {
+  try {
+    writeAll(2, `interview: ${message}\n`);
+  } catch {
+    // stderr is gone too: the exit code still says what happened.
+  }
+}
 
 function usage(problem) {
-  process.stderr.write(`interview: ${problem}\n${USAGE}\n`);
+  warn(`${problem}\n${USAGE}`);
   return 2;
 }
 
-/** Writes the result line; false when stdout is gone (a closed pipe, a full disk). */
-function print(text) {
+/** Writes a result, a value or the plugin's JSON text, with every invisible or control
+ * character escaped; false when stdout is gone (a closed pipe, a full disk). */
+function print(reply) {
+  const text = (typeof reply === 'string' ? reply : JSON.stringify(reply))
+    .replace(MUST_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   try {
-    writeSync(1, `${text}\n`);
+    writeAll(1, `${text}\n`);
     return true;
   } catch (error) {
-    process.stderr.write(`interview: cannot write the result to stdout: ${error.message}\n`);
+    warn(`cannot write the result to stdout: ${error.message}`);
     return false;
   }
 }
 
+const invalid = (message) => ({
+  status: 'invalid',
+  answers: [],
+  error: { path: '', message },
+  text: `The request is invalid, so nothing was asked: the arguments: ${message}. Fix the arguments and call the tool again.`,
+});
+
 /** The reply to a request that cannot be read: what the plugin answers an invalid one. */
 function unreadable(command, message) {
-  if (command === 'elicit') return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message } });
-  return JSON.stringify({
-    status: 'invalid',
-    answers: [],
-    error: { path: '', message },
-    text: `The request is invalid, so nothing was asked: the arguments: ${message}. Fix the arguments and call the tool again.`,
+  if (command === 'elicit') return { jsonrpc: '2.0', id: null, error: { code: -32700, message } };
+  return invalid(message);
+}
+
+/** The result of a tool call the plugin failed: status `failed`, what the person had given (so
+ * that the agent does not ask again), and the failure. */
+function failed(message, given) {
+  const said = given.map((g) => `${JSON.stringify(g.question)}=${JSON.stringify(g.answer)}`).join(', ');
+  const text = given.length
+    ? `The question tool failed after the user answered, so their answers were not checked: ${message}. What the user gave: ${said}.`
+    : `The question tool failed before the user answered: ${message}.`;
+  return { status: 'failed', answers: given, error: { path: '', message }, text };
+}
+
+/** `cancel`, as the server must not take unchecked content for accepted, with what the person
+ * gave under `_meta`; a JSON-RPC response when the request was one with an id. */
+function failedElicitation(request, message, given) {
+  const reply = { action: 'cancel', _meta: { 'interview/failure': { message, given } } };
+  let parsed;
+  try {
+    parsed = JSON.parse(request);
+  } catch {
+    parsed = undefined;
+  }
+  const rpc = parsed && typeof parsed === 'object' && 'jsonrpc' in parsed && 'id' in parsed;
+  return rpc ? { jsonrpc: '2.0', id: parsed.id, result: reply } : reply;
+}
+
+/** Where the first byte that is not UTF-8 is. */
+function validUpTo(bytes) {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    const [length, low, high] = b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf]
+      : b >= 0xe0 && b <= 0xef ? [3, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf]
+        : b >= 0xf0 && b <= 0xf4 ? [4, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf] : [0];
+    if (!length) return i;
+    for (let k = 1; k < length; k += 1) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return bytes.length;
+}
+
+/** The request text, at most `limit` bytes of UTF-8, or why it cannot be a request. Reading
+ * stops at the limit, so an endless input costs no more than the limit. */
+function readRequest(source, limit) {
+  const what = source === '-' ? 'standard input' : source;
+  const osError = (error) => `cannot read the request from ${what}: ${STRERROR[error.code] ?? error.message} (os error ${-error.errno})`;
+  let fd = 0;
+  const buffer = Buffer.allocUnsafe(limit + 1);
+  let length = 0;
+  try {
+    if (source !== '-') fd = openSync(source, 'r');
+    while (length <= limit) {
+      let n;
+      try {
+        n = readSync(fd, buffer, length, limit + 1 - length, null);
+      } catch (error) {
+        if (error.code !== 'EAGAIN') throw error;
+        pause();
+        continue;
+      }
+      if (n === 0) break;
+      length += n;
+    }
+  } catch (error) {
+    return { problem: osError(error) };
+  } finally {
+    if (fd) closeSync(fd);
+  }
+  if (length > limit) return { problem: `the request from ${what} is more than ${limit} bytes, the limit; ask fewer or shorter questions` };
+  const bytes = buffer.subarray(0, length);
+  const valid = validUpTo(bytes);
+  if (valid < length) return { problem: `the request from ${what} is not UTF-8 text (an invalid byte at offset ${valid})` };
+  return { text: bytes.toString('utf8') };
+}
+
+/** An argument that is not UTF-8 (node replaced its bytes), as the kernel has it; Linux only. */
+function notUtf8Argument() {
+  let raw;
+  try {
+    raw = readFileSync('/proc/self/cmdline');
+  } catch {
+    return undefined;
+  }
+  for (let start = 0; start < raw.length;) {
+    const end = raw.indexOf(0, start) < 0 ? raw.length : raw.indexOf(0, start);
+    const arg = raw.subarray(start, end);
+    if (validUpTo(arg) < arg.length) return arg.toString('utf8');
+    start = end + 1;
+  }
+  return undefined;
+}
+
+/** Asks in a worker thread (see ask-worker.js), feeding it stdin's lines; Ctrl-C, SIGTERM and
+ * SIGHUP stop the person's UI, which returns the answers so far. Resolves to the exit code. */
+function ask(command, args) {
+  const { port1: lines, port2 } = new MessageChannel();
+  const counters = new Int32Array(new SharedArrayBuffer(4));
+  const send = (message) => {
+    lines.postMessage(message);
+    Atomics.add(counters, 0, 1);
+    Atomics.notify(counters, 0);
+  };
+  const worker = new Worker(new URL('./ask-worker.js', import.meta.url), {
+    workerData: { command, args, lines: port2, counters, interactive: Boolean(process.stdin.isTTY) },
+    transferList: [port2],
+  });
+  const splitter = lineSplitter(LIMITS.requestBytes);
+  const stdin = process.stdin;
+  const onData = (bytes) => {
+    for (const line of splitter.push(bytes)) send(typeof line === 'symbol' ? { marker: 'tooLong' } : line);
+  };
+  const onEnd = () => {
+    const last = splitter.end();
+    if (last !== null) send(typeof last === 'symbol' ? { marker: 'tooLong' } : last);
+    send(null);
+  };
+  stdin.on('data', onData).on('end', onEnd).on('error', onEnd);
+  const interrupt = () => send({ marker: 'interrupted' });
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, interrupt);
+  const done = () => {
+    stdin.off('data', onData).off('end', onEnd).destroy();
+    lines.close();
+  };
+  return new Promise((resolve) => {
+    worker.once('message', (outcome) => {
+      done();
+      resolve(answered(command, args, outcome));
+    });
+    worker.once('error', (error) => {
+      done();
+      warn(`the asking thread failed: ${error.message}`);
+      resolve(FAILED);
+    });
   });
 }
 
-function main(argv) {
+/** Prints how asking ended; the exit code. */
+function answered(command, args, outcome) {
+  if (outcome.failed) {
+    const { message, given } = outcome.failed;
+    warn(message);
+    if (outcome.failed.function === undefined) return FAILED;
+    const reply = command === 'elicit' ? failedElicitation(args.text, message, given) : failed(message, given);
+    return print(reply) ? FAILED : UNWRITTEN;
+  }
+  let code = command === 'elicit' ? ENDING[outcome.ending] : EXIT[outcome.status] ?? 2;
+  if (code === 1 && outcome.interrupted) code = INTERRUPTED;
+  return print(outcome.reply) ? code : UNWRITTEN;
+}
+
+async function main(argv) {
+  const bad = notUtf8Argument();
+  if (bad !== undefined) return usage(`'${bad}' is not UTF-8`);
   let parsed;
   try {
     parsed = parseArgs({
@@ -65,33 +250,37 @@ function main(argv) {
   }
   const { values, positionals } = parsed;
   const [command, file] = positionals;
-  if (values.help) return print(USAGE) ? 0 : 6;
-  if (command === 'schema') {
-    if (!FORMATS.includes(values.format)) return usage(`unknown format ${values.format}`);
-    return print(definitionsAs(values.format)) ? 0 : 6;
-  }
-  if (!['ask', 'elicit', 'check'].includes(command) || !file || positionals.length > 2) {
+  if (values.help) return print(USAGE) ? 0 : UNWRITTEN;
+  if (command !== 'schema' && (!['ask', 'elicit', 'check'].includes(command) || !file || positionals.length > 2)) {
     return usage(command ? `cannot run ${positionals.join(' ')}` : 'no command');
   }
-  let text;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file === '-' ? 0 : file));
+    load();
   } catch (error) {
-    const message = `cannot read ${file}: ${error.code === 'ENOENT' ? 'No such file or directory' : error.message}`;
-    process.stderr.write(`interview: ${message}\n`);
-    return print(unreadable(command, message)) ? 2 : 6;
+    if (!(error instanceof PluginError)) throw error;
+    warn(error.message);
+    return FAILED;
   }
-  if (command === 'check') {
-    const result = check(values.tool, text);
-    return print(result) ? EXIT[JSON.parse(result).status] ?? 2 : 6;
+  try {
+    if (command === 'schema') {
+      if (!FORMATS.includes(values.format)) return usage(`unknown format ${values.format}`);
+      return print(definitionsAs(values.format)) ? 0 : UNWRITTEN;
+    }
+    const { text, problem } = readRequest(file, LIMITS.requestBytes);
+    if (problem !== undefined) {
+      warn(problem);
+      return print(unreadable(command, problem)) ? 2 : UNWRITTEN;
+    }
+    if (command === 'check') {
+      const result = check(values.tool, text);
+      return print(result) ? EXIT[JSON.parse(result).status] ?? 2 : UNWRITTEN;
+    }
+    return await ask(command, { text, tool: values.tool, server: values.server, skipResponse: values['skip-response'] });
+  } catch (error) {
+    if (!(error instanceof PluginError)) throw error;
+    warn(error.message);
+    return FAILED;
   }
-  const ui = new LineUi();
-  if (command === 'elicit') {
-    const { ending, reply } = elicit(text, ui, { requester: values.server });
-    return print(reply) ? ENDING[ending] : 6;
-  }
-  const result = call(values.tool, text, ui, { skipResponse: values['skip-response'] });
-  return print(result) ? EXIT[JSON.parse(result).status] ?? 2 : 6;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

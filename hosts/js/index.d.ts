@@ -34,24 +34,62 @@ export const WIT_VERSION: string;
 /** The envelopes `definitionsAs` writes. */
 export const FORMATS: ToolFormat[];
 
+/** How much the plugin may use, as the Rust host allows it. */
+export interface Limits {
+  /** Linear memory of the plugin (64 MiB). */
+  memoryBytes: number;
+  /** Milliseconds of the plugin's own work per call (2000); the time a UI takes never counts. */
+  computeMs: number;
+  /** The largest arguments text handed to the plugin, and the longest answer line read (8 MiB). */
+  requestBytes: number;
+}
+/** The limits every call runs under unless it is given others. */
+export const LIMITS: Readonly<Limits>;
+
+/** Where the plugin runs: its limits, and who hears that a result was saved by playing the
+ * person's replies back into a fresh instance with larger limits. */
+export interface SandboxOptions {
+  limits?: Limits;
+  onRecovered?: (failure: string) => void;
+}
+
+/** An answer the person gave, in the words they saw. */
+export interface Given {
+  position: number;
+  question: string;
+  answer: unknown;
+  header?: string;
+  note?: string;
+}
+
+/** The plugin could not run: its component cannot be compiled (`function` undefined), or it
+ * trapped or ran out of its memory or compute in `function`; `given` keeps what the person
+ * answered before. */
+export class PluginError extends Error {
+  function?: string;
+  given: Given[];
+}
+
 /** Runs a tool call (arguments as JSON text or a value); the result JSON text. */
-export function call(name: string, args: unknown, ui: Ui, options?: { skipResponse?: string }): string;
+export function call(name: string, args: unknown, ui: Ui, options?: { skipResponse?: string } & SandboxOptions): string;
 /** Checks a tool call without asking anything: the `invalid` result or the questions, JSON text. */
-export function check(name: string, args: unknown): string;
+export function check(name: string, args: unknown, options?: SandboxOptions): string;
 /** Answers an MCP `elicitation/create` request: how it ended, and the JSON text to send back. */
-export function elicit(request: unknown, ui: Ui, options?: { requester?: string }): { ending: ElicitEnding; reply: string };
+export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): { ending: ElicitEnding; reply: string };
 /** The tools the plugin answers, `interview` first. */
-export function definitions(): ToolDefinition[];
+export function definitions(options?: SandboxOptions): ToolDefinition[];
 /** The tool definitions as an ecosystem lists them, as JSON text. */
-export function definitionsAs(format: ToolFormat): string;
+export function definitionsAs(format: ToolFormat, options?: SandboxOptions): string;
 
 /** Numbered lists and one answer per line, read as the Rust command's numbered mode reads
- * them. `input`: the answers as one text (else stdin); `output`: where questions go (else
- * stderr). */
+ * them (an answer line keeps at most 8 MiB; bytes that are not UTF-8 become U+FFFD).
+ * `input`: the answers as one text, or a function giving the next line (null at the end),
+ * else stdin; `output`: where questions go (else stderr); `interactive`: a person types the
+ * lines (else: when stdin is a terminal). */
 export class LineUi {
-  constructor(options?: { input?: string; output?: { write(text: string): unknown } });
-  /** Why asking stopped: `quit`, or `ended` (the input ended). */
-  stopped?: 'quit' | 'ended';
+  constructor(options?: { input?: string | (() => string | null); output?: { write(text: string): unknown }; interactive?: boolean });
+  /** Why asking stopped: `quit`, `ended` (the input ended) or `interrupted`. */
+  stopped?: 'quit' | 'ended' | 'interrupted';
 }
 export interface LineUi extends Ui {}
 

@@ -9,7 +9,7 @@
 // - the end of input cancels, except at the review, where every question has its answer and it
 //   sends them; input that ends before its first line means nobody is there (`unavailable`).
 
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 
 const COMMANDS = { back: 'back', skip: 'skip', quit: 'cancel', exit: 'cancel' };
 const nav = (val) => ({ tag: 'nav', val });
@@ -17,25 +17,81 @@ const nav = (val) => ({ tag: 'nav', val });
 /** Thrown by `read` when the person left or the input ended: every later widget cancels. */
 class Stopped extends Error {}
 
-/** Lines read synchronously from file descriptor 0, byte by byte (never past a line's end). */
+/** The Rust command's limit on a request, which bounds an answer line too. */
+const LINE_LIMIT = 8 << 20;
+
+/** What a line source returns for a line longer than the limit (dropped unread), and when the
+ * process was asked to stop (Ctrl-C, SIGTERM, SIGHUP). */
+export const TOO_LONG = Symbol('too long');
+export const INTERRUPTED = Symbol('interrupted');
+
+/** Splits bytes into lines, keeping at most `limit` bytes of each: the rest of a longer line is
+ * dropped as it comes, so that endless input costs no more than the limit. Bytes that are not
+ * UTF-8 become U+FFFD, as in the Rust command. `push(bytes)` gives the lines completed. */
+export function lineSplitter(limit = LINE_LIMIT) {
+  let kept = [];
+  let length = 0;
+  const finish = () => {
+    const line = length > limit ? TOO_LONG : Buffer.concat(kept).toString('utf8');
+    kept = [];
+    length = 0;
+    return line;
+  };
+  return {
+    push(bytes) {
+      const lines = [];
+      let start = 0;
+      for (let at = bytes.indexOf(10); ; at = bytes.indexOf(10, start)) {
+        const piece = bytes.subarray(start, at < 0 ? bytes.length : at);
+        if (length + piece.length <= limit) kept.push(Buffer.from(piece));
+        length += piece.length;
+        if (at < 0) return lines;
+        lines.push(finish());
+        start = at + 1;
+      }
+    },
+    /** What is left at the end of input: a last line without its break, or null. */
+    end: () => (length ? finish() : null),
+  };
+}
+
+/** Waits a moment for a descriptor that is not ready (a non-blocking pipe). */
+export const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+
+/** Writes all of `text` to the descriptor `fd`, synchronously: node makes pipes non-blocking,
+ * so a long text may take several writes and a wait for room. */
+export function writeAll(fd, text) {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(fd, bytes, at);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      pause();
+    }
+  }
+}
+
+/** Lines read synchronously from file descriptor 0, never past a line's end. */
 function stdinLines() {
   const buffer = Buffer.alloc(1);
+  const splitter = lineSplitter();
   const byte = () => {
     for (;;) {
       try {
-        return readSync(0, buffer, 0, 1, null) === 0 ? null : buffer[0];
+        return readSync(0, buffer, 0, 1, null) === 0 ? null : buffer;
       } catch (error) {
         if (error.code !== 'EAGAIN') return null;
+        pause();
       }
     }
   };
   return () => {
-    const bytes = [];
     for (;;) {
       const b = byte();
-      if (b === null) return bytes.length ? Buffer.from(bytes).toString('utf8') : null;
-      if (b === 10) return Buffer.from(bytes).toString('utf8');
-      bytes.push(b);
+      if (b === null) return splitter.end();
+      const [line] = splitter.push(b);
+      if (line !== undefined) return line;
     }
   };
 }
@@ -78,16 +134,18 @@ function picks(line, total) {
   return picked;
 }
 
-/** Numbered lists and one answer per line. `input`: the answers as one text (else stdin, read
- * synchronously); `output`: where questions go (else stderr). */
+/** Numbered lists and one answer per line. `input`: the answers as one text, or a function
+ * that returns the next line (null at the end, TOO_LONG, INTERRUPTED), else stdin, read
+ * synchronously; `output`: where questions go (else stderr); `interactive`: a person types the
+ * lines (else: when stdin is a terminal). */
 export class LineUi {
-  constructor({ input, output } = {}) {
-    this.nextLine = input === undefined ? stdinLines() : textLines(input);
-    this.interactive = input === undefined && Boolean(process.stdin.isTTY);
+  constructor({ input, output, interactive } = {}) {
+    this.nextLine = input === undefined ? stdinLines() : typeof input === 'function' ? input : textLines(input);
+    this.interactive = interactive ?? (input === undefined && Boolean(process.stdin.isTTY));
     this.output = output ?? process.stderr;
     this.context = undefined;
     this.declinable = false;
-    /** Why asking stopped: `quit`, or `ended` (the input ended). */
+    /** Why asking stopped: `quit`, `ended` (the input ended) or `interrupted`. */
     this.stopped = undefined;
     this.peeked = undefined;
     this.probed = false;
@@ -115,8 +173,19 @@ export class LineUi {
   }
 
   read(prompt = '> ') {
-    this.output.write(prompt);
-    const line = this.line();
+    let line = INTERRUPTED;
+    while (this.stopped !== 'interrupted') {
+      this.output.write(prompt);
+      line = this.line();
+      if (line !== TOO_LONG) break;
+      this.say(`! That line is more than ${LINE_LIMIT} bytes; type a shorter answer.`);
+    }
+    if (line === INTERRUPTED) {
+      // Ctrl-C or a signal while asking: the answers so far are kept, as on any cancel.
+      this.stopped = 'interrupted';
+      this.say('');
+      throw new Stopped();
+    }
     if (line === null) {
       this.stopped ??= 'ended';
       this.say('');

@@ -14,15 +14,17 @@ ELICITATION = ROOT / "examples" / "elicitation.json"
 
 
 def python_command(*args, answers=""):
+    """A run of the package's command; ``answers`` (and ``args``) may be bytes that are not
+    UTF-8, and stdout is then left as bytes too."""
     return subprocess.run([sys.executable, "-m", "interview", *args], input=answers,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=isinstance(answers, str), timeout=60)
 
 
 def both(rust_command, *args, answers=""):
     """The Python and the Rust command's runs on the same input: they must agree."""
     python = python_command(*args, answers=answers)
     rust = subprocess.run([str(rust_command), *args], input=answers, capture_output=True,
-                          text=True, timeout=60)
+                          text=isinstance(answers, str), timeout=60)
     assert (python.stdout, python.returncode) == (rust.stdout, rust.returncode), python.stderr
     return python
 

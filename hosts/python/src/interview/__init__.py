@@ -11,7 +11,9 @@ component) with a terminal UI, for Python.
 """
 
 from .line_ui import LineUi
-from .plugin import FORMATS, WIT_VERSION, Elicitation, Plugin, ToolDefinition
+from .plugin import (
+    FORMATS, WIT_VERSION, Elicitation, Given, Limits, Plugin, PluginError, ToolDefinition,
+)
 from .scripted import ScriptedUi
 from .ui import (
     Choice, ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest, Nav,
@@ -22,8 +24,8 @@ from .ui import (
 __version__ = "0.2.0"
 
 __all__ = [
-    "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "FORMATS", "Frame", "LineUi",
-    "Mode", "MultiPicked", "MultiSelectRequest", "Nav", "NumberRequest", "Other", "Picked",
-    "Plugin", "Review", "ReviewItem", "ReviewRequest", "ScriptedUi", "SelectRequest",
+    "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "FORMATS", "Frame", "Given",
+    "LineUi", "Limits", "Mode", "MultiPicked", "MultiSelectRequest", "Nav", "NumberRequest",
+    "Other", "Picked", "Plugin", "PluginError", "Review", "ReviewItem", "ReviewRequest", "ScriptedUi", "SelectRequest",
     "TextRequest", "ToolDefinition", "Ui", "WIT_VERSION",
 ]

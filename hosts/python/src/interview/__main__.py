@@ -3,21 +3,31 @@ per line, the questions go to stderr, the result JSON goes to stdout, and the ex
 it ended, as with the Rust command:
 
   0 answered (check: valid; schema: printed)   1 cancelled   2 invalid request or bad usage
-  3 no person available   5 elicit: declined   6 the result could not be written
-  130 interrupted (Ctrl-C)
+  3 no person available   4 the plugin could not run   5 elicit: declined
+  6 the result could not be written   130 interrupted (Ctrl-C, SIGTERM, SIGHUP)
 """
 
 import argparse
 import json
+import logging
+import os
+import re
+import signal
 import sys
 
 from .line_ui import LineUi
-from .plugin import FORMATS, Plugin
+from .plugin import FORMATS, Plugin, PluginError
 
-ANSWERED, CANCELLED, INVALID, UNAVAILABLE, DECLINED, UNWRITTEN, INTERRUPTED = 0, 1, 2, 3, 5, 6, 130
+ANSWERED, CANCELLED, INVALID, UNAVAILABLE, FAILED, DECLINED, UNWRITTEN, INTERRUPTED = 0, 1, 2, 3, 4, 5, 6, 130
 STATUS_EXIT = {"answered": ANSWERED, "cancelled": CANCELLED, "unavailable": UNAVAILABLE, "valid": ANSWERED}
 ENDING_EXIT = {"accepted": ANSWERED, "declined": DECLINED, "cancelled": CANCELLED,
                "unavailable": UNAVAILABLE, "invalid": INVALID}
+
+# What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
+# bidirectional marks and overrides, invisible format characters, line and paragraph
+# separators, the byte order mark. Printing a result then cannot reorder or hide text.
+MUST_ESCAPE = re.compile("[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+                         "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--component", metavar="FILE", help="another build of the plugin component")
     commands = parser.add_subparsers(dest="command", required=True)
     ask = commands.add_parser("ask", help="ask a tool call's questions (FILE, or - for stdin)")
     ask.add_argument("request", metavar="FILE")
@@ -43,63 +54,178 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(source: str):
-    """The request text, or why it cannot be read."""
+def _read(source: str, limit: int):
+    """The request text, at most ``limit`` bytes of UTF-8, or why it cannot be a request.
+    Reading stops at the limit, so an endless input costs no more than the limit."""
+    what = "standard input" if source == "-" else source
     try:
         if source == "-":
-            return sys.stdin.buffer.read().decode("utf-8"), None
-        with open(source, "rb") as file:
-            return file.read().decode("utf-8"), None
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        return None, f"cannot read {source}: {reason}"
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(source, "rb") as file:
+                data = file.read(limit + 1)
+    except OSError as error:
+        return None, f"cannot read the request from {what}: {_os_error(error)}"
+    if len(data) > limit:
+        return None, (f"the request from {what} is more than {limit} bytes, the limit; ask "
+                      "fewer or shorter questions")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return None, f"the request from {what} is not UTF-8 text (an invalid byte at offset {error.start})"
 
 
-def _unreadable(command: str, message: str) -> str:
+def _os_error(error: OSError) -> str:
+    """An OS error as the Rust command words it."""
+    if error.errno is None:
+        return str(error)
+    return f"{os.strerror(error.errno)} (os error {error.errno})"
+
+
+def _invalid(path: str, message: str, text: str) -> dict:
+    return {"status": "invalid", "answers": [], "error": {"path": path, "message": message}, "text": text}
+
+
+def _unreadable(command: str, message: str) -> dict:
     """The reply to a request that cannot be read: what the plugin answers an invalid one."""
     if command == "elicit":
-        reply = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": message}}
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": message}}
+    return _invalid("", message, f"The request is invalid, so nothing was asked: the arguments: "
+                                 f"{message}. Fix the arguments and call the tool again.")
+
+
+def _failed(message: str, given) -> dict:
+    """The result of a tool call the plugin failed: status ``failed``, what the person had
+    given (so that the agent does not ask again), and the failure."""
+    if given:
+        said = ", ".join(f"{_json(g.prompt)}={_json(g.answer)}" for g in given)
+        text = (f"The question tool failed after the user answered, so their answers were not "
+                f"checked: {message}. What the user gave: {said}.")
     else:
-        reply = {
-            "status": "invalid",
-            "answers": [],
-            "error": {"path": "", "message": message},
-            "text": f"The request is invalid, so nothing was asked: the arguments: {message}. "
-                    "Fix the arguments and call the tool again.",
-        }
-    return json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+        text = f"The question tool failed before the user answered: {message}."
+    return {"status": "failed", "answers": [g.to_json() for g in given],
+            "error": {"path": "", "message": message}, "text": text}
 
 
-def _print(text: str) -> bool:
+def _failed_elicitation(request: str, message: str, given) -> dict:
+    """``cancel``, as the server must not take unchecked content for accepted, with what the
+    person gave under ``_meta``; a JSON-RPC response when the request was one with an id."""
+    reply = {"action": "cancel", "_meta": {"interview/failure": {
+        "message": message, "given": [g.to_json() for g in given]}}}
+    try:
+        parsed = json.loads(request)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict) and "jsonrpc" in parsed and "id" in parsed:
+        return {"jsonrpc": "2.0", "id": parsed["id"], "result": reply}
+    return reply
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _not_utf8(argv):
+    """The first argument that is not UTF-8 (Python keeps its bytes as surrogates), lossily."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return os.fsencode(arg).decode("utf-8", "replace")
+    return None
+
+
+class _Interrupt:
+    """Ctrl-C, SIGTERM and SIGHUP stop the person's UI, which returns the answers so far, in
+    place of the process dying with them."""
+
+    SIGNALS = [s for s in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, s)]
+
+    def __init__(self, ui: LineUi):
+        self.ui = ui
+        self.previous = {}
+
+    def __enter__(self):
+        for name in self.SIGNALS:
+            number = getattr(signal, name)
+            self.previous[number] = signal.signal(number, lambda *_: self.ui.interrupt())
+        return self
+
+    def __exit__(self, *exc):
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+
+
+def _print(reply) -> bool:
+    """Writes a result, a value or the plugin's JSON text, with every invisible or control
+    character escaped; false when stdout is gone (a closed pipe, a full disk)."""
+    text = reply if isinstance(reply, str) else _json(reply)
+    text = MUST_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
         return True
-    except OSError as error:
-        print(f"interview: cannot write the result to stdout: {error}", file=sys.stderr)
+    except (OSError, ValueError) as error:
+        _warn(f"cannot write the result to stdout: {error}")
         return False
 
 
+def _warn(message: str) -> None:
+    try:
+        print(f"interview: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    bad = _not_utf8(argv)
+    if bad is not None:
+        _warn(f"{bad!r} is not UTF-8")
+        return INVALID
     args = _parser().parse_args(argv)
-    plugin = Plugin()
+    # The plugin's warnings (a result saved by a replay) go to stderr, as the Rust command's.
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("interview: %(message)s"))
+    logging.getLogger("interview").addHandler(handler)
+    try:
+        plugin = Plugin(args.component)
+    except PluginError as error:
+        _warn(str(error))
+        return FAILED
+    try:
+        return _run(plugin, args)
+    except PluginError as error:
+        # Failed while asking: every answer the person gave still reaches the caller.
+        _warn(str(error))
+        if error.function is None:
+            return FAILED
+        if args.command == "elicit":
+            reply = _failed_elicitation(args.text, str(error), error.given)
+        else:
+            reply = _failed(str(error), error.given)
+        return FAILED if _print(reply) else UNWRITTEN
+
+
+def _run(plugin: Plugin, args) -> int:
     if args.command == "schema":
         return ANSWERED if _print(plugin.definitions_as(args.format)) else UNWRITTEN
-    text, problem = _read(args.request)
+    args.text, problem = _read(args.request, plugin.limits.request_bytes)
     if problem is not None:
-        print(f"interview: {problem}", file=sys.stderr)
+        _warn(problem)
         return INVALID if _print(_unreadable(args.command, problem)) else UNWRITTEN
     if args.command == "check":
-        result = plugin.check(args.tool, text)
+        result = plugin.check(args.tool, args.text)
         code = STATUS_EXIT.get(json.loads(result)["status"], INVALID)
         return code if _print(result) else UNWRITTEN
-    ui = LineUi()
-    if args.command == "elicit":
-        elicitation = plugin.elicit(text, ui, requester=args.server)
-        reply, code = elicitation.reply, ENDING_EXIT[elicitation.ending]
-    else:
-        reply = plugin.call(args.tool, text, ui, skip_response=args.skip_response)
-        code = STATUS_EXIT.get(json.loads(reply)["status"], INVALID)
+    ui = LineUi(line_limit=plugin.limits.request_bytes)
+    with _Interrupt(ui):
+        if args.command == "elicit":
+            elicitation = plugin.elicit(args.text, ui, requester=args.server)
+            reply, code = elicitation.reply, ENDING_EXIT[elicitation.ending]
+        else:
+            reply = plugin.call(args.tool, args.text, ui, skip_response=args.skip_response)
+            code = STATUS_EXIT.get(json.loads(reply)["status"], INVALID)
     if code == CANCELLED and ui.stopped == "interrupted":
         code = INTERRUPTED
     return code if _print(reply) else UNWRITTEN

@@ -28,6 +28,14 @@ class _Stopped(Exception):
     """The person left (``quit``), or the input ended: every later widget cancels."""
 
 
+class _TooLong:
+    """A line longer than the limit, dropped unread."""
+
+
+# The Rust command's limit on a request, which bounds an answer line too.
+LINE_LIMIT = 8 << 20
+
+
 def _split_note(typed: str, offered: bool) -> Optional[Tuple[str, str]]:
     """``2: only on weekdays``, where notes are offered: the part before the colon and the note."""
     before, colon, note = typed.partition(":")
@@ -75,9 +83,13 @@ def _picks(line: str, total: int):
 class LineUi(Ui):
     """Numbered lists and one answer per line. ``stdin``/``stderr`` may be replaced (tests)."""
 
-    def __init__(self, stdin: TextIO = None, out: TextIO = None):
+    def __init__(self, stdin: TextIO = None, out: TextIO = None, line_limit: int = LINE_LIMIT):
         self.stdin = stdin or sys.stdin
         self.out = out or sys.stderr
+        self.line_limit = line_limit
+        """The longest answer line kept, in bytes: the rest of a longer one is read and
+        dropped, so that endless input costs no more than this."""
+        self._reading = False
         self.context: Optional[str] = None
         self.declinable = False
         self.stopped: Optional[str] = None
@@ -88,30 +100,62 @@ class LineUi(Ui):
 
     # -- reading ------------------------------------------------------------------------------
 
-    def _line(self) -> Optional[str]:
+    def _raw_line(self) -> Union[str, _TooLong, None]:
+        """The next line as read, None at the end of input. Bytes that are not UTF-8 become
+        U+FFFD, as in the Rust command, so that one bad byte costs no answer."""
+        source = getattr(self.stdin, "buffer", self.stdin)
+        line = source.readline(self.line_limit + 1)
+        if len(line) > self.line_limit and line[-1:] not in (b"\n", "\n"):
+            while True:
+                rest = source.readline(1 << 16)
+                if not rest or rest[-1:] in (b"\n", "\n"):
+                    return _TooLong()
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", "replace")
+        return None if line == "" else line
+
+    def _line(self) -> Union[str, _TooLong, None]:
         if self._peeked is not None:
             line, self._peeked = self._peeked, None
         else:
-            line = self.stdin.readline()
-        return None if line == "" else line.rstrip("\n").rstrip("\r")
+            line = self._raw_line()
+        return line.rstrip("\n").rstrip("\r") if isinstance(line, str) else line
 
-    def _read(self, prompt: str = "> ", secret: bool = False) -> str:
-        """One line; raises ``_Stopped`` at the end of input, on Ctrl-C and on ``quit``."""
+    def interrupt(self) -> None:
+        """Stops asking, as Ctrl-C does: a signal handler may call it. A wait for a line ends
+        now; every later widget cancels, so the plugin returns the answers so far."""
+        self.stopped = self.stopped or "interrupted"
+        if self._reading:
+            raise _Stopped
+
+    def _read_once(self, prompt: str, secret: bool):
+        if self.stopped == "interrupted":
+            raise _Stopped
+        self._reading = True
         try:
             if secret and self.stdin.isatty() and self._peeked is None:
                 try:
-                    line = getpass.getpass(prompt, stream=self.out)
+                    return getpass.getpass(prompt, stream=self.out)
                 except EOFError:
-                    line = None
-            else:
-                self.out.write(prompt)
-                self.out.flush()
-                line = self._line()
-        except KeyboardInterrupt:
-            # Ctrl-C while asking: the answers so far are kept, as on any cancel.
+                    return None
+            self.out.write(prompt)
+            self.out.flush()
+            return self._line()
+        except (KeyboardInterrupt, _Stopped):
+            # Ctrl-C or a signal while asking: the answers so far are kept, as on any cancel.
             self.stopped = self.stopped or "interrupted"
             self.say("")
-            raise _Stopped
+            raise _Stopped from None
+        finally:
+            self._reading = False
+
+    def _read(self, prompt: str = "> ", secret: bool = False) -> str:
+        """One line; raises ``_Stopped`` at the end of input, on Ctrl-C and on ``quit``."""
+        while True:
+            line = self._read_once(prompt, secret)
+            if not isinstance(line, _TooLong):
+                break
+            self.say(f"! That line is more than {self.line_limit} bytes; type a shorter answer.")
         if line is None:
             self.stopped = self.stopped or "ended"
             self.say("")
@@ -196,8 +240,8 @@ class LineUi(Ui):
         # From a pipe or file, input that ends before its first line means nobody is there.
         if not self._probed and not self.stdin.isatty():
             self._probed = True
-            first = self.stdin.readline()
-            if first == "":
+            first = self._raw_line()
+            if first is None:
                 return Mode.UNAVAILABLE
             self._peeked = first
         return Mode.NUMBERED

@@ -7,10 +7,17 @@ overlap. That mapping stays in this module: a UI sees the dataclasses of :mod:`i
 """
 
 import json
-from dataclasses import dataclass, fields
+import logging
+import math
+import re
+import threading
+import time
+import weakref
+from collections import deque
+from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, List, Optional, Union
+from typing import Any, Callable, List, Optional, Union
 
 import wasmtime
 from wasmtime.component import Component, Linker, Record, Variant
@@ -40,6 +47,157 @@ class Elicitation:
     ending: str
     """``accepted``, ``declined``, ``cancelled``, ``unavailable`` or ``invalid``."""
     reply: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much the plugin may use, as the Rust host allows it."""
+
+    memory_bytes: int = 64 << 20
+    """Linear memory of the plugin."""
+    compute: float = 2.0
+    """Seconds of the plugin's own work per call; the time a UI takes (a person thinking)
+    never counts."""
+    request_bytes: int = 8 << 20
+    """The largest arguments text handed to the plugin, and the longest answer line read."""
+
+    def enlarged(self) -> "Limits":
+        """The limits of a replay after the plugin failed once the person had answered: a
+        request that was merely large still gets its result."""
+        return replace(self, memory_bytes=self.memory_bytes * 4, compute=self.compute * 5)
+
+
+@dataclass(frozen=True)
+class Given:
+    """An answer the person gave, in the words they saw: what survives a plugin that failed."""
+
+    position: int
+    header: Optional[str]
+    prompt: str
+    answer: Any
+    """An option's label, labels, typed text, yes/no, or a number as typed."""
+    note: Optional[str] = None
+
+    def to_json(self) -> dict:
+        value = {"position": self.position, "question": self.prompt, "answer": self.answer}
+        if self.header is not None:
+            value["header"] = self.header
+        if self.note is not None:
+            value["note"] = self.note
+        return value
+
+
+class PluginError(Exception):
+    """The plugin could not run: its component cannot be compiled or instantiated
+    (``function`` is None), or it trapped or ran out of its memory or compute in ``function``
+    (``call``, ``elicit``, ...), also when the person's replies were played back with larger
+    limits. ``given`` holds what the person answered before, so that it is not lost."""
+
+    def __init__(self, message: str, function: Optional[str] = None, given=()):
+        super().__init__(message)
+        self.function = function
+        self.given: List[Given] = list(given)
+
+
+log = logging.getLogger("interview")
+
+# How often the engine's epoch advances, and so how often a running plugin's budget is checked.
+TICK = 0.01
+# Elements of any one table: a funcref is host memory too, so tables have a cap of their own.
+TABLE_ELEMENTS = 10_000
+
+
+def _tick(engine_ref) -> None:
+    while True:
+        time.sleep(TICK)
+        engine = engine_ref()
+        if engine is None:
+            return
+        engine.increment_epoch()
+        del engine
+
+
+def _engine() -> wasmtime.Engine:
+    config = wasmtime.Config()
+    config.epoch_interruption = True
+    engine = wasmtime.Engine(config)
+    # A weak reference, so that a plugin that is dropped takes its ticker with it.
+    threading.Thread(target=_tick, args=(weakref.ref(engine),), name="interview-epoch",
+                     daemon=True).start()
+    return engine
+
+
+def _given(frame: u.Frame, answer, note=None) -> Optional[Given]:
+    if answer is None:
+        return None
+    return Given(frame.position, frame.header, frame.prompt, answer, note)
+
+
+def _select_given(frame, request, reply):
+    if isinstance(reply, u.Picked):
+        if not 0 <= reply.index < len(request.options):
+            return None
+        return _given(frame, request.options[reply.index].label, reply.note)
+    return _given(frame, reply.text) if isinstance(reply, u.Other) else None
+
+
+def _multi_select_given(frame, request, reply):
+    if not isinstance(reply, u.MultiPicked):
+        return None
+    labels = [request.options[i].label for i in reply.picked if 0 <= i < len(request.options)]
+    return _given(frame, labels + ([reply.other] if reply.other is not None else []), reply.note)
+
+
+def _plain_given(frame, request, reply):
+    return None if isinstance(reply, u.Nav) else _given(frame, reply)
+
+
+class _Call:
+    """One export call: the UI it asks, the person's replies (recorded, or played back after a
+    failure), and the plugin's compute budget, which runs only while the plugin does."""
+
+    def __init__(self, ui: u.Ui, limits: Limits, replay=()):
+        self.ui = ui
+        self.limits = limits
+        self.recorded: List[tuple] = []
+        self.given: List[Given] = []
+        self.replay = deque(replay)
+        self.store: Optional[wasmtime.Store] = None
+        self.remaining = limits.compute
+        self.running_since = time.monotonic()
+
+    def start(self, store: wasmtime.Store) -> None:
+        self.store = store
+        store.set_limits(memory_size=self.limits.memory_bytes, table_elements=TABLE_ELEMENTS,
+                         instances=4, tables=8, memories=2)
+        self.resume()
+
+    def resume(self) -> None:
+        self.running_since = time.monotonic()
+        self.store.set_epoch_deadline(max(1, math.ceil(self.remaining / TICK)))
+
+    def timed(self, ask: Callable[[], Any]):
+        """Runs a UI call off the plugin's budget: the budget stops while the person thinks."""
+        self.remaining -= time.monotonic() - self.running_since
+        try:
+            return ask()
+        finally:
+            self.resume()
+
+    def reply(self, kind: str, ask: Callable[[], Any], given: Callable[[Any], Optional[Given]]):
+        """A widget's reply: played back when the call is a replay, else asked and recorded."""
+        if self.replay and self.replay[0][0] == kind:
+            answer = self.replay.popleft()[1]
+        else:
+            # The plugin took another path than the one replayed: the person is asked from here.
+            self.replay.clear()
+            answer = self.timed(ask)
+        self.recorded.append((kind, answer))
+        noted = given(answer)
+        if noted is not None:
+            self.given = sorted([g for g in self.given if g.position != noted.position] + [noted],
+                                key=lambda g: g.position)
+        return answer
 
 
 def _text(arguments: Union[str, Any]) -> str:
@@ -112,55 +270,84 @@ def _review_reply(reply):
 
 
 class Plugin:
-    """The plugin, compiled once; every call instantiates it afresh, with the UI it is given.
+    """The plugin, compiled once; every call instantiates it afresh, with the UI it is given,
+    in a sandbox: ``limits`` (default :class:`Limits`) caps its memory, tables and instances,
+    and its compute time per call, not counting the time a UI takes. Calls may run at the same
+    time from several threads, each with its own UI.
 
     ``component``: the path of another build of the component; by default the one in this
-    package.
+    package. One that cannot be read, compiled or linked raises :class:`PluginError`.
     """
 
-    def __init__(self, component: Optional[Union[str, Path]] = None):
-        if component is None:
-            data = resources.files(__package__).joinpath("interview.wasm").read_bytes()
-        else:
-            data = Path(component).read_bytes()
-        self._engine = wasmtime.Engine()
-        self._component = Component(self._engine, data)
-        self._ui: u.Ui = u.Ui()
-        self._linker = Linker(self._engine)
-        with self._linker.root() as root:
+    def __init__(self, component: Optional[Union[str, Path]] = None,
+                 limits: Optional[Limits] = None):
+        try:
+            if component is None:
+                data = resources.files(__package__).joinpath("interview.wasm").read_bytes()
+            else:
+                data = Path(component).read_bytes()
+        except OSError as error:
+            raise PluginError(f"cannot read the component {component}: {error.strerror or error}") from error
+        self.limits = limits or Limits()
+        self._engine = _engine()
+        try:
+            self._component = Component(self._engine, data)
+        except wasmtime.WasmtimeError as error:
+            raise PluginError(f"cannot compile the component: {_chain(error)}") from error
+
+    def _linker(self, call: _Call) -> Linker:
+        """Imports that ask the UI of ``call``: each call has its own, so that calls running at
+        the same time never answer through each other's UI."""
+        linker = Linker(self._engine)
+        with linker.root() as root:
             with root.add_instance(UI) as imports:
-                imports.add_func("mode", lambda store: u.Mode(self._ui.mode()).value)
-                imports.add_func("select", self._widget("select", u.SelectRequest, _select_reply))
-                imports.add_func(
-                    "multi-select",
-                    self._widget("multi_select", u.MultiSelectRequest, _multi_select_reply),
-                )
-                imports.add_func("text", self._widget("text", u.TextRequest, _text_reply))
-                imports.add_func("confirm", self._widget("confirm", u.ConfirmRequest, _confirm_reply))
-                imports.add_func("number", self._widget("number", u.NumberRequest, _number_reply))
-                imports.add_func("review", self._review)
+                imports.add_func("mode", lambda store: u.Mode(call.timed(call.ui.mode)).value)
+                imports.add_func("select", _widget(call, "select", u.SelectRequest, _select_reply, _select_given))
+                imports.add_func("multi-select", _widget(
+                    call, "multi_select", u.MultiSelectRequest, _multi_select_reply, _multi_select_given))
+                imports.add_func("text", _widget(call, "text", u.TextRequest, _text_reply, _plain_given))
+                imports.add_func("confirm", _widget(call, "confirm", u.ConfirmRequest, _confirm_reply, _plain_given))
+                imports.add_func("number", _widget(call, "number", u.NumberRequest, _number_reply, _plain_given))
+                imports.add_func("review", lambda store, request: _review(call, request))
+        return linker
 
-    def _widget(self, method, request_type, reply):
-        nested = {"options": _options} if "options" in request_type.__dataclass_fields__ else {}
+    def _run(self, name: str, ui: Optional[u.Ui], *args):
+        """Calls the export ``name`` in a fresh instance whose imports ask ``ui``. If the plugin
+        fails after the person answered, their replies are played back into a fresh instance
+        with larger limits, without asking again; if that fails too, or it failed before they
+        answered, :class:`PluginError` carries what they gave."""
+        ui = ui if ui is not None else u.Ui()
+        call = _Call(ui, self.limits)
+        try:
+            return self._attempt(name, call, args)
+        except (wasmtime.WasmtimeError, wasmtime.Trap) as error:
+            failure = _failure(error, call)
+        if not call.recorded:
+            raise PluginError(f"the plugin failed in `{name}`: {failure}", name, call.given)
+        retry = _Call(ui, self.limits.enlarged(), call.recorded)
+        try:
+            result = self._attempt(name, retry, args)
+        except (wasmtime.WasmtimeError, wasmtime.Trap) as error:
+            raise PluginError(f"the plugin failed in `{name}`: {_failure(error, retry)}", name,
+                              retry.given) from None
+        log.warning("the plugin failed after the answers were given (%s); they were played back "
+                    "into a fresh instance with larger limits", failure)
+        return result
 
-        def widget(store, frame, request):
-            shown = _read(request_type, request, **nested)
-            return reply(getattr(self._ui, method)(_read(u.Frame, frame), shown))
-
-        return widget
-
-    def _review(self, store, request):
-        items = lambda items: [_read(u.ReviewItem, item) for item in items]
-        return _review_reply(self._ui.review(_read(u.ReviewRequest, request, items=items)))
-
-    def _export(self, name: str, ui: Optional[u.Ui] = None):
-        """The export ``name`` of a fresh instance whose imports ask ``ui``, and its store."""
-        self._ui = ui if ui is not None else u.Ui()
+    def _attempt(self, name: str, call: _Call, args):
         store = wasmtime.Store(self._engine)
-        instance = self._linker.instantiate(store, self._component)
+        call.start(store)
+        try:
+            instance = self._linker(call).instantiate(store, self._component)
+        except wasmtime.WasmtimeError as error:
+            raise PluginError(f"cannot instantiate the component: {_chain(error)}") from error
         interface = instance.get_export_index(store, TOOL)
-        func = instance.get_func(store, instance.get_export_index(store, name, interface))
-        return lambda *args: func(store, *args)
+        index = instance.get_export_index(store, name, interface) if interface else None
+        if index is None:
+            raise PluginError(f"cannot instantiate the component: it has no export "
+                              f"`{TOOL}#{name}`, so it is not this plugin")
+        call.resume()
+        return instance.get_func(store, index)(store, *args)
 
     def call(self, tool: str, arguments, ui: u.Ui, *, skip_response: Optional[str] = None) -> str:
         """Runs a tool call: ``tool`` is the tool the model called (``interview`` reads every
@@ -169,20 +356,20 @@ class Plugin:
         settings = Record()
         setattr(settings, "skip-response", skip_response)
         try:
-            return self._export("call", ui)(tool, _text(arguments), settings)
+            return self._run("call", ui, tool, self._sized(arguments), settings)
         finally:
             ui.finished()
 
     def check(self, tool: str, arguments) -> str:
         """Checks a tool call without asking anything: the ``invalid`` result, or ``{"status":
         "valid", "questions": [...]}``, as JSON text."""
-        return self._export("check")(tool, _text(arguments))
+        return self._run("check", None, tool, self._sized(arguments))
 
     def elicit(self, request, ui: u.Ui, *, requester: Optional[str] = None) -> Elicitation:
         """Answers an MCP ``elicitation/create`` request (the params, or the whole JSON-RPC
         request; text or a value). ``requester`` names the server that asks."""
         try:
-            ended = self._export("elicit", ui)(_text(request), requester)
+            ended = self._run("elicit", ui, self._sized(request), requester)
         finally:
             ui.finished()
         return Elicitation(ended.ending, ended.reply)
@@ -191,7 +378,7 @@ class Plugin:
         """The tools the plugin answers, ``interview`` first."""
         return [
             ToolDefinition(d.name, d.description, d.parameters)
-            for d in self._export("definitions")()
+            for d in self._run("definitions", None)
         ]
 
     def definitions_as(self, format: str) -> str:
@@ -199,4 +386,57 @@ class Plugin:
         ``anthropic``, ``mcp`` (a ``tools/list`` result) or ``gemini``."""
         if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}: one of {', '.join(FORMATS)}")
-        return self._export("definitions-as")(format)
+        return self._run("definitions-as", None, format)
+
+    def _sized(self, arguments) -> str:
+        text = _text(arguments)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > self.limits.request_bytes:
+            raise ValueError(f"the request is {size} bytes; the host accepts at most "
+                             f"{self.limits.request_bytes}")
+        return text
+
+
+def _causes(error: Exception) -> List[str]:
+    """An error and its causes, each in a line, without the wasm backtrace wasmtime adds."""
+    head, _, rest = str(error).partition("Caused by:")
+    causes = [line.strip() for line in head.splitlines()[:1]]
+    causes += [re.sub(r"^\d+: ", "", line.strip()) for line in rest.splitlines() if line.strip()]
+    return [c for c in causes if c] or [type(error).__name__]
+
+
+def _chain(error: Exception) -> str:
+    """What failed and why, in one line, as the Rust host's errors read."""
+    return ": ".join(_causes(error))
+
+
+def _root_cause(error: Exception) -> str:
+    """Why the plugin stopped (a trap, a limit), in a line."""
+    return _causes(error)[-1]
+
+
+def _failure(error: Exception, call: _Call) -> str:
+    """Why the plugin stopped: its compute budget, or the trap in a line."""
+    cause = _root_cause(error)
+    if cause == "wasm trap: interrupt":
+        return f"the plugin computed for more than {call.limits.compute:g}s without returning"
+    return cause
+
+
+def _widget(call: _Call, method, request_type, reply, given):
+    nested = {"options": _options} if "options" in request_type.__dataclass_fields__ else {}
+
+    def widget(store, frame, request):
+        frame = _read(u.Frame, frame)
+        shown = _read(request_type, request, **nested)
+        answer = call.reply(method, lambda: getattr(call.ui, method)(frame, shown),
+                            lambda answer: given(frame, shown, answer))
+        return reply(answer)
+
+    return widget
+
+
+def _review(call: _Call, request):
+    items = lambda items: [_read(u.ReviewItem, item) for item in items]
+    shown = _read(u.ReviewRequest, request, items=items)
+    return _review_reply(call.reply("review", lambda: call.ui.review(shown), lambda _: None))

@@ -1,0 +1,225 @@
+// What the package keeps when things go wrong, as the Rust command does: bad bytes, endless
+// input, a damaged component, a plugin that breaks its sandbox, signals, and calls inside calls.
+
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { LIMITS, PluginError, ScriptedUi, call, check } from 'interview-plugin';
+import { ROOT } from './root.mjs';
+
+const RUST = process.env.INTERVIEW_RUST ?? join(ROOT, 'target', 'debug', 'interview');
+const DEPLOY = join(ROOT, 'examples', 'deploy.json');
+const LIMIT = 8 << 20;
+const PACKAGE = dirname(createRequire(import.meta.url).resolve('interview-plugin'));
+const CLI = join(PACKAGE, 'cli.js');
+
+function tempDir(t) {
+  const dir = mkdtempSync(join(tmpdir(), 'interview-js-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const twoQuestions = (dir) => {
+  const path = join(dir, 'two.json');
+  writeFileSync(path, JSON.stringify({ questions: [{ question: 'Name?' }, { question: 'Why?' }] }));
+  return path;
+};
+
+/** The package's and the Rust command's runs on the same input (bytes): they must agree. */
+function both(args, input = Buffer.alloc(0), cli = CLI) {
+  const options = { input, timeout: 60000, maxBuffer: 16 * LIMIT };
+  const js = spawnSync(process.execPath, [cli, ...args], options);
+  const rust = spawnSync(RUST, args, options);
+  assert.equal(rust.error, undefined, `the Rust command at ${RUST} must be built`);
+  assert.deepEqual([js.stdout.toString('latin1'), js.status], [rust.stdout.toString('latin1'), rust.status], js.stderr.toString());
+  return js;
+}
+
+test('answer bytes that are not UTF-8 become replacement characters', (t) => {
+  const run = both(['ask', twoQuestions(tempDir(t))], Buffer.from('a\xffb\xf0\x80c\nquit\n', 'latin1'));
+  assert.equal(run.status, 1);
+  assert.equal(JSON.parse(run.stdout).answers[0].value, 'a\ufffdb\ufffd\ufffdc');
+  const select = both(['ask', DEPLOY], Buffer.from('\xff\xfe2\n\n\nquit\n', 'latin1'));
+  assert.equal(JSON.parse(select.stdout).answers.length, 3, 'the first answer is kept');
+});
+
+/** Runs `command` with `total` bytes of `chunk` offered on stdin, like `yes`: its output, exit
+ * code, the most memory it held (KiB, measured by GNU time) and how much it took. */
+function endless(command, chunk, total = 20 << 20) {
+  return new Promise((resolve) => {
+    const child = spawn('/usr/bin/time', ['-f', '%M', ...command], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let written = 0;
+    const out = [];
+    let err = '';
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => { err += d; });
+    child.stdin.on('error', () => {});
+    const write = () => {
+      while (written < total) {
+        written += chunk.length;
+        if (!child.stdin.write(chunk)) return child.stdin.once('drain', write);
+      }
+      return child.stdin.end();
+    };
+    write();
+    child.on('close', (code) => {
+      resolve({ stdout: Buffer.concat(out), code, kib: Number(err.trim().split('\n').at(-1)), written });
+    });
+  });
+}
+
+test('an endless request is refused at the limit like the Rust command', async () => {
+  const yes = Buffer.from('y\n'.repeat(32 << 10));
+  const js = await endless([process.execPath, CLI, 'ask', '-'], yes);
+  const rust = await endless([RUST, 'ask', '-'], yes);
+  assert.deepEqual([js.stdout.toString(), js.code], [rust.stdout.toString(), rust.code]);
+  assert.equal(js.code, 2);
+  assert.match(js.stdout.toString(), new RegExp(`more than ${LIMIT} bytes`));
+  assert.ok(js.kib < 200 << 10, `held ${js.kib} KiB`);
+});
+
+test('an endless answer line is dropped and memory stays bounded', async (t) => {
+  const path = twoQuestions(tempDir(t));
+  const js = await endless([process.execPath, CLI, 'ask', path], Buffer.alloc(1 << 20, 'x'));
+  assert.equal(js.code, 1);
+  assert.deepEqual(JSON.parse(js.stdout).answers, []);
+  assert.ok(js.kib < 300 << 10, `held ${js.kib} KiB for a 20 MB line`);
+  const run = spawnSync(process.execPath, [CLI, 'ask', path], { input: `${'y'.repeat(LIMIT + 1)}\nAda\nquit\n`, encoding: 'utf8' });
+  assert.match(run.stderr, new RegExp(`more than ${LIMIT} bytes`));
+  assert.equal(JSON.parse(run.stdout).answers[0].value, 'Ada');
+});
+
+for (const [name, bytes] of [['bidi', Buffer.from('x\u202e\u009bgnp.json')], ['not UTF-8', Buffer.from('bad\xff.json', 'latin1')]]) {
+  test(`an unreadable file name (${name}) is escaped like the Rust command`, (t) => {
+    // Spawned through the shell so that the name's bytes reach the command as they are.
+    const dir = tempDir(t);
+    const script = join(dir, 'run.sh');
+    writeFileSync(script, Buffer.concat([Buffer.from(`exec "$@" ask '${dir}/`), bytes, Buffer.from("'\n")]));
+    const js = spawnSync('sh', [script, process.execPath, CLI]);
+    const rust = spawnSync('sh', [script, RUST]);
+    assert.deepEqual([js.stdout.toString('latin1'), js.status], [rust.stdout.toString('latin1'), rust.status], js.stderr.toString());
+    assert.equal(js.status, 2);
+    assert.ok(!js.stdout.includes(Buffer.from('\u202e')) && !js.stdout.includes(Buffer.from([0xff])));
+  });
+}
+
+for (const kind of ['truncated', 'core module']) {
+  test(`a damaged component (${kind}) fails like the Rust command`, (t) => {
+    const dir = tempDir(t);
+    const copy = join(dir, 'package');
+    cpSync(PACKAGE, copy, { recursive: true, dereference: true });
+    const core = join(copy, 'generated', 'interview.core.wasm');
+    writeFileSync(core, kind === 'truncated' ? readFileSync(core).subarray(0, 30000) : Buffer.from('\0asm\x01\0\0\0', 'latin1'));
+    const whole = readFileSync(join(ROOT, 'host', 'plugin', 'interview.wasm'));
+    const component = join(dir, 'component.wasm');
+    writeFileSync(component, kind === 'truncated' ? whole.subarray(0, 30000) : Buffer.from('\0asm\x01\0\0\0', 'latin1'));
+    const js = spawnSync(process.execPath, [join(copy, 'cli.js'), 'ask', DEPLOY], { input: '1\n' });
+    const rust = spawnSync(RUST, ['--component', component, 'ask', DEPLOY], { input: '1\n' });
+    assert.deepEqual([js.stdout.toString(), js.status], [rust.stdout.toString(), rust.status]);
+    assert.equal(js.status, 4);
+    assert.match(js.stderr.toString(), /cannot compile the component/);
+    assert.doesNotMatch(js.stderr.toString(), /\n\s+at /, 'no stack trace');
+  });
+}
+
+test('a pasted answer too large for the sandbox is played back like the Rust command', (t) => {
+  const path = join(tempDir(t), 'paste.json');
+  writeFileSync(path, JSON.stringify({ question: 'Paste the log' }));
+  const run = both(['ask', path], Buffer.from(`${'x'.repeat(LIMIT)}\n`));
+  assert.equal(run.status, 0);
+  assert.equal(JSON.parse(run.stdout).answer.length, LIMIT);
+  assert.match(run.stderr.toString(), /played back into a fresh instance with larger limits/);
+});
+
+test('answers the plugin fails on for good come back like the Rust command', (t) => {
+  // Three pasted logs: too much for the plugin even with the replay's larger limits.
+  const path = join(tempDir(t), 'three.json');
+  writeFileSync(path, JSON.stringify({ questions: ['One?', 'Two?', 'Three?'].map((question) => ({ question })) }));
+  const options = { input: `${`${'x'.repeat(LIMIT)}\n`.repeat(3)}\n`, encoding: 'utf8', timeout: 120000, maxBuffer: 16 * LIMIT };
+  const js = spawnSync(process.execPath, [CLI, 'ask', path], options);
+  const rust = spawnSync(RUST, ['ask', path], options);
+  assert.deepEqual([js.status, rust.status], [4, 4], js.stderr.slice(-500));
+  const [result, expected] = [JSON.parse(js.stdout), JSON.parse(rust.stdout)];
+  assert.deepEqual([result.status, result.answers], [expected.status, expected.answers]);
+  assert.deepEqual(result.answers.map((a) => a.question), ['One?', 'Two?', 'Three?']);
+  assert.match(result.error.message, /^the plugin failed in `call`: /);
+});
+
+test('a plugin out of memory fails with the answers given', () => {
+  const log = 'x'.repeat(3 << 20);
+  assert.throws(
+    () => call('interview', { question: 'Paste the log' }, new ScriptedUi([{ tag: 'submitted', val: log }]), { limits: { ...LIMITS, memoryBytes: 4 << 20 } }),
+    (error) => error instanceof PluginError && error.function === 'call'
+      && error.given.length === 1 && error.given[0].question === 'Paste the log' && error.given[0].answer === log,
+  );
+});
+
+test('the compute budget stops the plugin but not the person', () => {
+  // Checking two lists of ten thousand options takes the plugin a tenth of a second or more.
+  const request = { questions: [0, 1].map((i) => ({ question: `Pick ${i}`, type: 'multi_select', options: Array.from({ length: 10000 }, (_, j) => `option ${j}`) })) };
+  assert.throws(() => check('interview', request, { limits: { ...LIMITS, computeMs: 50 } }), /computed for more than 0.05s/);
+  class Slow extends ScriptedUi {
+    text(frame, request) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+      return super.text(frame, request);
+    }
+  }
+  const result = call('interview', { question: 'Name?' }, new Slow([{ tag: 'submitted', val: 'Ada' }]), { limits: { ...LIMITS, computeMs: 300 } });
+  assert.equal(JSON.parse(result).answer, 'Ada');
+});
+
+test('a call made while another asks uses its own UI, and the first goes on with its own', () => {
+  let inner;
+  class Nesting extends ScriptedUi {
+    text(frame, request) {
+      inner = call('interview', { question: 'Inner?' }, new ScriptedUi([{ tag: 'submitted', val: 'Grace' }]));
+      return super.text(frame, request);
+    }
+  }
+  const outer = call('interview', { questions: [{ question: 'Outer?' }, { question: 'Again?' }] },
+    new Nesting([{ tag: 'submitted', val: 'Ada' }, { tag: 'submitted', val: 'Lovelace' }, { tag: 'submit' }]));
+  assert.equal(JSON.parse(inner).answer, 'Grace');
+  assert.deepEqual(JSON.parse(outer).answers.map((a) => a.value), ['Ada', 'Lovelace']);
+});
+
+// Python's pty module drives a pseudo-terminal: stdin and stderr on it, stdout a pipe (as an
+// agent reads it). The first question of the deploy example is answered, then `stop` sent.
+const IN_TERMINAL = `
+import json, os, pty, select, signal, subprocess, sys, time
+master, slave = pty.openpty()
+p = subprocess.Popen(sys.argv[2:], stdin=slave, stderr=slave, stdout=subprocess.PIPE, start_new_session=True)
+os.close(slave)
+screen = b""
+def wait_for(text):
+    global screen
+    deadline = time.monotonic() + 30
+    while text not in screen:
+        if time.monotonic() > deadline: p.kill(); sys.exit("never saw %r: %r" % (text, screen[-300:]))
+        if select.select([master], [], [], 1)[0]: screen += os.read(master, 65536)
+wait_for(b"Question 1 of"); os.write(master, b"2\\n"); wait_for(b"Question 2 of")
+p.send_signal(getattr(signal, sys.argv[1]))
+out, _ = p.communicate(timeout=30)
+print(json.dumps({"stdout": out.decode(), "code": p.returncode}))
+`;
+
+const inTerminal = (stop, command) => {
+  const run = spawnSync('python3', ['-c', IN_TERMINAL, stop, ...command], { encoding: 'utf8', timeout: 90000 });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+};
+
+for (const stop of ['SIGINT', 'SIGTERM']) {
+  test(`${stop} returns the answers so far like the Rust command`, () => {
+    const js = inTerminal(stop, [process.execPath, CLI, 'ask', DEPLOY]);
+    const rust = inTerminal(stop, [RUST, 'ask', '--numbered', DEPLOY]);
+    assert.deepEqual(js, rust);
+    assert.equal(js.code, 130);
+    const result = JSON.parse(js.stdout);
+    assert.equal(result.status, 'cancelled');
+    assert.deepEqual(result.answers.map((a) => a.value), ['staging']);
+  });
+}

@@ -1,0 +1,226 @@
+"""What the package keeps when things go wrong, as the Rust command does: bad bytes, endless
+input, a damaged component, a plugin that breaks its sandbox, signals, and calls at the same
+time."""
+
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import interview
+from interview import Limits, PluginError, ScriptedUi
+
+from conftest import ROOT
+from test_command import DEPLOY, both, python_command
+
+LIMIT = 8 << 20
+TWO = json.dumps({"questions": [{"question": "Name?"}, {"question": "Why?"}]})
+
+
+@pytest.fixture
+def two_questions(tmp_path):
+    path = tmp_path / "two.json"
+    path.write_text(TWO)
+    return str(path)
+
+
+def test_answer_bytes_that_are_not_utf8_become_replacement_characters(rust_command, two_questions):
+    run = both(rust_command, "ask", two_questions, answers=b"a\xffb\xf0\x80c\nquit\n")
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["answers"][0]["value"] == "a\ufffdb\ufffd\ufffdc"
+    select_run = both(rust_command, "ask", str(DEPLOY), answers=b"\xff\xfe2\n\n\nquit\n")
+    assert len(json.loads(select_run.stdout)["answers"]) == 3, "the first answer is kept"
+
+
+def endless(command, args, payload=b"y\n" * (32 << 10), total=20 << 20):
+    """Runs ``command`` with ``total`` bytes of ``payload`` offered on stdin, like `yes`: the
+    output, the exit code, the most memory it held (KiB) and how much it read before it
+    stopped."""
+    process = subprocess.Popen([*command, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    written = 0
+
+    def write():
+        nonlocal written
+        try:
+            while written < total:
+                written += process.stdin.write(payload)
+            process.stdin.close()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    writer.join(timeout=30)
+    return output, process.returncode, usage.ru_maxrss, written
+
+
+def test_an_endless_request_is_refused_at_the_limit_like_the_rust_command(rust_command):
+    python, code, kib, written = endless([sys.executable, "-m", "interview"], ["ask", "-"])
+    rust, rust_code, _, _ = endless([str(rust_command)], ["ask", "-"])
+    assert (python, code) == (rust, rust_code)
+    assert code == 2 and f"more than {LIMIT} bytes".encode() in python
+    assert written < 3 * LIMIT // 2, f"read {written} bytes of an endless input"
+    assert kib < 200 << 10, f"held {kib} KiB"
+
+
+def test_an_endless_answer_line_is_dropped_and_memory_stays_bounded(two_questions):
+    line = b"x" * (1 << 20)
+    python, code, kib, _ = endless([sys.executable, "-m", "interview"], ["ask", two_questions],
+                                   payload=line, total=20 << 20)
+    result = json.loads(python)
+    assert code == 1 and result["status"] == "cancelled" and result["answers"] == []
+    assert kib < 200 << 10, f"held {kib} KiB for a 20 MB line"
+    run = python_command("ask", two_questions, answers="y" * (LIMIT + 1) + "\nAda\nquit\n")
+    assert f"more than {LIMIT} bytes" in run.stderr
+    assert json.loads(run.stdout)["answers"][0]["value"] == "Ada"
+
+
+@pytest.mark.parametrize("name", ["x\u202e\u009bgnp.json", b"bad\xff.json"], ids=["bidi", "not-utf8"])
+def test_unreadable_file_names_are_escaped_like_the_rust_command(rust_command, tmp_path, name):
+    path = os.path.join(os.fsencode(tmp_path), os.fsencode(name))
+    run = both(rust_command, "ask", path, answers=b"")
+    assert run.returncode == 2
+    assert b"\xe2\x80\xae" not in run.stdout and b"\xff" not in run.stdout
+    if run.stdout:
+        json.loads(run.stdout)
+
+
+@pytest.fixture(params=["truncated", "core-module"])
+def damaged_component(request, tmp_path):
+    path = tmp_path / f"{request.param}.wasm"
+    whole = (ROOT / "host" / "plugin" / "interview.wasm").read_bytes()
+    path.write_bytes(whole[:30000] if request.param == "truncated" else b"\0asm\1\0\0\0")
+    return str(path)
+
+
+def test_a_damaged_component_fails_like_the_rust_command(rust_command, damaged_component):
+    run = both(rust_command, "--component", damaged_component, "ask", str(DEPLOY), answers="1\n")
+    assert run.returncode == 4
+    assert "cannot compile the component" in run.stderr and "Traceback" not in run.stderr
+    with pytest.raises(PluginError, match="cannot compile the component"):
+        interview.Plugin(damaged_component)
+
+
+def test_a_pasted_answer_too_large_for_the_sandbox_is_played_back_like_the_rust_command(
+        rust_command, tmp_path):
+    path = tmp_path / "paste.json"
+    path.write_text(json.dumps({"question": "Paste the log"}))
+    run = both(rust_command, "ask", str(path), answers="x" * LIMIT + "\n")
+    assert run.returncode == 0 and json.loads(run.stdout)["answer"] == "x" * LIMIT
+    assert "played back into a fresh instance with larger limits" in run.stderr
+
+
+def test_answers_the_plugin_fails_on_for_good_come_back_like_the_rust_commands(rust_command, tmp_path):
+    # Three pasted logs: too much for the plugin even with the replay's larger limits.
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps({"questions": [{"question": q} for q in ("One?", "Two?", "Three?")]}))
+    answers = ("x" * LIMIT + "\n") * 3 + "\n"
+    python = python_command("ask", str(path), answers=answers)
+    rust = subprocess.run([str(rust_command), "ask", str(path)], input=answers,
+                          capture_output=True, text=True, timeout=120)
+    assert python.returncode == rust.returncode == 4, python.stderr[-500:]
+    result, expected = json.loads(python.stdout), json.loads(rust.stdout)
+    assert (result["status"], result["answers"]) == (expected["status"], expected["answers"])
+    assert [a["question"] for a in result["answers"]] == ["One?", "Two?", "Three?"]
+    assert result["error"]["message"].startswith("the plugin failed in `call`: ")
+
+
+def test_a_plugin_out_of_memory_fails_with_the_answers_given():
+    plugin = interview.Plugin(limits=Limits(memory_bytes=4 << 20))
+    with pytest.raises(PluginError) as failure:
+        plugin.call("interview", {"question": "Paste the log"}, ScriptedUi(["x" * (3 << 20)]))
+    assert failure.value.function == "call"
+    assert [(g.prompt, g.answer) for g in failure.value.given] == [("Paste the log", "x" * (3 << 20))]
+
+
+def test_the_compute_budget_stops_the_plugin_but_not_the_person():
+    # Checking two lists of ten thousand options takes the plugin a tenth of a second or more.
+    request = {"questions": [{"question": f"Pick {i}", "type": "multi_select",
+                              "options": [f"option {j}" for j in range(10_000)]} for i in range(2)]}
+    with pytest.raises(PluginError, match="computed for more than 0.05s"):
+        interview.Plugin(limits=Limits(compute=0.05)).check("interview", request)
+
+    class Slow(ScriptedUi):
+        def text(self, frame, request):
+            time.sleep(0.4)
+            return super().text(frame, request)
+
+    result = interview.Plugin(limits=Limits(compute=0.3)).call(
+        "interview", {"question": "Name?"}, Slow(["Ada"]))
+    assert json.loads(result)["answer"] == "Ada"
+
+
+def test_calls_at_the_same_time_each_ask_their_own_ui(plugin):
+    both_asking = threading.Barrier(2, timeout=30)
+
+    class Waiting(ScriptedUi):
+        # Both calls are under way before either asks its question.
+        def mode(self):
+            both_asking.wait()
+            return super().mode()
+
+    results = {}
+
+    def ask(name):
+        results[name] = plugin.call("interview", {"question": "Name?"}, Waiting([name]))
+
+    threads = [threading.Thread(target=ask, args=(name,)) for name in ("Ada", "Grace")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert {name: json.loads(text)["answer"] for name, text in results.items()} == {
+        "Ada": "Ada", "Grace": "Grace"}
+
+
+def in_terminal(command, stop):
+    """Runs ``command`` with a pseudo-terminal for stdin and stderr (stdout a pipe, as an agent
+    reads it), answers the first question of the deploy example, and sends ``stop`` once the
+    second is asked: its stdout and exit code."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen(command, stdin=slave, stderr=slave, stdout=subprocess.PIPE,
+                               start_new_session=True)
+    os.close(slave)
+    screen = b""
+
+    def wait_for(text):
+        nonlocal screen
+        deadline = time.monotonic() + 30
+        while text not in screen:
+            assert time.monotonic() < deadline, f"never saw {text!r}: {screen[-500:]!r}"
+            if select.select([master], [], [], 1)[0]:
+                screen += os.read(master, 1 << 16)
+
+    try:
+        wait_for(b"Question 1 of")
+        os.write(master, b"2\n")
+        wait_for(b"Question 2 of")
+        process.send_signal(stop)
+        output, _ = process.communicate(timeout=30)
+        return output, process.returncode
+    finally:
+        process.kill()
+        os.close(master)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_returns_the_answers_so_far_like_the_rust_command(rust_command, stop):
+    python = in_terminal([sys.executable, "-m", "interview", "ask", str(DEPLOY)], stop)
+    rust = in_terminal([str(rust_command), "ask", "--numbered", str(DEPLOY)], stop)
+    assert python == rust
+    output, code = python
+    assert code == 130
+    result = json.loads(output)
+    assert result["status"] == "cancelled"
+    assert [a["value"] for a in result["answers"]] == ["staging"]
