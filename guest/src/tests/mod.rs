@@ -4,5 +4,6 @@ mod call_form;
 mod dialects;
 mod elicitation;
 mod flow;
+mod invisible;
 mod results;
 mod validation;
