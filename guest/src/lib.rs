@@ -44,6 +44,8 @@ pub mod result;
 #[path = "../../host/src/sanitize.rs"]
 mod sanitize;
 pub mod schema;
+pub mod secret;
+mod secret_choice;
 pub mod summary;
 pub mod text_format;
 mod text_pattern;

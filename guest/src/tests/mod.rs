@@ -6,4 +6,5 @@ mod elicitation;
 mod flow;
 mod invisible;
 mod results;
+mod secrets;
 mod validation;
