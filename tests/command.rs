@@ -327,6 +327,34 @@ fn agent_text_never_reaches_the_terminal_as_control_sequences() {
 }
 
 #[test]
+fn invisible_characters_are_escaped_in_the_result_and_never_reach_the_terminal() {
+    // Tags spelling "AB" in the question; Hangul fillers, the combining grapheme joiner and a
+    // Khmer inherent vowel in the answer typed.
+    let request = json!({"question": "Deploy\u{e0041}\u{e0042}?"});
+    let path = write_request("invisible", &request);
+    let typed = "a\u{3164}b\u{115f}c\u{ffa0}d\u{34f}e\u{17b4}f";
+    let output = run(&["ask", &path], &format!("{typed}\n"));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let stdout = String::from_utf8(output.stdout.clone()).unwrap();
+    assert!(
+        stdout.contains(r"Deploy\udb40\udc41\udb40\udc42?")
+            && stdout.contains(r"a\u3164b\u115fc\uffa0d\u034fe\u17b4f"),
+        "{stdout}"
+    );
+    let raw = |c: char| ('\u{e0000}'..='\u{e0fff}').contains(&c) || typed.contains(c);
+    assert!(!stdout.chars().any(|c| raw(c) && !c.is_ascii()), "{stdout}");
+    let screen = stderr(&output);
+    assert!(screen.contains("Deploy?"), "{screen}");
+    assert!(
+        !screen
+            .chars()
+            .any(|c| ('\u{e0000}'..='\u{e0fff}').contains(&c)),
+        "{screen:?}"
+    );
+    assert_eq!(result(&output)["answer"], typed);
+}
+
+#[test]
 fn the_dialect_tools_by_name() {
     let request = json!({"question": "Layout?", "options": [{"label": "Reuse Card"}, {"label": "Reuse ListView"}]});
     let path = write_request("ask_question", &request);

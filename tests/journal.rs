@@ -325,3 +325,44 @@ fn a_journal_that_cannot_be_written_is_said_before_anything_is_asked() {
         stderr(&output)
     );
 }
+
+/// A choice marked secret takes its typed answer in a hidden field, and a question whose id
+/// names a secret is one: neither is written to the journal or drawn, and a resumed run asks
+/// for both again.
+#[test]
+fn a_secret_choices_typed_answer_and_a_field_named_like_a_secret_stay_off_the_disk() {
+    let request = json!({"questions": [
+        {"question": "Which key?", "options": ["Staging key", "Prod key"], "secret": true},
+        {"id": "api_key", "question": "The other key?"},
+        {"question": "How many replicas?", "type": "number"},
+    ]});
+    let path = write_request("journal_secret_choice", &request);
+    let journal = journal_path("secret_choice");
+    let args = ["ask", "--journal", journal.to_str().unwrap(), &path];
+
+    let first = run(&args, "3\nsk-live-123\nsk-test-456\n");
+    let said = stderr(&first);
+    assert_eq!(first.status.code(), Some(1), "{said}");
+    let written = std::fs::read_to_string(&journal).unwrap();
+    for secret in ["sk-live-123", "sk-test-456"] {
+        assert!(!written.contains(secret), "a secret on disk: {written}");
+        assert!(!said.contains(secret), "a secret on the screen: {said}");
+    }
+
+    let second = run(&args, "sk-live-789\nsk-test-000\n2\n\n");
+    let said = stderr(&second);
+    assert_eq!(second.status.code(), Some(0), "{said}");
+    assert!(
+        !said.contains("sk-live-789") && !said.contains("sk-test-000"),
+        "{said}"
+    );
+    let result = result(&second);
+    assert_eq!(
+        values(&result),
+        [json!("sk-live-789"), json!("sk-test-000"), json!(2)]
+    );
+    assert_eq!(
+        field(&result, "custom"),
+        [json!(true), json!(false), json!(false)]
+    );
+}

@@ -5,6 +5,7 @@
 use crate::judge::{Leeway, Reply, Verdict, judge};
 use crate::model::*;
 use crate::printable::Printable;
+use crate::secret_choice;
 use crate::summary::{hint, lend_badged, review_items};
 use crate::text_format;
 
@@ -111,8 +112,15 @@ impl From<Ending> for Outcome {
 
 /// Asks valid `questions` in order and returns how it ended. A batch of two or more (or any
 /// request, under `always_review`) ends with a review of the answers, where any of them can be
-/// changed before they are sent.
-pub fn run(questions: &mut [Question], policy: &Policy, ui: &mut impl Ui) -> Ending {
+/// changed before they are sent. `marked` says, by position, which questions the request marks
+/// secret beyond what the questions say themselves (see [`crate::secret`]).
+pub fn run(
+    questions: &mut [Question],
+    marked: &[bool],
+    policy: &Policy,
+    ui: &mut impl Ui,
+) -> Ending {
+    let secret = crate::secret::of(questions, marked);
     let ui = &mut Printable(ui);
     if ui.mode() == Mode::Unavailable {
         return Ending::Unavailable;
@@ -139,7 +147,7 @@ pub fn run(questions: &mut [Question], policy: &Policy, ui: &mut impl Ui) -> End
                 declinable: policy.leeway.declinable,
             };
             let preset = draft.take().or_else(|| answers[index].clone());
-            let reply = ask(ui, question, &frame, preset.as_ref());
+            let reply = ask(ui, question, secret[index], &frame, preset.as_ref());
             match judge(question, reply, policy.leeway) {
                 Verdict::Accept(answer) => {
                     answers[index] = Some(answer);
@@ -166,7 +174,7 @@ pub fn run(questions: &mut [Question], policy: &Policy, ui: &mut impl Ui) -> End
             break;
         }
         let review = ReviewRequest {
-            items: review_items(questions, &answers),
+            items: review_items(questions, &secret, &answers),
             context: policy.context.map(str::to_string),
             declinable: policy.leeway.declinable,
         };
@@ -188,8 +196,15 @@ pub fn run(questions: &mut [Question], policy: &Policy, ui: &mut impl Ui) -> End
 }
 
 /// Shows `question` with the widget of its kind, preset with `preset` (an earlier or rejected
-/// answer) or else the question's defaults. A choice question lends its options to the widget.
-fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<&Answer>) -> Reply {
+/// answer) or else the question's defaults. A choice question lends its options to the widget;
+/// a `secret` one asks for its typed answer in a hidden field.
+fn ask(
+    ui: &mut impl Ui,
+    question: &mut Question,
+    secret: bool,
+    frame: &Frame,
+    preset: Option<&Answer>,
+) -> Reply {
     let value = preset
         .filter(|a| a.origin != Origin::Skipped)
         .map(|a| (&a.value, a.origin));
@@ -214,6 +229,9 @@ fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<
                     notes: s.notes,
                     note,
                 };
+                if secret {
+                    return secret_choice::select(ui, frame, request);
+                }
                 (ui.select(frame, &mut request), request.options)
             }))
         }
@@ -245,6 +263,9 @@ fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<
                     notes: m.notes,
                     note,
                 };
+                if secret {
+                    return secret_choice::multi_select(ui, frame, request);
+                }
                 (ui.multi_select(frame, &mut request), request.options)
             }))
         }
@@ -261,7 +282,7 @@ fn ask(ui: &mut impl Ui, question: &mut Question, frame: &Frame, preset: Option<
                         Some((Value::Text(text), _)) => Some(text.clone()),
                         _ => t.default.clone(),
                     },
-                    secret: t.secret,
+                    secret: t.secret || secret,
                     min_length: t.min_length,
                     max_length: t.max_length,
                 },

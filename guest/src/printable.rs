@@ -5,11 +5,7 @@
 
 use crate::flow::Ui;
 use crate::model::*;
-
-// One sanitizer for the plugin and the Rust host, which keeps its own pass as a second line of
-// defence against other builds of the component.
-#[path = "../../host/src/sanitize.rs"]
-mod sanitize;
+use crate::sanitize;
 
 /// A UI whose widgets get only printable text.
 pub struct Printable<'a, U>(pub &'a mut U);

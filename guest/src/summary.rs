@@ -7,21 +7,23 @@ use crate::model::*;
 /// What a secret answer reads as: never the text, nor its length.
 pub const HIDDEN: &str = "•••••• (hidden)";
 
-/// How `answer` reads back to the person who gave it; a secret is never shown, not even to the
-/// person who typed it (the review may be on a shared screen, and it stays in the scrollback).
-pub fn answer_in_words(question: &Question, answer: &Answer) -> String {
-    let secret = matches!(&question.kind, QuestionKind::Text(t) if t.secret);
-    if secret && answer.origin != Origin::Skipped {
+/// How `answer` reads back to the person who gave it; what they typed to a `secret` question
+/// is never shown, not even to them (the review may be on a shared screen, and it stays in the
+/// scrollback): a secret choice's picks are shown, its typed answer is not.
+pub fn answer_in_words(question: &Question, secret: bool, answer: &Answer) -> String {
+    let secret = secret || matches!(&question.kind, QuestionKind::Text(t) if t.secret);
+    let text = matches!(&question.kind, QuestionKind::Text(_));
+    if secret && text && answer.origin != Origin::Skipped {
         return HIDDEN.to_string();
     }
-    let words = value_in_words(question, answer);
+    let words = value_in_words(question, secret, answer);
     match &answer.note {
         Some(note) => format!("{words} (note: {note})"),
         None => words,
     }
 }
 
-fn value_in_words(question: &Question, answer: &Answer) -> String {
+fn value_in_words(question: &Question, secret: bool, answer: &Answer) -> String {
     let options = question.kind.options_by_value();
     let label = |value: &str| {
         options
@@ -32,6 +34,7 @@ fn value_in_words(question: &Question, answer: &Answer) -> String {
         (Origin::Discuss, _) => DISCUSS_LABEL.to_string(),
         (Origin::Skipped, _) => "(skipped)".to_string(),
         (_, Value::None) => "(no answer)".to_string(),
+        (Origin::Custom, Value::Text(_)) if secret => HIDDEN.to_string(),
         (Origin::Custom, Value::Text(typed)) => typed.clone(),
         (_, Value::Text(value)) => label(value),
         (_, Value::Texts(values)) if values.is_empty() => "(none)".to_string(),
@@ -41,7 +44,13 @@ fn value_in_words(question: &Question, answer: &Answer) -> String {
             picked
                 .iter()
                 .map(|v| label(v))
-                .chain(custom.iter().cloned())
+                .chain(custom.iter().map(|typed| {
+                    if secret {
+                        HIDDEN.to_string()
+                    } else {
+                        typed.clone()
+                    }
+                }))
                 .collect::<Vec<_>>()
                 .join(", ")
         }
@@ -186,7 +195,12 @@ fn badge(options: &mut [Choice]) -> Vec<usize> {
 /// The review step's list: every question with its answer in words.
 /// Questions that would read the same there (two form fields of one title) get their id after
 /// the title, so that the person can tell which answer is which.
-pub fn review_items(questions: &[Question], answers: &[Option<Answer>]) -> Vec<ReviewItem> {
+/// `secret` says, by position, which questions are secret.
+pub fn review_items(
+    questions: &[Question],
+    secret: &[bool],
+    answers: &[Option<Answer>],
+) -> Vec<ReviewItem> {
     let title = |q: &Question| {
         q.header
             .clone()
@@ -197,7 +211,8 @@ pub fn review_items(questions: &[Question], answers: &[Option<Answer>]) -> Vec<R
         .iter()
         .zip(answers)
         .zip(&titles)
-        .map(|((question, answer), shown)| ReviewItem {
+        .enumerate()
+        .map(|(i, ((question, answer), shown))| ReviewItem {
             header: if titles.iter().filter(|t| *t == shown).count() > 1 {
                 Some(format!("{shown} ({})", question.id))
             } else {
@@ -205,7 +220,7 @@ pub fn review_items(questions: &[Question], answers: &[Option<Answer>]) -> Vec<R
             },
             prompt: question.prompt.clone(),
             answer: answer.as_ref().map_or("(not answered)".to_string(), |a| {
-                answer_in_words(question, a)
+                answer_in_words(question, secret.get(i).copied().unwrap_or(false), a)
             }),
         })
         .collect()

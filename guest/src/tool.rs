@@ -10,7 +10,12 @@ use crate::{json_text, result, validate};
 /// Runs a tool call and returns the result JSON.
 pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> String {
     answer(name, arguments, |request| {
-        let ending = flow::run(&mut request.questions, &Policy::tool(settings), ui);
+        let ending = flow::run(
+            &mut request.questions,
+            &request.secret,
+            &Policy::tool(settings),
+            ui,
+        );
         result::outcome(request, &ending.into())
     })
 }
@@ -31,10 +36,22 @@ pub fn check(name: &str, arguments: &str) -> String {
     let result = match request::parse(name, arguments) {
         Err(error) => result::invalid(&error),
         Ok(Call::Signal(_)) => json!({ "status": "valid", "questions": [] }),
-        Ok(Call::Ask(request)) => json!({
-            "status": "valid",
-            "questions": request.questions.iter().map(result::question).collect::<Vec<_>>(),
-        }),
+        Ok(Call::Ask(request)) => {
+            let questions = request.questions.iter().zip(&request.secret);
+            json!({
+                "status": "valid",
+                "questions": questions
+                    .map(|(question, &secret)| {
+                        let mut shown = result::question(question);
+                        // A text question says it in its own settings; a choice has none.
+                        if secret {
+                            shown["secret"] = true.into();
+                        }
+                        shown
+                    })
+                    .collect::<Vec<_>>(),
+            })
+        }
     };
     json_text::to_string(&result, false)
 }
@@ -47,5 +64,6 @@ pub fn ask(mut questions: Vec<Question>, settings: &Settings, ui: &mut impl Ui) 
     if let Err(error) = validate::questions(paths.iter().map(String::as_str).zip(&questions)) {
         return Outcome::Invalid(error);
     }
-    flow::run(&mut questions, &Policy::tool(settings), ui).into()
+    // A typed question has no mark for a secret choice: its id and text flag say.
+    flow::run(&mut questions, &[], &Policy::tool(settings), ui).into()
 }

@@ -1,17 +1,12 @@
 //! What a person sees of a text: labels that look the same to them are the same label, and a
 //! text that shows nothing says nothing, whatever invisible characters it holds.
 
-/// Characters that draw nothing: controls, Unicode's default-ignorable code points (zero-width
-/// spaces and joiners, bidirectional marks and overrides, the byte order mark, the soft hyphen,
-/// variation selectors, tags, fillers).
+/// Characters that draw nothing by themselves: controls, format characters, the line and
+/// paragraph separators and Unicode's default-ignorable code points (zero-width spaces and
+/// joiners, bidirectional marks and overrides, the byte order mark, the soft hyphen, variation
+/// selectors, tags, fillers), by Unicode property.
 pub fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}'
-            | '\u{17b5}' | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}'
-            | '\u{fe00}'..='\u{fe0f}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}'
-            | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+    crate::sanitize::invisible::invisible(c)
 }
 
 /// Whether `text` shows nothing but blanks.
@@ -153,6 +148,8 @@ mod tests {
         assert_eq!(comparable("No"), comparable("N\u{200b}o"));
         assert_eq!(comparable("No"), comparable("\u{feff}no\u{ad}"));
         assert_eq!(comparable("Ship  it"), comparable(" ship\u{2028}it "));
+        // By property, not by a list: a tag character, an Egyptian format control.
+        assert_eq!(comparable("No"), comparable("N\u{e0041}o\u{13430}"));
         assert_ne!(comparable("No"), comparable("Now"));
         // Plain ASCII is compared in place, and equal to the same text folded.
         assert!(matches!(comparable("Ship It"), Comparable::Plain(_)));

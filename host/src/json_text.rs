@@ -1,9 +1,10 @@
 //! Result JSON as text that is safe to print. JSON lets any character be written as `\uXXXX`;
 //! serde_json does so for C0 controls only, so agent text could still carry DEL, C1 controls
 //! (`\u{9b}` starts a control sequence on many terminals), bidirectional overrides that make a
-//! terminal show text reordered, or invisible characters that make two strings look alike.
-//! Here those are always escaped: the JSON means the same, and printing it shows them as
-//! escapes.
+//! terminal show text reordered, or invisible characters (tags, fillers, zero-width spaces)
+//! that hide text or make two strings look alike. Here every character that is not drawn as
+//! itself is escaped, by Unicode property: the JSON means the same, and printing it shows them
+//! as escapes.
 
 use serde_json::Value;
 
@@ -21,7 +22,8 @@ pub fn to_string(value: &Value, pretty: bool) -> String {
 
 /// Escapes the characters of [`must_escape`] in serialized JSON. Outside strings, JSON text is
 /// ASCII punctuation, digits and spaces, so every such character is inside a string, where
-/// `\uXXXX` stands for it.
+/// `\uXXXX` stands for it (a character beyond the Basic Multilingual Plane as its UTF-16
+/// surrogate pair, the only way JSON has to write it).
 fn escape_invisible(json: &str) -> String {
     if !json.chars().any(must_escape) {
         return json.to_string();
@@ -29,7 +31,9 @@ fn escape_invisible(json: &str) -> String {
     let mut out = String::with_capacity(json.len() + 16);
     for c in json.chars() {
         if must_escape(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
         } else {
             out.push(c);
         }
@@ -37,20 +41,12 @@ fn escape_invisible(json: &str) -> String {
     out
 }
 
-/// DEL, C1 controls, bidirectional marks, embeddings, overrides and isolates, zero-width and
-/// other invisible format characters, the line and paragraph separators, and the byte order mark.
+/// Controls, format characters (bidirectional controls, zero-width characters, tags), the line
+/// and paragraph separators, and every default-ignorable code point: what a terminal would not
+/// show as itself. Not the C0 controls: serde_json escapes those inside strings, and the line
+/// breaks between the lines of pretty JSON are its layout.
 pub fn must_escape(c: char) -> bool {
-    matches!(c,
-        '\u{7f}'..='\u{9f}'
-        | '\u{ad}'
-        | '\u{61c}'
-        | '\u{180e}'
-        | '\u{200b}'..='\u{200f}'
-        | '\u{2028}'..='\u{202e}'
-        | '\u{2060}'..='\u{2064}'
-        | '\u{2066}'..='\u{206f}'
-        | '\u{feff}'
-        | '\u{fff9}'..='\u{fffb}')
+    c >= ' ' && crate::sanitize::invisible::invisible(c)
 }
 
 #[cfg(test)]
@@ -74,8 +70,29 @@ mod tests {
     }
 
     #[test]
+    fn invisible_characters_are_escaped_by_property_astral_ones_as_surrogate_pairs() {
+        // Tags spelling "Hi", the Hangul fillers, the combining grapheme joiner, a Khmer
+        // inherent vowel, a line separator and an Arabic number sign: none of them by name in
+        // this file's code.
+        let value = json!({
+            "question": "Ok\u{e0048}\u{e0069}?",
+            "value": "a\u{3164}b\u{115f}c\u{ffa0}d\u{34f}e\u{17b4}f\u{2028}g\u{600}h",
+        });
+        for pretty in [false, true] {
+            let text = to_string(&value, pretty);
+            assert!(text.contains(r"Ok\udb40\udc48\udb40\udc69?"), "{text}");
+            assert!(
+                text.contains(r"a\u3164b\u115fc\uffa0d\u034fe\u17b4f\u2028g\u0600h"),
+                "{text}"
+            );
+            assert!(!text.chars().any(must_escape), "{text}");
+            assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+        }
+    }
+
+    #[test]
     fn plain_text_is_unchanged() {
-        let value = json!({"answer": "café ✔ 日本語 \"quoted\"\n"});
+        let value = json!({"answer": "café ✔ 日本語 \"quoted\"\n 👍"});
         assert_eq!(
             to_string(&value, false),
             serde_json::to_string(&value).unwrap()

@@ -2,6 +2,11 @@
 //! sequence and control character is removed, so no label can move the cursor, recolour the
 //! screen, set the window title, or hide text.
 
+// The property table, shared with the result JSON's escaping (and, through this file, with the
+// plugin).
+#[path = "invisible.rs"]
+pub mod invisible;
+
 /// Makes `text` safe to print; line breaks are kept (prompts and descriptions may use them).
 pub fn text(text: &str) -> String {
     clean(text, true)
@@ -114,24 +119,23 @@ fn clean(text: &str, keep_newlines: bool) -> String {
             // Unicode's own line and paragraph separators are line breaks.
             '\u{2028}' | '\u{2029}' if keep_newlines => out.push('\n'),
             '\u{2028}' | '\u{2029}' => out.push(' '),
-            c if c.is_control() || hidden(c) => {}
+            c if hidden(c) => {}
             c => out.push(c),
         }
     }
     out
 }
 
-/// Characters that draw nothing, or change how the text around them reads: bidirectional
-/// embeddings, overrides, isolates and marks ("Trojan Source"), zero-width spaces, the word
-/// joiner, invisible operators, the byte order mark, the soft hyphen and tag characters. They
-/// could hide text or make two labels look the same. Joiners (U+200C, U+200D) and variation
-/// selectors stay: emoji and some scripts need them to be drawn right.
+/// Characters that draw nothing, or change how the text around them reads: every
+/// [invisible](invisible::invisible) one, by Unicode property (bidirectional controls ("Trojan
+/// Source"), zero-width spaces, the byte order mark, the soft hyphen, tags, fillers). They could
+/// hide text or make two labels look the same. Joiners (U+200C, U+200D) and variation selectors
+/// stay: emoji and some scripts need them to be drawn right.
 fn hidden(c: char) -> bool {
-    matches!(c,
-        '\u{00ad}' | '\u{034f}' | '\u{061c}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
-        | '\u{180e}' | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}'
-        | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fff8}'
-        | '\u{e0000}'..='\u{e007f}')
+    invisible::invisible(c)
+        && !matches!(c,
+            '\u{200c}' | '\u{200d}' | '\u{180b}'..='\u{180d}' | '\u{180f}'
+            | '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
 }
 
 /// Skips the rest of a control sequence: parameters and intermediates up to the final byte.
@@ -224,6 +228,34 @@ mod tests {
             line("👨\u{200d}👩\u{200d}👧 ❤\u{fe0f}"),
             "👨\u{200d}👩\u{200d}👧 ❤\u{fe0f}"
         );
+    }
+
+    #[test]
+    fn removes_invisible_characters_by_property() {
+        // Tags, fillers, the combining grapheme joiner, Khmer inherent vowels, an Arabic number
+        // sign, an Egyptian hieroglyph format control and a reserved default-ignorable.
+        assert_eq!(
+            line(
+                "O\u{e0001}k\u{e0041}\u{3164}\u{115f}\u{ffa0}\u{34f}\u{17b4}\u{600}\u{13430}\u{fff0}!"
+            ),
+            "Ok!"
+        );
+        // Every character left is drawn as itself, but for the joiners and variation selectors.
+        for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+            let cleaned = line(&format!("a{c}b"));
+            let kept = cleaned.chars().any(|k| k == c);
+            if kept && invisible::invisible(c) {
+                assert!(
+                    matches!(c, '\u{200c}' | '\u{200d}') || is_variation_selector(c),
+                    "U+{:04X} reaches the terminal",
+                    u32::from(c)
+                );
+            }
+        }
+    }
+
+    fn is_variation_selector(c: char) -> bool {
+        matches!(c, '\u{180b}'..='\u{180d}' | '\u{180f}' | '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
     }
 
     #[test]

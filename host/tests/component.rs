@@ -112,6 +112,37 @@ fn agent_text_is_sanitized_before_any_ui_sees_it() {
     assert_eq!(select.options.len(), 2);
 }
 
+/// Invisible characters by Unicode property, in an agent's question and a person's answer:
+/// tags spelling "AB", Hangul fillers, the combining grapheme joiner, a Khmer inherent vowel.
+const TAGGED: &str = "Deploy\u{e0041}\u{e0042}?";
+const FILLED: &str = "a\u{3164}b\u{115f}c\u{ffa0}d\u{34f}e\u{17b4}f";
+
+#[test]
+fn the_plugin_escapes_invisible_characters_in_its_json_and_never_shows_them() {
+    let request = json!({"question": TAGGED});
+    let mut session = plugin()
+        .session(ScriptedUi::new([Step::Text(TextReply::Submitted(
+            FILLED.into(),
+        ))]))
+        .unwrap();
+    // The plugin's own text, as the Python and JavaScript hosts print it.
+    let text = session.call("interview", &request.to_string()).unwrap();
+    assert!(
+        text.contains(r"Deploy\udb40\udc41\udb40\udc42?")
+            && text.contains(r"a\u3164b\u115fc\uffa0d\u034fe\u17b4f"),
+        "{text}"
+    );
+    let raw = |c: char| ('\u{e0000}'..='\u{e0fff}').contains(&c) || FILLED.contains(c);
+    assert!(!text.chars().any(|c| raw(c) && !c.is_ascii()), "{text}");
+    let result: Json = serde_json::from_str(&text).unwrap();
+    assert_eq!(result["answers"][0]["question"], TAGGED);
+    assert_eq!(result["answer"], FILLED, "the answer means what was typed");
+    let Shown::Text(frame, _) = &session.ui().shown()[0] else {
+        panic!("{:?}", session.ui().shown())
+    };
+    assert_eq!(frame.prompt, "Deploy?");
+}
+
 #[test]
 fn typed_ask_for_host_applications() {
     let question = Question {

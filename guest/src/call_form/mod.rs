@@ -52,11 +52,7 @@ const DISMISSED: &str = "User dismissed the form without answering (cancelled)."
 
 /// Why the call can't be asked in a form: MCP forbids asking for secrets in form mode.
 fn unfit(request: &Request) -> Option<String> {
-    let (index, _) = request
-        .questions
-        .iter()
-        .enumerate()
-        .find(|(_, q)| matches!(&q.kind, QuestionKind::Text(t) if t.secret))?;
+    let index = request.secret.iter().position(|&secret| secret)?;
     Some(format!(
         "questions[{index}] asks for a secret, which an MCP client's form must not be used for"
     ))
@@ -119,7 +115,12 @@ fn read_reply(reply: &str) -> Result<Reply, RequestError> {
 fn judge(request: &mut Request, content: &Map<String, Json>, settings: &Settings) -> Json {
     let names = fields::names(&request.questions);
     let mut replay = Replay::new(&names, content);
-    let ending = flow::run(&mut request.questions, &Policy::tool(settings), &mut replay);
+    let ending = flow::run(
+        &mut request.questions,
+        &request.secret,
+        &Policy::tool(settings),
+        &mut replay,
+    );
     match (replay.refused, ending) {
         (Some((index, error)), _) => {
             let field = fields::title(&request.questions[index], request.questions.len() > 1);

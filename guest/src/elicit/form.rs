@@ -12,8 +12,8 @@
 //! `pattern`, `exclusiveMinimum` and `exclusiveMaximum` are checked like the other limits.
 //! `title` and `description` become the question's header and text, `default` its default,
 //! and `required` whether it can be skipped. A string with `writeOnly` or `format: "password"`
-//! (pydantic's `SecretStr`), or named like a password (`password`, `newPassword`), is a secret:
-//! never shown. Keywords the form cannot enforce (`pattern`,
+//! (pydantic's `SecretStr`), or named like a secret (`password`, `apiKey`, `client_secret`; see
+//! [`crate::secret`]), is a secret: never shown. Keywords the form cannot enforce (`pattern`,
 //! `exclusiveMinimum`, ...) are refused rather than ignored, so that an accepted answer always
 //! fits the schema.
 
@@ -177,7 +177,10 @@ fn property(name: &str, schema: &Json, path: &str, needed: bool) -> Result<Quest
     }
     let kind_name = required(&fields, "type")?;
     let (kind, required) = match kind_name.value.as_str() {
-        Some("string") => (string(&fields, names_a_password(name))?, needed),
+        Some("string") => (
+            string(&fields, crate::secret::names_a_secret(name))?,
+            needed,
+        ),
         Some(numeric @ ("number" | "integer")) => (
             QuestionKind::Number(NumberQuestion {
                 min: fields.number(&["minimum"])?,
@@ -254,14 +257,6 @@ fn nullable(schema: &Json) -> Option<Json> {
         }
     }
     Some(Json::Object(merged))
-}
-
-/// Whether a property's name says it holds a password (`password`, `newPassword`,
-/// `admin_passphrase`): schemas written by hand rarely mark those `writeOnly`, and a password
-/// must not be echoed even when the server forgot to say so.
-fn names_a_password(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    name.ends_with("password") || name.ends_with("passphrase")
 }
 
 /// A string property: a select when it lists its values, else free text, hidden when `secret`

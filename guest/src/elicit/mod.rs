@@ -74,7 +74,7 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
         context: Some(&context),
         always_review: true,
     };
-    let (ending, result) = match flow::run(&mut form.questions, &policy, ui) {
+    let (ending, result) = match flow::run(&mut form.questions, &[], &policy, ui) {
         Ending::Answered(answers) => (
             ElicitEnding::Accepted,
             json!({ "action": "accept", "content": content(&form, &answers) }),

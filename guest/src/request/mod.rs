@@ -13,9 +13,9 @@ use serde_json::Value as Json;
 use rustc_hash::FxHashSet;
 
 use crate::limits::MAX_REQUEST_BYTES;
-use crate::model::{Question, RequestError, join};
+use crate::model::{Question, QuestionKind, RequestError, join};
 use crate::quoted::Quoted;
-use crate::validate;
+use crate::{secret, validate};
 use fields::Fields;
 pub use rules::Tool;
 
@@ -33,6 +33,9 @@ pub enum Call {
 pub struct Request {
     pub tool: Tool,
     pub questions: Vec<Question>,
+    /// Per question, whether what the person types is secret ([`secret::is_secret`]): the
+    /// model has a flag for it on text questions only.
+    pub secret: Vec<bool>,
 }
 
 /// Reads and validates a call of the tool `name`.
@@ -84,15 +87,28 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
     };
     let mut paths = Vec::with_capacity(objects.len());
     let mut questions = Vec::with_capacity(objects.len());
+    let mut marked = Vec::with_capacity(objects.len());
     for (path, mut object) in objects {
-        let question = question::read(&mut object, &path, &rules)?;
+        let (question, secret) = question::read(&mut object, &path, &rules)?;
         check_option_count(&path, &question, rules.options)?;
         questions.push(question);
+        marked.push(secret);
         paths.push(path);
     }
     assign_ids(&mut questions);
     validate::questions(paths.iter().map(String::as_str).zip(&questions))?;
-    Ok(Call::Ask(Request { tool, questions }))
+    let secret = secret::of(&questions, &marked);
+    // A text question secret by its id alone says so too, wherever it is read.
+    for (question, &secret) in questions.iter_mut().zip(&secret) {
+        if let QuestionKind::Text(text) = &mut question.kind {
+            text.secret = secret;
+        }
+    }
+    Ok(Call::Ask(Request {
+        tool,
+        questions,
+        secret,
+    }))
 }
 
 /// `text` as JSON; `what` names it in the error ("the arguments are"). Some runtimes send JSON

@@ -43,9 +43,14 @@ const RECOMMENDED: &[&str] = &["recommended"];
 const PREVIEW: &[&str] = &["preview"];
 const NOTES: &[&str] = &["notes", "allow_notes"];
 
-/// Reads the question `object`, at `path` in the request. Its id is left empty when the request
-/// gives none. Its options are moved out of `object`, not copied.
-pub fn read(object: &mut Json, path: &str, rules: &ToolRules) -> Result<Question, RequestError> {
+/// Reads the question `object`, at `path` in the request, and whether the request marks it
+/// secret (see [`says_secret`]; a text question also keeps the mark as its own flag). Its id is
+/// left empty when the request gives none. Its options are moved out of `object`, not copied.
+pub fn read(
+    object: &mut Json,
+    path: &str,
+    rules: &ToolRules,
+) -> Result<(Question, bool), RequestError> {
     let options = take(object, path, OPTIONS);
     let fields = &Fields::new(object, path)?;
     let text = |names: &[&str]| -> Result<Option<String>, RequestError> {
@@ -74,13 +79,14 @@ pub fn read(object: &mut Json, path: &str, rules: &ToolRules) -> Result<Question
     };
     let required = fields.boolean(REQUIRED)?.unwrap_or(true);
     let kind = read_kind(fields, rules, kind, options.unwrap_or_default())?;
-    Ok(Question {
+    let question = Question {
         id,
         header: text(HEADER)?,
         prompt,
         required,
         kind,
-    })
+    };
+    Ok((question, says_secret(fields)?))
 }
 
 /// Decides the kind from `type` and the multi flags, or from the presence of options.

@@ -605,6 +605,7 @@ fn a_question_lends_its_options_to_widgets_and_gets_them_back_as_they_were() {
     };
     let ending = crate::flow::run(
         &mut questions,
+        &[],
         &crate::flow::Policy::tool(&settings),
         &mut script,
     );

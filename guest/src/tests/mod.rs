@@ -4,5 +4,7 @@ mod call_form;
 mod dialects;
 mod elicitation;
 mod flow;
+mod invisible;
 mod results;
+mod secrets;
 mod validation;
