@@ -439,7 +439,8 @@ Exit codes:
   0    answered (check: valid; schema: printed; mcp: the client closed the connection)
   1    cancelled: the person stopped; the answers given so far are in the result
   2    invalid request, or bad usage
-  3    no person available: no terminal to ask on, or no input at all
+  3    no person available: no terminal to ask on, no input at all, or (--ui web) nobody
+       opened the page within --open-timeout
   4    the plugin could not run (component missing, corrupt, or out of its limits);
        mcp: the client never initialized, or the connection failed
   5    elicit: the person declined (the reply's action is \"decline\")

@@ -176,9 +176,9 @@ fn thousands_of_idle_connections_leave_the_page_served_by_a_few_threads() {
     }
     let during = threads();
     // The server's own are its accepting thread and four answering ones; the rest is room
-    // for the other tests of this file, which run alongside.
+    // for the other tests of this file, which run alongside with servers of their own.
     assert!(
-        during <= before + 20,
+        during <= before + 60,
         "{during} threads with {IDLE} idle connections, {before} before"
     );
     let started = std::time::Instant::now();

@@ -295,13 +295,16 @@ impl WebUi {
             // A browser that can't be started leaves the address said above to the person.
             let _ = self.open_browser();
         }
-        let deadline = Instant::now() + self.open_timeout;
+        // A timeout too long to add to the clock (u64::MAX seconds) is no timeout.
+        let deadline = Instant::now().checked_add(self.open_timeout);
         let mut state = exchange.lock();
         loop {
             if state.last_seen.is_some() || self.stop.load(Ordering::SeqCst) {
                 return true;
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.map_or(Duration::MAX, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
             if left.is_zero() {
                 break;
             }
