@@ -114,6 +114,10 @@ pub fn page(
         let mut stderr = std::io::stderr().lock();
         let _ = match notice {
             PageNotice::Waiting { url } => writeln!(stderr, "The questions are at {url}"),
+            PageNotice::NoBrowser { error } => writeln!(
+                stderr,
+                "interview: no browser could be opened ({error}): open the address above"
+            ),
             PageNotice::NotOpened { url, waited } => writeln!(
                 stderr,
                 "interview: nobody opened {url} within {} s (--open-timeout), so nobody was asked",

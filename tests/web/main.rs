@@ -158,6 +158,28 @@ fn a_page_nobody_opens_is_unavailable_after_the_open_timeout() {
 }
 
 #[test]
+fn no_browser_to_open_is_said_and_the_request_ends_unavailable() {
+    let running = ask(
+        "web-no-browser",
+        ONE_QUESTION,
+        &["--open-timeout", "1"],
+        |command| {
+            command
+                .env("BROWSER", "/nonexistent/browser")
+                .env("PATH", "/nonexistent");
+        },
+    );
+    let (code, stdout, stderr) = running.finish(Duration::from_secs(60));
+    assert_eq!(code, Some(3), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("no browser could be opened (")
+            && stderr.contains("open the address above"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nobody opened"), "{stderr}");
+}
+
+#[test]
 fn a_bad_open_timeout_is_bad_usage() {
     let running = ask(
         "web-bad-timeout",

@@ -47,6 +47,12 @@ pub enum PageNotice<'a> {
         /// The page's address, token included.
         url: &'a str,
     },
+    /// No browser could be started to show the page (see [`WebUi::open_browser`]): the
+    /// address said with [`Waiting`](PageNotice::Waiting) is the only way to it.
+    NoBrowser {
+        /// Why, for the person.
+        error: &'a str,
+    },
     /// Nobody opened the page within the open timeout: the request is answered `unavailable`.
     NotOpened {
         /// The page's address, token included.
@@ -291,9 +297,11 @@ impl WebUi {
         }
         let url = self.url.clone();
         self.notify(PageNotice::Waiting { url: &url });
-        if self.open {
-            // A browser that can't be started leaves the address said above to the person.
-            let _ = self.open_browser();
+        if self.open
+            && let Err(error) = self.open_browser()
+        {
+            let error = error.to_string();
+            self.notify(PageNotice::NoBrowser { error: &error });
         }
         // A timeout too long to add to the clock (u64::MAX seconds) is no timeout.
         let deadline = Instant::now().checked_add(self.open_timeout);
