@@ -123,6 +123,7 @@ pub fn page(
                 "interview: nobody opened {url} within {} s (--open-timeout), so nobody was asked",
                 waited.as_secs()
             ),
+            _ => Ok(()),
         };
     });
     Ok(ui)

@@ -39,8 +39,10 @@ const GRACE: Duration = Duration::from_secs(6);
 /// How long the page's last view (`done`) waits to be fetched before the server stops.
 const LINGER: Duration = Duration::from_secs(2);
 
-/// What the UI has to tell whoever runs it, about the page rather than the questions.
+/// What the UI has to tell whoever runs it, about the page rather than the questions. More
+/// kinds may come: a notice not known to the embedder can be left unsaid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PageNotice<'a> {
     /// A request has questions to answer and no page shows them: the address to open.
     Waiting {
