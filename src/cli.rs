@@ -51,6 +51,8 @@ pub enum Command {
         tty: Option<PathBuf>,
         #[cfg(feature = "web")]
         no_open: bool,
+        #[cfg(feature = "web")]
+        open_timeout: std::time::Duration,
     },
     Serve {
         asking: Asking,
@@ -76,6 +78,8 @@ pub struct Reaching {
     pub ui: PersonUi,
     #[cfg(feature = "web")]
     pub no_open: bool,
+    #[cfg(feature = "web")]
+    pub open_timeout: std::time::Duration,
 }
 
 /// Where the person answers (`--ui` of `ask`, `serve` and `elicit`).
@@ -197,6 +201,17 @@ const NO_OPEN: Opt = flag(
     "With --ui web: say the page's address on stderr, but don't open a browser.",
 );
 
+/// `--open-timeout`, of every command that can ask in the browser.
+#[cfg(feature = "web")]
+const OPEN_TIMEOUT: Opt = defaulted(
+    "open-timeout",
+    "SECONDS",
+    "With --ui web: how long a request waits for its page to be opened before it is answered \
+     unavailable (exit 3); once the page is open, the person takes as long as they need. \
+     INTERVIEW_OPEN_TIMEOUT sets it too; the option wins.",
+    "90",
+);
+
 const ASKING: &[Opt] = &[
     TOOL,
     valued(
@@ -227,6 +242,8 @@ const REACHING: &[Opt] = &[
     },
     #[cfg(feature = "web")]
     NO_OPEN,
+    #[cfg(feature = "web")]
+    OPEN_TIMEOUT,
 ];
 
 const JOURNAL: &[Opt] = &[valued(
@@ -308,6 +325,8 @@ const MCP: &[Opt] = &[
     ),
     #[cfg(feature = "web")]
     NO_OPEN,
+    #[cfg(feature = "web")]
+    OPEN_TIMEOUT,
 ];
 
 const SERVE: &[Opt] = &[
@@ -420,7 +439,8 @@ Exit codes:
   0    answered (check: valid; schema: printed; mcp: the client closed the connection)
   1    cancelled: the person stopped; the answers given so far are in the result
   2    invalid request, or bad usage
-  3    no person available: no terminal to ask on, or no input at all
+  3    no person available: no terminal to ask on, no input at all, or (--ui web) nobody
+       opened the page within --open-timeout
   4    the plugin could not run (component missing, corrupt, or out of its limits);
        mcp: the client never initialized, or the connection failed
   5    elicit: the person declined (the reply's action is \"decline\")
@@ -612,13 +632,13 @@ impl Given {
         let command = match spec.name {
             "ask" => Command::Ask {
                 request,
-                asking: self.asking(spec),
+                asking: self.asking(spec)?,
                 journal: self.journaling(spec),
             },
             "elicit" => Command::Elicit {
                 request,
                 server: self.value(spec, "server"),
-                reaching: self.reaching(spec),
+                reaching: self.reaching(spec)?,
                 journal: self.journaling(spec),
             },
             "check" => Command::Check {
@@ -641,9 +661,11 @@ impl Given {
                 tty: self.value(spec, "tty").map(PathBuf::from),
                 #[cfg(feature = "web")]
                 no_open: self.flag("no-open"),
+                #[cfg(feature = "web")]
+                open_timeout: self.open_timeout(spec)?,
             },
             _ => Command::Serve {
-                asking: self.asking(spec),
+                asking: self.asking(spec)?,
                 server: self.value(spec, "server"),
                 state: self.flag("state"),
                 question_key: self.defaulted(spec, "question-key"),
@@ -659,16 +681,39 @@ impl Given {
         })
     }
 
-    fn asking(&mut self, spec: &Spec) -> Asking {
-        Asking {
+    fn asking(&mut self, spec: &Spec) -> Result<Asking, UsageError> {
+        Ok(Asking {
             tool: self.defaulted(spec, "tool"),
             skip_response: self.value(spec, "skip-response"),
-            reaching: self.reaching(spec),
-        }
+            reaching: self.reaching(spec)?,
+        })
     }
 
-    fn reaching(&mut self, #[allow(unused_variables)] spec: &Spec) -> Reaching {
-        Reaching {
+    /// `--open-timeout`, else `INTERVIEW_OPEN_TIMEOUT`, else the default: whole seconds.
+    #[cfg(feature = "web")]
+    fn open_timeout(&mut self, spec: &Spec) -> Result<std::time::Duration, UsageError> {
+        let given = self.values.remove("open-timeout").and_then(|mut v| v.pop());
+        let (value, from) = match given {
+            Some(value) => (value, "--open-timeout"),
+            None => match std::env::var("INTERVIEW_OPEN_TIMEOUT") {
+                Ok(value) => (value, "INTERVIEW_OPEN_TIMEOUT"),
+                Err(_) => (self.defaulted(spec, "open-timeout"), "--open-timeout"),
+            },
+        };
+        value
+            .trim()
+            .parse()
+            .map(std::time::Duration::from_secs)
+            .map_err(|_| {
+                self.error(
+                    Some(spec),
+                    format!("invalid value '{value}' for {from}: whole seconds are expected"),
+                )
+            })
+    }
+
+    fn reaching(&mut self, #[allow(unused_variables)] spec: &Spec) -> Result<Reaching, UsageError> {
+        Ok(Reaching {
             numbered: self.flag("numbered"),
             #[cfg(feature = "web")]
             ui: match self.defaulted(spec, "ui").as_str() {
@@ -677,7 +722,9 @@ impl Given {
             },
             #[cfg(feature = "web")]
             no_open: self.flag("no-open"),
-        }
+            #[cfg(feature = "web")]
+            open_timeout: self.open_timeout(spec)?,
+        })
     }
 
     fn journaling(&mut self, spec: &Spec) -> Journaling {

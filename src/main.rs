@@ -24,7 +24,7 @@ impl Reaching {
     fn person(&self, request_on_stdin: bool) -> Result<Box<dyn people::Person>, Failure> {
         #[cfg(feature = "web")]
         if self.ui == cli::PersonUi::Web {
-            return people::web(!self.no_open).map_err(|e| (Exit::Failed, e));
+            return people::web(!self.no_open, self.open_timeout).map_err(|e| (Exit::Failed, e));
         }
         Ok(people::find(request_on_stdin, self.numbered))
     }
@@ -75,6 +75,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             tty,
             #[cfg(feature = "web")]
             no_open,
+            #[cfg(feature = "web")]
+            open_timeout,
         } => {
             let options = mcp::Options {
                 tools,
@@ -82,6 +84,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 tty,
                 #[cfg(feature = "web")]
                 open: !no_open,
+                #[cfg(feature = "web")]
+                open_timeout,
             };
             mcp::run(plugin, options)?;
             Ok(Exit::Answered)

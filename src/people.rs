@@ -111,21 +111,43 @@ impl Person for interview_host::WebUi {
     }
 }
 
-/// A browser page for the person: served on 127.0.0.1, its address said on stderr, and opened
-/// in the browser when a question needs it, unless `open` is false.
+/// A browser page for the person: served on 127.0.0.1; when a request has questions and no page
+/// shows them, its address is said on stderr and it is opened in the browser, unless `open` is
+/// false. Nobody opening it within `open_timeout` makes the request `unavailable`.
 #[cfg(feature = "web")]
-pub fn page(open: bool) -> Result<interview_host::WebUi, String> {
+pub fn page(
+    open: bool,
+    open_timeout: std::time::Duration,
+) -> Result<interview_host::WebUi, String> {
+    use interview_host::PageNotice;
     let mut ui =
         interview_host::WebUi::start().map_err(|e| format!("cannot serve the page: {e}"))?;
-    eprintln!("The questions are at {}", ui.url());
     ui.open_when_needed(open);
+    ui.open_timeout(open_timeout);
+    ui.on_notice(|notice| {
+        // Not eprintln!, which panics when stderr is gone: the page still works without it.
+        let mut stderr = std::io::stderr().lock();
+        let _ = match notice {
+            PageNotice::Waiting { url } => writeln!(stderr, "The questions are at {url}"),
+            PageNotice::NoBrowser { error } => writeln!(
+                stderr,
+                "interview: no browser could be opened ({error}): open the address above"
+            ),
+            PageNotice::NotOpened { url, waited } => writeln!(
+                stderr,
+                "interview: nobody opened {url} within {} s (--open-timeout), so nobody was asked",
+                waited.as_secs()
+            ),
+            _ => Ok(()),
+        };
+    });
     Ok(ui)
 }
 
 /// The person in a browser [`page`], whom a signal stops.
 #[cfg(feature = "web")]
-pub fn web(open: bool) -> Result<Box<dyn Person>, String> {
-    let ui = page(open)?;
+pub fn web(open: bool, open_timeout: std::time::Duration) -> Result<Box<dyn Person>, String> {
+    let ui = page(open, open_timeout)?;
     stop_on_signal(ui.stop_flag());
     Ok(Box::new(ui))
 }

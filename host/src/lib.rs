@@ -79,7 +79,7 @@ pub use ui::scripted::{ScriptedUi, Shown, Step};
 #[cfg(feature = "terminal")]
 pub use ui::terminal::TerminalUi;
 #[cfg(feature = "web")]
-pub use ui::web::WebUi;
+pub use ui::web::{PageNotice, WebUi};
 pub use ui::{ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, TooMuchText, Ui};
 
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.

@@ -122,3 +122,142 @@ fn a_page_answers_through_the_plugin_and_strangers_are_refused() {
         (&json!("answered"), &json!("b"))
     );
 }
+
+/// The port and the path prefix (`/TOKEN`) of a page's address.
+fn address(ui: &WebUi) -> (u16, String) {
+    let rest = ui.url().strip_prefix("http://127.0.0.1:").unwrap();
+    let (port, token) = rest.split_once('/').unwrap();
+    (
+        port.parse().unwrap(),
+        format!("/{}", token.trim_end_matches('/')),
+    )
+}
+
+/// The threads of this process now.
+fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").unwrap().count()
+}
+
+/// Lets this process hold `wanted` file descriptors, as far as its hard limit allows.
+fn allow_descriptors(wanted: u64) -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = wanted.min(limit.rlim_max);
+            assert_eq!(libc::setrlimit(libc::RLIMIT_NOFILE, &limit), 0);
+        }
+    }
+    limit.rlim_cur
+}
+
+#[test]
+fn thousands_of_idle_connections_leave_the_page_served_by_a_few_threads() {
+    const IDLE: usize = 2000;
+    assert!(
+        allow_descriptors(IDLE as u64 + 512) >= IDLE as u64 + 256,
+        "this test needs {IDLE} connections' worth of file descriptors"
+    );
+    let before = threads();
+    let ui = WebUi::start().expect("the server starts");
+    let (port, base) = address(&ui);
+    let mut idle = Vec::with_capacity(IDLE);
+    for n in 0..IDLE {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        // Some say nothing, some start a request and stall, as slowloris does.
+        if n % 2 == 1 {
+            let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ");
+        }
+        idle.push(stream);
+    }
+    let during = threads();
+    // The server's own are its accepting thread and four answering ones; the rest is room
+    // for the other tests of this file, which run alongside with servers of their own.
+    assert!(
+        during <= before + 60,
+        "{during} threads with {IDLE} idle connections, {before} before"
+    );
+    let started = std::time::Instant::now();
+    let (status, body) = http(port, "GET", &format!("{base}/"), &[], "");
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "served in {:?}",
+        started.elapsed()
+    );
+    drop(idle);
+    drop(ui);
+}
+
+#[test]
+fn a_connection_that_never_finishes_its_request_is_closed() {
+    let ui = WebUi::start().expect("the server starts");
+    let (port, _) = address(&ui);
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(15)))
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = String::new();
+    let read = stream.read_to_string(&mut answer);
+    let took = started.elapsed();
+    assert!(read.is_ok(), "the server closed it, in {took:?}: {read:?}");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        took < std::time::Duration::from_secs(8),
+        "closed after {took:?}"
+    );
+}
+
+/// What a page said through its notices, as text.
+fn noted(ui: &mut WebUi) -> std::sync::Arc<std::sync::Mutex<Vec<String>>> {
+    let notes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = notes.clone();
+    ui.on_notice(move |notice| kept.lock().unwrap().push(format!("{notice:?}")));
+    notes
+}
+
+#[test]
+fn a_page_nobody_opens_leaves_the_request_unavailable_after_the_open_timeout() {
+    let mut ui = WebUi::start().expect("the server starts");
+    ui.open_timeout(std::time::Duration::from_secs(1));
+    let notes = noted(&mut ui);
+    let url = ui.url().to_string();
+    let mut session = Plugin::load().unwrap().session(ui).unwrap();
+    let started = std::time::Instant::now();
+    let result = session
+        .call(
+            "interview",
+            r#"{"question": "Which?", "options": ["a", "b"]}"#,
+        )
+        .unwrap();
+    let took = started.elapsed();
+    let result: Json = serde_json::from_str(&result).unwrap();
+    assert_eq!(result["status"], "unavailable", "{result}");
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    let notes = notes.lock().unwrap().clone();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].starts_with("Waiting") && notes[0].contains(&url),
+        "{notes:?}"
+    );
+    assert!(notes[1].starts_with("NotOpened"), "{notes:?}");
+}
+
+#[test]
+fn an_invalid_request_says_no_address() {
+    let mut ui = WebUi::start().expect("the server starts");
+    let notes = noted(&mut ui);
+    let mut session = Plugin::load().unwrap().session(ui).unwrap();
+    let result = session
+        .call("interview", r#"{"question": "Which?", "options": 3}"#)
+        .unwrap();
+    let result: Json = serde_json::from_str(&result).unwrap();
+    assert_eq!(result["status"], "invalid", "{result}");
+    assert_eq!(*notes.lock().unwrap(), Vec::<String>::new());
+}

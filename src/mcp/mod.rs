@@ -72,6 +72,9 @@ pub struct Options {
     /// Under `--ui web`: open the browser when a call needs the page.
     #[cfg(feature = "web")]
     pub open: bool,
+    /// Under `--ui web`: how long a call waits for the page to be opened.
+    #[cfg(feature = "web")]
+    pub open_timeout: Duration,
 }
 
 /// Serves MCP on stdin and stdout until the client closes the connection. A tool that
@@ -90,7 +93,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     }
     #[cfg(feature = "web")]
     let page = if options.reach == Reach::Web {
-        let ui = people::page(options.open).map_err(failed)?;
+        let ui = people::page(options.open, options.open_timeout).map_err(failed)?;
         let stop = ui.stop_flag();
         Some(Page {
             ui: Arc::new(std::sync::Mutex::new(ui)),

@@ -215,7 +215,8 @@ def mcp_calls_share_one_tab(browser):
 
     opened = tempfile.NamedTemporaryFile("r", suffix=".urls", delete=False)
     browser_command = tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False)
-    browser_command.write(f'#!/bin/sh\necho "$1" >> {opened.name}\n')
+    # The browser is given a file that forwards to the page, never the address and its token.
+    browser_command.write(f'#!/bin/sh\necho "file://$1" >> {opened.name}\n')
     browser_command.close()
     os.chmod(browser_command.name, 0o755)
     server = StdioServerParameters(command=INTERVIEW, args=["mcp", "--ui", "web"],
@@ -245,7 +246,9 @@ def mcp_calls_share_one_tab(browser):
         return lines
 
     page = browser.new_page()
-    page.goto(urls(1)[0])
+    forwarder = urls(1)[0]
+    assert "127.0.0.1" not in forwarder and oct(os.stat(forwarder[7:]).st_mode & 0o777) == "0o600", forwarder
+    page.goto(forwarder)
     expect(page.locator("legend")).to_have_text("First?")
     page.keyboard.press("y")
     assert results.get(timeout=20).structuredContent["answer"] is True
@@ -284,6 +287,37 @@ def tab_close_keeps_answers(browser):
     assert code == 130 and result["status"] == "cancelled", (code, result)
     assert values(result) == {"env": "Staging"}, result
     print("tab closed: cancelled with the answers given:", values(result))
+
+
+def process_gone(browser):
+    """The command is killed while its question is open: the page says the questions are gone,
+    by itself and when the person tries to answer."""
+    for click in (False, True):
+        run = Run({"question": "Still there?", "options": ["yes", "no"]})
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page.locator("legend")).to_have_text("Still there?")
+        run.process.kill()
+        run.process.wait(timeout=10)
+        if click:
+            page.get_by_label("1. yes").check()
+            page.get_by_role("button", name="Continue").click()
+        expect(page.locator(".status")).to_contain_text("These questions are gone", timeout=10000)
+        expect(page.locator("legend")).to_have_count(0)
+        page.close()
+    print("the command killed: the page says the questions are gone, polling and on Continue")
+
+
+def never_opened():
+    """Nobody opens the page: unavailable after --open-timeout, and only then said so."""
+    process = subprocess.run(
+        [INTERVIEW, "ask", "--ui", "web", "--no-open", "--open-timeout", "1", "-"],
+        input=json.dumps({"question": "Anyone?", "type": "confirm"}), capture_output=True,
+        text=True, timeout=30)
+    assert process.returncode == 3, (process.returncode, process.stderr)
+    assert json.loads(process.stdout)["status"] == "unavailable", process.stdout
+    assert "nobody opened http://127.0.0.1:" in process.stderr, process.stderr
+    print("a page nobody opened: unavailable after the open timeout")
 
 
 def second_tab_and_strangers(browser):
@@ -336,6 +370,8 @@ def main():
         elicitation_declined(browser)
         mcp_calls_share_one_tab(browser)
         tab_close_keeps_answers(browser)
+        process_gone(browser)
+        never_opened()
         if SHOTS:
             screenshots(browser)
         browser.close()

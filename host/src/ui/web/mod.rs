@@ -10,16 +10,24 @@
 //! asking for a few seconds (its tab closed), the open question is cancelled and the answers
 //! given so far are kept.
 //!
-//! The server is tiny_http, synchronous like the [`Ui`] trait itself: no async runtime in the
-//! library for an embedder who has none.
+//! A request whose page nobody opens within the [open timeout](WebUi::open_timeout) is
+//! answered `unavailable`, as when there is no terminal; once a page has asked, the person has
+//! all the time they need.
+//!
+//! The server is synchronous like the [`Ui`] trait itself (no async runtime in the library for
+//! an embedder who has none), and bounded: one thread reads every connection, a fixed few
+//! answer, and no client can make it stop accepting (see `listener`).
 
+mod http;
+mod listener;
+mod opener;
+mod routes;
 mod server;
 mod wire;
 
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
@@ -30,14 +38,38 @@ use super::*;
 const GRACE: Duration = Duration::from_secs(6);
 /// How long the page's last view (`done`) waits to be fetched before the server stops.
 const LINGER: Duration = Duration::from_secs(2);
-/// Threads answering requests: long-polls hold one each.
-const WORKERS: usize = 6;
+
+/// What the UI has to tell whoever runs it, about the page rather than the questions. More
+/// kinds may come: a notice not known to the embedder can be left unsaid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PageNotice<'a> {
+    /// A request has questions to answer and no page shows them: the address to open.
+    Waiting {
+        /// The page's address, token included.
+        url: &'a str,
+    },
+    /// No browser could be started to show the page (see [`WebUi::open_browser`]): the
+    /// address said with [`Waiting`](PageNotice::Waiting) is the only way to it.
+    NoBrowser {
+        /// Why, for the person.
+        error: &'a str,
+    },
+    /// Nobody opened the page within the open timeout: the request is answered `unavailable`.
+    NotOpened {
+        /// The page's address, token included.
+        url: &'a str,
+        /// How long the request waited.
+        waited: Duration,
+    },
+}
+
+type Notify = Box<dyn FnMut(PageNotice<'_>) + Send>;
 
 /// A UI in a browser page (see the module documentation).
 pub struct WebUi {
     exchange: Arc<Exchange>,
-    server: Arc<tiny_http::Server>,
-    workers: Vec<JoinHandle<()>>,
+    server: server::Server,
     url: String,
     stop: Arc<AtomicBool>,
     cancelled: bool,
@@ -46,6 +78,15 @@ pub struct WebUi {
     open: bool,
     /// The last request finished: the next question starts a new one.
     fresh: bool,
+    /// The current request has questions (the plugin found it valid and asked how to reach
+    /// the person): how it ends is the page's to show.
+    asking: bool,
+    /// Nobody opened the page in time for the current request.
+    unopened: bool,
+    open_timeout: Duration,
+    notify: Option<Notify>,
+    /// The file the browser is given instead of the address (see `opener`).
+    redirect: Option<opener::Redirect>,
 }
 
 /// What the page shows and what it sent back, shared with the server's threads.
@@ -81,19 +122,25 @@ impl Exchange {
     fn abandoned(state: &State) -> bool {
         state.polling == 0 && state.last_seen.is_some_and(|t| t.elapsed() > GRACE)
     }
+
+    /// Whether a page is open and asking.
+    fn showing(state: &State) -> bool {
+        state.last_seen.is_some() && !Exchange::abandoned(state)
+    }
 }
 
 impl WebUi {
+    /// How long a request waits, by default, for its page to be opened before it is answered
+    /// `unavailable`: under the two minutes an agent's shell tool commonly allows a command,
+    /// and long enough to notice a browser tab and switch to it.
+    pub const DEFAULT_OPEN_TIMEOUT: Duration = Duration::from_secs(90);
+
     /// Serves the page on 127.0.0.1 on a random port. Open [`url`](WebUi::url) in a browser,
     /// or call [`open_browser`](WebUi::open_browser).
     pub fn start() -> io::Result<WebUi> {
-        let server = tiny_http::Server::http("127.0.0.1:0").map_err(io::Error::other)?;
-        let port = server
-            .server_addr()
-            .to_ip()
-            .map(|a| a.port())
-            .ok_or_else(|| io::Error::other("the web server has no TCP address"))?;
-        let token = server::random_hex(16)?;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        let port = listener.local_addr()?.port();
+        let token = routes::random_hex(16)?;
         let url = format!("http://127.0.0.1:{port}/{token}/");
         let exchange = Arc::new(Exchange {
             state: Mutex::new(State {
@@ -108,24 +155,22 @@ impl WebUi {
             }),
             changed: Condvar::new(),
         });
-        let server = Arc::new(server);
-        let site = Arc::new(server::Site { token, port });
-        let workers = (0..WORKERS)
-            .map(|_| {
-                let (server, exchange, site) = (server.clone(), exchange.clone(), site.clone());
-                std::thread::spawn(move || server::serve(&server, &exchange, &site))
-            })
-            .collect();
+        let site = routes::Site { token, port };
+        let server = server::Server::start(listener, exchange.clone(), site)?;
         Ok(WebUi {
             exchange,
             server,
-            workers,
             url,
             stop: Arc::new(AtomicBool::new(false)),
             cancelled: false,
             interrupted: false,
             open: false,
             fresh: false,
+            asking: false,
+            unopened: false,
+            open_timeout: WebUi::DEFAULT_OPEN_TIMEOUT,
+            notify: None,
+            redirect: None,
         })
     }
 
@@ -136,34 +181,36 @@ impl WebUi {
         self.open = open;
     }
 
+    /// How long a request waits for a page to be opened when none shows, before it is
+    /// answered `unavailable` ([`DEFAULT_OPEN_TIMEOUT`](WebUi::DEFAULT_OPEN_TIMEOUT) unless
+    /// set). A page that has asked once keeps its request open for as long as the person takes.
+    pub fn open_timeout(&mut self, timeout: Duration) {
+        self.open_timeout = timeout;
+    }
+
+    /// Calls `notify` with what there is to say about the page: its address when a request
+    /// waits for it, and that nobody opened it in time. The address is said only then, when
+    /// there is a question to answer at it.
+    pub fn on_notice(&mut self, notify: impl FnMut(PageNotice<'_>) + Send + 'static) {
+        self.notify = Some(Box::new(notify));
+    }
+
     /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
     pub fn url(&self) -> &str {
         &self.url
     }
 
-    /// Opens the page in the person's browser: `$BROWSER`, else `xdg-open`, else `open`.
-    /// An error when none of them could be started.
-    pub fn open_browser(&self) -> io::Result<()> {
-        let browser = std::env::var("BROWSER")
-            .ok()
-            .filter(|b| !b.trim().is_empty());
-        let candidates = browser
-            .into_iter()
-            .chain(["xdg-open".into(), "open".into()]);
-        let mut last = io::Error::other("no browser to open");
-        for program in candidates {
-            match std::process::Command::new(&program)
-                .arg(&self.url)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-            {
-                Ok(_) => return Ok(()),
-                Err(e) => last = e,
-            }
+    /// Opens the page in the person's browser: `$BROWSER`, else `xdg-open`, else `open`,
+    /// given the path of a file readable only by this user that forwards to the page, so that
+    /// the token never shows on a command line. An error when the file cannot be written or
+    /// no browser could be started.
+    pub fn open_browser(&mut self) -> io::Result<()> {
+        if self.redirect.is_none() {
+            let name = routes::random_hex(8)?;
+            self.redirect = Some(opener::Redirect::create(&self.url, &name)?);
         }
-        Err(last)
+        let redirect = self.redirect.as_ref().expect("created above");
+        opener::open(redirect.path())
     }
 
     /// A flag that withdraws the open question when set (a signal, a cancelled MCP call).
@@ -179,12 +226,9 @@ impl WebUi {
     /// Puts a view up and waits for its reply; `None` when the question was withdrawn or the
     /// page went away.
     fn ask(&mut self, kind: &str, mut view: Json) -> Option<Json> {
+        self.begin();
         let exchange = self.exchange.clone();
         let mut state = exchange.lock();
-        if std::mem::take(&mut self.fresh) {
-            self.cancelled = false;
-            self.interrupted = false;
-        }
         state.seq += 1;
         let seq = state.seq;
         view["seq"] = state.seq.into();
@@ -221,6 +265,69 @@ impl WebUi {
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
+    }
+
+    /// Starts a request when the last one has finished: how that one ended is forgotten.
+    fn begin(&mut self) {
+        if std::mem::take(&mut self.fresh) {
+            self.cancelled = false;
+            self.interrupted = false;
+            self.unopened = false;
+        }
+        self.asking = true;
+    }
+
+    fn notify(&mut self, notice: PageNotice<'_>) {
+        if let Some(notify) = &mut self.notify {
+            notify(notice);
+        }
+    }
+
+    /// Whether a page shows the request: one already open, or one opened within the open
+    /// timeout after the address was said (and the browser opened, when asked to). A stop
+    /// meanwhile counts as shown: the first question then reports it, as it would with a page.
+    fn wait_for_page(&mut self) -> bool {
+        let exchange = self.exchange.clone();
+        {
+            let mut state = exchange.lock();
+            if Exchange::showing(&state) {
+                return true;
+            }
+            // A tab closed earlier: whichever page asks next owns the request.
+            state.owner = None;
+            state.last_seen = None;
+        }
+        let url = self.url.clone();
+        self.notify(PageNotice::Waiting { url: &url });
+        if self.open
+            && let Err(error) = self.open_browser()
+        {
+            let error = error.to_string();
+            self.notify(PageNotice::NoBrowser { error: &error });
+        }
+        // A timeout too long to add to the clock (u64::MAX seconds) is no timeout.
+        let deadline = Instant::now().checked_add(self.open_timeout);
+        let mut state = exchange.lock();
+        loop {
+            if state.last_seen.is_some() || self.stop.load(Ordering::SeqCst) {
+                return true;
+            }
+            let left = deadline.map_or(Duration::MAX, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            if left.is_zero() {
+                break;
+            }
+            state = exchange
+                .changed
+                .wait_timeout(state, left.min(Duration::from_millis(200)))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        drop(state);
+        let waited = self.open_timeout;
+        self.notify(PageNotice::NotOpened { url: &url, waited });
+        false
     }
 
     /// Asks with a widget: its frame and request.
@@ -260,8 +367,16 @@ impl WebUi {
 }
 
 impl Ui for WebUi {
+    /// Called once a request is known to have questions: the page's address is said now, and
+    /// nobody opening it in time makes the request `unavailable`.
     fn mode(&mut self) -> UiMode {
-        UiMode::Terminal
+        self.begin();
+        if self.wait_for_page() {
+            UiMode::Terminal
+        } else {
+            self.unopened = true;
+            UiMode::Unavailable
+        }
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
@@ -320,18 +435,23 @@ impl Ui for WebUi {
     }
 
     fn finished(&mut self) {
-        let ending = if self.interrupted {
+        let ending = if self.unopened {
+            "unopened"
+        } else if self.interrupted {
             "withdrawn"
         } else if self.cancelled {
             "cancelled"
         } else {
             "sent"
         };
-        let exchange = self.exchange.clone();
-        let mut state = exchange.lock();
-        state.seq += 1;
-        state.view = json!({ "seq": state.seq, "kind": "done", "ending": ending });
-        exchange.changed.notify_all();
+        // A request refused as invalid asked nothing: the page keeps what it showed.
+        if std::mem::take(&mut self.asking) {
+            let exchange = self.exchange.clone();
+            let mut state = exchange.lock();
+            state.seq += 1;
+            state.view = json!({ "seq": state.seq, "kind": "done", "ending": ending });
+            exchange.changed.notify_all();
+        }
         // A stop was for this request; how it ended is still told (`interrupted`) until the
         // next one starts.
         self.stop.store(false, Ordering::SeqCst);
@@ -359,11 +479,6 @@ impl Drop for WebUi {
         state.closing = true;
         drop(state);
         self.exchange.changed.notify_all();
-        for _ in &self.workers {
-            self.server.unblock();
-        }
-        for worker in self.workers.drain(..) {
-            let _ = worker.join();
-        }
+        self.server.stop();
     }
 }

@@ -1,227 +1,86 @@
-//! The page's HTTP side: the page itself, the view it long-polls for, and the replies it
-//! posts, behind the checks that keep other sites and other tabs out.
-//!
-//! - A path that doesn't start with the token gets 404, as does anything unknown under it.
-//! - A Host header other than the server's own address gets 403 (DNS rebinding: a foreign
-//!   name that resolves to 127.0.0.1).
-//! - A POST must be JSON and, when it has an Origin, come from the page's own origin.
-//! - The page is sent with a Content-Security-Policy that allows only its own script and style
-//!   (by a nonce fresh for each load) and requests to its own origin.
+//! The page's server: the accepting thread ([`Listener`]) and a fixed few threads that answer
+//! the requests it reads, so that no number of clients can make the process start more.
 
-use std::io::Read;
+use std::io;
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value as Json, json};
-use tiny_http::{Header, Method, Request, Response, Server};
-
 use super::Exchange;
+use super::listener::{Job, Listener};
+use super::routes::{self, Site};
 
-/// How long the page's ask for a new view waits before it is answered with the same one.
-const LONG_POLL: Duration = Duration::from_secs(5);
-/// The most a reply may weigh: a note or a pasted text, not a file.
-const MAX_REPLY_BYTES: u64 = 1 << 20;
+/// Threads answering requests: a long-poll holds one for up to five seconds, and a page keeps
+/// one long-poll going, with a reply now and then.
+pub(super) const WORKERS: usize = 4;
+/// Whole requests waiting for a thread; past these, a request is answered 503 at once.
+const QUEUED: usize = 32;
+/// How long a response may take to write: a client that reads slowly is dropped after it.
+const WRITE_DEADLINE: Duration = Duration::from_secs(5);
 
-const PAGE: &str = include_str!("page.html");
-
-/// Where the page is served.
-pub(super) struct Site {
-    pub(super) token: String,
-    pub(super) port: u16,
+/// The running server; [`stop`](Server::stop) (or dropping it) ends its threads.
+pub(super) struct Server {
+    listener: Option<Listener>,
+    workers: Vec<JoinHandle<()>>,
 }
 
-impl Site {
-    /// Whether a Host header names this server.
-    fn is_own_host(&self, host: &str) -> bool {
-        host == format!("127.0.0.1:{}", self.port) || host == format!("localhost:{}", self.port)
-    }
-
-    /// Whether an Origin header is the page's own.
-    fn is_own_origin(&self, origin: &str) -> bool {
-        origin
-            .strip_prefix("http://")
-            .is_some_and(|host| self.is_own_host(host))
-    }
-}
-
-/// `bytes` random bytes in hex, from the operating system.
-pub(super) fn random_hex(bytes: usize) -> std::io::Result<String> {
-    let mut buffer = vec![0u8; bytes];
-    getrandom::fill(&mut buffer).map_err(|e| std::io::Error::other(e.to_string()))?;
-    Ok(buffer.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Answers requests until the server is unblocked.
-pub(super) fn serve(server: &Server, exchange: &Exchange, site: &Site) {
-    while let Ok(request) = server.recv() {
-        let response = route(request, exchange, site);
-        let (request, response) = response;
-        let _ = request.respond(response);
-    }
-}
-
-type Reply = Response<std::io::Cursor<Vec<u8>>>;
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
-}
-
-fn text(status: u16, body: &str) -> Reply {
-    Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", "text/plain; charset=utf-8"))
-}
-
-fn json_reply(status: u16, body: &Json) -> Reply {
-    Response::from_string(body.to_string())
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json"))
-        .with_header(header("Cache-Control", "no-store"))
-}
-
-fn header_value<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
-}
-
-fn route(mut request: Request, exchange: &Exchange, site: &Site) -> (Request, Reply) {
-    if !header_value(&request, "Host").is_some_and(|h| site.is_own_host(h)) {
-        return (
-            request,
-            text(403, "This page answers at its own address only."),
-        );
-    }
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let Some(rest) = path
-        .strip_prefix('/')
-        .and_then(|p| p.strip_prefix(site.token.as_str()))
-    else {
-        return (request, text(404, "Not found."));
-    };
-    let response = match (request.method(), rest) {
-        (Method::Get, "" | "/") => page(),
-        (Method::Get, "/view") => view(exchange, query),
-        (Method::Post, "/reply") => match read_reply(&mut request, site) {
-            Ok(body) => accept(exchange, &body),
-            Err(refused) => refused,
-        },
-        _ => text(404, "Not found."),
-    };
-    (request, response)
-}
-
-/// The page, with a nonce for its script and style.
-fn page() -> Reply {
-    let nonce = match random_hex(16) {
-        Ok(nonce) => nonce,
-        Err(_) => return text(500, "No randomness for the page's nonce."),
-    };
-    let policy = format!(
-        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
-         connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
-         frame-ancestors 'none'"
-    );
-    Response::from_string(PAGE.replace("{{NONCE}}", &nonce))
-        .with_header(header("Content-Type", "text/html; charset=utf-8"))
-        .with_header(header("Content-Security-Policy", &policy))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header("Cache-Control", "no-store"))
-}
-
-/// A query parameter's value.
-fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
-    query
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| value)
-}
-
-/// The current view, once it is newer than `after` (or after [`LONG_POLL`]); a tab other than
-/// the one that owns the request is told the request is open elsewhere.
-fn view(exchange: &Exchange, query: &str) -> Reply {
-    let after: u64 = param(query, "after")
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(0);
-    let Some(tab) = param(query, "tab").filter(|t| !t.is_empty() && t.len() <= 64) else {
-        return text(400, "The page must say which tab it is.");
-    };
-    let mut state = exchange.lock();
-    let owner_alive = state.owner.is_some() && !Exchange::abandoned(&state);
-    match &state.owner {
-        Some(owner) if owner != tab && owner_alive => {
-            return json_reply(200, &json!({ "seq": 0, "kind": "elsewhere" }));
+impl Server {
+    /// Serves `site` from `listener`, with `exchange` between the page and the UI.
+    pub(super) fn start(
+        listener: std::net::TcpListener,
+        exchange: Arc<Exchange>,
+        site: Site,
+    ) -> io::Result<Server> {
+        let (jobs, queue) = sync_channel::<Job>(QUEUED);
+        let queue = Arc::new(Mutex::new(queue));
+        let site = Arc::new(site);
+        let mut workers = Vec::with_capacity(WORKERS);
+        for _ in 0..WORKERS {
+            let (queue, exchange, site) = (queue.clone(), exchange.clone(), site.clone());
+            let worker = std::thread::Builder::new()
+                .name("interview-web".into())
+                .spawn(move || answer(&queue, &exchange, &site))?;
+            workers.push(worker);
         }
-        Some(owner) if owner == tab => {}
-        _ => state.owner = Some(tab.to_string()),
+        // Should this fail, `jobs` is dropped with it and the workers end on their own.
+        let listener = Listener::start(listener, jobs)?;
+        Ok(Server {
+            listener: Some(listener),
+            workers,
+        })
     }
-    state.last_seen = Some(Instant::now());
-    // Asking for what comes after a view is the page saying it shows that view: a response
-    // sent is no proof, since the tab may be gone.
-    state.delivered = state.delivered.max(after);
-    state.polling += 1;
-    let started = Instant::now();
-    while state.seq <= after && !state.closing && started.elapsed() < LONG_POLL {
-        state = exchange
-            .changed
-            .wait_timeout(state, Duration::from_millis(250))
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+
+    /// Stops accepting and waits for the answering threads. Long-polls must have been told
+    /// to end (the exchange's `closing`) for this to be quick.
+    pub(super) fn stop(&mut self) {
+        // The accepting thread owns the queue's sender: once it is gone, each worker's wait
+        // for a job ends.
+        drop(self.listener.take());
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
     }
-    state.polling -= 1;
-    state.last_seen = Some(Instant::now());
-    let view = if state.closing {
-        json!({ "seq": u64::MAX, "kind": "gone" })
-    } else {
-        state.view.clone()
-    };
-    exchange.changed.notify_all();
-    json_reply(200, &view)
 }
 
-/// A reply's body, after the checks a POST must pass.
-fn read_reply(request: &mut Request, site: &Site) -> Result<Json, Reply> {
-    if let Some(origin) = header_value(request, "Origin")
-        && !site.is_own_origin(origin)
-    {
-        return Err(text(403, "Replies come from the page itself only."));
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
     }
-    let json = header_value(request, "Content-Type").is_some_and(|t| {
-        t.split(';')
-            .next()
-            .is_some_and(|t| t.trim() == "application/json")
-    });
-    if !json {
-        return Err(text(415, "A reply is JSON."));
-    }
-    let mut body = String::new();
-    request
-        .as_reader()
-        .take(MAX_REPLY_BYTES)
-        .read_to_string(&mut body)
-        .map_err(|_| text(400, "The reply could not be read."))?;
-    serde_json::from_str(&body).map_err(|_| text(400, "The reply is not JSON."))
 }
 
-/// Hands `{seq, tab, reply}` to the widget waiting for it: only from the tab that owns the
-/// request, and only for the view it answers.
-fn accept(exchange: &Exchange, body: &Json) -> Reply {
-    let mut state = exchange.lock();
-    if state.owner.as_deref() != body["tab"].as_str() {
-        return json_reply(
-            409,
-            &json!({ "error": "This request is open in another tab." }),
-        );
+/// Answers jobs until the accepting thread is gone.
+fn answer(queue: &Mutex<Receiver<Job>>, exchange: &Exchange, site: &Site) {
+    loop {
+        // The lock is let go before routing: a long-poll must not keep the others from jobs.
+        let job = {
+            let queue = queue.lock().unwrap_or_else(|e| e.into_inner());
+            queue.recv()
+        };
+        let Ok(job) = job else {
+            return;
+        };
+        let response = routes::route(&job.request, exchange, site);
+        let _ = response.send(job.stream, Instant::now() + WRITE_DEADLINE);
     }
-    if body["seq"].as_u64() != Some(state.seq) || state.reply.is_some() {
-        return json_reply(409, &json!({ "error": "That question is no longer open." }));
-    }
-    state.reply = Some(body["reply"].clone());
-    state.last_seen = Some(Instant::now());
-    exchange.changed.notify_all();
-    json_reply(200, &json!({ "ok": true }))
 }
