@@ -25,6 +25,8 @@ pub enum Key {
     /// Ctrl with a letter, lower case (`Ctrl('a')`).
     Ctrl(char),
     Paste(String),
+    /// A bracketed paste longer than an answer may be, dropped as it came.
+    PasteTooLong,
     Resize(u16, u16),
     /// Ctrl-C, or a signal asking the process to stop.
     Interrupt,

@@ -65,6 +65,66 @@ use theme::Theme;
 use tty::{Keyboard, RAW, Ready, install_panic_hook, restore_terminal};
 use widget::Widget;
 
+/// A widget whose pastes longer than an answer may be (the request limit) are refused with a
+/// notice, and what was typed before is kept.
+struct PasteLimit<W> {
+    widget: W,
+    limit: usize,
+    refused: Option<String>,
+}
+
+impl<W> PasteLimit<W> {
+    fn new(widget: W) -> Self {
+        PasteLimit {
+            widget,
+            limit: crate::Limits::default().request_bytes,
+            refused: None,
+        }
+    }
+}
+
+impl<W: Widget> Widget for PasteLimit<W> {
+    type Reply = W::Reply;
+
+    fn handle(&mut self, key: Key, page: usize) -> Option<W::Reply> {
+        self.refused = None;
+        match key {
+            Key::Paste(text) if text.len() > self.limit => {}
+            Key::PasteTooLong => {}
+            key => return self.widget.handle(key, page),
+        }
+        self.refused = Some(format!(
+            "That paste is more than {} bytes; paste a shorter answer.",
+            self.limit
+        ));
+        None
+    }
+
+    fn body(&mut self, ctx: &widget::Ctx) -> widget::Body {
+        self.widget.body(ctx)
+    }
+
+    fn hint(&self) -> String {
+        self.widget.hint()
+    }
+
+    fn title(&self) -> &str {
+        self.widget.title()
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.refused.as_deref().or_else(|| self.widget.notice())
+    }
+
+    fn summary(&self, reply: &W::Reply) -> Option<String> {
+        self.widget.summary(reply)
+    }
+
+    fn nav(nav: Nav) -> Option<W::Reply> {
+        W::nav(nav)
+    }
+}
+
 /// The summary line of the last answered widget, shown once the person moves on.
 struct Pending {
     position: u32,
@@ -388,7 +448,7 @@ impl TerminalUi {
     /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review,
     /// of a request about `context`). An interrupt, or a terminal that cannot be used, cancels;
     /// Ctrl-S on an optional question skips, and Ctrl-X declines where that is offered.
-    fn run<W>(&mut self, frame: Option<&Frame>, context: Option<&str>, mut widget: W) -> W::Reply
+    fn run<W>(&mut self, frame: Option<&Frame>, context: Option<&str>, widget: W) -> W::Reply
     where
         W: Widget,
         W::Reply: PartialEq,
@@ -402,6 +462,7 @@ impl TerminalUi {
             return cancel;
         }
         let title = frame.map(|f| f.prompt.lines().next().unwrap_or("").to_string());
+        let mut widget = PasteLimit::new(widget);
         loop {
             let Some(size) = self.renderer.as_ref().map(Renderer::size) else {
                 // The terminal could not be taken again after the process was continued.
@@ -579,5 +640,40 @@ impl Ui for TerminalUi {
         self.context = None;
         self.committed.clear();
         self.leave();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{frame, play, screen, typed};
+    use super::*;
+
+    #[test]
+    fn a_paste_over_the_limit_is_refused_on_screen_and_the_text_before_kept() {
+        let request = TextRequest {
+            multiline: false,
+            placeholder: None,
+            initial: None,
+            secret: false,
+            min_length: None,
+            max_length: None,
+        };
+        let mut text = PasteLimit::new(text::Text::new(&request, None));
+        text.limit = 8;
+        play(&mut text, typed("kept "));
+        play(&mut text, [Key::Paste("123456789".into())]);
+        let shown = screen(Some(&frame("Log?")), &mut text, 80, 20);
+        assert!(
+            shown.contains(&"✖ That paste is more than 8 bytes; paste a shorter answer.".into()),
+            "{shown:#?}"
+        );
+        play(&mut text, [Key::PasteTooLong]);
+        assert!(text.notice().is_some(), "a paste the decoder dropped too");
+        play(&mut text, [Key::Paste("12345678".into())]);
+        assert_eq!(text.notice(), None, "gone at the next key");
+        assert_eq!(
+            play(&mut text, [Key::Enter]),
+            Some(TextReply::Submitted("kept 12345678".into()))
+        );
     }
 }
