@@ -505,6 +505,28 @@ fn text_is_a_real_line_editor() {
     assert_eq!(term.finish().result["answer"], "Ada");
 }
 
+/// A paste longer than an answer may be (the request limit) is refused in place, and what
+/// was typed before stays.
+#[test]
+fn a_paste_over_the_limit_is_refused_and_the_text_before_kept() {
+    let request = json!({"question": "Log?"});
+    let mut term = Term::start("long_paste", &request, 24, 80, &[]);
+    term.wait("? Log?");
+    term.send("kept");
+    term.wait("› kept");
+    let limit = 8 << 20;
+    let mut paste = b"\x1b[200~".to_vec();
+    paste.resize(paste.len() + limit + 1, b'x');
+    paste.extend_from_slice(b"\x1b[201~");
+    term.writer.write_all(&paste).unwrap();
+    term.writer.flush().unwrap();
+    let screen = term.wait(&format!("✖ That paste is more than {limit} bytes"));
+    assert!(screen.contains("› kept\n"), "{screen}");
+    term.send("!");
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "kept!");
+}
+
 #[test]
 fn multiline_text_takes_new_lines_and_enter_submits() {
     let mut term = Term::start(
