@@ -1,10 +1,9 @@
 //! A terminal named by its path (a tmux pane, another window's pseudo-terminal) rather than the
-//! process's own: opened, put in raw mode through termios, sized with `TIOCGWINSZ`, and its keys
-//! decoded from the bytes it sends, which crossterm can't do for any terminal but stdin and
-//! `/dev/tty`.
+//! process's own: opened, put in raw mode through termios and sized with `TIOCGWINSZ`. And the
+//! decoder of the keys of every terminal this UI reads, its own or one named by path: crossterm
+//! reads only stdin and `/dev/tty`, and keeps a bracketed paste whole however long it grows.
 
 use std::fs::File;
-use std::io::Read;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
 use std::sync::Mutex;
@@ -19,7 +18,6 @@ pub(super) struct Device {
     file: File,
     /// The mode it had before raw mode, while it is raw.
     saved: Option<libc::termios>,
-    decoder: Decoder,
 }
 
 impl Device {
@@ -44,11 +42,7 @@ impl Device {
             )));
         }
         let out = file.try_clone()?;
-        let device = Device {
-            file,
-            saved: None,
-            decoder: Decoder::default(),
-        };
+        let device = Device { file, saved: None };
         Ok((device, out))
     }
 
@@ -96,29 +90,6 @@ impl Device {
         // SAFETY: TIOCGWINSZ on a terminal this process holds open, into a winsize.
         let ok = unsafe { libc::ioctl(self.fd(), libc::TIOCGWINSZ, &mut size) } == 0;
         (ok && size.ws_col > 0 && size.ws_row > 0).then_some((size.ws_col, size.ws_row))
-    }
-
-    /// A key already read, when one bytes read earlier made more than one.
-    pub(super) fn queued(&mut self) -> Option<Key> {
-        self.decoder.next(false)
-    }
-
-    /// Reads what the terminal has sent (call when poll(2) says there is input), and returns
-    /// the next key; `None` when the bytes so far make no key yet. An error is a terminal that
-    /// is gone.
-    pub(super) fn read_key(&mut self) -> std::io::Result<Option<Key>> {
-        let mut bytes = [0u8; 4096];
-        let n = self.file.read(&mut bytes)?;
-        if n == 0 {
-            return Err(std::io::ErrorKind::UnexpectedEof.into());
-        }
-        self.decoder.feed(&bytes[..n]);
-        Ok(self.decoder.next(false))
-    }
-
-    /// The key the bytes so far make, when no more came after a pause: a lone Esc.
-    pub(super) fn settle(&mut self) -> Option<Key> {
-        self.decoder.next(true)
     }
 }
 

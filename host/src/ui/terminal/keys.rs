@@ -1,4 +1,5 @@
-//! Keys as the widgets see them, from crossterm's events.
+//! Keys as the widgets see them: decoded from the terminal's bytes, or from crossterm's
+//! events (the fuzz targets').
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 

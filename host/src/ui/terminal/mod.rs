@@ -51,7 +51,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crossterm::event;
 use crossterm::terminal;
 
 use super::*;
@@ -137,7 +136,7 @@ pub struct TerminalUi {
     theme: Theme,
     /// Present while the terminal is raw.
     renderer: Option<Renderer>,
-    /// Where keys come from, as crossterm reads them; present while the terminal is raw.
+    /// Where keys come from; present while the terminal is raw.
     keyboard: Option<Keyboard>,
     /// The terminal, when it was named by path rather than being the process's own: raw mode,
     /// size and keys are then this UI's to handle.
@@ -346,12 +345,11 @@ impl TerminalUi {
     }
 
     /// The next key; a stop request, or a terminal that hung up or cannot be read, is an
-    /// interrupt.
-    ///
-    /// crossterm (0.29) loops for ever reading a terminal that hung up (its read loop only
-    /// stops on `WouldBlock`), so it is only ever asked without waiting, after `keyboard`
-    /// has said the terminal is still there; the waiting is done here, with poll(2).
+    /// interrupt. An Esc is told from the start of a longer sequence by the pause after it; a
+    /// changed size, polled while waiting (a terminal named by path sends no SIGWINCH to this
+    /// process), is a resize.
     fn next_key(&mut self) -> Key {
+        const PAUSE: Duration = Duration::from_millis(30);
         loop {
             if self.stop.load(Ordering::SeqCst) {
                 return Key::Interrupt;
@@ -366,70 +364,18 @@ impl TerminalUi {
                     return Key::Redraw;
                 }
             }
-            if self.device.is_some() {
-                return self.next_device_key();
-            }
-            let Some(keyboard) = &self.keyboard else {
+            let Some(keyboard) = &mut self.keyboard else {
                 return Key::Interrupt;
             };
-            if keyboard.wait(Duration::ZERO) == Ready::HungUp {
-                return Key::Interrupt;
-            }
-            match event::poll(Duration::ZERO) {
-                Ok(true) => match event::read() {
-                    Ok(event) => {
-                        if let Some(key) = Key::from_event(event) {
-                            return key;
-                        }
-                        continue;
-                    }
-                    Err(_) => return Key::Interrupt,
-                },
-                Ok(false) => {}
-                Err(_) => return Key::Interrupt,
-            }
-            match keyboard.wait(Duration::from_millis(50)) {
-                Ready::HungUp => return Key::Interrupt,
-                // crossterm hears of a resize by SIGWINCH once it listens, from its first poll:
-                // one that came between the first frame and that poll would be lost.
-                Ready::Nothing => {
-                    if let Some(resize) = self.resized() {
-                        return resize;
-                    }
-                }
-                Ready::Input => {}
-            }
-        }
-    }
-
-    /// A resize, when the terminal's size is no longer the one drawn for.
-    fn resized(&self) -> Option<Key> {
-        let (width, height) = self.size()?;
-        let drawn = self.renderer.as_ref()?.size();
-        ((usize::from(width), usize::from(height)) != drawn).then_some(Key::Resize(width, height))
-    }
-
-    /// The next key of a terminal named by path. An Esc is told from the start of a longer
-    /// sequence by the pause after it; a changed size, polled while waiting (the device sends
-    /// no SIGWINCH to this process), is a resize.
-    fn next_device_key(&mut self) -> Key {
-        const PAUSE: Duration = Duration::from_millis(30);
-        loop {
-            if self.stop.load(Ordering::SeqCst) {
-                return Key::Interrupt;
-            }
-            let (Some(keyboard), Some(device)) = (&self.keyboard, &mut self.device) else {
-                return Key::Interrupt;
-            };
-            if let Some(key) = device.queued() {
+            if let Some(key) = keyboard.queued() {
                 return key;
             }
             match keyboard.wait(Duration::from_millis(50)) {
                 Ready::HungUp => return Key::Interrupt,
-                Ready::Input => match device.read_key() {
+                Ready::Input => match keyboard.read_key() {
                     Ok(Some(key)) => return key,
                     Ok(None) if keyboard.wait(PAUSE) == Ready::Nothing => {
-                        if let Some(key) = device.settle() {
+                        if let Some(key) = keyboard.settle() {
                             return key;
                         }
                     }
@@ -443,6 +389,13 @@ impl TerminalUi {
                 }
             }
         }
+    }
+
+    /// A resize, when the terminal's size is no longer the one drawn for.
+    fn resized(&self) -> Option<Key> {
+        let (width, height) = self.size()?;
+        let drawn = self.renderer.as_ref()?.size();
+        ((usize::from(width), usize::from(height)) != drawn).then_some(Key::Resize(width, height))
     }
 
     /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review,
@@ -482,7 +435,7 @@ impl TerminalUi {
                 }
                 Key::Resize(width, height) => {
                     let renderer = self.renderer.as_mut().expect("entered above");
-                    // Seen by polling first, then announced again by crossterm: drawn once.
+                    // A size already drawn for (the terminal changed back) is left as it is.
                     if renderer.size() != (usize::from(width), usize::from(height)) {
                         renderer.resize(width, height, &mut self.buffer);
                     }
