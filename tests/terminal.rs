@@ -160,8 +160,8 @@ impl Term {
         }
     }
 
-    /// Sends `signal` to the command (the child of the shell the terminal runs).
-    fn signal(&self, signal: libc::c_int) {
+    /// The command's processes (the children of the shell the terminal runs).
+    fn command(&self) -> Vec<i32> {
         let shell = self.child.process_id().unwrap().to_string();
         let pid = std::process::Command::new("pgrep")
             .args(["-P", &shell])
@@ -172,7 +172,20 @@ impl Term {
             .filter_map(|l| l.trim().parse().ok())
             .collect();
         assert!(!pids.is_empty(), "the command is running");
-        for pid in pids {
+        pids
+    }
+
+    /// The most memory the command has held so far, in KiB.
+    fn peak_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.command()[0]));
+        let status = status.unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Sends `signal` to the command.
+    fn signal(&self, signal: libc::c_int) {
+        for pid in self.command() {
             // SAFETY: signalling a process this test started.
             unsafe { libc::kill(pid, signal) };
         }
@@ -503,6 +516,38 @@ fn text_is_a_real_line_editor() {
     term.send("Ada");
     term.key(ENTER);
     assert_eq!(term.finish().result["answer"], "Ada");
+}
+
+/// A paste longer than an answer may be (the request limit) is refused in place, and what
+/// was typed before stays; a far longer one streams through in bounded memory.
+#[test]
+fn a_paste_over_the_limit_is_refused_and_the_text_before_kept() {
+    let request = json!({"question": "Log?"});
+    let mut term = Term::start("long_paste", &request, 24, 80, &[]);
+    term.wait("? Log?");
+    term.send("kept");
+    term.wait("› kept");
+    let limit = 8 << 20;
+    let mut paste = b"\x1b[200~".to_vec();
+    paste.resize(paste.len() + limit + 1, b'x');
+    paste.extend_from_slice(b"\x1b[201~");
+    term.writer.write_all(&paste).unwrap();
+    term.writer.flush().unwrap();
+    let screen = term.wait(&format!("✖ That paste is more than {limit} bytes"));
+    assert!(screen.contains("› kept\n"), "{screen}");
+    term.send("!");
+    term.wait("› kept!");
+    term.send("\x1b[200~");
+    let block = vec![b'x'; 1 << 20];
+    for _ in 0..100 {
+        term.writer.write_all(&block).unwrap();
+    }
+    term.send("\x1b[201~");
+    term.wait("✖ That paste");
+    let kib = term.peak_kib();
+    assert!(kib < 100 << 10, "held {kib} KiB for a 100 MiB paste");
+    term.key(ENTER);
+    assert_eq!(term.finish().result["answer"], "kept!");
 }
 
 #[test]

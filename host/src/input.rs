@@ -21,6 +21,9 @@ const READ_SIZE: usize = 64 << 10;
 pub enum Input {
     /// A line, without its line break.
     Line(String),
+    /// A line longer than this many bytes: read to its end and dropped, so that a paste or a
+    /// stream with no line break costs no more memory than the limit.
+    TooLong(usize),
     /// The input ended (Ctrl-D, end of a pipe).
     End,
     /// The process was asked to stop (Ctrl-C, SIGTERM, SIGHUP).
@@ -45,6 +48,10 @@ pub struct LineReader {
     terminal: bool,
     /// Bytes read; those before `start` were returned as lines already.
     pending: Vec<u8>,
+    /// The longest line kept, in bytes (without its line break).
+    limit: usize,
+    /// The line being read went over `limit`: its bytes are dropped as they come.
+    dropping: bool,
     start: usize,
     /// How far `pending` is known to hold no line break: a long line arrives in many reads,
     /// and each read is searched once.
@@ -80,6 +87,10 @@ impl LineReader {
             _source: source,
             terminal,
             pending: Vec::new(),
+            // An answer can't be longer than a request may be: a line that is has no use,
+            // and only its end is worth waiting for.
+            limit: crate::Limits::default().request_bytes,
+            dropping: false,
             start: 0,
             searched: 0,
             drained: false,
@@ -113,23 +124,40 @@ impl LineReader {
         Ok(LineReader::new(tty))
     }
 
-    /// The first complete line read; at the end of the source, what is left.
-    fn take_line(&mut self) -> Option<String> {
+    /// The first complete line read, or word that it was too long; at the end of the source,
+    /// what is left.
+    fn take_line(&mut self) -> Option<Input> {
         let end = match self.pending[self.searched..]
             .iter()
             .position(|&b| b == b'\n')
         {
             Some(newline) => self.searched + newline + 1,
-            None if self.drained && self.start < self.pending.len() => self.pending.len(),
+            None if self.drained && (self.dropping || self.start < self.pending.len()) => {
+                self.pending.len()
+            }
             None => {
+                if self.pending.len() - self.start > self.limit {
+                    // Nothing of this line will be kept: let its bytes go as they come.
+                    self.dropping = true;
+                    self.pending.clear();
+                    self.start = 0;
+                }
                 self.searched = self.pending.len();
                 return None;
             }
         };
-        let line = String::from_utf8_lossy(&self.pending[self.start..end]);
-        let line = line.trim_end_matches(['\n', '\r']).to_string();
+        let bytes = &self.pending[self.start..end];
+        let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        // Counted as the Python and npm hosts count: all but the line break.
+        let event = if self.dropping || bytes.len() > self.limit {
+            Input::TooLong(self.limit)
+        } else {
+            let line = String::from_utf8_lossy(bytes);
+            Input::Line(line.trim_end_matches('\r').to_string())
+        };
+        self.dropping = false;
         (self.start, self.searched) = (end, end);
-        Some(line)
+        Some(event)
     }
 
     /// Waits up to [`INTERRUPT_CHECK`] for input and adds what there is to `pending`.
@@ -189,7 +217,7 @@ impl LineSource for LineReader {
                 break Input::Interrupted;
             }
             if let Some(line) = self.take_line() {
-                break Input::Line(line);
+                break line;
             }
             if self.drained {
                 break Input::End;
@@ -197,7 +225,7 @@ impl LineSource for LineReader {
             self.read_some();
         };
         // After the end or an interrupt there is nothing more to read: say so every time.
-        if !matches!(event, Input::Line(_)) {
+        if matches!(event, Input::End | Input::Interrupted) {
             self.ended = Some(event.clone());
         }
         event
@@ -275,6 +303,53 @@ mod tests {
         assert_eq!(lines.next_input(), Input::Line(long));
         assert_eq!(lines.next_input(), Input::Line("short".to_string()));
         writing.join().unwrap();
+        assert_eq!(lines.next_input(), Input::End);
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_dropped_as_it_comes_and_the_next_one_is_read() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let (mut lines, _) = LineReader::new(reader);
+        let limit = 1 << 16;
+        lines.limit = limit;
+        let writing = std::thread::spawn(move || {
+            writer.write_all(&[b'y'; 1 << 16]).unwrap();
+            writer.write_all(b"\r\n").unwrap();
+            writer.write_all(&[b'z'; 1 << 16]).unwrap();
+            writer.write_all(b"\n").unwrap();
+            // Far more than the limit, with no line break for a long while.
+            for _ in 0..400 {
+                writer.write_all(&[b'x'; 10_000]).unwrap();
+            }
+            writer.write_all(b"\nshort\n").unwrap();
+        });
+        assert_eq!(
+            lines.next_input(),
+            Input::TooLong(limit),
+            "a line break's \\r counts, as in the Python and npm hosts"
+        );
+        assert_eq!(lines.next_input(), Input::Line("z".repeat(limit)));
+        assert_eq!(lines.next_input(), Input::TooLong(limit));
+        assert!(
+            lines.pending.capacity() < 4 * limit + READ_SIZE,
+            "held {} bytes",
+            lines.pending.capacity()
+        );
+        assert_eq!(lines.next_input(), Input::Line("short".into()));
+        writing.join().unwrap();
+        assert_eq!(lines.next_input(), Input::End);
+    }
+
+    #[test]
+    fn the_end_of_input_in_a_line_over_the_limit_ends_it_and_then_the_input() {
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let (mut lines, _) = LineReader::new(reader);
+        lines.limit = 4;
+        writer.write_all(b"fits\nmuch too long").unwrap();
+        drop(writer);
+        assert_eq!(lines.next_input(), Input::Line("fits".into()));
+        assert_eq!(lines.next_input(), Input::TooLong(4));
+        assert_eq!(lines.next_input(), Input::End);
         assert_eq!(lines.next_input(), Input::End);
     }
 

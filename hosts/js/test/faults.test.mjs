@@ -88,8 +88,12 @@ test('an endless answer line is dropped and memory stays bounded', async (t) => 
   assert.equal(js.code, 1);
   assert.deepEqual(JSON.parse(js.stdout).answers, []);
   assert.ok(js.kib < 300 << 10, `held ${js.kib} KiB for a 20 MB line`);
-  const run = spawnSync(process.execPath, [CLI, 'ask', path], { input: `${'y'.repeat(LIMIT + 1)}\nAda\nquit\n`, encoding: 'utf8' });
-  assert.match(run.stderr, new RegExp(`more than ${LIMIT} bytes`));
+  const input = `${'y'.repeat(LIMIT + 1)}\nAda\nquit\n`;
+  const run = spawnSync(process.execPath, [CLI, 'ask', path], { input, encoding: 'utf8' });
+  const rust = spawnSync(RUST, ['ask', path], { input, encoding: 'utf8' });
+  const said = `> ! That line is more than ${LIMIT} bytes; type a shorter answer.\n> `;
+  assert.ok(run.stderr.includes(said) && rust.stderr.includes(said), 'in the Rust command\'s words');
+  assert.deepEqual([run.stdout, run.status], [rust.stdout, rust.status]);
   assert.equal(JSON.parse(run.stdout).answers[0].value, 'Ada');
 });
 

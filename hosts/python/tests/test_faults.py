@@ -74,15 +74,19 @@ def test_an_endless_request_is_refused_at_the_limit_like_the_rust_command(rust_c
     assert kib < 200 << 10, f"held {kib} KiB"
 
 
-def test_an_endless_answer_line_is_dropped_and_memory_stays_bounded(two_questions):
+def test_an_endless_answer_line_is_dropped_and_memory_stays_bounded(rust_command, two_questions):
     line = b"x" * (1 << 20)
     python, code, kib, _ = endless([sys.executable, "-m", "interview"], ["ask", two_questions],
                                    payload=line, total=20 << 20)
     result = json.loads(python)
     assert code == 1 and result["status"] == "cancelled" and result["answers"] == []
     assert kib < 200 << 10, f"held {kib} KiB for a 20 MB line"
-    run = python_command("ask", two_questions, answers="y" * (LIMIT + 1) + "\nAda\nquit\n")
-    assert f"more than {LIMIT} bytes" in run.stderr
+    answers = "y" * (LIMIT + 1) + "\nAda\nquit\n"
+    run = both(rust_command, "ask", two_questions, answers=answers)
+    rust = subprocess.run([str(rust_command), "ask", two_questions], input=answers,
+                          capture_output=True, text=True, timeout=60)
+    said = f"> ! That line is more than {LIMIT} bytes; type a shorter answer.\n> "
+    assert said in run.stderr and said in rust.stderr, "in the Rust command's words"
     assert json.loads(run.stdout)["answers"][0]["value"] == "Ada"
 
 

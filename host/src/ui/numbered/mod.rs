@@ -83,9 +83,21 @@ impl NumberedUi {
 
     /// Reads one line after `prompt`; the end of input or an interrupt is a cancel, and so is
     /// `quit`, which also says the person has left; `decline` declines where it may.
+    /// A line over the reader's limit is refused, and asked for again.
     fn read(&mut self, prompt: &str) -> Result<String, Nav> {
-        self.say_inline(prompt);
-        match self.next_input() {
+        let input = loop {
+            self.say_inline(prompt);
+            match self.next_input() {
+                Input::TooLong(limit) => {
+                    // The same words as the Python and npm hosts' line UIs.
+                    self.error(&format!(
+                        "That line is more than {limit} bytes; type a shorter answer."
+                    ))
+                }
+                input => break input,
+            }
+        };
+        match input {
             Input::Line(line) if matches!(line.trim().to_lowercase().as_str(), "quit" | "exit") => {
                 self.stop.get_or_insert(StopReason::Quit);
                 Err(Nav::Cancel)
@@ -437,5 +449,79 @@ impl Style {
     }
     fn error(&self, text: &str) -> String {
         self.wrap("1;31", text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::collections::VecDeque;
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::ui::testing::frame;
+
+    /// Inputs as a reader gives them, then the end.
+    struct Given(VecDeque<Input>);
+
+    impl LineSource for Given {
+        fn next_input(&mut self) -> Input {
+            self.0.pop_front().unwrap_or(Input::End)
+        }
+        fn is_terminal(&self) -> bool {
+            false
+        }
+    }
+
+    #[derive(Clone, Default)]
+    struct Screen(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Screen {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn secret() -> TextRequest {
+        TextRequest {
+            multiline: false,
+            placeholder: None,
+            initial: None,
+            secret: true,
+            min_length: None,
+            max_length: None,
+        }
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_refused_and_asked_for_again() {
+        let screen = Screen::default();
+        let inputs = [Input::TooLong(8), Input::Line("hunter2".into())];
+        let mut ui = NumberedUi::new(Given(inputs.into()), screen.clone(), false);
+        let reply = ui.text(&frame("Token?", true), &secret());
+        assert_eq!(reply, TextReply::Submitted("hunter2".into()));
+        let shown = String::from_utf8(screen.0.borrow().clone()).unwrap();
+        assert!(
+            shown.contains("> ! That line is more than 8 bytes; type a shorter answer.\n> "),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn the_end_of_input_after_a_line_over_the_limit_cancels() {
+        let inputs = [Input::Line("fits".into()), Input::TooLong(8)];
+        let mut ui = NumberedUi::new(Given(inputs.into()), std::io::sink(), false);
+        let multiline = TextRequest {
+            multiline: true,
+            secret: false,
+            ..secret()
+        };
+        let reply = ui.text(&frame("Notes?", true), &multiline);
+        assert_eq!(reply, TextReply::Nav(Nav::Cancel));
+        assert_eq!(ui.stop(), Some(StopReason::Ended));
     }
 }

@@ -1,10 +1,9 @@
 //! A terminal named by its path (a tmux pane, another window's pseudo-terminal) rather than the
-//! process's own: opened, put in raw mode through termios, sized with `TIOCGWINSZ`, and its keys
-//! decoded from the bytes it sends, which crossterm can't do for any terminal but stdin and
-//! `/dev/tty`.
+//! process's own: opened, put in raw mode through termios and sized with `TIOCGWINSZ`. And the
+//! decoder of the keys of every terminal this UI reads, its own or one named by path: crossterm
+//! reads only stdin and `/dev/tty`, and keeps a bracketed paste whole however long it grows.
 
 use std::fs::File;
-use std::io::Read;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
 use std::sync::Mutex;
@@ -19,7 +18,6 @@ pub(super) struct Device {
     file: File,
     /// The mode it had before raw mode, while it is raw.
     saved: Option<libc::termios>,
-    decoder: Decoder,
 }
 
 impl Device {
@@ -44,11 +42,7 @@ impl Device {
             )));
         }
         let out = file.try_clone()?;
-        let device = Device {
-            file,
-            saved: None,
-            decoder: Decoder::default(),
-        };
+        let device = Device { file, saved: None };
         Ok((device, out))
     }
 
@@ -97,29 +91,6 @@ impl Device {
         let ok = unsafe { libc::ioctl(self.fd(), libc::TIOCGWINSZ, &mut size) } == 0;
         (ok && size.ws_col > 0 && size.ws_row > 0).then_some((size.ws_col, size.ws_row))
     }
-
-    /// A key already read, when one bytes read earlier made more than one.
-    pub(super) fn queued(&mut self) -> Option<Key> {
-        self.decoder.next(false)
-    }
-
-    /// Reads what the terminal has sent (call when poll(2) says there is input), and returns
-    /// the next key; `None` when the bytes so far make no key yet. An error is a terminal that
-    /// is gone.
-    pub(super) fn read_key(&mut self) -> std::io::Result<Option<Key>> {
-        let mut bytes = [0u8; 4096];
-        let n = self.file.read(&mut bytes)?;
-        if n == 0 {
-            return Err(std::io::ErrorKind::UnexpectedEof.into());
-        }
-        self.decoder.feed(&bytes[..n]);
-        Ok(self.decoder.next(false))
-    }
-
-    /// The key the bytes so far make, when no more came after a pause: a lone Esc.
-    pub(super) fn settle(&mut self) -> Option<Key> {
-        self.decoder.next(true)
-    }
 }
 
 impl Drop for Device {
@@ -146,9 +117,26 @@ pub(super) fn restore_after_panic(reset: &[u8]) -> bool {
 
 /// Keys from the bytes a terminal sends: xterm's escape sequences (CSI and SS3), control
 /// characters, UTF-8, and bracketed paste.
-#[derive(Default)]
 pub(crate) struct Decoder {
     bytes: Vec<u8>,
+    /// How far a paste under way, at the front of `bytes`, is known not to end.
+    searched: usize,
+    /// The paste under way went over `limit`: its bytes are dropped as they come.
+    dropping: bool,
+    /// The longest paste kept, in bytes.
+    limit: usize,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder {
+            bytes: Vec::new(),
+            searched: 0,
+            dropping: false,
+            // An answer can't be longer than a request may be, nor a paste into one.
+            limit: crate::Limits::default().request_bytes,
+        }
+    }
 }
 
 /// What the bytes at the front make.
@@ -159,6 +147,7 @@ enum Decoded {
     Incomplete,
 }
 
+const PASTE_START: &[u8] = b"\x1b[200~";
 const PASTE_END: &[u8] = b"\x1b[201~";
 
 impl Decoder {
@@ -170,6 +159,10 @@ impl Decoder {
     /// taken for what it starts with (a lone Esc).
     pub(crate) fn next(&mut self, settled: bool) -> Option<Key> {
         while !self.bytes.is_empty() {
+            if self.bytes.starts_with(PASTE_START) {
+                // A pause in a paste is no lone Esc: a paste ends only with its end.
+                return self.paste();
+            }
             match decode(&self.bytes) {
                 Decoded::Key(key, used) => {
                     self.bytes.drain(..used);
@@ -191,6 +184,42 @@ impl Decoder {
             }
         }
         None
+    }
+
+    /// The bracketed paste at the front of `bytes`, once its end has come, with line breaks
+    /// as `\n`; [`Key::PasteTooLong`] for one longer than the limit. Each byte is searched
+    /// once, and a paste over the limit is let go as it comes.
+    fn paste(&mut self) -> Option<Key> {
+        let from = self
+            .searched
+            .saturating_sub(PASTE_END.len() - 1)
+            .max(PASTE_START.len());
+        let Some(end) = self.bytes[from..]
+            .windows(PASTE_END.len())
+            .position(|w| w == PASTE_END)
+            .map(|at| from + at)
+        else {
+            self.searched = self.bytes.len();
+            if self.bytes.len() - PASTE_START.len() > self.limit {
+                self.dropping = true;
+                // Kept: the start, and what may be the start of the end.
+                let tail = (self.bytes.len() - (PASTE_END.len() - 1)).max(PASTE_START.len());
+                self.bytes.drain(PASTE_START.len()..tail);
+                self.searched = self.bytes.len();
+            }
+            return None;
+        };
+        let key = if self.dropping || end - PASTE_START.len() > self.limit {
+            Key::PasteTooLong
+        } else {
+            let text = String::from_utf8_lossy(&self.bytes[PASTE_START.len()..end])
+                .replace("\r\n", "\n")
+                .replace('\r', "\n");
+            Key::Paste(text)
+        };
+        self.bytes.drain(..end + PASTE_END.len());
+        (self.searched, self.dropping) = (0, false);
+        Some(key)
     }
 }
 
@@ -248,8 +277,8 @@ fn escape(bytes: &[u8]) -> Decoded {
     }
 }
 
-/// `ESC [ params final`: cursor keys, Home/End, Delete, PageUp/PageDown, Shift-Tab, and the
-/// start of a bracketed paste, which runs to `ESC [ 201 ~`.
+/// `ESC [ params final`: cursor keys, Home/End, Delete, PageUp/PageDown, Shift-Tab. (A
+/// bracketed paste, which starts as one, is the decoder's own.)
 fn csi(bytes: &[u8]) -> Decoded {
     let Some(end) = bytes[2..].iter().position(|b| (0x40..=0x7e).contains(b)) else {
         // Parameters only so far; a sequence can't be long, so past 32 bytes it is noise.
@@ -269,7 +298,6 @@ fn csi(bytes: &[u8]) -> Decoded {
             "3" => Some(Key::Delete),
             "5" => Some(Key::PageUp),
             "6" => Some(Key::PageDown),
-            "200" => return paste(&bytes[used..], used),
             _ => None,
         },
         b'Z' => Some(Key::BackTab),
@@ -288,18 +316,6 @@ fn arrow(c: u8) -> Option<Key> {
         b'F' => Some(Key::End),
         _ => None,
     }
-}
-
-/// A bracketed paste's text (`rest` follows its start sequence, `start` bytes long), with
-/// line breaks as `\n`.
-fn paste(rest: &[u8], start: usize) -> Decoded {
-    let Some(end) = rest.windows(PASTE_END.len()).position(|w| w == PASTE_END) else {
-        return Decoded::Incomplete;
-    };
-    let text = String::from_utf8_lossy(&rest[..end])
-        .replace("\r\n", "\n")
-        .replace('\r', "\n");
-    Decoded::Key(Some(Key::Paste(text)), start + end + PASTE_END.len())
 }
 
 #[cfg(test)]
@@ -357,6 +373,32 @@ mod tests {
             keys(b"\x1b[200~two\r\nlines\x1b[201~x"),
             [Key::Paste("two\nlines".into()), Key::Char('x')]
         );
+    }
+
+    #[test]
+    fn a_paste_over_the_limit_is_dropped_as_it_comes_and_the_keys_after_it_read() {
+        let mut decoder = Decoder {
+            limit: 1000,
+            ..Decoder::default()
+        };
+        decoder.feed(b"a\x1b[200~");
+        assert_eq!(decoder.next(false), Some(Key::Char('a')));
+        for _ in 0..1000 {
+            decoder.feed(&[b'x'; 100]);
+            assert_eq!(decoder.next(true), None, "a pause in a paste is no Esc");
+            assert!(decoder.bytes.len() < 1200, "held {}", decoder.bytes.len());
+        }
+        // The end, cut between two reads.
+        decoder.feed(b"\x1b[20");
+        assert_eq!(decoder.next(false), None);
+        decoder.feed(b"1~b");
+        assert_eq!(decoder.next(false), Some(Key::PasteTooLong));
+        assert_eq!(decoder.next(false), Some(Key::Char('b')));
+        let fits = [b'y'; 1000];
+        decoder.feed(b"\x1b[200~");
+        decoder.feed(&fits);
+        decoder.feed(b"\x1b[201~");
+        assert_eq!(decoder.next(false), Some(Key::Paste("y".repeat(1000))));
     }
 
     #[test]

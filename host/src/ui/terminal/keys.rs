@@ -1,4 +1,5 @@
-//! Keys as the widgets see them, from crossterm's events.
+//! Keys as the widgets see them: decoded from the terminal's bytes, or from crossterm's
+//! events (the fuzz targets').
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -25,6 +26,8 @@ pub enum Key {
     /// Ctrl with a letter, lower case (`Ctrl('a')`).
     Ctrl(char),
     Paste(String),
+    /// A bracketed paste longer than an answer may be, dropped as it came.
+    PasteTooLong,
     Resize(u16, u16),
     /// Ctrl-C, or a signal asking the process to stop.
     Interrupt,

@@ -51,7 +51,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crossterm::event;
 use crossterm::terminal;
 
 use super::*;
@@ -65,6 +64,66 @@ use theme::Theme;
 use tty::{Keyboard, RAW, Ready, install_panic_hook, restore_terminal};
 use widget::Widget;
 
+/// A widget whose pastes longer than an answer may be (the request limit) are refused with a
+/// notice, and what was typed before is kept.
+struct PasteLimit<W> {
+    widget: W,
+    limit: usize,
+    refused: Option<String>,
+}
+
+impl<W> PasteLimit<W> {
+    fn new(widget: W) -> Self {
+        PasteLimit {
+            widget,
+            limit: crate::Limits::default().request_bytes,
+            refused: None,
+        }
+    }
+}
+
+impl<W: Widget> Widget for PasteLimit<W> {
+    type Reply = W::Reply;
+
+    fn handle(&mut self, key: Key, page: usize) -> Option<W::Reply> {
+        self.refused = None;
+        match key {
+            Key::Paste(text) if text.len() > self.limit => {}
+            Key::PasteTooLong => {}
+            key => return self.widget.handle(key, page),
+        }
+        self.refused = Some(format!(
+            "That paste is more than {} bytes; paste a shorter answer.",
+            self.limit
+        ));
+        None
+    }
+
+    fn body(&mut self, ctx: &widget::Ctx) -> widget::Body {
+        self.widget.body(ctx)
+    }
+
+    fn hint(&self) -> String {
+        self.widget.hint()
+    }
+
+    fn title(&self) -> &str {
+        self.widget.title()
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.refused.as_deref().or_else(|| self.widget.notice())
+    }
+
+    fn summary(&self, reply: &W::Reply) -> Option<String> {
+        self.widget.summary(reply)
+    }
+
+    fn nav(nav: Nav) -> Option<W::Reply> {
+        W::nav(nav)
+    }
+}
+
 /// The summary line of the last answered widget, shown once the person moves on.
 struct Pending {
     position: u32,
@@ -77,7 +136,7 @@ pub struct TerminalUi {
     theme: Theme,
     /// Present while the terminal is raw.
     renderer: Option<Renderer>,
-    /// Where keys come from, as crossterm reads them; present while the terminal is raw.
+    /// Where keys come from; present while the terminal is raw.
     keyboard: Option<Keyboard>,
     /// The terminal, when it was named by path rather than being the process's own: raw mode,
     /// size and keys are then this UI's to handle.
@@ -286,12 +345,11 @@ impl TerminalUi {
     }
 
     /// The next key; a stop request, or a terminal that hung up or cannot be read, is an
-    /// interrupt.
-    ///
-    /// crossterm (0.29) loops for ever reading a terminal that hung up (its read loop only
-    /// stops on `WouldBlock`), so it is only ever asked without waiting, after `keyboard`
-    /// has said the terminal is still there; the waiting is done here, with poll(2).
+    /// interrupt. An Esc is told from the start of a longer sequence by the pause after it; a
+    /// changed size, polled while waiting (a terminal named by path sends no SIGWINCH to this
+    /// process), is a resize.
     fn next_key(&mut self) -> Key {
+        const PAUSE: Duration = Duration::from_millis(30);
         loop {
             if self.stop.load(Ordering::SeqCst) {
                 return Key::Interrupt;
@@ -306,70 +364,18 @@ impl TerminalUi {
                     return Key::Redraw;
                 }
             }
-            if self.device.is_some() {
-                return self.next_device_key();
-            }
-            let Some(keyboard) = &self.keyboard else {
+            let Some(keyboard) = &mut self.keyboard else {
                 return Key::Interrupt;
             };
-            if keyboard.wait(Duration::ZERO) == Ready::HungUp {
-                return Key::Interrupt;
-            }
-            match event::poll(Duration::ZERO) {
-                Ok(true) => match event::read() {
-                    Ok(event) => {
-                        if let Some(key) = Key::from_event(event) {
-                            return key;
-                        }
-                        continue;
-                    }
-                    Err(_) => return Key::Interrupt,
-                },
-                Ok(false) => {}
-                Err(_) => return Key::Interrupt,
-            }
-            match keyboard.wait(Duration::from_millis(50)) {
-                Ready::HungUp => return Key::Interrupt,
-                // crossterm hears of a resize by SIGWINCH once it listens, from its first poll:
-                // one that came between the first frame and that poll would be lost.
-                Ready::Nothing => {
-                    if let Some(resize) = self.resized() {
-                        return resize;
-                    }
-                }
-                Ready::Input => {}
-            }
-        }
-    }
-
-    /// A resize, when the terminal's size is no longer the one drawn for.
-    fn resized(&self) -> Option<Key> {
-        let (width, height) = self.size()?;
-        let drawn = self.renderer.as_ref()?.size();
-        ((usize::from(width), usize::from(height)) != drawn).then_some(Key::Resize(width, height))
-    }
-
-    /// The next key of a terminal named by path. An Esc is told from the start of a longer
-    /// sequence by the pause after it; a changed size, polled while waiting (the device sends
-    /// no SIGWINCH to this process), is a resize.
-    fn next_device_key(&mut self) -> Key {
-        const PAUSE: Duration = Duration::from_millis(30);
-        loop {
-            if self.stop.load(Ordering::SeqCst) {
-                return Key::Interrupt;
-            }
-            let (Some(keyboard), Some(device)) = (&self.keyboard, &mut self.device) else {
-                return Key::Interrupt;
-            };
-            if let Some(key) = device.queued() {
+            if let Some(key) = keyboard.queued() {
                 return key;
             }
             match keyboard.wait(Duration::from_millis(50)) {
                 Ready::HungUp => return Key::Interrupt,
-                Ready::Input => match device.read_key() {
+                Ready::Input => match keyboard.read_key() {
                     Ok(Some(key)) => return key,
                     Ok(None) if keyboard.wait(PAUSE) == Ready::Nothing => {
-                        if let Some(key) = device.settle() {
+                        if let Some(key) = keyboard.settle() {
                             return key;
                         }
                     }
@@ -385,10 +391,17 @@ impl TerminalUi {
         }
     }
 
+    /// A resize, when the terminal's size is no longer the one drawn for.
+    fn resized(&self) -> Option<Key> {
+        let (width, height) = self.size()?;
+        let drawn = self.renderer.as_ref()?.size();
+        ((usize::from(width), usize::from(height)) != drawn).then_some(Key::Resize(width, height))
+    }
+
     /// Runs `widget` until it has a reply. `frame` is the question's frame (None: the review,
     /// of a request about `context`). An interrupt, or a terminal that cannot be used, cancels;
     /// Ctrl-S on an optional question skips, and Ctrl-X declines where that is offered.
-    fn run<W>(&mut self, frame: Option<&Frame>, context: Option<&str>, mut widget: W) -> W::Reply
+    fn run<W>(&mut self, frame: Option<&Frame>, context: Option<&str>, widget: W) -> W::Reply
     where
         W: Widget,
         W::Reply: PartialEq,
@@ -402,6 +415,7 @@ impl TerminalUi {
             return cancel;
         }
         let title = frame.map(|f| f.prompt.lines().next().unwrap_or("").to_string());
+        let mut widget = PasteLimit::new(widget);
         loop {
             let Some(size) = self.renderer.as_ref().map(Renderer::size) else {
                 // The terminal could not be taken again after the process was continued.
@@ -421,7 +435,7 @@ impl TerminalUi {
                 }
                 Key::Resize(width, height) => {
                     let renderer = self.renderer.as_mut().expect("entered above");
-                    // Seen by polling first, then announced again by crossterm: drawn once.
+                    // A size already drawn for (the terminal changed back) is left as it is.
                     if renderer.size() != (usize::from(width), usize::from(height)) {
                         renderer.resize(width, height, &mut self.buffer);
                     }
@@ -579,5 +593,40 @@ impl Ui for TerminalUi {
         self.context = None;
         self.committed.clear();
         self.leave();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{frame, play, screen, typed};
+    use super::*;
+
+    #[test]
+    fn a_paste_over_the_limit_is_refused_on_screen_and_the_text_before_kept() {
+        let request = TextRequest {
+            multiline: false,
+            placeholder: None,
+            initial: None,
+            secret: false,
+            min_length: None,
+            max_length: None,
+        };
+        let mut text = PasteLimit::new(text::Text::new(&request, None));
+        text.limit = 8;
+        play(&mut text, typed("kept "));
+        play(&mut text, [Key::Paste("123456789".into())]);
+        let shown = screen(Some(&frame("Log?")), &mut text, 80, 20);
+        assert!(
+            shown.contains(&"✖ That paste is more than 8 bytes; paste a shorter answer.".into()),
+            "{shown:#?}"
+        );
+        play(&mut text, [Key::PasteTooLong]);
+        assert!(text.notice().is_some(), "a paste the decoder dropped too");
+        play(&mut text, [Key::Paste("12345678".into())]);
+        assert_eq!(text.notice(), None, "gone at the next key");
+        assert_eq!(
+            play(&mut text, [Key::Enter]),
+            Some(TextReply::Submitted("kept 12345678".into()))
+        );
     }
 }

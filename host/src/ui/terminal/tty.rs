@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use crossterm::terminal;
 
-use super::device::Device;
+use super::device::{Decoder, Device};
+use super::keys::Key;
 
 /// Whether some terminal UI has the terminal in raw mode, for the panic hook.
 pub(super) static RAW: AtomicBool = AtomicBool::new(false);
@@ -49,11 +50,14 @@ pub(super) fn install_panic_hook() {
 }
 
 /// The terminal keys are read from: standard input when it is a terminal, else `/dev/tty`
-/// (the same choice crossterm makes).
+/// (the same choice crossterm makes), or a terminal named by path.
 pub(super) struct Keyboard {
     pub(super) fd: RawFd,
     /// Keeps `/dev/tty` open when that is the keyboard.
     _tty: Option<std::fs::File>,
+    /// Its own decoder rather than crossterm's, which keeps a bracketed paste whole however
+    /// long it grows.
+    decoder: Decoder,
 }
 
 /// What waiting on the keyboard found.
@@ -67,21 +71,58 @@ pub(super) enum Ready {
 impl Keyboard {
     /// The keyboard of a terminal opened by path, which the caller keeps open.
     pub(super) fn on(fd: RawFd) -> Keyboard {
-        Keyboard { fd, _tty: None }
+        Keyboard {
+            fd,
+            _tty: None,
+            decoder: Decoder::default(),
+        }
     }
 
     pub(super) fn open() -> Option<Keyboard> {
         if std::io::stdin().is_terminal() {
-            return Some(Keyboard {
-                fd: std::io::stdin().as_raw_fd(),
-                _tty: None,
-            });
+            return Some(Keyboard::on(std::io::stdin().as_raw_fd()));
         }
         let tty = std::fs::File::open("/dev/tty").ok()?;
+        let fd = tty.as_raw_fd();
         Some(Keyboard {
-            fd: tty.as_raw_fd(),
             _tty: Some(tty),
+            ..Keyboard::on(fd)
         })
+    }
+
+    /// A key already read, when the bytes read earlier made more than one.
+    pub(super) fn queued(&mut self) -> Option<Key> {
+        self.decoder.next(false)
+    }
+
+    /// Reads what the terminal has sent (call when [`Keyboard::wait`] says there is input),
+    /// and returns the next key; `None` when the bytes so far make no key yet. An error is a
+    /// terminal that is gone.
+    pub(super) fn read_key(&mut self) -> std::io::Result<Option<Key>> {
+        let mut bytes = [0u8; 4096];
+        // SAFETY: reading into a buffer of the length given, from a descriptor this keyboard
+        // or the process keeps open.
+        let n = unsafe { libc::read(self.fd, bytes.as_mut_ptr().cast(), bytes.len()) };
+        match n {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n if n > 0 => self.decoder.feed(&bytes[..n as usize]),
+            _ => {
+                let error = std::io::Error::last_os_error();
+                // A signal (a resize, a stop) cut the read short: the bytes are still there.
+                if !matches!(
+                    error.kind(),
+                    std::io::ErrorKind::Interrupted | std::io::ErrorKind::WouldBlock
+                ) {
+                    return Err(error);
+                }
+            }
+        }
+        Ok(self.decoder.next(false))
+    }
+
+    /// The key the bytes so far make, when no more came after a pause: a lone Esc.
+    pub(super) fn settle(&mut self) -> Option<Key> {
+        self.decoder.next(true)
     }
 
     /// Waits up to `timeout` for input.
