@@ -802,3 +802,26 @@ fn mcp_without_a_client_exits_4_and_says_so() {
     assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert!(stderr(&output).contains("did not initialize"));
 }
+
+#[test]
+fn serve_answers_a_blank_line_with_an_invalid_result_in_both_modes() {
+    for args in [&["serve"][..], &["serve", "--state"]] {
+        let mut child = spawn_without_terminal(args);
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"\n{\"question\": \"A?\"}\n  \r\n")
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let results = json_lines(&output.stdout);
+        assert_eq!(results.len(), 3, "{args:?}: one line back per line");
+        for blank in [&results[0], &results[2]] {
+            assert_eq!(blank["status"], "invalid", "{args:?}: {blank}");
+            assert_eq!(blank["error"]["message"], "the request line is empty");
+        }
+        assert_ne!(results[1]["status"], "invalid", "{args:?}: {}", results[1]);
+        assert!(stderr(&output).contains("line 3: the request line is empty"));
+    }
+}
