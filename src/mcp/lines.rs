@@ -360,3 +360,62 @@ impl IdScan {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scanned(line: &[u8]) -> Option<Json> {
+        let mut scan = IdScan::default();
+        // In pieces, as the reader sees a long line.
+        for piece in line.chunks(3) {
+            scan.feed(piece);
+        }
+        scan.request_id().cloned()
+    }
+
+    #[test]
+    fn the_scan_finds_the_top_level_id_wherever_it_stands() {
+        let cases: [(&[u8], Option<Json>); 9] = [
+            (br#"{"method":"m","id":7}"#, Some(json!(7))),
+            (
+                br#"{"params":{"id":1,"s":"}\"{"},"id":"x\"y","method":"m"}"#,
+                Some(json!("x\"y")),
+            ),
+            (
+                b"\0\xef\xbb\xbf {\"m\\u0065thod\":\"m\",\"\\u0069d\":-2.5e1}",
+                Some(json!(-25.0)),
+            ),
+            (
+                b"{\"method\":\"m\",\"p\":\"\xff\",\"id\":3,",
+                Some(json!(3)),
+            ),
+            // No method: a response, whose id is the server's own.
+            (br#"{"id":1,"result":{}}"#, None),
+            // Cut off inside the id: 12 could be the start of 123.
+            (br#"{"method":"m","id":12"#, None),
+            (br#"{"method":"m","id":{"a":1},"x":{"id":2}}"#, None),
+            (br#"[{"method":"m","id":1}]"#, None),
+            (br#"{"method":"m","id":null}"#, None),
+        ];
+        for (line, id) in cases {
+            assert_eq!(scanned(line), id, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn an_id_longer_than_the_bound_is_not_read() {
+        let long = format!(r#"{{"method":"m","id":"{}"}}"#, "i".repeat(ID_BYTES));
+        assert_eq!(scanned(long.as_bytes()), None);
+    }
+
+    #[test]
+    fn deep_nesting_is_scanned_without_recursion() {
+        let line = format!(
+            r#"{{"method":"m","params":{}{},"id":4}}"#,
+            "[".repeat(1_000_000),
+            "]".repeat(1_000_000)
+        );
+        assert_eq!(scanned(line.as_bytes()), Some(json!(4)));
+    }
+}
