@@ -94,22 +94,20 @@ fn judge(value: Json) -> Verdict {
                 .into(),
         });
     };
-    let has_method = object.contains_key("method");
+    // Only a request is answered under its id: a response's id is the server's own, and
+    // echoing it would answer the client's request that happens to share it.
     let id = object
         .get("id")
-        .filter(|id| id.is_string() || id.is_number());
+        .filter(|id| id.is_string() || id.is_number())
+        .filter(|_| object.contains_key("method"))
+        .cloned();
     match fault(&object) {
-        None => {
-            let id = id.filter(|_| has_method).cloned();
-            Verdict::Message {
-                message: Json::Object(object),
-                id,
-            }
-        }
+        None => Verdict::Message {
+            message: Json::Object(object),
+            id,
+        },
         Some(fault) => Verdict::Refused(Refusal {
-            // The id of a response is the server's own: echoing it would answer the client's
-            // request that happens to share it.
-            id: id.filter(|_| has_method).cloned().unwrap_or(Json::Null),
+            id: id.unwrap_or(Json::Null),
             code: INVALID_REQUEST,
             message: format!("Invalid Request: {fault}"),
         }),
