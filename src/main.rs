@@ -42,12 +42,39 @@ fn main() -> ExitCode {
             return Exit::Invalid.into();
         }
     };
+    let reply = failure_reply(&cli.command);
     match run(cli) {
         Ok(exit) => exit.into(),
         Err((exit, message)) => {
             let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
-            exit.into()
+            match reply {
+                Some(reply) if exit == Exit::Failed => answer(&reply(&message), exit).into(),
+                _ => exit.into(),
+            }
         }
+    }
+}
+
+type FailureReply = Box<dyn FnOnce(&str) -> serde_json::Value>;
+
+/// How a command answers when the plugin cannot run at all (a component that does not load,
+/// or does not start): a caller that reads stdout gets a `failed` result, not silence. `mcp`
+/// gets none: a line on its stdout that is not JSON-RPC would break the client's connection.
+fn failure_reply(command: &Command) -> Option<FailureReply> {
+    match command {
+        #[cfg(feature = "mcp")]
+        Command::Mcp { .. } => None,
+        Command::Elicit { request, .. } => {
+            let source = request.clone();
+            Some(Box::new(move |message| {
+                // Read here to answer with the request's id: the plugin failed before it read it,
+                // or, when the request came on stdin and was already read, without the id.
+                let limit = interview_host::Limits::default().request_bytes;
+                let text = request::read(&source, limit).unwrap_or_default();
+                request::failed_elicitation(&text, message, &[])
+            }))
+        }
+        _ => Some(Box::new(|message| request::failed(message, &[]))),
     }
 }
 
@@ -121,6 +148,11 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 response: response_key,
                 complete: serve::keys(&complete_key),
             });
+            // A plugin that cannot start would fail every line alike: said once, as when the
+            // component does not load.
+            plugin
+                .session(interview_host::NoPerson)
+                .map_err(plugin_error)?;
             let person = asking.reaching.person(true)?;
             let options = serve::Options {
                 tool: asking.tool,
@@ -218,8 +250,14 @@ fn keep_journal(
 /// Says `message` on stderr and `reply(message)` on stdout: exit 2.
 fn refuse(message: &str, reply: fn(&str) -> serde_json::Value) -> Exit {
     warn(message);
-    match print_json(&reply(message)) {
-        Ok(()) => Exit::Invalid,
+    answer(&reply(message), Exit::Invalid)
+}
+
+/// Prints `reply`, the whole answer of a run that ends with `exit`; exit 6 instead when it
+/// cannot be written, since then nobody got it.
+fn answer(reply: &serde_json::Value, exit: Exit) -> Exit {
+    match print_json(reply) {
+        Ok(()) => exit,
         Err((exit, why)) => {
             warn(&why);
             exit

@@ -168,6 +168,49 @@ pub enum Line {
 /// Reads the next line of `input`, keeping at most `limit` bytes of it: the rest of a longer
 /// line is read and dropped, so memory stays bounded whatever the input. `None` at the end.
 pub fn next_line(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Line>> {
+    Ok(next_raw_line(input, limit, |_| {})?.map(|line| line.into_line(limit)))
+}
+
+/// A line as read, before it is judged: its first bytes and its whole length.
+pub struct RawLine {
+    /// At most `limit + 1` bytes from the start of the line, without its line break (`\n` or
+    /// `\r\n`): one byte past the limit tells a line at the limit from a longer one.
+    pub bytes: Vec<u8>,
+    /// The length of the whole line, the dropped part included.
+    pub length: usize,
+}
+
+impl RawLine {
+    pub fn too_long(&self, limit: usize) -> bool {
+        self.length > limit
+    }
+
+    /// The line as text, or why it cannot be a request.
+    pub fn into_line(self, limit: usize) -> Line {
+        if self.too_long(limit) {
+            return Line::Unreadable(format!(
+                "the request line is {} bytes, more than the limit of {limit}; ask fewer or \
+                 shorter questions",
+                self.length
+            ));
+        }
+        match String::from_utf8(self.bytes) {
+            Ok(text) => Line::Text(text),
+            Err(e) => Line::Unreadable(format!(
+                "the request line is not UTF-8 text (an invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )),
+        }
+    }
+}
+
+/// Reads the next line of `input` as [`next_line`] does, and shows `seen` every byte of it
+/// (the dropped ones too), in order, so that a caller can look through a line too long to keep.
+pub fn next_raw_line(
+    input: &mut impl BufRead,
+    limit: usize,
+    mut seen: impl FnMut(&[u8]),
+) -> std::io::Result<Option<RawLine>> {
     let mut kept = Vec::new();
     let mut length = 0usize;
     loop {
@@ -186,6 +229,7 @@ pub fn next_line(input: &mut impl BufRead, limit: usize) -> std::io::Result<Opti
             Some(at) => (&available[..at], true),
             None => (available, false),
         };
+        seen(chunk);
         let room = (limit + 1).saturating_sub(kept.len());
         kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
         length += chunk.len();
@@ -195,20 +239,12 @@ pub fn next_line(input: &mut impl BufRead, limit: usize) -> std::io::Result<Opti
             break;
         }
     }
-    if length > limit {
-        return Ok(Some(Line::Unreadable(format!(
-            "the request line is {length} bytes, more than the limit of {limit}; ask fewer or \
-             shorter questions"
-        ))));
-    }
-    if kept.last() == Some(&b'\r') {
+    if kept.last() == Some(&b'\r') && length <= limit {
         kept.pop();
+        length -= 1;
     }
-    Ok(Some(match String::from_utf8(kept) {
-        Ok(text) => Line::Text(text),
-        Err(e) => Line::Unreadable(format!(
-            "the request line is not UTF-8 text (an invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )),
+    Ok(Some(RawLine {
+        bytes: kept,
+        length,
     }))
 }

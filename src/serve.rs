@@ -72,11 +72,11 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
         };
         number += 1;
         let (reply, finished) = match line {
-            Line::Unreadable(message) => {
-                warn(&format!("interview serve: line {number}: {message}"));
-                (request::unreadable(&message), false)
+            Line::Unreadable(message) => unreadable_line(number, &message),
+            // A caller that wrote a blank line waits for its line of output like any other.
+            Line::Text(text) if text.trim().is_empty() => {
+                unreadable_line(number, "the request line is empty")
             }
-            Line::Text(text) if text.trim().is_empty() => continue,
             Line::Text(text) => match &options.state {
                 Some(keys) => state_line(plugin, &mut asker, &options, keys, &text),
                 None => (request_line(plugin, &mut asker, &options, &text), false),
@@ -98,6 +98,12 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
         }
     }
     Exit::Answered
+}
+
+/// The `invalid` reply to a line that cannot be a request, and its reason on stderr.
+fn unreadable_line(number: usize, message: &str) -> (Json, bool) {
+    warn(&format!("interview serve: line {number}: {message}"));
+    (request::unreadable(message), false)
 }
 
 /// One request line: an elicitation, a tool call's envelope, or arguments for `--tool`.

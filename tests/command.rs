@@ -830,3 +830,129 @@ fn mcp_without_a_client_exits_4_and_says_so() {
     assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert!(stderr(&output).contains("did not initialize"));
 }
+
+#[test]
+fn serve_answers_a_blank_line_with_an_invalid_result_in_both_modes() {
+    for args in [&["serve"][..], &["serve", "--state"]] {
+        let mut child = spawn_without_terminal(args);
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"\n{\"question\": \"A?\"}\n  \r\n")
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let results = json_lines(&output.stdout);
+        assert_eq!(results.len(), 3, "{args:?}: one line back per line");
+        for blank in [&results[0], &results[2]] {
+            assert_eq!(blank["status"], "invalid", "{args:?}: {blank}");
+            assert_eq!(blank["error"]["message"], "the request line is empty");
+        }
+        assert_ne!(results[1]["status"], "invalid", "{args:?}: {}", results[1]);
+        assert!(stderr(&output).contains("line 3: the request line is empty"));
+    }
+}
+
+/// Component files that cannot be the plugin: cut short, a core module instead of a component,
+/// and a component without the plugin's exports.
+fn broken_components(dir: &std::path::Path) -> Vec<String> {
+    let plugin = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/host/plugin/interview.wasm"
+    ))
+    .unwrap();
+    let files: [(&str, &[u8]); 3] = [
+        ("truncated.wasm", &plugin[..plugin.len() / 3]),
+        ("core.wasm", b"\0asm\x01\0\0\0"),
+        ("empty.wasm", b"\0asm\x0d\0\x01\0"),
+    ];
+    files
+        .iter()
+        .map(|(name, bytes)| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_component_that_cannot_run_gives_one_failed_result_on_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let elicitation = json!({"jsonrpc": "2.0", "id": 9, "method": "elicitation/create",
+        "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}});
+    let elicitation_file = dir.path().join("elicitation.json");
+    std::fs::write(&elicitation_file, elicitation.to_string()).unwrap();
+    let elicitation_file = elicitation_file.to_str().unwrap();
+    for component in broken_components(dir.path()) {
+        let commands: [(&[&str], &str); 6] = [
+            (&["ask", DEPLOY], ""),
+            (&["check", DEPLOY], ""),
+            (&["schema"], ""),
+            (
+                &["serve"],
+                "{\"question\": \"A?\"}\n{\"question\": \"B?\"}\n",
+            ),
+            (&["elicit", elicitation_file], ""),
+            (
+                &["elicit", "-"],
+                "{\"message\": \"m\", \"requestedSchema\": {}}",
+            ),
+        ];
+        for (args, input) in commands {
+            let mut command = vec!["--no-cache", "--component", &component];
+            command.extend(args);
+            let output = run(&command, input);
+            let said = stderr(&output);
+            assert_eq!(output.status.code(), Some(4), "{command:?}: {said}");
+            let results = json_lines(&output.stdout);
+            assert_eq!(results.len(), 1, "{command:?}: one result");
+            let result = &results[0];
+            let message = if args[0] == "elicit" {
+                let reply = result.get("result").unwrap_or(result);
+                assert_eq!(reply["action"], "cancel", "{command:?}: {result}");
+                reply["_meta"]["interview/failure"]["message"].clone()
+            } else {
+                assert_eq!(result["status"], "failed", "{command:?}: {result}");
+                assert_eq!(result["answers"], json!([]));
+                result["error"]["message"].clone()
+            };
+            let message = message.as_str().unwrap();
+            assert!(message.contains("component"), "{command:?}: {message}");
+            assert!(
+                said.contains(message),
+                "{command:?}: stderr says it too: {said}"
+            );
+        }
+        let reply = result(&run(
+            &[
+                "--no-cache",
+                "--component",
+                &component,
+                "elicit",
+                elicitation_file,
+            ],
+            "",
+        ));
+        assert_eq!(
+            reply["id"], 9,
+            "a JSON-RPC elicitation is answered under its id: {reply}"
+        );
+        assert_eq!(reply["result"]["action"], "cancel");
+    }
+}
+
+#[test]
+fn mcp_with_a_component_that_cannot_run_exits_4_and_keeps_stdout_for_json_rpc() {
+    let dir = tempfile::tempdir().unwrap();
+    for component in broken_components(dir.path()) {
+        let output = run(&["--no-cache", "--component", &component, "mcp"], "");
+        assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+        assert!(
+            output.stdout.is_empty(),
+            "a client reads only JSON-RPC there"
+        );
+        assert!(stderr(&output).contains("component"), "{}", stderr(&output));
+    }
+}

@@ -174,3 +174,13 @@ pub fn check_review(request: &ReviewRequest, reply: &ReviewReply) {
         ReviewReply::Submit | ReviewReply::Cancel => {}
     }
 }
+
+/// The command's reading of request lines, and the MCP server's judging of them: the command is
+/// a binary crate, so these modules are compiled here from its source files, as they are.
+#[allow(dead_code)]
+#[path = "../../src/request.rs"]
+pub mod request;
+
+#[allow(dead_code)]
+#[path = "../../src/mcp/lines.rs"]
+pub mod mcp_lines;

@@ -35,6 +35,8 @@ use crate::exit::Exit;
 use crate::{people, request};
 
 mod forms;
+mod lines;
+mod transport;
 
 /// Where the person is, as `--ui` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +104,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     } else {
         None
     };
+    let limit = plugin.limits().request_bytes;
     let server = Server {
         plugin: Arc::new(plugin),
         tools: Arc::new(tools),
@@ -117,8 +120,10 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         .build()
         .map_err(|e| failed(format!("cannot start the MCP server: {e}")))?;
     runtime.block_on(async move {
+        let stdio = transport::stdio(limit)
+            .map_err(|e| failed(format!("cannot start the MCP server: {e}")))?;
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve(stdio)
             .await
             .map_err(|e| failed(format!("the MCP client did not initialize: {e}")))?;
         service
