@@ -24,8 +24,8 @@ use std::time::Duration;
 use interview_host::{NoPerson, Plugin, TerminalUi, ToolFormat, Ui};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, Tool,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
@@ -174,6 +174,23 @@ impl Server {
         matches!(self.reach, Reach::Auto | Reach::Elicit) && forms::offered(context)
     }
 
+    /// Where the person is asked, for the client to show while a call waits (Claude Code shows
+    /// a progress message under the call): someone looking at the agent learns where to answer.
+    fn where_asked(&self) -> String {
+        #[cfg(feature = "web")]
+        if let Some(page) = &self.page {
+            let ui = page.ui.lock().unwrap_or_else(|e| e.into_inner());
+            return format!("Waiting for you at {}", ui.url());
+        }
+        match (&self.tty, self.reach) {
+            (Some(path), Reach::Auto | Reach::Terminal) => {
+                format!("Waiting for you in the terminal {}", path.display())
+            }
+            (None, Reach::Terminal) => "Waiting for you in the terminal".into(),
+            _ => "Waiting for the person to answer".into(),
+        }
+    }
+
     /// The person's UI for one call, and the flag that withdraws its question.
     fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
         #[cfg(feature = "web")]
@@ -203,7 +220,7 @@ impl Server {
         arguments: String,
         context: &RequestContext<RoleServer>,
     ) -> Json {
-        let _heartbeat = Heartbeat::start(context);
+        let _heartbeat = Heartbeat::start(context, self.where_asked());
         let _turn = self.person.lock().await;
         let (ui, stop) = self.person();
         let plugin = self.plugin.clone();
@@ -246,7 +263,7 @@ const HEARTBEAT: Duration = Duration::from_secs(5);
 struct Heartbeat(Option<tokio::task::JoinHandle<()>>);
 
 impl Heartbeat {
-    fn start(context: &RequestContext<RoleServer>) -> Heartbeat {
+    fn start(context: &RequestContext<RoleServer>, message: String) -> Heartbeat {
         let Some(token) = context.meta.get_progress_token() else {
             return Heartbeat(None);
         };
@@ -257,7 +274,7 @@ impl Heartbeat {
             for beat in 1u32.. {
                 beats.tick().await;
                 let mut progress = ProgressNotificationParam::new(token.clone(), f64::from(beat));
-                progress.message = Some("Waiting for the person to answer".into());
+                progress.message = Some(message.clone());
                 if peer.notify_progress(progress).await.is_err() {
                     break;
                 }
@@ -276,7 +293,11 @@ impl Drop for Heartbeat {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
+        // Named as the command, not as the MCP library it is built on: clients show this name.
+        let info = Implementation::new("interview", env!("CARGO_PKG_VERSION"))
+            .with_title("interview: ask a person");
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(info)
     }
 
     async fn list_tools(
@@ -309,7 +330,7 @@ impl ServerHandler for Server {
             if forms::stateless(&context) {
                 forms::round(&call, request.input_responses.as_ref()).await
             } else {
-                let _heartbeat = Heartbeat::start(&context);
+                let _heartbeat = Heartbeat::start(&context, "Waiting for you in the form".into());
                 let _turn = self.person.lock().await;
                 forms::ask(&call, &context).await
             }

@@ -19,6 +19,12 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
+# The command's version, as its Cargo.toml says.
+VERSION = next(
+    line.split('"')[1]
+    for line in (pathlib.Path(__file__).parents[2] / "Cargo.toml").read_text().splitlines()
+    if line.startswith("version = ")
+)
 # The agents' own tools, by the names their models know.
 AGENTS = ["AskUserQuestion", "request_user_input", "ask_user", "question"]
 
@@ -36,7 +42,9 @@ async def main():
     )
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:
-            await session.initialize()
+            initialized = await session.initialize()
+            info = getattr(initialized, "serverInfo", None) or initialized.server_info
+            assert (info.name, info.version) == ("interview", VERSION), info
 
             listed = await session.list_tools()
             names = [tool.name for tool in listed.tools]

@@ -138,6 +138,10 @@ async def main():
             conforms(field(result, "structuredContent"))
             assert field(result, "structuredContent")["answer"] == "production", result
             assert progress and progress[0][0] == 1, progress
+            # Each says where to answer.
+            where = f"Waiting for you in the terminal {path}" if BY_PATH else \
+                "Waiting for you in the terminal"
+            assert all(message == where for _, message in progress), progress
             print(f"slow answer: {result.content[0].text}; progress: {progress}")
 
             # Two calls at once: the second waits for the person to finish the first.
