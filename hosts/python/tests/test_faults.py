@@ -2,6 +2,7 @@
 input, a damaged component, a plugin that breaks its sandbox, signals, and calls at the same
 time."""
 
+import fcntl
 import json
 import os
 import pty
@@ -9,6 +10,7 @@ import select
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 
@@ -233,8 +235,11 @@ def in_terminal(command, stop):
     reads it), answers the first question of the deploy example, and sends ``stop`` once the
     second is asked: its stdout and exit code."""
     master, slave = pty.openpty()
+    # A session of its own whose controlling terminal is the pty, so that the command is the job
+    # in its foreground: the Rust command asks nobody from a terminal that is not its own.
     process = subprocess.Popen(command, stdin=slave, stderr=slave, stdout=subprocess.PIPE,
-                               start_new_session=True)
+                               start_new_session=True,
+                               preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     os.close(slave)
     screen = b""
 
