@@ -232,11 +232,14 @@ test('a call made while another asks uses its own UI, and the first goes on with
 });
 
 // Python's pty module drives a pseudo-terminal: stdin and stderr on it, stdout a pipe (as an
-// agent reads it). The first question of the deploy example is answered, then `stop` sent.
+// agent reads it), in a session of its own whose controlling terminal it is, so that the command
+// is the job in its foreground (the Rust command asks nobody from a terminal that is not its
+// own). The first question of the deploy example is answered, then `stop` sent.
 const IN_TERMINAL = `
-import json, os, pty, select, signal, subprocess, sys, time
+import fcntl, json, os, pty, select, signal, subprocess, sys, termios, time
 master, slave = pty.openpty()
-p = subprocess.Popen(sys.argv[2:], stdin=slave, stderr=slave, stdout=subprocess.PIPE, start_new_session=True)
+p = subprocess.Popen(sys.argv[2:], stdin=slave, stderr=slave, stdout=subprocess.PIPE, start_new_session=True,
+                     preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
 os.close(slave)
 screen = b""
 def wait_for(text):
