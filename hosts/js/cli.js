@@ -215,15 +215,21 @@ function ask(command, args) {
   });
 }
 
+/** A plugin that could not run (a component that does not load or start) or that failed
+ * (`failure`: its message and what the person gave) still answers the caller on stdout, as the
+ * Rust command does: a `failed` result (`elicit`: `cancel` with the answers under `_meta`),
+ * exit 4. `text` is the request, undefined when the plugin failed before it was read: it is
+ * read then, to answer an elicitation under its JSON-RPC id. */
+function pluginFailed(command, file, text, { message, given }) {
+  warn(message);
+  if (command !== 'elicit') return print(failed(message, given)) ? FAILED : UNWRITTEN;
+  const request = text ?? readRequest(file, LIMITS.requestBytes).text ?? '';
+  return print(failedElicitation(request, message, given)) ? FAILED : UNWRITTEN;
+}
+
 /** Prints how asking ended; the exit code. */
 function answered(command, args, outcome) {
-  if (outcome.failed) {
-    const { message, given } = outcome.failed;
-    warn(message);
-    if (outcome.failed.function === undefined) return FAILED;
-    const reply = command === 'elicit' ? failedElicitation(args.text, message, given) : failed(message, given);
-    return print(reply) ? FAILED : UNWRITTEN;
-  }
+  if (outcome.failed) return pluginFailed(command, undefined, args.text, outcome.failed);
   let code = command === 'elicit' ? ENDING[outcome.ending] : EXIT[outcome.status] ?? 2;
   if (code === 1 && outcome.interrupted) code = INTERRUPTED;
   return print(outcome.reply) ? code : UNWRITTEN;
@@ -254,19 +260,15 @@ async function main(argv) {
   if (command !== 'schema' && (!['ask', 'elicit', 'check'].includes(command) || !file || positionals.length > 2)) {
     return usage(command ? `cannot run ${positionals.join(' ')}` : 'no command');
   }
+  let text;
   try {
     load();
-  } catch (error) {
-    if (!(error instanceof PluginError)) throw error;
-    warn(error.message);
-    return FAILED;
-  }
-  try {
     if (command === 'schema') {
       if (!FORMATS.includes(values.format)) return usage(`unknown format ${values.format}`);
       return print(definitionsAs(values.format)) ? 0 : UNWRITTEN;
     }
-    const { text, problem } = readRequest(file, LIMITS.requestBytes);
+    let problem;
+    ({ text, problem } = readRequest(file, LIMITS.requestBytes));
     if (problem !== undefined) {
       warn(problem);
       return print(unreadable(command, problem)) ? 2 : UNWRITTEN;
@@ -278,8 +280,7 @@ async function main(argv) {
     return await ask(command, { text, tool: values.tool, server: values.server, skipResponse: values['skip-response'] });
   } catch (error) {
     if (!(error instanceof PluginError)) throw error;
-    warn(error.message);
-    return FAILED;
+    return pluginFailed(command, file, text, error);
   }
 }
 

@@ -62,9 +62,9 @@ export interface Given {
   note?: string;
 }
 
-/** The plugin could not run: its component cannot be compiled (`function` undefined), or it
- * trapped or ran out of its memory or compute in `function`; `given` keeps what the person
- * answered before. */
+/** The plugin could not run: its component cannot be compiled or is not this plugin
+ * (`function` undefined), or it trapped or ran out of its memory or compute in `function`;
+ * `given` keeps what the person answered before. */
 export class PluginError extends Error {
   function?: string;
   given: Given[];

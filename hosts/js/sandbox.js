@@ -26,10 +26,10 @@ const [TO_CALLER, TO_GUEST] = [0, 1];
 const GENERATED = new URL('./generated/', import.meta.url);
 const TOOL = 'interview:plugin/tool@0.2.0';
 
-/** The plugin could not run: its component cannot be compiled (`function` undefined), or it
- * trapped or ran out of its memory or compute in `function`, also when the person's replies
- * were played back with larger limits. `given` holds what the person answered before, in the
- * words they saw, so that it is not lost. */
+/** The plugin could not run: its component cannot be compiled or is not this plugin
+ * (`function` undefined), or it trapped or ran out of its memory or compute in `function`,
+ * also when the person's replies were played back with larger limits. `given` holds what the
+ * person answered before, in the words they saw, so that it is not lost. */
 export class PluginError extends Error {
   constructor(message, { function: fn, given = [] } = {}) {
     super(message);
@@ -113,13 +113,18 @@ function modules(memoryBytes) {
         const bytes = readFileSync(new URL(path, GENERATED));
         return [path, new WebAssembly.Module(capped(bytes, memoryBytes))];
       }));
-      // A module that compiles may still be another one: the glue would fail on it later.
-      const exports = WebAssembly.Module.exports(built['interview.core.wasm']).map((e) => e.name);
-      const missing = ['memory', `${TOOL}#call`, `${TOOL}#elicit`].find((name) => !exports.includes(name));
-      if (missing) throw new Error(`the module has no export \`${missing}\`, so it is not this plugin`);
     } catch (error) {
       throw new PluginError(`cannot compile the component: ${error.message}`);
     }
+    // A module that compiles may still be another one: the glue would fail on it later. With
+    // none of the plugin's exports, this says what the Rust host (wasmtime) says of such a
+    // component, so that both give the same result.
+    const exports = WebAssembly.Module.exports(built['interview.core.wasm']).map((e) => e.name);
+    if (!exports.some((name) => name.startsWith(`${TOOL}#`))) {
+      throw new PluginError(`cannot instantiate the component: no exported instance named \`${TOOL}\``);
+    }
+    const missing = ['memory', `${TOOL}#call`, `${TOOL}#elicit`].find((name) => !exports.includes(name));
+    if (missing) throw new PluginError(`cannot compile the component: the module has no export \`${missing}\`, so it is not this plugin`);
     compiled.set(memoryBytes, built);
   }
   return compiled.get(memoryBytes);

@@ -111,22 +111,63 @@ for (const [name, bytes] of [['bidi', Buffer.from('x\u202e\u009bgnp.json')], ['n
   });
 }
 
-for (const kind of ['truncated', 'core module']) {
-  test(`a damaged component (${kind}) fails like the Rust command`, (t) => {
+// Broken components as the Rust command's tests make them, each beside the same damage done to a
+// copy of the installed package's core module (the npm command cannot load another .wasm): cut
+// short, and a module without the plugin's exports.
+const third = (bytes) => bytes.subarray(0, bytes.length / 3);
+const BROKEN = {
+  truncated: { core: third, component: third },
+  'no exports': { core: () => Buffer.from('\0asm\x01\0\0\0', 'latin1'), component: () => Buffer.from('\0asm\x0d\0\x01\0', 'latin1') },
+};
+
+/** The reply with the compiler's own words taken out: V8 and wasmtime word a module that does not
+ * compile differently, and everything else must be the same. */
+function withoutCompilerWords(stdout) {
+  const reply = JSON.parse(stdout);
+  const { message } = (reply.result ?? reply)._meta?.['interview/failure'] ?? reply.error;
+  const words = /^cannot compile the component: (.+)$/s.exec(message)?.[1];
+  if (words === undefined) return reply;
+  return JSON.parse(stdout, (key, value) => (typeof value === 'string' ? value.replaceAll(words, '(the compiler\'s words)') : value));
+}
+
+for (const [kind, damage] of Object.entries(BROKEN)) {
+  test(`a component that cannot run (${kind}) gives the Rust command's failed result`, (t) => {
     const dir = tempDir(t);
     const copy = join(dir, 'package');
     cpSync(PACKAGE, copy, { recursive: true, dereference: true });
     const core = join(copy, 'generated', 'interview.core.wasm');
-    writeFileSync(core, kind === 'truncated' ? readFileSync(core).subarray(0, 30000) : Buffer.from('\0asm\x01\0\0\0', 'latin1'));
-    const whole = readFileSync(join(ROOT, 'host', 'plugin', 'interview.wasm'));
+    writeFileSync(core, damage.core(readFileSync(core)));
     const component = join(dir, 'component.wasm');
-    writeFileSync(component, kind === 'truncated' ? whole.subarray(0, 30000) : Buffer.from('\0asm\x01\0\0\0', 'latin1'));
-    const js = spawnSync(process.execPath, [join(copy, 'cli.js'), 'ask', DEPLOY], { input: '1\n' });
-    const rust = spawnSync(RUST, ['--component', component, 'ask', DEPLOY], { input: '1\n' });
-    assert.deepEqual([js.stdout.toString(), js.status], [rust.stdout.toString(), rust.status]);
-    assert.equal(js.status, 4);
-    assert.match(js.stderr.toString(), /cannot compile the component/);
-    assert.doesNotMatch(js.stderr.toString(), /\n\s+at /, 'no stack trace');
+    writeFileSync(component, damage.component(readFileSync(join(ROOT, 'host', 'plugin', 'interview.wasm'))));
+    const elicitation = join(dir, 'elicitation.json');
+    writeFileSync(elicitation, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } }));
+    const commands = [
+      [['ask', DEPLOY], '1\n'],
+      [['check', DEPLOY], ''],
+      [['schema'], ''],
+      [['elicit', elicitation], ''],
+      [['elicit', '-'], JSON.stringify({ message: 'm', requestedSchema: {} })],
+    ];
+    for (const [args, input] of commands) {
+      const js = spawnSync(process.execPath, [join(copy, 'cli.js'), ...args], { input, encoding: 'utf8' });
+      const rust = spawnSync(RUST, ['--component', component, ...args], { input, encoding: 'utf8' });
+      assert.deepEqual([withoutCompilerWords(js.stdout), js.status], [withoutCompilerWords(rust.stdout), rust.status], `${args}: ${js.stderr}`);
+      assert.equal(js.status, 4);
+      const result = JSON.parse(js.stdout);
+      let message;
+      if (args[0] === 'elicit') {
+        const reply = result.result ?? result;
+        assert.equal(reply.action, 'cancel', js.stdout);
+        message = reply._meta['interview/failure'].message;
+      } else {
+        assert.deepEqual([result.status, result.answers], ['failed', []], js.stdout);
+        message = result.error.message;
+      }
+      assert.match(message, /^cannot (compile|instantiate) the component: ./);
+      assert.ok(js.stderr.includes(message), `stderr says it too: ${js.stderr}`);
+      assert.doesNotMatch(js.stderr, /\n\s+at /, 'no stack trace');
+      if (args[1] === elicitation) assert.equal(result.id, 9, 'a JSON-RPC elicitation is answered under its id');
+    }
   });
 }
 
@@ -191,11 +232,14 @@ test('a call made while another asks uses its own UI, and the first goes on with
 });
 
 // Python's pty module drives a pseudo-terminal: stdin and stderr on it, stdout a pipe (as an
-// agent reads it). The first question of the deploy example is answered, then `stop` sent.
+// agent reads it), in a session of its own whose controlling terminal it is, so that the command
+// is the job in its foreground (the Rust command asks nobody from a terminal that is not its
+// own). The first question of the deploy example is answered, then `stop` sent.
 const IN_TERMINAL = `
-import json, os, pty, select, signal, subprocess, sys, time
+import fcntl, json, os, pty, select, signal, subprocess, sys, termios, time
 master, slave = pty.openpty()
-p = subprocess.Popen(sys.argv[2:], stdin=slave, stderr=slave, stdout=subprocess.PIPE, start_new_session=True)
+p = subprocess.Popen(sys.argv[2:], stdin=slave, stderr=slave, stdout=subprocess.PIPE, start_new_session=True,
+                     preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
 os.close(slave)
 screen = b""
 def wait_for(text):

@@ -2,6 +2,7 @@
 input, a damaged component, a plugin that breaks its sandbox, signals, and calls at the same
 time."""
 
+import fcntl
 import json
 import os
 import pty
@@ -9,6 +10,7 @@ import select
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 
@@ -100,20 +102,60 @@ def test_unreadable_file_names_are_escaped_like_the_rust_command(rust_command, t
         json.loads(run.stdout)
 
 
-@pytest.fixture(params=["truncated", "core-module"])
-def damaged_component(request, tmp_path):
+# Component files that cannot be the plugin, as the Rust command's tests make them: cut short, a
+# core module instead of a component, and a component without the plugin's exports.
+BROKEN = {
+    "truncated": lambda whole: whole[:len(whole) // 3],
+    "core-module": lambda whole: b"\0asm\1\0\0\0",
+    "no-exports": lambda whole: b"\0asm\x0d\0\1\0",
+}
+
+
+@pytest.fixture(params=sorted(BROKEN))
+def broken_component(request, tmp_path):
     path = tmp_path / f"{request.param}.wasm"
-    whole = (ROOT / "host" / "plugin" / "interview.wasm").read_bytes()
-    path.write_bytes(whole[:30000] if request.param == "truncated" else b"\0asm\1\0\0\0")
+    path.write_bytes(BROKEN[request.param]((ROOT / "host" / "plugin" / "interview.wasm").read_bytes()))
     return str(path)
 
 
-def test_a_damaged_component_fails_like_the_rust_command(rust_command, damaged_component):
-    run = both(rust_command, "--component", damaged_component, "ask", str(DEPLOY), answers="1\n")
-    assert run.returncode == 4
-    assert "cannot compile the component" in run.stderr and "Traceback" not in run.stderr
-    with pytest.raises(PluginError, match="cannot compile the component"):
-        interview.Plugin(damaged_component)
+ELICITATION_RPC = {"jsonrpc": "2.0", "id": 9, "method": "elicitation/create",
+                   "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}}}
+
+
+def test_a_component_that_cannot_run_gives_the_rust_commands_failed_result(
+        rust_command, broken_component, tmp_path):
+    elicitation = tmp_path / "elicitation.json"
+    elicitation.write_text(json.dumps(ELICITATION_RPC))
+    commands = [
+        (["ask", str(DEPLOY)], "1\n"),
+        (["check", str(DEPLOY)], ""),
+        (["schema"], ""),
+        (["elicit", str(elicitation)], ""),
+        (["elicit", "-"], json.dumps({"message": "m", "requestedSchema": {}})),
+    ]
+    for args, answers in commands:
+        # Both run wasmtime, which words the failure alike: `both` holds stdout to the Rust
+        # command's, byte for byte, and the exit code.
+        run = both(rust_command, "--component", broken_component, *args, answers=answers)
+        assert run.returncode == 4, args
+        result = json.loads(run.stdout)
+        if args[0] == "elicit":
+            reply = result.get("result", result)
+            assert reply["action"] == "cancel", (args, result)
+            message = reply["_meta"]["interview/failure"]["message"]
+        else:
+            assert (result["status"], result["answers"]) == ("failed", []), (args, result)
+            message = result["error"]["message"]
+        assert "component" in message, message
+        assert message in run.stderr and "Traceback" not in run.stderr, run.stderr
+        if args == ["elicit", str(elicitation)]:
+            assert result["id"] == 9, "a JSON-RPC elicitation is answered under its id"
+
+
+def test_a_component_that_cannot_run_raises_plugin_error(broken_component):
+    with pytest.raises(PluginError, match="cannot (compile|instantiate) the component") as failure:
+        interview.Plugin(broken_component).check("interview", {"question": "A?"})
+    assert failure.value.function is None, "not a failure of the plugin's own code"
 
 
 def test_a_pasted_answer_too_large_for_the_sandbox_is_played_back_like_the_rust_command(
@@ -193,8 +235,11 @@ def in_terminal(command, stop):
     reads it), answers the first question of the deploy example, and sends ``stop`` once the
     second is asked: its stdout and exit code."""
     master, slave = pty.openpty()
+    # A session of its own whose controlling terminal is the pty, so that the command is the job
+    # in its foreground: the Rust command asks nobody from a terminal that is not its own.
     process = subprocess.Popen(command, stdin=slave, stderr=slave, stdout=subprocess.PIPE,
-                               start_new_session=True)
+                               start_new_session=True,
+                               preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     os.close(slave)
     screen = b""
 

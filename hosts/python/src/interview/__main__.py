@@ -16,7 +16,7 @@ import signal
 import sys
 
 from .line_ui import LineUi
-from .plugin import FORMATS, Plugin, PluginError
+from .plugin import FORMATS, Limits, Plugin, PluginError
 
 ANSWERED, CANCELLED, INVALID, UNAVAILABLE, FAILED, DECLINED, UNWRITTEN, INTERRUPTED = 0, 1, 2, 3, 4, 5, 6, 130
 STATUS_EXIT = {"answered": ANSWERED, "cancelled": CANCELLED, "unavailable": UNAVAILABLE, "valid": ANSWERED}
@@ -188,23 +188,29 @@ def main(argv=None) -> int:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("interview: %(message)s"))
     logging.getLogger("interview").addHandler(handler)
+    args.text = None
     try:
-        plugin = Plugin(args.component)
+        return _run(Plugin(args.component), args)
     except PluginError as error:
-        _warn(str(error))
-        return FAILED
-    try:
-        return _run(plugin, args)
-    except PluginError as error:
-        # Failed while asking: every answer the person gave still reaches the caller.
-        _warn(str(error))
-        if error.function is None:
-            return FAILED
-        if args.command == "elicit":
-            reply = _failed_elicitation(args.text, str(error), error.given)
-        else:
-            reply = _failed(str(error), error.given)
-        return FAILED if _print(reply) else UNWRITTEN
+        return _plugin_failed(args, error)
+
+
+def _plugin_failed(args, error: PluginError) -> int:
+    """A plugin that could not run (a component that does not load or start) or that failed
+    while asking still answers the caller on stdout, as the Rust command does: a ``failed``
+    result with every answer the person gave (``elicit``: ``cancel`` with them under
+    ``_meta``), exit 4. A caller that reads stdout is never left with nothing."""
+    _warn(str(error))
+    if args.command == "elicit":
+        # A component that did not compile failed before the request was read: it is read now,
+        # to answer under the request's JSON-RPC id.
+        request = args.text
+        if request is None:
+            request = _read(args.request, Limits().request_bytes)[0] or ""
+        reply = _failed_elicitation(request, str(error), error.given)
+    else:
+        reply = _failed(str(error), error.given)
+    return FAILED if _print(reply) else UNWRITTEN
 
 
 def _run(plugin: Plugin, args) -> int:

@@ -342,7 +342,11 @@ class Plugin:
         except wasmtime.WasmtimeError as error:
             raise PluginError(f"cannot instantiate the component: {_chain(error)}") from error
         interface = instance.get_export_index(store, TOOL)
-        index = instance.get_export_index(store, name, interface) if interface else None
+        if interface is None:
+            # In the Rust host's words (wasmtime's), so that both say the same of a component
+            # that is not this plugin.
+            raise PluginError(f"cannot instantiate the component: no exported instance named `{TOOL}`")
+        index = instance.get_export_index(store, name, interface)
         if index is None:
             raise PluginError(f"cannot instantiate the component: it has no export "
                               f"`{TOOL}#{name}`, so it is not this plugin")
