@@ -67,8 +67,7 @@ fn failure_reply(command: &Command) -> Option<FailureReply> {
         Command::Elicit { request, .. } => {
             let source = request.clone();
             Some(Box::new(move |message| {
-                // Read here to answer with the request's id: the plugin failed before it read it,
-                // or, when the request came on stdin and was already read, without the id.
+                // Read here to answer with the request's id: the plugin failed before it read it.
                 let limit = interview_host::Limits::default().request_bytes;
                 let text = request::read(&source, limit).unwrap_or_default();
                 request::failed_elicitation(&text, message, &[])
@@ -195,7 +194,19 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Err(exit) => return Ok(exit),
             };
             let person = reaching.person(request == "-")?;
-            let mut session = plugin.session(person).map_err(plugin_error)?;
+            let mut session = match plugin.session(person) {
+                Ok(session) => session,
+                // Answered here, with the request read: from stdin it can't be read again for
+                // the id to answer under.
+                Err(error) => {
+                    let (exit, message) = plugin_error(error);
+                    warn(&message);
+                    return Ok(answer(
+                        &request::failed_elicitation(&text, &message, &[]),
+                        exit,
+                    ));
+                }
+            };
             if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
             {
                 return Ok(exit);

@@ -940,6 +940,12 @@ fn a_component_that_cannot_run_gives_one_failed_result_on_every_command() {
             "a JSON-RPC elicitation is answered under its id: {reply}"
         );
         assert_eq!(reply["result"]["action"], "cancel");
+        let on_stdin = run(
+            &["--no-cache", "--component", &component, "elicit", "-"],
+            &elicitation.to_string(),
+        );
+        let reply = result(&on_stdin);
+        assert_eq!(reply["id"], 9, "also from stdin: {reply}");
     }
 }
 
