@@ -4,7 +4,7 @@
 //! the scan that finds ids without parsing agrees with the parser.
 #![no_main]
 
-use interview_fuzz::mcp_lines::{self, IdScan, INVALID_REQUEST, PARSE_ERROR, Verdict};
+use interview_fuzz::mcp_lines::{self, INVALID_REQUEST, IdScan, PARSE_ERROR, Verdict};
 use interview_fuzz::request;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
@@ -22,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
         let raw = request::next_raw_line(&mut raw_input, LIMIT, |_| {})
             .unwrap()
             .expect("a line for every line");
-        assert!(raw.bytes.len() <= LIMIT + 1, "{} bytes kept", raw.bytes.len());
+        assert!(
+            raw.bytes.len() <= LIMIT + 1,
+            "{} bytes kept",
+            raw.bytes.len()
+        );
         let stripped = line.strip_suffix(b"\r").filter(|_| line.len() <= LIMIT);
         assert_eq!(raw.length, stripped.unwrap_or(line).len());
 
@@ -36,7 +40,10 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(reply["jsonrpc"], "2.0");
                 let id = reply.get("id").expect("every error carries an id");
                 assert!(id.is_null() || id.is_string() || id.is_number(), "{reply}");
-                assert!([PARSE_ERROR, INVALID_REQUEST].contains(&refusal.code), "{reply}");
+                assert!(
+                    [PARSE_ERROR, INVALID_REQUEST].contains(&refusal.code),
+                    "{reply}"
+                );
                 if let Some(expected) = &request_id {
                     assert_eq!(id, expected, "answered under another id");
                 }
@@ -47,16 +54,27 @@ fuzz_target!(|data: &[u8]| {
             }
             Verdict::Blank => {
                 let text = String::from_utf8_lossy(line);
-                assert!(text.trim_start_matches('\u{feff}').trim().is_empty(), "{text:?}");
+                assert!(
+                    text.trim_start_matches('\u{feff}').trim().is_empty(),
+                    "{text:?}"
+                );
             }
         }
         if let Some(expected) = request_id.as_ref().filter(|_| scannable(line)) {
             let mut scan = IdScan::default();
             scan.feed(line);
-            assert_eq!(scan.request_id(), Some(expected), "{:?}", String::from_utf8_lossy(line));
+            assert_eq!(
+                scan.request_id(),
+                Some(expected),
+                "{:?}",
+                String::from_utf8_lossy(line)
+            );
         }
     }
-    assert!(mcp_lines::next(&mut input, LIMIT).unwrap().is_none(), "past the last line");
+    assert!(
+        mcp_lines::next(&mut input, LIMIT).unwrap().is_none(),
+        "past the last line"
+    );
 });
 
 /// The id a line within the limit gives a request: a JSON object with a method and a string or
@@ -69,7 +87,10 @@ fn request_id(line: &[u8]) -> Option<Json> {
     let value: Json = serde_json::from_slice(line).ok()?;
     let object = value.as_object()?;
     object.get("method")?;
-    object.get("id").filter(|id| id.is_string() || id.is_number()).cloned()
+    object
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number())
+        .cloned()
 }
 
 /// A line whose one `"id"` is the top-level key, written without escapes: the scan, which
