@@ -8,6 +8,8 @@ use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value as Json;
 
+pub mod term;
+
 pub const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.json");
 
 pub fn interview() -> Command {
@@ -96,12 +98,17 @@ pub fn spawn_without_terminal(args: &[&str]) -> Child {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    without_terminal(&mut command).spawn().unwrap()
+}
+
+/// `command`, to be started in a session of its own, with no controlling terminal (as agents
+/// start commands).
+pub fn without_terminal(command: &mut Command) -> &mut Command {
     // SAFETY: setsid is async-signal-safe; the child gets a new session with no terminal.
     unsafe {
         command.pre_exec(|| {
             libc::setsid();
             Ok(())
-        });
+        })
     }
-    command.spawn().unwrap()
 }
