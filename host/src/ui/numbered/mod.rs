@@ -222,14 +222,13 @@ impl Ui for NumberedUi {
     fn mode(&mut self) -> UiMode {
         // With a pipe or file, nobody may be there: input that ends before its first line
         // means no person can answer, so say so at once rather than cancel.
+        // Asked again (a host may ask before the plugin does), the answer is the same.
         if !self.input.is_terminal() && !self.probed {
             self.probed = true;
-            let first = self.input.next_input();
-            let nobody = first == Input::End;
-            self.peeked = Some(first);
-            if nobody {
-                return UiMode::Unavailable;
-            }
+            self.peeked = Some(self.input.next_input());
+        }
+        if self.peeked == Some(Input::End) {
+            return UiMode::Unavailable;
         }
         UiMode::Numbered
     }
