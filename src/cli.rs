@@ -54,6 +54,10 @@ pub enum Command {
         #[cfg(feature = "web")]
         open_timeout: std::time::Duration,
     },
+    /// `interview inbox`: answer every agent's questions in this terminal.
+    Inbox {
+        numbered: bool,
+    },
     Serve {
         asking: Asking,
         server: Option<String>,
@@ -74,7 +78,6 @@ pub struct Asking {
 /// Where the person answers, for `ask`, `serve` and `elicit`.
 pub struct Reaching {
     pub numbered: bool,
-    #[cfg(feature = "web")]
     pub ui: PersonUi,
     #[cfg(feature = "web")]
     pub no_open: bool,
@@ -83,12 +86,15 @@ pub struct Reaching {
 }
 
 /// Where the person answers (`--ui` of `ask`, `serve` and `elicit`).
-#[cfg(feature = "web")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PersonUi {
-    /// This terminal: arrow keys, or numbered lines.
+    /// This terminal: arrow keys, or numbered lines; an open `interview inbox` when nobody can
+    /// be asked here.
     Auto,
+    /// `interview inbox`, waiting for one to be opened.
+    Inbox,
     /// A page in the browser.
+    #[cfg(feature = "web")]
     Web,
 }
 
@@ -226,19 +232,21 @@ const REACHING: &[Opt] = &[
         "numbered",
         "Numbered lists and one answer per line, even on a terminal that can do arrow keys.",
     ),
-    #[cfg(feature = "web")]
     Opt {
         choices: &[
-            ("auto", "this terminal: arrow keys, or numbered lines"),
-            ("web", "a page in the browser"),
+            (
+                "auto",
+                "this terminal: arrow keys, or numbered lines; where nobody can be asked here \
+                 (no terminal, or not in its foreground), an open `interview inbox`",
+            ),
+            ("inbox", "`interview inbox`, waiting until one is open"),
+            #[cfg(feature = "web")]
+            (
+                "web",
+                "a page in the browser, served on 127.0.0.1 at an address with a secret token",
+            ),
         ],
-        ..defaulted(
-            "ui",
-            "UI",
-            "Where the person answers: auto is this terminal (arrow keys, or numbered lines); \
-             web is a page in the browser, served on 127.0.0.1 at an address with a secret token.",
-            "auto",
-        )
+        ..defaulted("ui", "UI", "Where the person answers.", "auto")
     },
     #[cfg(feature = "web")]
     NO_OPEN,
@@ -296,8 +304,13 @@ const MCP: &[Opt] = &[
         choices: &[
             (
                 "auto",
-                "the client's forms when it declared form elicitation; otherwise nobody: the \
-                 agent's own TUI owns the terminal the server inherits",
+                "an open `interview inbox`; else the client's forms when it declared form \
+                 elicitation and a person answers them; else nobody: the agent's own TUI owns \
+                 the terminal the server inherits",
+            ),
+            (
+                "inbox",
+                "`interview inbox`, a call waiting until one is open",
             ),
             (
                 "elicit",
@@ -328,6 +341,11 @@ const MCP: &[Opt] = &[
     #[cfg(feature = "web")]
     OPEN_TIMEOUT,
 ];
+
+const INBOX: &[Opt] = &[flag(
+    "numbered",
+    "Numbered lists and one answer per line, even on a terminal that can do arrow keys.",
+)];
 
 const SERVE: &[Opt] = &[
     valued(
@@ -415,6 +433,16 @@ const COMMANDS: &[Spec] = &[
         options: &[MCP],
     },
     Spec {
+        name: "inbox",
+        about: "Answer the questions of every agent of yours on this machine in this terminal: \
+                each `interview mcp`, `ask` and `elicit` that cannot ask where it runs hands its \
+                questions to the open inboxes, and the first answer goes back. Keep it open in a \
+                tmux pane or a second window; Ctrl-C closes it, and questions not answered stay \
+                pending for the next inbox, with the answers already given.",
+        request: None,
+        options: &[INBOX],
+    },
+    Spec {
         name: "serve",
         about: "Answer requests from stdin, one JSON per line, until it closes: one result per \
                 line on stdout, the questions on the terminal. A line is a tool call's \
@@ -455,7 +483,8 @@ Examples:
   interview elicit --server github examples/elicitation.json   answer an MCP form
   interview schema                             the tool definitions, for an agent runtime
   interview mcp --ui terminal                  an MCP server asking on this terminal
-  interview mcp --tty /dev/pts/3               ... asking in another terminal (a tmux pane)";
+  interview mcp --tty /dev/pts/3               ... asking in another terminal (a tmux pane)
+  interview inbox                              answer every agent's questions here";
 
 /// Parses the arguments after the program's name.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageError> {
@@ -653,6 +682,7 @@ impl Given {
                 tools: self.values.remove("tools").unwrap_or_default(),
                 ui: match self.defaulted(spec, "ui").as_str() {
                     "elicit" => mcp::Reach::Elicit,
+                    "inbox" => mcp::Reach::Inbox,
                     "terminal" => mcp::Reach::Terminal,
                     #[cfg(feature = "web")]
                     "web" => mcp::Reach::Web,
@@ -663,6 +693,9 @@ impl Given {
                 no_open: self.flag("no-open"),
                 #[cfg(feature = "web")]
                 open_timeout: self.open_timeout(spec)?,
+            },
+            "inbox" => Command::Inbox {
+                numbered: self.flag("numbered"),
             },
             _ => Command::Serve {
                 asking: self.asking(spec)?,
@@ -715,8 +748,9 @@ impl Given {
     fn reaching(&mut self, #[allow(unused_variables)] spec: &Spec) -> Result<Reaching, UsageError> {
         Ok(Reaching {
             numbered: self.flag("numbered"),
-            #[cfg(feature = "web")]
             ui: match self.defaulted(spec, "ui").as_str() {
+                "inbox" => PersonUi::Inbox,
+                #[cfg(feature = "web")]
                 "web" => PersonUi::Web,
                 _ => PersonUi::Auto,
             },

@@ -3,6 +3,7 @@
 
 mod cli;
 mod exit;
+mod inbox;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod people;
@@ -27,6 +28,59 @@ impl Reaching {
             return people::web(!self.no_open, self.open_timeout).map_err(|e| (Exit::Failed, e));
         }
         Ok(people::find(request_on_stdin, self.numbered))
+    }
+
+    /// Asks `call` in `interview inbox` where the options say so: always with `--ui inbox`
+    /// (waiting for one to open), and under `--ui auto` when nobody can be asked here and an
+    /// inbox is open. `Some` with how the command ends when an inbox answered (the result is
+    /// printed); `None` to ask `person` here: nobody reached an inbox, or the request was
+    /// withdrawn (Ctrl-C) before anything was answered, and `person` is then one who cancels.
+    fn through_inbox(
+        &self,
+        plugin: &Plugin,
+        call: inbox::Call,
+        server: Option<String>,
+        person: &mut Box<dyn people::Person>,
+    ) -> Result<Option<Exit>, Failure> {
+        use interview_host::{Ui as _, UiMode};
+        let wait = match self.ui {
+            cli::PersonUi::Inbox => true,
+            cli::PersonUi::Auto if person.mode() == UiMode::Unavailable => false,
+            _ => return Ok(None),
+        };
+        // An invalid call is answered here, as it would be anywhere: nobody is bothered.
+        if let inbox::Call::Tool {
+            tool, arguments, ..
+        } = &call
+            && request::judged_invalid(plugin, tool, arguments).is_some()
+        {
+            return Ok(None);
+        }
+        let command = match call {
+            inbox::Call::Tool { .. } => "ask",
+            inbox::Call::Elicit { .. } => "elicit",
+        };
+        let ask = inbox::Ask {
+            from: inbox::From::here(command, None, server),
+            call,
+        };
+        let stop = people::stop_on_signals();
+        match inbox::ask(&ask, wait, &stop) {
+            inbox::Reached::Answered(result) => {
+                let exit = match &ask.call {
+                    inbox::Call::Tool { .. } => {
+                        exit_of_result(&result, stop.load(std::sync::atomic::Ordering::SeqCst))
+                    }
+                    inbox::Call::Elicit { .. } => exit_of_reply(&result),
+                };
+                Ok(Some(answer(&result, exit)))
+            }
+            inbox::Reached::Withdrawn => {
+                *person = Box::new(people::withdrawn());
+                Ok(None)
+            }
+            inbox::Reached::NoInbox => Ok(None),
+        }
     }
 }
 
@@ -116,6 +170,9 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             mcp::run(plugin, options)?;
             Ok(Exit::Answered)
         }
+        Command::Inbox { numbered } => {
+            inbox::window::run(&plugin, &inbox::window::Options { numbered })
+        }
         Command::Check { request, tool } => {
             let arguments = match read_request(&plugin, &request, request::unreadable) {
                 Ok(arguments) => arguments,
@@ -170,7 +227,18 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let person = asking.reaching.person(request == "-")?;
+            let mut person = asking.reaching.person(request == "-")?;
+            let call = inbox::Call::Tool {
+                tool: asking.tool.clone(),
+                arguments: arguments.clone(),
+                skip_response: asking.skip_response.clone(),
+            };
+            if let Some(exit) = asking
+                .reaching
+                .through_inbox(&plugin, call, None, &mut person)?
+            {
+                return Ok(exit);
+            }
             let Asking {
                 tool,
                 skip_response,
@@ -193,7 +261,15 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(text) => text,
                 Err(exit) => return Ok(exit),
             };
-            let person = reaching.person(request == "-")?;
+            let mut person = reaching.person(request == "-")?;
+            let call = inbox::Call::Elicit {
+                request: text.clone(),
+            };
+            if let Some(exit) =
+                reaching.through_inbox(&plugin, call, server.clone(), &mut person)?
+            {
+                return Ok(exit);
+            }
             let mut session = match plugin.session(person) {
                 Ok(session) => session,
                 // Answered here, with the request read: from stdin it can't be read again for
@@ -347,15 +423,36 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
     print_json(&json)?;
     let ending = Ending::of(json["status"].as_str().unwrap_or_default(), &session);
     end_journal(&mut session, ending);
-    let exit = match json["status"].as_str() {
-        Some("answered") => Exit::Answered,
-        Some("cancelled") if session.ui().interrupted() => Exit::Interrupted,
-        Some("cancelled") => Exit::Cancelled,
-        Some("unavailable") => Exit::Unavailable,
-        _ => Exit::Invalid,
-    };
+    let exit = exit_of_result(&json, session.ui().interrupted());
     leave_to_exit(session);
     Ok(exit)
+}
+
+/// The exit code of a tool call's result.
+fn exit_of_result(result: &serde_json::Value, interrupted: bool) -> Exit {
+    match result["status"].as_str() {
+        Some("answered") => Exit::Answered,
+        Some("cancelled") if interrupted => Exit::Interrupted,
+        Some("cancelled") => Exit::Cancelled,
+        Some("unavailable") => Exit::Unavailable,
+        Some("failed") => Exit::Failed,
+        _ => Exit::Invalid,
+    }
+}
+
+/// The exit code of an elicitation's reply (the reply itself, or a JSON-RPC response holding
+/// it), as an inbox sent it back.
+fn exit_of_reply(reply: &serde_json::Value) -> Exit {
+    if reply.get("error").is_some() {
+        return Exit::Invalid;
+    }
+    let reply = reply.get("result").unwrap_or(reply);
+    match reply["action"].as_str() {
+        Some("accept") => Exit::Answered,
+        Some("decline") => Exit::Declined,
+        Some("cancel") => Exit::Cancelled,
+        _ => Exit::Failed,
+    }
 }
 
 fn elicit(

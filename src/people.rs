@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use interview_host::LineReader;
 use interview_host::TerminalUi;
-use interview_host::{NoPerson, Ui, is_foreground};
+use interview_host::{NoPerson, ScriptedUi, Ui, is_foreground};
 use interview_host::{NumberedUi, StopReason};
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
@@ -56,6 +56,7 @@ impl Person for NoPerson {
 /// (`/dev/tty`), as with fzf; otherwise from standard input, typed or piped. The arrow-key UI
 /// is used wherever a terminal can be drawn on, unless `numbered` or `TERM=dumb`.
 pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
+    *STOP.lock().unwrap_or_else(|e| e.into_inner()) = None;
     let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
     let tty = || OpenOptions::new().write(true).open("/dev/tty");
     let keys_on_terminal = if request_on_stdin {
@@ -159,8 +160,40 @@ pub fn colour(terminal: bool) -> bool {
     terminal && !no_color && !dumb
 }
 
+/// The stop flag of the person [`find`] found last, if their UI has one.
+pub fn stop_flag() -> Option<Arc<AtomicBool>> {
+    STOP.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 fn stop_on_signal(stop: Arc<AtomicBool>) {
     *STOP.lock().unwrap() = Some(stop);
+}
+
+/// A flag that Ctrl-C, SIGTERM and SIGHUP set, for a request handed to an inbox: it is
+/// withdrawn there.
+pub fn stop_on_signals() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+    stop
+}
+
+/// The person of a request withdrawn (Ctrl-C) from an inbox before anything was answered:
+/// played as one who stops at the first question, so that the plugin says so in its result.
+pub fn withdrawn() -> ScriptedUi {
+    ScriptedUi::new([])
+}
+
+/// Only a withdrawn request is played by script here: its person was interrupted.
+impl Person for ScriptedUi {
+    fn interrupted(&self) -> bool {
+        true
+    }
 }
 
 /// Routes Ctrl-C, SIGTERM and SIGHUP to the person's UI, so that the plugin returns the

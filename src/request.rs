@@ -157,6 +157,21 @@ pub fn unreadable_elicitation(message: &str) -> Json {
     json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message } })
 }
 
+/// The plugin's `invalid` result for a tool call, judged without asking anyone; `None` for a
+/// call the plugin would ask (or that cannot be judged here: asking it says why).
+pub fn judged_invalid(
+    plugin: &interview_host::Plugin,
+    tool: &str,
+    arguments: &str,
+) -> Option<Json> {
+    let result = plugin
+        .session(interview_host::NoPerson)
+        .and_then(|mut session| session.call(tool, arguments))
+        .ok()?;
+    let result: Json = serde_json::from_str(&result).ok()?;
+    (result["status"] == "invalid").then_some(result)
+}
+
 /// One line of a stream of requests (`serve`), read within a size limit.
 pub enum Line {
     /// A line of UTF-8 text, without its line break.

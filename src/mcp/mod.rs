@@ -32,7 +32,7 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
 use crate::exit::Exit;
-use crate::{people, request};
+use crate::{inbox, people, request};
 
 mod forms;
 mod lines;
@@ -41,9 +41,11 @@ mod transport;
 /// Where the person is, as `--ui` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
-    /// The client's forms when it declared form elicitation; otherwise nobody: the agent's
-    /// own TUI owns the terminal the server inherits.
+    /// An open inbox; else the client's forms when it declared form elicitation; otherwise
+    /// nobody: the agent's own TUI owns the terminal the server inherits.
     Auto,
+    /// `interview inbox` only: a call waits until one is open.
+    Inbox,
     /// The client's forms only: nobody when the client has none.
     Elicit,
     /// The arrow-key UI on the controlling terminal (`/dev/tty`).
@@ -191,6 +193,71 @@ impl Server {
         }
     }
 
+    /// Asks the call in the open inboxes, when the route says so: `None` when none is open
+    /// under `--ui auto`, or the call is invalid (the plugin says so here, without bothering
+    /// the person).
+    async fn in_inbox(
+        &self,
+        name: &str,
+        arguments: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Json> {
+        let wait = match self.reach {
+            Reach::Inbox => true,
+            Reach::Auto => false,
+            _ => return None,
+        };
+        let (plugin, tool, text) = (self.plugin.clone(), name.to_string(), arguments.to_string());
+        let judged =
+            tokio::task::spawn_blocking(move || request::judged_invalid(&plugin, &tool, &text));
+        if let Ok(Some(_)) = judged.await {
+            return None;
+        }
+        let client = context.peer.peer_info().map(|info| {
+            let client = &info.client_info;
+            client.title.clone().unwrap_or_else(|| client.name.clone())
+        });
+        let ask = inbox::Ask {
+            from: inbox::From::here("mcp", client, None),
+            call: inbox::Call::Tool {
+                tool: name.to_string(),
+                arguments: arguments.to_string(),
+                skip_response: None,
+            },
+        };
+        let _heartbeat = Heartbeat::start(context, "Waiting for you in `interview inbox`".into());
+        let stop = Arc::new(AtomicBool::new(false));
+        let withdraw = stop.clone();
+        let asking = tokio::task::spawn_blocking(move || inbox::ask(&ask, wait, &stop));
+        tokio::pin!(asking);
+        let reached = tokio::select! {
+            reached = &mut asking => reached,
+            () = context.ct.cancelled() => {
+                withdraw.store(true, Ordering::SeqCst);
+                asking.await
+            }
+        };
+        match reached {
+            Ok(inbox::Reached::Answered(result)) => Some(result),
+            Ok(inbox::Reached::NoInbox) => None,
+            // Withdrawn before anything was answered: the plugin says the call was cancelled.
+            Ok(inbox::Reached::Withdrawn) => {
+                let (plugin, name, arguments) =
+                    (self.plugin.clone(), name.to_string(), arguments.to_string());
+                let call = tokio::task::spawn_blocking(move || {
+                    plugin
+                        .session(people::withdrawn())
+                        .and_then(|mut session| session.call(&name, &arguments))
+                });
+                Some(result_of(call.await))
+            }
+            Err(e) => Some(request::failed(
+                &format!("the inbox call panicked: {e}"),
+                &[],
+            )),
+        }
+    }
+
     /// The person's UI for one call, and the flag that withdraws its question.
     fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
         #[cfg(feature = "web")]
@@ -321,7 +388,10 @@ impl ServerHandler for Server {
         }
         let arguments = Json::Object(request.arguments.unwrap_or_default()).to_string();
         let name = request.name.to_string();
-        let asked = if self.in_forms(&context) {
+        let inboxed = self.in_inbox(&name, &arguments, &context).await;
+        let asked = if let Some(result) = inboxed {
+            forms::Asked::Done(result)
+        } else if self.in_forms(&context) {
             let call = forms::Call {
                 plugin: &self.plugin,
                 name: &name,

@@ -1,0 +1,127 @@
+//! The asking side: hands a request to the inboxes open for this user and waits for the one
+//! answer. Every open inbox is given the question; the first to answer wins, and the others
+//! are told to withdraw it.
+
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value as Json;
+
+use super::place::Place;
+use super::wire::{self, Ask, ToAsker, ToInbox};
+
+/// How often the socket folder is looked at for inboxes opened since.
+const RESCAN: Duration = Duration::from_millis(300);
+/// How long a withdrawn question may take to come back with the answers given so far.
+const WITHDRAWING: Duration = Duration::from_secs(5);
+
+/// How a request handed to the inboxes ended.
+#[derive(Debug)]
+pub enum Reached {
+    /// The plugin's result (for an elicitation, its reply), from the inbox that answered.
+    Answered(Json),
+    /// Withdrawn (`stop`) before anyone had answered anything.
+    Withdrawn,
+    /// No inbox was open (and the call was not to wait for one).
+    NoInbox,
+}
+
+/// Hands `ask` to every inbox open now, and to those opened while it waits, until one answers
+/// or `stop` is set. Without `wait`, a request finds no inbox open returns at once; once an
+/// inbox has it, the request waits for its answer even while no inbox is open (the person
+/// closed it: the question stays pending for the next).
+pub fn ask(place: &Place, ask: &Ask, wait: bool, stop: &AtomicBool) -> Reached {
+    let (events, received) = mpsc::channel();
+    let mut open: HashMap<PathBuf, UnixStream> = HashMap::new();
+    let mut handed = false;
+    let mut scanned: Option<Instant> = None;
+    let mut withdrawing: Option<Instant> = None;
+    let message = ToInbox::Ask(ask.clone());
+    loop {
+        if withdrawing.is_none() && scanned.is_none_or(|at| at.elapsed() >= RESCAN) {
+            scanned = Some(Instant::now());
+            for path in place.sockets() {
+                if open.contains_key(&path) {
+                    continue;
+                }
+                if let Some(stream) = connect(&path, &message, events.clone()) {
+                    open.insert(path, stream);
+                    handed = true;
+                }
+            }
+            if !handed && !wait {
+                return Reached::NoInbox;
+            }
+        }
+        if stop.load(Ordering::SeqCst) && withdrawing.is_none() {
+            withdrawing = Some(Instant::now());
+            for stream in open.values_mut() {
+                let _ = wire::send(stream, &ToInbox::Withdraw);
+            }
+        }
+        if let Some(since) = withdrawing
+            && (open.is_empty() || since.elapsed() >= WITHDRAWING)
+        {
+            return Reached::Withdrawn;
+        }
+        match received.recv_timeout(Duration::from_millis(50)) {
+            Ok((path, Some(ToAsker::Result(result)))) => {
+                open.remove(&path);
+                for stream in open.values_mut() {
+                    let _ = wire::send(stream, &ToInbox::Withdraw);
+                }
+                return Reached::Answered(result);
+            }
+            // That inbox closed (its question stays pending in the database), or withdrew it.
+            Ok((path, _)) => {
+                open.remove(&path);
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// Connects to the inbox at `path` and gives it the question; its messages go to `events`.
+/// A socket nobody listens at is a dead inbox's, and is removed.
+fn connect(
+    path: &PathBuf,
+    message: &ToInbox,
+    events: mpsc::Sender<(PathBuf, Option<ToAsker>)>,
+) -> Option<UnixStream> {
+    let mut stream = match UnixStream::connect(path) {
+        Ok(stream) => stream,
+        Err(error) if error.kind() == std::io::ErrorKind::ConnectionRefused => {
+            let _ = std::fs::remove_file(path);
+            return None;
+        }
+        Err(_) => return None,
+    };
+    if !wire::same_user(&stream) || wire::send(&mut stream, message).is_err() {
+        return None;
+    }
+    let reading = stream.try_clone().ok()?;
+    let path = path.clone();
+    std::thread::spawn(move || {
+        let mut reading = BufReader::new(reading);
+        loop {
+            match wire::receive::<ToAsker>(&mut reading) {
+                Ok(Some(message)) => {
+                    let last = matches!(message, ToAsker::Result(_) | ToAsker::Withdrawn);
+                    if events.send((path.clone(), Some(message))).is_err() || last {
+                        return;
+                    }
+                }
+                Ok(None) | Err(_) => {
+                    let _ = events.send((path, None));
+                    return;
+                }
+            }
+        }
+    });
+    Some(stream)
+}

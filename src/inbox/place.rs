@@ -1,0 +1,161 @@
+//! Where inboxes are found: the folder of their sockets, which every process of the user must
+//! find alike, whatever its environment, and the folder of the inbox's database.
+//!
+//! Agents start MCP servers with a trimmed environment (Codex passes HOME, PATH, SHELL, TERM,
+//! LANG and a few more, not `XDG_RUNTIME_DIR`), so the sockets' folder is found from the user
+//! id first: `/run/user/UID/interview` where the system made `/run/user/UID` for this user,
+//! else `~/.cache/interview/inbox`. `INTERVIEW_INBOX` names another folder, for both the
+//! sockets and the database (tests, or a person who wants their own).
+
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The folders of one user's inboxes.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// Where each open inbox has its socket, `inbox-PID.sock`.
+    pub sockets: PathBuf,
+    /// Where the inboxes keep their database and the answers of questions under way.
+    pub data: PathBuf,
+}
+
+/// The longest path a Unix socket can be bound at (`sun_path` less its terminating zero).
+const SOCKET_PATH_MAX: usize = 107;
+
+impl Place {
+    /// This user's place, from `INTERVIEW_INBOX`, the user id and the home folder. Nothing is
+    /// created here.
+    pub fn find() -> Result<Place, String> {
+        if let Some(dir) = std::env::var_os("INTERVIEW_INBOX").filter(|d| !d.is_empty()) {
+            let dir = PathBuf::from(dir);
+            return Ok(Place {
+                sockets: dir.clone(),
+                data: dir,
+            });
+        }
+        // SAFETY: getuid cannot fail.
+        let uid = unsafe { libc::getuid() };
+        let home = home()?;
+        let run = PathBuf::from(format!("/run/user/{uid}"));
+        let sockets = match std::fs::metadata(&run) {
+            Ok(meta) if meta.is_dir() && meta.uid() == uid => run.join("interview"),
+            _ => home.join(".cache/interview/inbox"),
+        };
+        let data = match std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+            Some(dir) => PathBuf::from(dir).join("interview"),
+            None => home.join(".local/share/interview"),
+        };
+        Ok(Place { sockets, data })
+    }
+
+    /// The socket of the inbox run by process `pid`.
+    pub fn socket(&self, pid: u32) -> Result<PathBuf, String> {
+        let path = self.sockets.join(format!("inbox-{pid}.sock"));
+        if path.as_os_str().len() > SOCKET_PATH_MAX {
+            return Err(format!(
+                "the inbox's socket path {} is longer than the {SOCKET_PATH_MAX} bytes a socket \
+                 can be bound at: set INTERVIEW_INBOX to a shorter folder",
+                path.display()
+            ));
+        }
+        Ok(path)
+    }
+
+    /// The sockets of the inboxes that may be open now (some may be left by inboxes that were
+    /// killed: connecting tells).
+    pub fn sockets(&self) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(&self.sockets) else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok())
+            .map(|entry| entry.path())
+            .filter(|path| {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.starts_with("inbox-") && name.ends_with(".sock")
+            })
+            .collect();
+        found.sort();
+        found
+    }
+}
+
+/// The user's home folder: `HOME`, which every agent passes on.
+fn home() -> Result<PathBuf, String> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| "HOME is not set: set INTERVIEW_INBOX to the inbox's folder".to_string())
+}
+
+/// Makes `dir` (and its parents) if missing, and checks that it is this user's and nobody
+/// else's: a folder others can write to would let them put a socket of theirs in the way.
+pub fn private_dir(dir: &Path) -> Result<(), String> {
+    let shown = dir.display();
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| format!("cannot make the inbox's folder {shown}: {e}"))?;
+    let meta = std::fs::symlink_metadata(dir)
+        .map_err(|e| format!("cannot read the inbox's folder {shown}: {e}"))?;
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    if !meta.is_dir() || meta.uid() != uid {
+        return Err(format!(
+            "the inbox's folder {shown} is not a folder of this user's"
+        ));
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(|e| format!("cannot make {shown} private (mode 0700): {e}"))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_others_could_write_to_is_made_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let inbox = dir.path().join("a/b");
+        private_dir(&inbox).unwrap();
+        std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o777)).unwrap();
+        private_dir(&inbox).unwrap();
+        let mode = std::fs::metadata(&inbox).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+    }
+
+    #[test]
+    fn a_symlink_is_not_taken_for_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/tmp", dir.path().join("link")).unwrap();
+        let error = private_dir(&dir.path().join("link")).unwrap_err();
+        assert!(error.contains("not a folder of this user's"), "{error}");
+    }
+
+    #[test]
+    fn only_inbox_sockets_are_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "inbox-1.sock",
+            "inbox-2.sock",
+            "inbox.sqlite3",
+            "other.sock",
+        ] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        let place = Place {
+            sockets: dir.path().into(),
+            data: dir.path().into(),
+        };
+        let names: Vec<String> = place
+            .sockets()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["inbox-1.sock", "inbox-2.sock"]);
+    }
+}

@@ -1,0 +1,313 @@
+//! `interview inbox`: the terminal a person keeps open, where the questions of every agent of
+//! theirs on this machine are asked, one after the other, with the widgets of `interview ask`.
+
+use std::io::{IsTerminal, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixListener;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use interview_host::internals::sanitize;
+use interview_host::{Journal, Plugin, is_foreground};
+use serde_json::Value as Json;
+
+use super::desk::{Desk, Ended, Turn};
+use super::place::{self, Place};
+use super::store::Store;
+use super::wire::{Ask, Call};
+use crate::exit::Exit;
+use crate::people::{self, Person};
+
+/// What `interview inbox` was asked for.
+pub struct Options {
+    /// Numbered lists and one answer a line, even where arrow keys work.
+    pub numbered: bool,
+}
+
+/// Runs the inbox in this terminal until Ctrl-C, SIGTERM or SIGHUP. Questions that are not
+/// answered stay pending, for the next inbox; nothing is cancelled on the askers' side.
+pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) {
+        return Err((
+            Exit::Unavailable,
+            "the inbox needs a terminal of its own: run `interview inbox` in the foreground of \
+             a terminal (a tmux pane, a second window)"
+                .into(),
+        ));
+    }
+    let place = Place::find().map_err(failed)?;
+    place::private_dir(&place.sockets).map_err(failed)?;
+    place::private_dir(&place.data).map_err(failed)?;
+    let desk = Desk::new(Store::open(&place.data).map_err(failed)?).map_err(failed)?;
+    let socket = Socket::bind(&place)?;
+    desk.accept(
+        socket
+            .listener
+            .try_clone()
+            .map_err(|e| failed(e.to_string()))?,
+    );
+    let quit = Arc::new(AtomicBool::new(false));
+    let current: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::default();
+    stop_on_signals(quit.clone(), current.clone())?;
+
+    let mut screen = std::io::stderr();
+    let _ = writeln!(
+        screen,
+        "interview inbox: the questions of your agents on this machine are asked here.\n\
+         Ctrl-C closes it; unanswered questions stay pending for the next inbox."
+    );
+    let mut idle = false;
+    loop {
+        if !idle {
+            let _ = writeln!(screen, "\nWaiting for questions…");
+            idle = true;
+        }
+        let Some(turn) = desk.next(&quit) else { break };
+        let key = &turn.held.key;
+        // Taken only when no other inbox is answering it: its journal is theirs meanwhile.
+        let journal = match Journal::open(desk.journal(key)) {
+            Ok(journal) => Some(journal),
+            Err(error)
+                if error
+                    .to_string()
+                    .contains("in use by another interview run") =>
+            {
+                desk.end(key, Ended::Elsewhere);
+                continue;
+            }
+            Err(error) => {
+                crate::warn(&format!("{error}; answers will not survive a restart"));
+                None
+            }
+        };
+        idle = false;
+        announce(&turn);
+        match ask(plugin, options, &desk, &turn, journal, &current) {
+            Ended::Left => {
+                desk.end(key, Ended::Left);
+                break;
+            }
+            ended => desk.end(key, ended),
+        }
+    }
+    drop(socket);
+    let _ = writeln!(screen, "\ninterview inbox: closed.");
+    Ok(Exit::Answered)
+}
+
+/// The inbox's socket, removed when the inbox closes.
+struct Socket {
+    listener: UnixListener,
+    path: std::path::PathBuf,
+}
+
+impl Socket {
+    fn bind(place: &Place) -> Result<Socket, (Exit, String)> {
+        let path = place.socket(std::process::id()).map_err(failed)?;
+        // A socket at this process's own name is a dead inbox's that had the same id.
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path)
+            .map_err(|e| failed(format!("cannot open the inbox at {}: {e}", path.display())))?;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600));
+        Ok(Socket { listener, path })
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Ctrl-C (when no question is open: raw mode reads it as a key then), SIGTERM and SIGHUP
+/// close the inbox, stopping the question open, if any, as Ctrl-C in it does.
+fn stop_on_signals(
+    quit: Arc<AtomicBool>,
+    current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
+) -> Result<(), (Exit, String)> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| failed(format!("cannot take the signals: {e}")))?;
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            quit.store(true, Ordering::SeqCst);
+            if let Some(stop) = &*current.lock().unwrap_or_else(|e| e.into_inner()) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Says who asks, above the question, and rings: the person may be looking elsewhere.
+fn announce(turn: &Turn) {
+    let from = &turn.held.ask.from;
+    let who = from
+        .client
+        .as_deref()
+        .or(from.server.as_deref())
+        .map(sanitize::line)
+        .unwrap_or_else(|| format!("interview {}", from.command));
+    let mut line = format!("── {who} asks");
+    if let Some(folder) = &from.folder {
+        line.push_str(&format!(" · in {}", sanitize::line(&tilde(folder))));
+    }
+    if let (Some(server), Some(_)) = (&from.server, &from.client) {
+        line.push_str(&format!(" · for {}", sanitize::line(server)));
+    }
+    if turn.behind > 0 {
+        line.push_str(&format!(" · {} more waiting", turn.behind));
+    }
+    let mut screen = std::io::stderr().lock();
+    // BEL, and OSC 9 (a desktop notification in the terminals that have one; ignored by the
+    // others).
+    let _ = write!(screen, "\x07\x1b]9;{who} asks a question\x07");
+    let _ = writeln!(screen, "\n{line}");
+    if !turn.awaited {
+        let _ = writeln!(
+            screen,
+            "   (the agent that asked has stopped: your answer is kept for when it asks again)"
+        );
+    }
+    let _ = screen.flush();
+    notify_desktop(&format!("{who} asks a question"));
+}
+
+/// A folder with the home folder as `~`.
+fn tilde(folder: &str) -> String {
+    match std::env::var("HOME") {
+        Ok(home) if !home.is_empty() && folder.starts_with(&home) => {
+            format!("~{}", &folder[home.len()..])
+        }
+        _ => folder.to_string(),
+    }
+}
+
+/// A desktop notification where there is a desktop to show it: `notify-send` (Linux) or
+/// `osascript` (macOS). Nothing is waited for, and nothing is said when neither exists.
+fn notify_desktop(text: &str) {
+    let desktop = std::env::var_os("DISPLAY").is_some()
+        || std::env::var_os("WAYLAND_DISPLAY").is_some()
+        || cfg!(target_os = "macos");
+    if !desktop {
+        return;
+    }
+    let mut command = if cfg!(target_os = "macos") {
+        let mut command = std::process::Command::new("osascript");
+        let quoted = text.replace('\\', "\\\\").replace('"', "\\\"");
+        command.args([
+            "-e",
+            &format!("display notification \"{quoted}\" with title \"interview\""),
+        ]);
+        command
+    } else {
+        let mut command = std::process::Command::new("notify-send");
+        command.args(["--app-name=interview", "interview", text]);
+        command
+    };
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if let Ok(mut child) = command.spawn() {
+        std::thread::spawn(move || child.wait());
+    }
+}
+
+/// Asks the person `turn`'s question with the plugin, keeping their answers in `journal` until
+/// the end.
+fn ask(
+    plugin: &Plugin,
+    options: &Options,
+    desk: &Desk,
+    turn: &Turn,
+    journal: Option<Journal>,
+    current: &Mutex<Option<Arc<AtomicBool>>>,
+) -> Ended {
+    let key = &turn.held.key;
+    discard_typed_ahead();
+    let person = people::find(false, options.numbered);
+    let stop = people::stop_flag();
+    // The asker's withdrawal and the signals both stop the person's UI.
+    if let Some(stop) = &stop {
+        desk.asking_with(key, stop.clone());
+    }
+    *current.lock().unwrap_or_else(|e| e.into_inner()) = stop;
+    let ran = run_plugin(plugin, person, journal, &turn.held.ask);
+    *current.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    if ran.cut_off && !desk.withdrawn(key) {
+        // Closed mid-question: dropped with the session's end, the journal keeps what was
+        // answered for the next inbox.
+        return Ended::Left;
+    }
+    // Answered, or withdrawn by the asker, who gets what was answered so far.
+    if let Some(journal) = ran.journal {
+        let _ = journal.finish();
+    }
+    Ended::Result(ran.result)
+}
+
+/// A question's run through the plugin.
+struct Ran {
+    /// The plugin's result (for an elicitation, its reply).
+    result: Json,
+    /// The person was cut off (Ctrl-C, a signal, the asker's withdrawal).
+    cut_off: bool,
+    journal: Option<Journal>,
+}
+
+fn run_plugin(
+    plugin: &Plugin,
+    person: Box<dyn Person>,
+    journal: Option<Journal>,
+    ask: &Ask,
+) -> Ran {
+    let mut session = match plugin.session(person) {
+        Ok(session) => session,
+        Err(error) => {
+            return Ran {
+                result: crate::request::failed(&error.chain(), &[]),
+                cut_off: false,
+                journal,
+            };
+        }
+    };
+    if let Some(journal) = journal {
+        session.keep_journal(journal);
+    }
+    let reply = match &ask.call {
+        Call::Tool {
+            tool,
+            arguments,
+            skip_response,
+        } => {
+            session.set_skip_response(skip_response.clone());
+            session.call(tool, arguments)
+        }
+        Call::Elicit { request } => session
+            .elicit(request, ask.from.server.as_deref())
+            .map(|elicitation| elicitation.reply),
+    };
+    let result = match crate::request::read_result(reply) {
+        Ok(result) => result,
+        Err((failure, given)) => crate::request::failed(&failure, &given),
+    };
+    Ran {
+        result,
+        cut_off: session.ui().cut_off(),
+        journal: session.take_journal(),
+    }
+}
+
+/// Keys typed while no question was shown belong to no question: they are dropped, so that a
+/// question that appears as the person types is not answered by keys meant for nothing.
+fn discard_typed_ahead() {
+    // SAFETY: tcflush on standard input, a terminal this process is in the foreground of.
+    unsafe { libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH) };
+}
+
+fn failed(message: String) -> (Exit, String) {
+    (Exit::Failed, message)
+}

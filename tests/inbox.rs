@@ -1,0 +1,418 @@
+//! `interview inbox`: a person answers in one terminal the questions of commands that cannot
+//! ask where they run. The inbox runs in a real pseudo-terminal; the askers run with no
+//! terminal at all, as agents start them; both find each other through `INTERVIEW_INBOX`.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+
+use common::term::{CTRL_C, DOWN, ENTER, Term};
+use common::{interview, values, without_terminal, write_request};
+
+/// A folder of its own for one test's inboxes and askers.
+struct Place(tempfile::TempDir);
+
+impl Place {
+    fn new() -> Place {
+        Place(tempfile::tempdir().unwrap())
+    }
+
+    fn dir(&self) -> &str {
+        self.0.path().to_str().unwrap()
+    }
+
+    /// `interview inbox` in a terminal of its own.
+    fn inbox(&self) -> Term {
+        let command = format!("{} inbox", env!("CARGO_BIN_EXE_interview"));
+        let result = self.0.path().join("inbox.out");
+        let term = Term::run(
+            &command,
+            result,
+            30,
+            100,
+            &[("INTERVIEW_INBOX", self.dir())],
+        );
+        term.wait("Waiting for questions");
+        term
+    }
+
+    /// `interview args` as an agent starts it: no terminal, in a session of its own.
+    fn asker(&self, args: &[&str]) -> Child {
+        self.spawn(args, Stdio::null())
+    }
+
+    /// `interview args` with no terminal, `stdin` as its standard input.
+    fn spawn(&self, args: &[&str], stdin: Stdio) -> Child {
+        let mut command = interview();
+        command
+            .args(args)
+            .env("INTERVIEW_INBOX", self.dir())
+            .current_dir(self.0.path())
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        without_terminal(&mut command).spawn().unwrap()
+    }
+
+    /// An inbox and an asker of the deploy request, its first question answered (Production)
+    /// and the second shown.
+    fn first_question_answered(&self) -> (Term, Child) {
+        let mut inbox = self.inbox();
+        let asker = self.asker(&["ask", &deploy()]);
+        inbox.wait("Where to deploy?");
+        inbox.key(DOWN);
+        inbox.key(ENTER);
+        inbox.wait("Which checks?");
+        (inbox, asker)
+    }
+
+    fn sockets(&self) -> usize {
+        std::fs::read_dir(self.0.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".sock")
+            })
+            .count()
+    }
+}
+
+fn deploy() -> String {
+    write_request(
+        "inbox-deploy",
+        &json!({"questions": [
+            {"id": "env", "question": "Where to deploy?", "options": ["Staging", "Production"]},
+            {"id": "checks", "question": "Which checks?", "multi": true,
+             "options": ["Unit tests", "Lint", "Load test"]},
+        ]}),
+    )
+}
+
+/// The asker's result and exit code, once it ends (within a minute).
+fn finished(child: Child) -> (Json, i32, String) {
+    let output = wait_with_timeout(child, Duration::from_secs(60));
+    let result = serde_json::from_slice(&output.stdout).unwrap_or(Json::Null);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (result, output.status.code().unwrap_or(-1), stderr)
+}
+
+fn wait_with_timeout(mut child: Child, patience: Duration) -> Output {
+    let deadline = Instant::now() + patience;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the command did not end within {patience:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Answers the deploy request's two questions: Production, then Lint, then submits.
+fn answer_deploy(inbox: &mut Term) {
+    inbox.wait("Where to deploy?");
+    inbox.key(DOWN);
+    inbox.key(ENTER);
+    answer_checks(inbox);
+}
+
+/// Answers the deploy request's second question (Lint), then submits.
+fn answer_checks(inbox: &mut Term) {
+    inbox.wait("Which checks?");
+    inbox.key(DOWN);
+    inbox.key(" ");
+    inbox.key(ENTER);
+    inbox.wait("Review your answers");
+    inbox.key(ENTER);
+}
+
+#[test]
+fn an_agent_without_a_terminal_is_answered_in_the_open_inbox() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let request = deploy();
+    let asker = place.asker(&["ask", &request]);
+    let screen = inbox.wait("Where to deploy?");
+    let folder = place
+        .0
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(screen.contains("── interview ask asks · in "), "{screen}");
+    assert!(
+        screen.contains(&folder),
+        "who asks names the folder: {screen}"
+    );
+    answer_deploy(&mut inbox);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(result["status"], "answered");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+    inbox.wait("✔ 2 answers sent");
+    // Ctrl-C is a signal once the question's raw mode is over.
+    std::thread::sleep(Duration::from_millis(500));
+    // (The signal stops the test's shell too, so the inbox's end is read off the screen.)
+    inbox.send(CTRL_C);
+    inbox.wait("interview inbox: closed.");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while place.sockets() > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "a closed inbox removes its socket"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn closing_the_inbox_mid_batch_keeps_the_answers_for_the_next_inbox() {
+    let place = Place::new();
+    let (mut inbox, asker) = place.first_question_answered();
+    inbox.send(CTRL_C);
+    let closed = inbox.finish();
+    assert!(closed.restored);
+    assert!(
+        closed.screen.contains("interview inbox: closed"),
+        "{}",
+        closed.screen
+    );
+
+    // The asker still waits: closing the inbox is not an answer.
+    std::thread::sleep(Duration::from_millis(500));
+    let mut asker = asker;
+    assert!(
+        asker.try_wait().unwrap().is_none(),
+        "the asker waits for the next inbox"
+    );
+
+    let mut inbox = place.inbox();
+    let screen = inbox.wait("Which checks?");
+    assert!(screen.contains("your answer is kept"), "{screen}");
+    assert!(screen.contains("Production"), "{screen}");
+    assert!(
+        !screen.contains("has stopped"),
+        "the asker is alive: {screen}"
+    );
+    inbox.key(DOWN);
+    inbox.key(" ");
+    inbox.key(ENTER);
+    inbox.wait("Review your answers");
+    inbox.key(ENTER);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+}
+
+#[test]
+fn an_answer_given_after_the_asker_died_is_handed_to_the_same_request_asked_again() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let request = deploy();
+    let mut asker = place.asker(&["ask", &request]);
+    inbox.wait("Where to deploy?");
+    asker.kill().unwrap();
+    asker.wait().unwrap();
+    answer_deploy(&mut inbox);
+    inbox.wait("✔ 2 answers sent");
+
+    // Asked again by a new run: the answer is there at once, and nothing is asked.
+    let started = Instant::now();
+    let (result, code, stderr) = finished(place.asker(&["ask", &request]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // Handed once: a third run of the same request is a new question.
+    let third = place.asker(&["ask", &request]);
+    let screen = inbox.wait("── interview ask asks");
+    assert_eq!(
+        screen.matches("── interview ask asks").count(),
+        1,
+        "{screen}"
+    );
+    answer_deploy(&mut inbox);
+    let (result, code, _) = finished(third);
+    assert_eq!(code, 0);
+    assert_eq!(result["status"], "answered");
+}
+
+#[test]
+fn two_inboxes_one_answer_and_the_other_inbox_lets_the_question_go() {
+    let place = Place::new();
+    let mut first = place.inbox();
+    let mut second = place.inbox();
+    let asker = place.asker(&["ask", &deploy()]);
+    // Both are given the question; one asks it, the other leaves it to the first.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let (asking, idle) = loop {
+        if first.contents().contains("Where to deploy?") {
+            break (&mut first, &mut second);
+        }
+        if second.contents().contains("Where to deploy?") {
+            break (&mut second, &mut first);
+        }
+        assert!(Instant::now() < deadline, "no inbox asked the question");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    answer_deploy(asking);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+    std::thread::sleep(Duration::from_secs(3));
+    let screen = idle.contents();
+    assert!(
+        !screen.contains("Where to deploy?"),
+        "asked twice: {screen}"
+    );
+}
+
+#[test]
+fn ctrl_c_of_the_asker_withdraws_the_question_with_the_answers_given() {
+    let place = Place::new();
+    let (inbox, asker) = place.first_question_answered();
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 130, "{stderr}");
+    assert_eq!(result["status"], "cancelled", "{result}");
+    assert_eq!(result["answers"][0]["value"], "Production", "{result}");
+    // The inbox gives the question up and waits for the next.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while inbox.contents().contains("Which checks?") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let screen = inbox.wait("Waiting for questions");
+    assert!(!screen.contains("? Which checks?"), "{screen}");
+}
+
+#[test]
+fn with_no_inbox_open_auto_is_unavailable_at_once_and_ui_inbox_waits_for_one() {
+    let place = Place::new();
+    let request = deploy();
+    let started = Instant::now();
+    let (result, code, _) = finished(place.asker(&["ask", &request]));
+    assert_eq!(code, 3);
+    assert_eq!(result["status"], "unavailable");
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    let mut waiting = place.asker(&["ask", "--ui", "inbox", &request]);
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(
+        waiting.try_wait().unwrap().is_none(),
+        "--ui inbox waits for an inbox"
+    );
+    let mut inbox = place.inbox();
+    answer_deploy(&mut inbox);
+    let (result, code, stderr) = finished(waiting);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+}
+
+#[test]
+fn an_invalid_request_is_answered_without_bothering_the_inbox() {
+    let place = Place::new();
+    let inbox = place.inbox();
+    let request = write_request("inbox-invalid", &json!({"questions": [{"question": 7}]}));
+    let (result, code, _) = finished(place.asker(&["ask", "--ui", "inbox", &request]));
+    assert_eq!(code, 2);
+    assert_eq!(result["status"], "invalid");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!inbox.contents().contains("asks"), "{}", inbox.contents());
+}
+
+#[test]
+fn the_inbox_needs_a_terminal_of_its_own() {
+    let place = Place::new();
+    let output = wait_with_timeout(place.asker(&["inbox"]), Duration::from_secs(30));
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs a terminal of its own"), "{stderr}");
+    assert_eq!(place.sockets(), 0);
+}
+
+#[test]
+fn the_inbox_folder_socket_and_database_are_the_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let place = Place::new();
+    let inbox_dir = place.0.path().join("nested");
+    let command = format!("{} inbox", env!("CARGO_BIN_EXE_interview"));
+    let term = Term::run(
+        &command,
+        place.0.path().join("out"),
+        30,
+        100,
+        &[("INTERVIEW_INBOX", inbox_dir.to_str().unwrap())],
+    );
+    term.wait("Waiting for questions");
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&inbox_dir), 0o700);
+    assert_eq!(mode(&inbox_dir.join("inbox.sqlite3")), 0o600);
+    let socket: PathBuf = std::fs::read_dir(&inbox_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "sock"))
+        .unwrap();
+    assert_eq!(mode(&socket), 0o600);
+}
+
+/// An MCP client (one without forms) on `interview mcp`'s pipes: its call is asked in the
+/// inbox, under the client's name, and the result comes back as the tool's.
+#[test]
+fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let mut server = place.spawn(&["mcp"], Stdio::piped());
+    let mut stdin = server.stdin.take().unwrap();
+    let replies = lines_of(server.stdout.take().unwrap());
+    let mut send = move |message: Json| {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "claude-code", "title": "Claude Code", "version": "2.1"}}}),
+    );
+    let patience = Duration::from_secs(60);
+    let reply: Json = serde_json::from_str(&replies.recv_timeout(patience).unwrap()).unwrap();
+    assert_eq!(reply["id"], 0, "{reply}");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let arguments: Json =
+        serde_json::from_str(&std::fs::read_to_string(deploy()).unwrap()).unwrap();
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "interview", "arguments": arguments}}));
+    let screen = inbox.wait("Where to deploy?");
+    assert!(screen.contains("── Claude Code asks · in "), "{screen}");
+    answer_deploy(&mut inbox);
+    let reply: Json = serde_json::from_str(&replies.recv_timeout(patience).unwrap()).unwrap();
+    assert_eq!(reply["id"], 1, "{reply}");
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(result["status"], "answered", "{reply}");
+    assert_eq!(values(result), [json!("Production"), json!(["Lint"])]);
+    assert_eq!(reply["result"]["content"][0]["text"], result["text"]);
+    drop(send);
+    let _ = wait_with_timeout(server, Duration::from_secs(30));
+}
+
+/// Each line of `output`, read on a thread of its own.
+fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            if sender.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
