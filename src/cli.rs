@@ -57,6 +57,9 @@ pub enum Command {
     /// `interview inbox`: answer every agent's questions in this terminal.
     Inbox {
         numbered: bool,
+        /// `--web`: whether to open the browser (`--no-open` says no).
+        #[cfg(feature = "web")]
+        web: Option<bool>,
     },
     Serve {
         asking: Asking,
@@ -342,10 +345,23 @@ const MCP: &[Opt] = &[
     OPEN_TIMEOUT,
 ];
 
-const INBOX: &[Opt] = &[flag(
-    "numbered",
-    "Numbered lists and one answer per line, even on a terminal that can do arrow keys.",
-)];
+const INBOX: &[Opt] = &[
+    flag(
+        "numbered",
+        "Numbered lists and one answer per line, even on a terminal that can do arrow keys.",
+    ),
+    #[cfg(feature = "web")]
+    flag(
+        "web",
+        "Ask in a browser page instead of this terminal (no terminal needed): its address is \
+         said on stderr, and the browser is opened when a question comes and no page shows it.",
+    ),
+    #[cfg(feature = "web")]
+    flag(
+        "no-open",
+        "With --web: say the page's address, but don't open a browser.",
+    ),
+];
 
 const SERVE: &[Opt] = &[
     valued(
@@ -696,6 +712,8 @@ impl Given {
             },
             "inbox" => Command::Inbox {
                 numbered: self.flag("numbered"),
+                #[cfg(feature = "web")]
+                web: self.flag("web").then(|| !self.flag("no-open")),
             },
             _ => Command::Serve {
                 asking: self.asking(spec)?,

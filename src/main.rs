@@ -170,9 +170,18 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             mcp::run(plugin, options)?;
             Ok(Exit::Answered)
         }
-        Command::Inbox { numbered } => {
-            inbox::window::run(&plugin, &inbox::window::Options { numbered })
-        }
+        Command::Inbox {
+            numbered,
+            #[cfg(feature = "web")]
+            web,
+        } => inbox::window::run(
+            &plugin,
+            &inbox::window::Options {
+                numbered,
+                #[cfg(feature = "web")]
+                web,
+            },
+        ),
         Command::Check { request, tool } => {
             let arguments = match read_request(&plugin, &request, request::unreadable) {
                 Ok(arguments) => arguments,

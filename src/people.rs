@@ -112,6 +112,14 @@ impl Person for interview_host::WebUi {
     }
 }
 
+/// One page shared by the requests that take turns in it (an inbox's).
+#[cfg(feature = "web")]
+impl Person for Arc<Mutex<interview_host::WebUi>> {
+    fn interrupted(&self) -> bool {
+        self.lock().unwrap_or_else(|e| e.into_inner()).interrupted()
+    }
+}
+
 /// A browser page for the person: served on 127.0.0.1; when a request has questions and no page
 /// shows them, its address is said on stderr and it is opened in the browser, unless `open` is
 /// false. Nobody opening it within `open_timeout` makes the request `unavailable`.

@@ -23,20 +23,71 @@ use crate::people::{self, Person};
 pub struct Options {
     /// Numbered lists and one answer a line, even where arrow keys work.
     pub numbered: bool,
+    /// Ask in a browser page instead of this terminal; open the browser when a question
+    /// comes and no page shows it.
+    #[cfg(feature = "web")]
+    pub web: Option<bool>,
+}
+
+/// Where the inbox asks.
+enum Desktop {
+    /// This terminal, a UI made for each question.
+    Terminal { numbered: bool },
+    /// One page for the inbox's lifetime.
+    #[cfg(feature = "web")]
+    Page(Arc<Mutex<interview_host::WebUi>>),
+}
+
+impl Desktop {
+    fn new(options: &Options) -> Result<Desktop, (Exit, String)> {
+        #[cfg(feature = "web")]
+        if let Some(open) = options.web {
+            // The inbox waits for its page as long as the person takes: a question is not
+            // answered `unavailable` because nobody opened the page yet.
+            let forever = std::time::Duration::from_secs(100 * 365 * 24 * 3600);
+            let page = people::page(open, forever).map_err(failed)?;
+            let _ = writeln!(
+                std::io::stderr(),
+                "interview inbox: the questions are at {}",
+                page.url()
+            );
+            return Ok(Desktop::Page(Arc::new(Mutex::new(page))));
+        }
+        let stdin = std::io::stdin();
+        if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) {
+            return Err((
+                Exit::Unavailable,
+                "the inbox needs a terminal of its own: run `interview inbox` in the foreground \
+                 of a terminal (a tmux pane, a second window)"
+                    .into(),
+            ));
+        }
+        Ok(Desktop::Terminal {
+            numbered: options.numbered,
+        })
+    }
+
+    /// The person, for one question, and the flag that stops their UI.
+    fn person(&self) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
+        match self {
+            Desktop::Terminal { numbered } => {
+                discard_typed_ahead();
+                let person = people::find(false, *numbered);
+                (person, people::stop_flag())
+            }
+            #[cfg(feature = "web")]
+            Desktop::Page(page) => {
+                let stop = page.lock().unwrap_or_else(|e| e.into_inner()).stop_flag();
+                (Box::new(page.clone()), Some(stop))
+            }
+        }
+    }
 }
 
 /// Runs the inbox in this terminal until Ctrl-C, SIGTERM or SIGHUP. Questions that are not
 /// answered stay pending, for the next inbox; nothing is cancelled on the askers' side.
 pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
-    let stdin = std::io::stdin();
-    if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) {
-        return Err((
-            Exit::Unavailable,
-            "the inbox needs a terminal of its own: run `interview inbox` in the foreground of \
-             a terminal (a tmux pane, a second window)"
-                .into(),
-        ));
-    }
+    let desktop = Desktop::new(options)?;
     let place = Place::find().map_err(failed)?;
     place::private_dir(&place.sockets).map_err(failed)?;
     place::private_dir(&place.data).map_err(failed)?;
@@ -84,7 +135,7 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
         };
         idle = false;
         announce(&turn);
-        match ask(plugin, options, &desk, &turn, journal, &current) {
+        match ask(plugin, &desktop, &desk, &turn, journal, &current) {
             Ended::Left => {
                 desk.end(key, Ended::Left);
                 break;
@@ -220,16 +271,14 @@ fn notify_desktop(text: &str) {
 /// the end.
 fn ask(
     plugin: &Plugin,
-    options: &Options,
+    desktop: &Desktop,
     desk: &Desk,
     turn: &Turn,
     journal: Option<Journal>,
     current: &Mutex<Option<Arc<AtomicBool>>>,
 ) -> Ended {
     let key = &turn.held.key;
-    discard_typed_ahead();
-    let person = people::find(false, options.numbered);
-    let stop = people::stop_flag();
+    let (person, stop) = desktop.person();
     // The asker's withdrawal and the signals both stop the person's UI.
     if let Some(stop) = &stop {
         desk.asking_with(key, stop.clone());

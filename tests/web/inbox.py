@@ -1,0 +1,98 @@
+"""`interview inbox --web` in Debian's Chromium (headless, driven by Playwright): the page answers
+the questions of commands that run with no terminal, as agents start them, one after the other,
+and each asker gets exactly the answers given on the page.
+
+    python tests/web/inbox.py target/debug/interview
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from playwright.sync_api import expect, sync_playwright
+
+INTERVIEW = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview")
+CHROMIUM = "/usr/bin/chromium"
+
+
+def asker(place, request, *options):
+    """`interview ask` with no terminal and nothing on stdin, in a session of its own."""
+    path = os.path.join(place, f"request-{time.monotonic_ns()}.json")
+    with open(path, "w") as file:
+        json.dump(request, file)
+    return subprocess.Popen(
+        [INTERVIEW, "ask", *options, path], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "INTERVIEW_INBOX": place},
+        cwd=place, start_new_session=True)
+
+
+def finished(process):
+    out, err = process.communicate(timeout=30)
+    return process.returncode, json.loads(out), err
+
+
+def main():
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as place, sync_playwright() as playwright:
+        inbox = subprocess.Popen(
+            [INTERVIEW, "inbox", "--web", "--no-open"], stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "INTERVIEW_INBOX": place})
+        try:
+            line = inbox.stderr.readline()
+            assert line.startswith("interview inbox: the questions are at http://127.0.0.1:"), line
+            url = line.split(" at ", 1)[1].strip()
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(url)
+
+            # Two agents ask at once: both are answered, in turn, in the one tab.
+            first = asker(place, {"question": "Which database?", "options": ["Postgres", "SQLite"]})
+            second = asker(place, {"questions": [
+                {"id": "checks", "question": "Which checks?", "multi_select": True,
+                 "options": ["lint", "test", "fuzz"]},
+                {"id": "sure", "question": "Ship it?", "type": "confirm"}]})
+            expect(page.locator("legend")).to_have_text("Which database?", timeout=20000)
+            page.get_by_label("2. SQLite").check()
+            page.keyboard.press("Enter")
+            code, result, err = finished(first)
+            assert code == 0, err
+            assert result["answers"][0]["value"] == "SQLite", result
+
+            expect(page.locator("legend")).to_have_text("Which checks?", timeout=20000)
+            page.get_by_label("1. lint").check()
+            page.get_by_label("3. fuzz").check()
+            page.keyboard.press("Enter")
+            expect(page.locator("legend")).to_have_text("Ship it?")
+            page.keyboard.press("y")
+            page.get_by_role("button", name="Submit").click()
+            code, result, err = finished(second)
+            assert code == 0, err
+            assert [a["value"] for a in result["answers"]] == [["lint", "fuzz"], True], result
+
+            # An asker that gives up (Ctrl-C) takes its question back from the page.
+            third = asker(place, {"question": "Deploy now?", "type": "confirm"})
+            expect(page.locator("legend")).to_have_text("Deploy now?", timeout=20000)
+            third.send_signal(2)
+            code, result, err = finished(third)
+            assert code == 130 and result["status"] == "cancelled", (code, result, err)
+            expect(page.get_by_role("status")).to_contain_text("withdrawn", timeout=10000)
+
+            # The same tab takes the next question.
+            fourth = asker(place, {"question": "Your name?"})
+            expect(page.locator("legend")).to_have_text("Your name?", timeout=20000)
+            page.keyboard.type("Ada")
+            page.keyboard.press("Enter")
+            code, result, err = finished(fourth)
+            assert code == 0 and result["answers"][0]["value"] == "Ada", (code, result, err)
+            browser.close()
+        finally:
+            inbox.send_signal(2)
+            inbox.wait(timeout=20)
+    print(f"web inbox in Chromium: {time.monotonic() - started:.1f} s")
+
+
+main()
