@@ -29,59 +29,35 @@ impl Reaching {
         }
         Ok(people::find(request_on_stdin, self.numbered))
     }
+}
 
-    /// Asks `call` in `interview inbox` where the options say so: always with `--ui inbox`
-    /// (waiting for one to open), and under `--ui auto` when nobody can be asked here and an
-    /// inbox is open. `Some` with how the command ends when an inbox answered (the result is
-    /// printed); `None` to ask `person` here: nobody reached an inbox, or the request was
-    /// withdrawn (Ctrl-C) before anything was answered, and `person` is then one who cancels.
-    fn through_inbox(
-        &self,
-        plugin: &Plugin,
-        call: inbox::Call,
-        server: Option<String>,
-        person: &mut Box<dyn people::Person>,
-    ) -> Result<Option<Exit>, Failure> {
-        use interview_host::{Ui as _, UiMode};
-        let wait = match self.ui {
-            cli::PersonUi::Inbox => true,
-            cli::PersonUi::Auto if person.mode() == UiMode::Unavailable => false,
-            _ => return Ok(None),
-        };
-        // An invalid call is answered here, as it would be anywhere: nobody is bothered.
-        if let inbox::Call::Tool {
-            tool, arguments, ..
-        } = &call
-            && request::judged_invalid(plugin, tool, arguments).is_some()
-        {
-            return Ok(None);
+/// Asks `call` in `interview inbox` when `route` says so. `Some` with how the command ends
+/// when an inbox took it (the result is printed); `None` to ask `person` here.
+fn through_inbox(
+    plugin: &Plugin,
+    route: Option<inbox::Route>,
+    call: inbox::Call,
+    server: Option<String>,
+) -> Result<Option<Exit>, Failure> {
+    let Some(route) = route else {
+        return Ok(None);
+    };
+    let command = match call {
+        inbox::Call::Tool { .. } => "ask",
+        inbox::Call::Elicit { .. } => "elicit",
+    };
+    let stop = people::stop_on_signals();
+    let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
+    let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
+        return Ok(None);
+    };
+    let exit = match call {
+        inbox::Call::Tool { .. } => {
+            exit_of_result(&result, stop.load(std::sync::atomic::Ordering::SeqCst))
         }
-        let command = match call {
-            inbox::Call::Tool { .. } => "ask",
-            inbox::Call::Elicit { .. } => "elicit",
-        };
-        let ask = inbox::Ask {
-            from: inbox::From::here(command, None, server),
-            call,
-        };
-        let stop = people::stop_on_signals();
-        match inbox::ask(&ask, wait, &stop) {
-            inbox::Reached::Answered(result) => {
-                let exit = match &ask.call {
-                    inbox::Call::Tool { .. } => {
-                        exit_of_result(&result, stop.load(std::sync::atomic::Ordering::SeqCst))
-                    }
-                    inbox::Call::Elicit { .. } => exit_of_reply(&result),
-                };
-                Ok(Some(answer(&result, exit)))
-            }
-            inbox::Reached::Withdrawn => {
-                *person = Box::new(people::withdrawn());
-                Ok(None)
-            }
-            inbox::Reached::NoInbox => Ok(None),
-        }
-    }
+        inbox::Call::Elicit { .. } => exit_of_reply(&result),
+    };
+    Ok(Some(answer(&result, exit)))
 }
 
 fn main() -> ExitCode {
@@ -218,12 +194,14 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             plugin
                 .session(interview_host::NoPerson)
                 .map_err(plugin_error)?;
-            let person = asking.reaching.person(true)?;
+            let mut person = asking.reaching.person(true)?;
+            let inbox = inbox::Route::choose(asking.reaching.ui, &mut person);
             let options = serve::Options {
                 tool: asking.tool,
                 skip_response: asking.skip_response,
                 server,
                 state,
+                inbox: inbox.map(serve::Inboxed::new),
             };
             Ok(serve::run(&plugin, options, person))
         }
@@ -242,10 +220,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 arguments: arguments.clone(),
                 skip_response: asking.skip_response.clone(),
             };
-            if let Some(exit) = asking
-                .reaching
-                .through_inbox(&plugin, call, None, &mut person)?
-            {
+            let route = inbox::Route::choose(asking.reaching.ui, &mut person);
+            if let Some(exit) = through_inbox(&plugin, route, call, None)? {
                 return Ok(exit);
             }
             let Asking {
@@ -274,9 +250,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let call = inbox::Call::Elicit {
                 request: text.clone(),
             };
-            if let Some(exit) =
-                reaching.through_inbox(&plugin, call, server.clone(), &mut person)?
-            {
+            let route = inbox::Route::choose(reaching.ui, &mut person);
+            if let Some(exit) = through_inbox(&plugin, route, call, server.clone())? {
                 return Ok(exit);
             }
             let mut session = match plugin.session(person) {

@@ -11,11 +11,14 @@
 //! back, so the caller never falls out of step.
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use interview_host::{Error, Given, Plugin, Session, json_text};
 use serde_json::{Map, Value as Json};
 
 use crate::exit::Exit;
+use crate::inbox;
 use crate::people::{self, Person};
 use crate::request::{self, Line};
 
@@ -30,6 +33,38 @@ pub struct Options {
     pub server: Option<String>,
     /// `Some` in state mode.
     pub state: Option<StateKeys>,
+    /// `Some` when the requests go to `interview inbox`.
+    pub inbox: Option<Inboxed>,
+}
+
+/// Requests handed to the inboxes, and the flag that a signal sets to withdraw one (and end
+/// the session after it, as an interrupt does).
+pub struct Inboxed {
+    route: inbox::Route,
+    stop: Arc<AtomicBool>,
+}
+
+impl Inboxed {
+    /// Takes Ctrl-C, SIGTERM and SIGHUP for the inbox's requests.
+    pub fn new(route: inbox::Route) -> Inboxed {
+        Inboxed {
+            route,
+            stop: people::stop_on_signals(),
+        }
+    }
+
+    /// `call` answered in an inbox; `None` when none took it.
+    fn ask(&self, plugin: &Plugin, call: inbox::Call, server: Option<&str>) -> Option<Json> {
+        let server = server.map(str::to_string);
+        let reached = self
+            .route
+            .ask(plugin, "serve", call.clone(), server.clone(), &self.stop);
+        inbox::route::answered(plugin, reached, &call, server.as_deref())
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
 }
 
 /// The keys of a workflow's state (the defaults of workflow engines that pause for a human).
@@ -53,7 +88,9 @@ pub fn keys(list: &str) -> Vec<String> {
 /// on; only a result that cannot be written ends it, since nobody is reading any more.
 /// `person` answers (a terminal UI, numbered lines, or a web page).
 pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
-    people::on_signals();
+    if options.inbox.is_none() {
+        people::on_signals();
+    }
     let mut asker: Asker = Some(person);
     let limit = plugin.limits().request_bytes;
     let mut input = std::io::stdin().lock();
@@ -90,7 +127,9 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
             ));
             return Exit::Unwritten;
         }
-        if asker.as_ref().is_some_and(|person| person.interrupted()) {
+        if asker.as_ref().is_some_and(|person| person.interrupted())
+            || options.inbox.as_ref().is_some_and(Inboxed::stopped)
+        {
             return Exit::Interrupted;
         }
         if finished {
@@ -114,7 +153,7 @@ fn request_line(plugin: &Plugin, asker: &mut Asker, options: &Options, line: &st
     };
     if let Some(object) = object.as_ref().filter(|o| is_elicitation(o)) {
         let server = server_named(object).or(options.server.as_deref());
-        return elicit(plugin, asker, line, server);
+        return elicit(plugin, asker, options, line, server);
     }
     if let Some(method) = other_method(object.as_ref()) {
         return method_not_found(object.as_ref(), method);
@@ -225,6 +264,18 @@ fn with_person(
 
 /// Asks one tool call; the result JSON.
 fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, arguments: &str) -> Json {
+    let call = || inbox::Call::Tool {
+        tool: tool.to_string(),
+        arguments: arguments.to_string(),
+        skip_response: options.skip_response.clone(),
+    };
+    if let Some(result) = options
+        .inbox
+        .as_ref()
+        .and_then(|i| i.ask(plugin, call(), None))
+    {
+        return result;
+    }
     with_person(
         plugin,
         asker,
@@ -238,7 +289,23 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
 
 /// Answers one elicitation from `server`; the reply to send back to the server. With nobody to
 /// ask, the reply cancels, and stderr says why, for whoever reads the logs.
-fn elicit(plugin: &Plugin, asker: &mut Asker, request: &str, server: Option<&str>) -> Json {
+fn elicit(
+    plugin: &Plugin,
+    asker: &mut Asker,
+    options: &Options,
+    request: &str,
+    server: Option<&str>,
+) -> Json {
+    let call = || inbox::Call::Elicit {
+        request: request.to_string(),
+    };
+    if let Some(reply) = options
+        .inbox
+        .as_ref()
+        .and_then(|i| i.ask(plugin, call(), server))
+    {
+        return reply;
+    }
     with_person(
         plugin,
         asker,

@@ -416,3 +416,38 @@ fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Rec
     });
     lines
 }
+
+#[test]
+fn serve_asks_each_line_in_the_inbox_and_an_elicitation_too() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let mut serve = place.spawn(&["serve"], Stdio::piped());
+    let mut stdin = serve.stdin.take().unwrap();
+    let results = lines_of(serve.stdout.take().unwrap());
+    let patience = Duration::from_secs(60);
+    writeln!(stdin, r#"{{"question": "Your name?"}}"#).unwrap();
+    inbox.wait("Your name?");
+    inbox.send("Ada\r");
+    let first: Json = serde_json::from_str(&results.recv_timeout(patience).unwrap()).unwrap();
+    assert_eq!(first["answers"][0]["value"], "Ada", "{first}");
+    let elicitation = json!({"jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+        "params": {"message": "Pick a colour", "requestedSchema": {"type": "object",
+            "properties": {"colour": {"type": "string", "enum": ["red", "green"]}},
+            "required": ["colour"]}}});
+    writeln!(stdin, "{elicitation}").unwrap();
+    inbox.wait("Pick a colour");
+    inbox.key(DOWN);
+    inbox.key(ENTER);
+    let screen = inbox.wait("Review your answers");
+    assert!(screen.contains("green"), "{screen}");
+    inbox.key(ENTER);
+    let second: Json = serde_json::from_str(&results.recv_timeout(patience).unwrap()).unwrap();
+    assert_eq!(second["id"], 7, "{second}");
+    assert_eq!(
+        second["result"],
+        json!({"action": "accept", "content": {"colour": "green"}})
+    );
+    drop(stdin);
+    let output = wait_with_timeout(serve, patience);
+    assert_eq!(output.status.code(), Some(0));
+}

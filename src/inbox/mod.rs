@@ -11,12 +11,14 @@
 pub mod asker;
 mod desk;
 pub mod place;
+pub mod route;
 mod store;
 pub mod window;
 pub mod wire;
 
 pub use asker::Reached;
 pub use place::Place;
+pub use route::Route;
 pub use wire::{Ask, Call, From};
 
 impl From {

@@ -1,0 +1,86 @@
+//! Whether a command's requests go to the inboxes, and handing one over: the asking side as
+//! `ask`, `elicit` and `serve` use it (`mcp` asks per client, in [`crate::mcp`]).
+
+use std::sync::atomic::AtomicBool;
+
+use interview_host::{Plugin, Ui, UiMode};
+use serde_json::Value as Json;
+
+use super::{Ask, Call, From, Reached};
+use crate::cli::PersonUi;
+use crate::request;
+
+/// Requests go to the inboxes.
+#[derive(Clone, Copy, Debug)]
+pub struct Route {
+    /// Wait for an inbox to be opened (`--ui inbox`), rather than ask here when none is.
+    wait: bool,
+}
+
+impl Route {
+    /// With `--ui inbox`, always (waiting for one); with `--ui auto`, when nobody can be asked
+    /// where the command runs (`person` is unavailable): then an open inbox is asked.
+    pub fn choose(ui: PersonUi, person: &mut dyn Ui) -> Option<Route> {
+        match ui {
+            PersonUi::Inbox => Some(Route { wait: true }),
+            PersonUi::Auto if person.mode() == UiMode::Unavailable => Some(Route { wait: false }),
+            _ => None,
+        }
+    }
+
+    /// Hands `call` to the inboxes for `command`, until an answer comes or `stop` (a signal)
+    /// withdraws it. [`Reached::NoInbox`] also for a tool call the plugin finds invalid: it is
+    /// answered where the command runs, as anywhere, and nobody is bothered with it.
+    pub fn ask(
+        &self,
+        plugin: &Plugin,
+        command: &str,
+        call: Call,
+        server: Option<String>,
+        stop: &AtomicBool,
+    ) -> Reached {
+        if let Call::Tool {
+            tool, arguments, ..
+        } = &call
+            && request::judged_invalid(plugin, tool, arguments).is_some()
+        {
+            return Reached::NoInbox;
+        }
+        let ask = Ask {
+            from: From::here(command, None, server),
+            call,
+        };
+        super::ask(&ask, self.wait, stop)
+    }
+}
+
+/// A result from an inbox, or, for a request withdrawn before anything was answered, the
+/// plugin's own `cancelled` result; `None` when no inbox took it.
+pub fn answered(
+    plugin: &Plugin,
+    reached: Reached,
+    call: &Call,
+    server: Option<&str>,
+) -> Option<Json> {
+    match reached {
+        Reached::Answered(result) => Some(result),
+        Reached::NoInbox => None,
+        Reached::Withdrawn => {
+            let reply =
+                plugin
+                    .session(crate::people::withdrawn())
+                    .and_then(|mut session| match call {
+                        Call::Tool {
+                            tool, arguments, ..
+                        } => session.call(tool, arguments),
+                        Call::Elicit { request } => {
+                            session.elicit(request, server).map(|e| e.reply)
+                        }
+                    });
+            Some(match request::read_result(reply) {
+                Ok(result) => result,
+                Err((failure, given)) => request::failed(&failure, &given),
+            })
+        }
+    }
+}
