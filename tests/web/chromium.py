@@ -23,6 +23,8 @@ from playwright.sync_api import expect, sync_playwright
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
 SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
 CHROMIUM = "/usr/bin/chromium"
+# Measures the page's WCAG contrast from its computed styles (see the file).
+CONTRAST = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "contrast.js")).read()
 
 BATCH = {
     "questions": [
@@ -131,6 +133,76 @@ def every_widget(browser):
     page.close()
     print("every widget, Shift-Tab back, Space, an error in place, the review's change, a reload:",
           values(result))
+
+
+def contrast_in_both_schemes(browser):
+    """WCAG AA in light and dark: text 4.5:1 (large text 3:1), and 3:1 for what identifies a
+    control (a field's border, a button's edge or fill, a box's outline, a ticked box's fill) and
+    for every focus ring, measured on each widget from the computed styles."""
+    options = [{"label": f"Region {n}", "description": f"Data centre {n}"} for n in range(1, 11)]
+    options[1].update(recommended=True, preview="replicas: 3\nregion: eu-west")
+    request = {"questions": [
+        {"id": "env", "header": "Deploy", "question": "Where should it go?", "options": options},
+        {"id": "checks", "question": "Which checks?", "multi_select": True, "options": ["lint", "test"]},
+        {"id": "name", "question": "Your name?", "placeholder": "Ada Lovelace", "required": False},
+        {"id": "sure", "question": "Ship it?", "type": "confirm"},
+        {"id": "replicas", "question": "How many replicas?", "type": "integer", "min": 1, "max": 5},
+    ]}
+    run = Run(request)
+    page = browser.new_page()
+    page.goto(run.url)
+    worst, failures = {}, []
+
+    def check(widget):
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            for measured in page.evaluate(CONTRAST):
+                measured.update(widget=widget, scheme=scheme)
+                key = (scheme, measured["kind"])
+                if key not in worst or measured["ratio"] < worst[key]["ratio"]:
+                    worst[key] = measured
+                if measured["ratio"] < measured["need"]:
+                    failures.append(measured)
+        page.emulate_media(color_scheme="light")
+
+    # Only the keyboard: a click would hide the focus rings the check measures.
+    expect(page.locator("legend")).to_have_text("Where should it go?")
+    page.locator("#choice-1").focus()
+    page.keyboard.press("Space")
+    expect(page.locator(".preview")).to_be_visible()
+    check("select")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Which checks?")
+    page.locator("#choice-0").focus()
+    page.keyboard.press("Space")
+    check("multi-select")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_contain_text("Your name?")
+    page.locator("#answer").fill("Ada")
+    check("text")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Ship it?")
+    check("confirm")
+    page.keyboard.press("y")
+    expect(page.locator("legend")).to_have_text("How many replicas?")
+    page.locator("#answer").fill("9")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("from 1 to 5")
+    check("number, with an error")
+    page.locator("#answer").fill("3")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    check("review")
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+    for (scheme, kind), measured in sorted(worst.items()):
+        print(f"  {scheme:5} {kind:8} lowest {measured['ratio']:5.2f}:1 (needs {measured['need']}) "
+              f"{measured['what']} {measured['sample']!r} on the {measured['widget']}")
+    assert not failures, "below WCAG AA:\n" + "\n".join(
+        f"{m['scheme']} {m['widget']}: {m['kind']} {m['what']} {m['sample']!r} {m['ratio']}:1 < {m['need']}:1"
+        for m in failures)
+    print("WCAG AA contrast in light and dark, on every widget: text, control edges, focus rings")
 
 
 def screenshots(browser):
@@ -363,6 +435,12 @@ def main():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         started = time.monotonic()
+        only = os.environ.get("WEB_ONLY")  # WEB_ONLY=name,name runs those scenarios alone
+        if only:
+            for name in only.split(","):
+                globals()[name](browser)
+            return
+        contrast_in_both_schemes(browser)
         every_widget(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
