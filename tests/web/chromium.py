@@ -70,8 +70,12 @@ def every_widget(browser):
     expect(page.locator(".place")).to_have_text("Question 1 of 5 · Deploy")
     expect(page.locator("legend")).to_have_text("Where should it go?")
     expect(page.locator(".badge")).to_have_text("Recommended")
-    expect(page.get_by_label("1. Staging")).to_be_focused()  # focus moves to each question
-    page.keyboard.press("2")  # a digit picks
+    # The recommendation starts picked, with the focus on it (focus moves to each question).
+    expect(page.get_by_label("2. Production")).to_be_focused()
+    expect(page.get_by_label("2. Production")).to_be_checked()
+    page.keyboard.press("1")  # a digit picks
+    expect(page.get_by_label("1. Staging")).to_be_checked()
+    page.keyboard.press("2")
     expect(page.get_by_label("2. Production")).to_be_checked()
     page.keyboard.press("Enter")
 
@@ -203,6 +207,35 @@ def contrast_in_both_schemes(browser):
         f"{m['scheme']} {m['widget']}: {m['kind']} {m['what']} {m['sample']!r} {m['ratio']}:1 < {m['need']}:1"
         for m in failures)
     print("WCAG AA contrast in light and dark, on every widget: text, control edges, focus rings")
+
+
+def recommended_starts_picked(browser):
+    """A single choice starts on the agent's recommendation, picked and focused, as the terminal
+    starts its cursor there; a default (or an earlier answer) wins. Several choices tick nothing
+    by themselves."""
+    question = {"question": "Which region?", "allow_other": False, "options": [
+        {"label": "eu-west"}, {"label": "us-east", "recommended": True}, {"label": "ap-south"}]}
+    for extra, start, answer in (({}, "2. us-east", "us-east"),
+                                 ({"default": "ap-south"}, "3. ap-south", "ap-south")):
+        run = Run({**question, **extra})
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page.get_by_label(start)).to_be_checked()
+        expect(page.get_by_label(start)).to_be_focused()
+        expect(page.locator("input:checked")).to_have_count(1)
+        page.keyboard.press("Enter")
+        code, result = run.result()
+        assert code == 0 and result["answer"] == answer, result
+        page.close()
+    run = Run({**question, "multi_select": True, "required": False})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.get_by_label("1. eu-west")).to_be_focused()
+    expect(page.locator("input:checked")).to_have_count(0)
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+    print("the recommendation starts picked and focused on a single choice; a default wins")
 
 
 def screenshots(browser):
@@ -442,6 +475,7 @@ def main():
             return
         contrast_in_both_schemes(browser)
         every_widget(browser)
+        recommended_starts_picked(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
         long_list_filtered(browser)
