@@ -238,6 +238,39 @@ def recommended_starts_picked(browser):
     print("the recommendation starts picked and focused on a single choice; a default wins")
 
 
+def review_is_a_table(browser):
+    """The review is a table: a column of questions, one of answers, a row header per question
+    (th scope), and the agent's text in it still only text."""
+    sneaky = '<img src=x onerror="window.pwned=1">'
+    run = Run({"questions": [
+        {"id": "env", "header": sneaky, "question": "Where?", "options": ["Staging", "Production"],
+         "allow_other": True},
+        {"id": "sure", "question": "Ship it?\nIt goes out at once.", "type": "confirm"}]})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Where?")
+    page.get_by_role("textbox", name="Something else").fill("<b>Canary</b>")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Ship it?\nIt goes out at once.")
+    page.keyboard.press("n")
+    table = page.get_by_role("table", name="Review your answers")
+    expect(table).to_be_visible()
+    expect(table.get_by_role("columnheader")).to_have_text(["Question", "Answer", "Change"])
+    expect(table.get_by_role("rowheader")).to_have_text([f"1. {sneaky}", "2. Ship it?"])
+    scopes = page.locator("table th").evaluate_all("cells => cells.map((c) => c.scope)")
+    assert scopes == ["col", "col", "col", "row", "row"], scopes
+    rows = table.locator("tbody tr")
+    expect(rows.nth(0).get_by_role("cell").first).to_have_text("<b>Canary</b>")
+    expect(rows.nth(1).get_by_role("cell").first).to_have_text("no")
+    expect(rows.nth(1).get_by_role("button", name="Change: Ship it?")).to_be_visible()
+    assert page.locator("main img, main b").count() == 0 and page.evaluate("window.pwned") is None
+    page.keyboard.press("Enter")
+    code, result = run.result()
+    assert code == 0 and values(result) == {"env": "<b>Canary</b>", "sure": False}, result
+    page.close()
+    print("the review is a table with row and column headers; agent text in it stays text")
+
+
 def screenshots(browser):
     run = Run(BATCH)
     page = browser.new_page(viewport={"width": 800, "height": 560})
@@ -476,6 +509,7 @@ def main():
         contrast_in_both_schemes(browser)
         every_widget(browser)
         recommended_starts_picked(browser)
+        review_is_a_table(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
         long_list_filtered(browser)
