@@ -271,6 +271,46 @@ def review_is_a_table(browser):
     print("the review is a table with row and column headers; agent text in it stays text")
 
 
+def titles_say_what_is_asked(browser):
+    """The tab's title says what is asked (the header, else the question's first line) and,
+    where the request names it, who asks."""
+    run = Run(BATCH)
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page).to_have_title("Deploy (1 of 5) — interview")
+    page.keyboard.press("Enter")
+    expect(page).to_have_title("Checks (2 of 5) — interview")
+    page.keyboard.press("Escape")
+    expect(page).to_have_title("Cancelled — interview")
+    run.result()
+    page.close()
+    long = "Deploy target? " + "Say where the build should go, and mind the ticket. " * 3
+    for prompt, title in (("Deploy target?\nStaging resets nightly.", "Deploy target? — interview"),
+                          (long, long[:59].rstrip() + "… — interview")):
+        run = Run({"question": prompt, "type": "confirm"})
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page).to_have_title(title)
+        page.keyboard.press("y")
+        expect(page).to_have_title("Answers sent — interview")
+        run.result()
+        page.close()
+    form = {"message": "Please provide your GitHub username", "requestedSchema": {
+        "type": "object", "required": ["username"],
+        "properties": {"username": {"type": "string", "title": "GitHub username"}}}}
+    run = Run(form, command=("elicit", "--server", "github"))
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page).to_have_title("GitHub username — github via interview")
+    page.locator("#answer").fill("octocat")
+    page.keyboard.press("Enter")
+    expect(page).to_have_title("Review your answers — github via interview")
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+    print("the title says the question and, for an MCP server's form, the server")
+
+
 def screenshots(browser):
     run = Run(BATCH)
     page = browser.new_page(viewport={"width": 800, "height": 560})
@@ -510,6 +550,7 @@ def main():
         every_widget(browser)
         recommended_starts_picked(browser)
         review_is_a_table(browser)
+        titles_say_what_is_asked(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
         long_list_filtered(browser)
