@@ -238,6 +238,150 @@ def recommended_starts_picked(browser):
     print("the recommendation starts picked and focused on a single choice; a default wins")
 
 
+def hinted(page):
+    return page.locator("#keys kbd").all_inner_texts()
+
+
+def key_hints_fit_each_widget(browser):
+    """Each widget hints the keys that work on it and no other, and every key hinted does what
+    its hint says: the whole batch is answered with the hinted keys alone."""
+    request = {"questions": [
+        {"id": "region", "question": "Which region?", "allow_other": False, "options": [
+            {"label": "eu-west"}, {"label": "us-east", "recommended": True}, {"label": "ap-south"}]},
+        {"id": "checks", "question": "Which checks?", "multi_select": True,
+         "options": ["lint", "test", "fuzz"], "allow_other": False},
+        {"id": "name", "question": "Your name?"},
+        {"id": "story", "question": "What happened?", "multiline": True},
+        {"id": "sure", "question": "Ship it?", "type": "confirm"},
+        {"id": "replicas", "question": "How many replicas?", "type": "integer"},
+    ]}
+    run = Run(request)
+    page = browser.new_page()
+    page.goto(run.url)
+    legend = page.locator("legend")
+    option = page.get_by_label
+
+    expect(legend).to_have_text("Which region?")
+    assert hinted(page) == ["↑↓", "1–3", "Enter", "Esc"], hinted(page)  # no Back on the first
+    expect(option("2. us-east")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(option("3. ap-south")).to_be_checked()
+    page.keyboard.press("ArrowUp")
+    expect(option("2. us-east")).to_be_checked()
+    page.keyboard.press("1")
+    expect(option("1. eu-west")).to_be_checked()
+    page.keyboard.press("Enter")
+
+    expect(legend).to_have_text("Which checks?")
+    assert hinted(page) == ["↑↓", "Space", "1–3", "Enter", "Esc", "Shift-Tab"], hinted(page)
+    expect(option("1. lint")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(legend).to_have_text("Which region?")
+    expect(option("1. eu-west")).to_be_checked()
+    expect(option("1. eu-west")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(legend).to_have_text("Which checks?")
+    page.keyboard.press("Space")
+    expect(option("1. lint")).to_be_checked()
+    page.keyboard.press("ArrowDown")
+    expect(option("2. test")).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(option("1. lint")).to_be_focused()
+    page.keyboard.press("3")
+    expect(option("3. fuzz")).to_be_checked()
+    page.keyboard.press("3")
+    expect(option("3. fuzz")).not_to_be_checked()
+    page.keyboard.press("2")
+    expect(option("2. test")).to_be_checked()
+    page.keyboard.press("Enter")
+
+    expect(legend).to_have_text("Your name?")
+    assert hinted(page) == ["Enter", "Esc", "Shift-Tab"], hinted(page)
+    page.keyboard.press("Shift+Tab")
+    expect(legend).to_have_text("Which checks?")
+    expect(option("1. lint")).to_be_checked()
+    page.keyboard.press("Enter")
+    expect(legend).to_have_text("Your name?")
+    page.keyboard.type("Ada")
+    page.keyboard.press("Enter")
+
+    expect(legend).to_have_text("What happened?")
+    assert hinted(page) == ["Ctrl-Enter", "Enter", "Esc", "Shift-Tab"], hinted(page)
+    page.keyboard.type("one")
+    page.keyboard.press("Enter")
+    page.keyboard.type("two")
+    expect(page.locator("#answer")).to_have_value("one\ntwo")
+    page.keyboard.press("Control+Enter")
+
+    yes = page.get_by_role("button", name="Yes", exact=True)
+    no = page.get_by_role("button", name="No", exact=True)
+    expect(legend).to_have_text("Ship it?")
+    assert hinted(page) == ["Y", "N", "←→", "Enter", "Esc", "Shift-Tab"], hinted(page)
+    expect(yes).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(no).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(yes).to_be_focused()
+    page.keyboard.press("n")
+    expect(legend).to_have_text("How many replicas?")
+    page.keyboard.press("Shift+Tab")
+    expect(legend).to_have_text("Ship it?")
+    expect(no).to_be_focused()  # the earlier answer
+    page.keyboard.press("y")
+    expect(legend).to_have_text("How many replicas?")
+    page.keyboard.press("Shift+Tab")
+    expect(yes).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # the button under the focus: No
+
+    expect(legend).to_have_text("How many replicas?")
+    assert hinted(page) == ["Enter", "Esc", "Shift-Tab"], hinted(page)
+    page.keyboard.type("4")
+    page.keyboard.press("Enter")
+
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    assert hinted(page) == ["Enter", "1–6", "Esc"], hinted(page)
+    page.keyboard.press("1")
+    expect(legend).to_have_text("Which region?")
+    page.keyboard.press("3")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    expect(page.get_by_role("button", name="Submit")).to_be_focused()
+    page.keyboard.press("Enter")
+    code, result = run.result()
+    assert code == 0, result
+    assert values(result) == {"region": "ap-south", "checks": ["lint", "test"], "name": "Ada",
+                              "story": "one\ntwo", "sure": False, "replicas": 4}, result
+    page.close()
+
+    # Esc cancels on every widget, and on the review.
+    for question in request["questions"]:
+        run = Run(question)
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page.locator("legend")).to_contain_text(question["question"])
+        assert "Esc" in hinted(page) and "Shift-Tab" not in hinted(page), hinted(page)
+        page.keyboard.press("Escape")
+        code, result = run.result()
+        assert code == 1 and result["status"] == "cancelled", (question, result)
+        page.close()
+    run = Run({"questions": [{"id": "a", "question": "A?", "type": "confirm"},
+                             {"id": "b", "question": "B?", "type": "confirm"}]})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("A?")
+    page.keyboard.press("y")
+    expect(page.locator("legend")).to_have_text("B?")
+    page.keyboard.press("y")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    assert hinted(page) == ["Enter", "1–2", "Esc"], hinted(page)
+    page.keyboard.press("Escape")
+    code, result = run.result()
+    assert code == 1 and result["status"] == "cancelled", result
+    page.close()
+    print("each widget hints its own keys, and every key hinted works, Esc on each")
+
+
 def review_is_a_table(browser):
     """The review is a table: a column of questions, one of answers, a row header per question
     (th scope), and the agent's text in it still only text."""
@@ -357,6 +501,9 @@ def long_list_filtered(browser):
     took = time.monotonic() - started
     page.locator("#filter").fill("nothing like it")
     expect(page.get_by_role("status")).to_have_text("No option matches.")
+    page.keyboard.press("Escape")  # Esc in a filter clears it, and cancels nothing
+    expect(page.locator("#filter")).to_have_value("")
+    expect(page.locator("#options li")).to_have_count(100)
     page.locator("#filter").fill("9999")
     page.get_by_label("9999. option 9999").check()
     page.get_by_role("button", name="Continue").click()
@@ -549,6 +696,7 @@ def main():
         contrast_in_both_schemes(browser)
         every_widget(browser)
         recommended_starts_picked(browser)
+        key_hints_fit_each_widget(browser)
         review_is_a_table(browser)
         titles_say_what_is_asked(browser)
         untrusted_text_is_text(browser)
