@@ -227,6 +227,19 @@ def recommended_starts_picked(browser):
         code, result = run.result()
         assert code == 0 and result["answer"] == answer, result
         page.close()
+    # Far down a long list, the recommendation is drawn too: nothing picked out of sight.
+    options = [{"label": f"option {n}", "recommended": n == 5000} for n in range(1, 10001)]
+    run = Run({"question": "Which one?", "options": options, "allow_other": False})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.get_by_label("5000. option 5000")).to_be_checked()
+    expect(page.get_by_label("5000. option 5000")).to_be_focused()
+    expect(page.locator("#options li")).to_have_count(101)
+    expect(page.get_by_role("status")).to_have_text("9899 more match: type to narrow the list.")
+    page.keyboard.press("Enter")
+    code, result = run.result()
+    assert code == 0 and result["answer"] == "option 5000", result
+    page.close()
     run = Run({**question, "multi_select": True, "required": False})
     page = browser.new_page()
     page.goto(run.url)
