@@ -23,6 +23,8 @@ from playwright.sync_api import expect, sync_playwright
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
 SHOTS = sys.argv[2] if len(sys.argv) > 2 else None
 CHROMIUM = "/usr/bin/chromium"
+# Measures the page's WCAG contrast from its computed styles (see the file).
+CONTRAST = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "contrast.js")).read()
 
 BATCH = {
     "questions": [
@@ -68,8 +70,12 @@ def every_widget(browser):
     expect(page.locator(".place")).to_have_text("Question 1 of 5 · Deploy")
     expect(page.locator("legend")).to_have_text("Where should it go?")
     expect(page.locator(".badge")).to_have_text("Recommended")
-    expect(page.get_by_label("1. Staging")).to_be_focused()  # focus moves to each question
-    page.keyboard.press("2")  # a digit picks
+    # The recommendation starts picked, with the focus on it (focus moves to each question).
+    expect(page.get_by_label("2. Production")).to_be_focused()
+    expect(page.get_by_label("2. Production")).to_be_checked()
+    page.keyboard.press("1")  # a digit picks
+    expect(page.get_by_label("1. Staging")).to_be_checked()
+    page.keyboard.press("2")
     expect(page.get_by_label("2. Production")).to_be_checked()
     page.keyboard.press("Enter")
 
@@ -133,6 +139,335 @@ def every_widget(browser):
           values(result))
 
 
+def contrast_in_both_schemes(browser):
+    """WCAG AA in light and dark: text 4.5:1 (large text 3:1), and 3:1 for what identifies a
+    control (a field's border, a button's edge or fill, a box's outline, a ticked box's fill) and
+    for every focus ring, measured on each widget from the computed styles."""
+    options = [{"label": f"Region {n}", "description": f"Data centre {n}"} for n in range(1, 11)]
+    options[1].update(recommended=True, preview="replicas: 3\nregion: eu-west")
+    request = {"questions": [
+        {"id": "env", "header": "Deploy", "question": "Where should it go?", "options": options},
+        {"id": "checks", "question": "Which checks?", "multi_select": True, "options": ["lint", "test"]},
+        {"id": "name", "question": "Your name?", "placeholder": "Ada Lovelace", "required": False},
+        {"id": "sure", "question": "Ship it?", "type": "confirm"},
+        {"id": "replicas", "question": "How many replicas?", "type": "integer", "min": 1, "max": 5},
+    ]}
+    run = Run(request)
+    page = browser.new_page()
+    page.goto(run.url)
+    worst, failures = {}, []
+
+    def check(widget):
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            for measured in page.evaluate(CONTRAST):
+                measured.update(widget=widget, scheme=scheme)
+                key = (scheme, measured["kind"])
+                if key not in worst or measured["ratio"] < worst[key]["ratio"]:
+                    worst[key] = measured
+                if measured["ratio"] < measured["need"]:
+                    failures.append(measured)
+        page.emulate_media(color_scheme="light")
+
+    # Only the keyboard: a click would hide the focus rings the check measures.
+    expect(page.locator("legend")).to_have_text("Where should it go?")
+    page.locator("#choice-1").focus()
+    page.keyboard.press("Space")
+    expect(page.locator(".preview")).to_be_visible()
+    check("select")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Which checks?")
+    page.locator("#choice-0").focus()
+    page.keyboard.press("Space")
+    check("multi-select")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_contain_text("Your name?")
+    page.locator("#answer").fill("Ada")
+    check("text")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Ship it?")
+    check("confirm")
+    page.keyboard.press("y")
+    expect(page.locator("legend")).to_have_text("How many replicas?")
+    page.locator("#answer").fill("9")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("from 1 to 5")
+    check("number, with an error")
+    page.locator("#answer").fill("3")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    check("review")
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+    for (scheme, kind), measured in sorted(worst.items()):
+        print(f"  {scheme:5} {kind:8} lowest {measured['ratio']:5.2f}:1 (needs {measured['need']}) "
+              f"{measured['what']} {measured['sample']!r} on the {measured['widget']}")
+    assert not failures, "below WCAG AA:\n" + "\n".join(
+        f"{m['scheme']} {m['widget']}: {m['kind']} {m['what']} {m['sample']!r} {m['ratio']}:1 < {m['need']}:1"
+        for m in failures)
+    print("WCAG AA contrast in light and dark, on every widget: text, control edges, focus rings")
+
+
+def recommended_starts_picked(browser):
+    """A single choice starts on the agent's recommendation, picked and focused, as the terminal
+    starts its cursor there; a default (or an earlier answer) wins. Several choices tick nothing
+    by themselves."""
+    question = {"question": "Which region?", "allow_other": False, "options": [
+        {"label": "eu-west"}, {"label": "us-east", "recommended": True}, {"label": "ap-south"}]}
+    for extra, start, answer in (({}, "2. us-east", "us-east"),
+                                 ({"default": "ap-south"}, "3. ap-south", "ap-south")):
+        run = Run({**question, **extra})
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page.get_by_label(start)).to_be_checked()
+        expect(page.get_by_label(start)).to_be_focused()
+        expect(page.locator("input:checked")).to_have_count(1)
+        page.keyboard.press("Enter")
+        code, result = run.result()
+        assert code == 0 and result["answer"] == answer, result
+        page.close()
+    # Far down a long list, the recommendation is drawn too: nothing picked out of sight.
+    options = [{"label": f"option {n}", "recommended": n == 5000} for n in range(1, 10001)]
+    run = Run({"question": "Which one?", "options": options, "allow_other": False})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.get_by_label("5000. option 5000")).to_be_checked()
+    expect(page.get_by_label("5000. option 5000")).to_be_focused()
+    expect(page.locator("#options li")).to_have_count(101)
+    expect(page.get_by_role("status")).to_have_text("9899 more match: type to narrow the list.")
+    page.keyboard.press("Enter")
+    code, result = run.result()
+    assert code == 0 and result["answer"] == "option 5000", result
+    page.close()
+    run = Run({**question, "multi_select": True, "required": False})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.get_by_label("1. eu-west")).to_be_focused()
+    expect(page.locator("input:checked")).to_have_count(0)
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+    print("the recommendation starts picked and focused on a single choice; a default wins")
+
+
+def hinted(page):
+    return page.locator("#keys kbd").all_inner_texts()
+
+
+def key_hints_fit_each_widget(browser):
+    """Each widget hints the keys that work on it and no other, and every key hinted does what
+    its hint says: the whole batch is answered with the hinted keys alone."""
+    request = {"questions": [
+        {"id": "region", "question": "Which region?", "allow_other": False, "options": [
+            {"label": "eu-west"}, {"label": "us-east", "recommended": True}, {"label": "ap-south"}]},
+        {"id": "checks", "question": "Which checks?", "multi_select": True,
+         "options": ["lint", "test", "fuzz"], "allow_other": False},
+        {"id": "name", "question": "Your name?"},
+        {"id": "story", "question": "What happened?", "multiline": True},
+        {"id": "sure", "question": "Ship it?", "type": "confirm"},
+        {"id": "replicas", "question": "How many replicas?", "type": "integer"},
+    ]}
+    run = Run(request)
+    page = browser.new_page()
+    page.goto(run.url)
+    legend = page.locator("legend")
+    option = page.get_by_label
+
+    expect(legend).to_have_text("Which region?")
+    assert hinted(page) == ["↑↓", "1–3", "Enter", "Esc"], hinted(page)  # no Back on the first
+    expect(option("2. us-east")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(option("3. ap-south")).to_be_checked()
+    page.keyboard.press("ArrowUp")
+    expect(option("2. us-east")).to_be_checked()
+    page.keyboard.press("1")
+    expect(option("1. eu-west")).to_be_checked()
+    page.keyboard.press("Enter")
+
+    expect(legend).to_have_text("Which checks?")
+    assert hinted(page) == ["↑↓", "Space", "1–3", "Enter", "Esc", "Shift-Tab"], hinted(page)
+    expect(option("1. lint")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(legend).to_have_text("Which region?")
+    expect(option("1. eu-west")).to_be_checked()
+    expect(option("1. eu-west")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(legend).to_have_text("Which checks?")
+    page.keyboard.press("Space")
+    expect(option("1. lint")).to_be_checked()
+    page.keyboard.press("ArrowDown")
+    expect(option("2. test")).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(option("1. lint")).to_be_focused()
+    page.keyboard.press("3")
+    expect(option("3. fuzz")).to_be_checked()
+    page.keyboard.press("3")
+    expect(option("3. fuzz")).not_to_be_checked()
+    page.keyboard.press("2")
+    expect(option("2. test")).to_be_checked()
+    page.keyboard.press("Enter")
+
+    expect(legend).to_have_text("Your name?")
+    assert hinted(page) == ["Enter", "Esc", "Shift-Tab"], hinted(page)
+    page.keyboard.press("Shift+Tab")
+    expect(legend).to_have_text("Which checks?")
+    expect(option("1. lint")).to_be_checked()
+    page.keyboard.press("Enter")
+    expect(legend).to_have_text("Your name?")
+    page.keyboard.type("Ada")
+    page.keyboard.press("Enter")
+
+    expect(legend).to_have_text("What happened?")
+    assert hinted(page) == ["Ctrl-Enter", "Enter", "Esc", "Shift-Tab"], hinted(page)
+    page.keyboard.type("one")
+    page.keyboard.press("Enter")
+    page.keyboard.type("two")
+    expect(page.locator("#answer")).to_have_value("one\ntwo")
+    page.keyboard.press("Control+Enter")
+
+    yes = page.get_by_role("button", name="Yes", exact=True)
+    no = page.get_by_role("button", name="No", exact=True)
+    expect(legend).to_have_text("Ship it?")
+    assert hinted(page) == ["Y", "N", "←→", "Enter", "Esc", "Shift-Tab"], hinted(page)
+    expect(yes).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(no).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(yes).to_be_focused()
+    page.keyboard.press("n")
+    expect(legend).to_have_text("How many replicas?")
+    page.keyboard.press("Shift+Tab")
+    expect(legend).to_have_text("Ship it?")
+    expect(no).to_be_focused()  # the earlier answer
+    page.keyboard.press("y")
+    expect(legend).to_have_text("How many replicas?")
+    page.keyboard.press("Shift+Tab")
+    expect(yes).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")  # the button under the focus: No
+
+    expect(legend).to_have_text("How many replicas?")
+    assert hinted(page) == ["Enter", "Esc", "Shift-Tab"], hinted(page)
+    page.keyboard.type("4")
+    page.keyboard.press("Enter")
+
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    assert hinted(page) == ["Enter", "1–6", "Esc"], hinted(page)
+    page.keyboard.press("1")
+    expect(legend).to_have_text("Which region?")
+    page.keyboard.press("3")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    expect(page.get_by_role("button", name="Submit")).to_be_focused()
+    page.keyboard.press("Enter")
+    code, result = run.result()
+    assert code == 0, result
+    assert values(result) == {"region": "ap-south", "checks": ["lint", "test"], "name": "Ada",
+                              "story": "one\ntwo", "sure": False, "replicas": 4}, result
+    page.close()
+
+    # Esc cancels on every widget, and on the review.
+    for question in request["questions"]:
+        run = Run(question)
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page.locator("legend")).to_contain_text(question["question"])
+        assert "Esc" in hinted(page) and "Shift-Tab" not in hinted(page), hinted(page)
+        page.keyboard.press("Escape")
+        code, result = run.result()
+        assert code == 1 and result["status"] == "cancelled", (question, result)
+        page.close()
+    run = Run({"questions": [{"id": "a", "question": "A?", "type": "confirm"},
+                             {"id": "b", "question": "B?", "type": "confirm"}]})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("A?")
+    page.keyboard.press("y")
+    expect(page.locator("legend")).to_have_text("B?")
+    page.keyboard.press("y")
+    expect(page.get_by_role("heading", name="Review your answers")).to_be_visible()
+    assert hinted(page) == ["Enter", "1–2", "Esc"], hinted(page)
+    page.keyboard.press("Escape")
+    code, result = run.result()
+    assert code == 1 and result["status"] == "cancelled", result
+    page.close()
+    print("each widget hints its own keys, and every key hinted works, Esc on each")
+
+
+def review_is_a_table(browser):
+    """The review is a table: a column of questions, one of answers, a row header per question
+    (th scope), and the agent's text in it still only text."""
+    sneaky = '<img src=x onerror="window.pwned=1">'
+    run = Run({"questions": [
+        {"id": "env", "header": sneaky, "question": "Where?", "options": ["Staging", "Production"],
+         "allow_other": True},
+        {"id": "sure", "question": "Ship it?\nIt goes out at once.", "type": "confirm"}]})
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Where?")
+    page.get_by_role("textbox", name="Something else").fill("<b>Canary</b>")
+    page.keyboard.press("Enter")
+    expect(page.locator("legend")).to_have_text("Ship it?\nIt goes out at once.")
+    page.keyboard.press("n")
+    table = page.get_by_role("table", name="Review your answers")
+    expect(table).to_be_visible()
+    expect(table.get_by_role("columnheader")).to_have_text(["Question", "Answer", "Change"])
+    expect(table.get_by_role("rowheader")).to_have_text([f"1. {sneaky}", "2. Ship it?"])
+    scopes = page.locator("table th").evaluate_all("cells => cells.map((c) => c.scope)")
+    assert scopes == ["col", "col", "col", "row", "row"], scopes
+    rows = table.locator("tbody tr")
+    expect(rows.nth(0).get_by_role("cell").first).to_have_text("<b>Canary</b>")
+    expect(rows.nth(1).get_by_role("cell").first).to_have_text("no")
+    expect(rows.nth(1).get_by_role("button", name="Change: Ship it?")).to_be_visible()
+    assert page.locator("main img, main b").count() == 0 and page.evaluate("window.pwned") is None
+    page.keyboard.press("Enter")
+    code, result = run.result()
+    assert code == 0 and values(result) == {"env": "<b>Canary</b>", "sure": False}, result
+    page.close()
+    print("the review is a table with row and column headers; agent text in it stays text")
+
+
+def titles_say_what_is_asked(browser):
+    """The tab's title says what is asked (the header, else the question's first line) and,
+    where the request names it, who asks."""
+    run = Run(BATCH)
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page).to_have_title("Deploy (1 of 5) — interview")
+    page.keyboard.press("Enter")
+    expect(page).to_have_title("Checks (2 of 5) — interview")
+    page.keyboard.press("Escape")
+    expect(page).to_have_title("Cancelled — interview")
+    run.result()
+    page.close()
+    long = "Deploy target? " + "Say where the build should go, and mind the ticket. " * 3
+    for prompt, title in (("Deploy target?\nStaging resets nightly.", "Deploy target? — interview"),
+                          (long, long[:59].rstrip() + "… — interview")):
+        run = Run({"question": prompt, "type": "confirm"})
+        page = browser.new_page()
+        page.goto(run.url)
+        expect(page).to_have_title(title)
+        page.keyboard.press("y")
+        expect(page).to_have_title("Answers sent — interview")
+        run.result()
+        page.close()
+    form = {"message": "Please provide your GitHub username", "requestedSchema": {
+        "type": "object", "required": ["username"],
+        "properties": {"username": {"type": "string", "title": "GitHub username"}}}}
+    run = Run(form, command=("elicit", "--server", "github"))
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page).to_have_title("GitHub username — github via interview")
+    page.locator("#answer").fill("octocat")
+    page.keyboard.press("Enter")
+    expect(page).to_have_title("Review your answers — github via interview")
+    page.keyboard.press("Escape")
+    run.result()
+    page.close()
+    print("the title says the question and, for an MCP server's form, the server")
+
+
 def screenshots(browser):
     run = Run(BATCH)
     page = browser.new_page(viewport={"width": 800, "height": 560})
@@ -179,6 +514,9 @@ def long_list_filtered(browser):
     took = time.monotonic() - started
     page.locator("#filter").fill("nothing like it")
     expect(page.get_by_role("status")).to_have_text("No option matches.")
+    page.keyboard.press("Escape")  # Esc in a filter clears it, and cancels nothing
+    expect(page.locator("#filter")).to_have_value("")
+    expect(page.locator("#options li")).to_have_count(100)
     page.locator("#filter").fill("9999")
     page.get_by_label("9999. option 9999").check()
     page.get_by_role("button", name="Continue").click()
@@ -363,7 +701,17 @@ def main():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         started = time.monotonic()
+        only = os.environ.get("WEB_ONLY")  # WEB_ONLY=name,name runs those scenarios alone
+        if only:
+            for name in only.split(","):
+                globals()[name](browser)
+            return
+        contrast_in_both_schemes(browser)
         every_widget(browser)
+        recommended_starts_picked(browser)
+        key_hints_fit_each_widget(browser)
+        review_is_a_table(browser)
+        titles_say_what_is_asked(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
         long_list_filtered(browser)

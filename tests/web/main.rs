@@ -317,3 +317,25 @@ fn a_server_out_of_file_descriptors_keeps_serving() {
         "b"
     );
 }
+
+#[test]
+fn the_page_never_parses_text_as_html() {
+    // The agent's text is untrusted: the page sets it as text (textContent), and has no call
+    // that would read a string as HTML, whatever string it is.
+    let mut running = ask("web-text-only", ONE_QUESTION, &["--no-open"], |_| {});
+    let url = said_address(&mut running);
+    let (status, page) = get(&url, Duration::from_secs(5)).unwrap();
+    assert_eq!(status, "HTTP/1.1 200 OK", "{page}");
+    assert!(page.contains("textContent"), "{page}");
+    for parser in [
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+        "DOMParser",
+        "createContextualFragment",
+        "setHTML",
+    ] {
+        assert!(!page.contains(parser), "the page calls {parser}");
+    }
+}

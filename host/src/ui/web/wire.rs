@@ -12,6 +12,7 @@ pub(super) fn frame(frame: &Frame) -> Json {
         "place": frame.place(),
         "position": frame.position,
         "total": frame.total,
+        "header": frame.header,
         "prompt": frame.prompt,
         "required": frame.required,
         "optional_mark": optional_mark(frame).trim(),
