@@ -49,13 +49,15 @@ def main():
             page = browser.new_page()
             page.goto(url)
 
-            # Two agents ask at once: both are answered, in turn, in the one tab.
+            # A second agent asks while the first is being answered: both are answered, in
+            # turn, in the one tab.
             first = asker(place, {"question": "Which database?", "options": ["Postgres", "SQLite"]})
+            expect(page.locator("legend")).to_have_text("Which database?", timeout=20000)
             second = asker(place, {"questions": [
                 {"id": "checks", "question": "Which checks?", "multi_select": True,
                  "options": ["lint", "test", "fuzz"]},
                 {"id": "sure", "question": "Ship it?", "type": "confirm"}]})
-            expect(page.locator("legend")).to_have_text("Which database?", timeout=20000)
+            time.sleep(0.5)
             page.get_by_label("2. SQLite").check()
             page.keyboard.press("Enter")
             code, result, err = finished(first)
