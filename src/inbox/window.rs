@@ -45,7 +45,8 @@ impl Desktop {
             // The inbox waits for its page as long as the person takes: a question is not
             // answered `unavailable` because nobody opened the page yet.
             let forever = std::time::Duration::from_secs(100 * 365 * 24 * 3600);
-            let page = people::page(open, forever).map_err(failed)?;
+            let mut page = people::page(open, forever).map_err(failed)?;
+            page.stays_for_more(true);
             let _ = writeln!(
                 std::io::stderr(),
                 "interview inbox: the questions are at {}",
@@ -67,8 +68,8 @@ impl Desktop {
         })
     }
 
-    /// The person, for one question, and the flag that stops their UI.
-    fn person(&self) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
+    /// The person, for one question asked by `who`, and the flag that stops their UI.
+    fn person(&self, who: &str) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
         match self {
             Desktop::Terminal { numbered } => {
                 discard_typed_ahead();
@@ -77,7 +78,10 @@ impl Desktop {
             }
             #[cfg(feature = "web")]
             Desktop::Page(page) => {
-                let stop = page.lock().unwrap_or_else(|e| e.into_inner()).stop_flag();
+                let mut ui = page.lock().unwrap_or_else(|e| e.into_inner());
+                ui.set_asker(Some(who.to_string()));
+                let stop = ui.stop_flag();
+                drop(ui);
                 (Box::new(page.clone()), Some(stop))
             }
         }
@@ -192,15 +196,20 @@ fn stop_on_signals(
     Ok(())
 }
 
-/// Says who asks, above the question, and rings: the person may be looking elsewhere.
-fn announce(turn: &Turn) {
-    let from = &turn.held.ask.from;
-    let who = from
-        .client
+/// Who asks, in a few words fit for a terminal: the client's name, else the MCP server's, else
+/// the command.
+fn who(from: &super::From) -> String {
+    from.client
         .as_deref()
         .or(from.server.as_deref())
         .map(sanitize::line)
-        .unwrap_or_else(|| format!("interview {}", from.command));
+        .unwrap_or_else(|| format!("interview {}", from.command))
+}
+
+/// Says who asks, above the question, and rings: the person may be looking elsewhere.
+fn announce(turn: &Turn) {
+    let from = &turn.held.ask.from;
+    let who = who(from);
     let mut line = format!("── {who} asks");
     if let Some(folder) = &from.folder {
         line.push_str(&format!(" · in {}", sanitize::line(&tilde(folder))));
@@ -278,7 +287,7 @@ fn ask(
     current: &Mutex<Option<Arc<AtomicBool>>>,
 ) -> Ended {
     let key = &turn.held.key;
-    let (person, stop) = desktop.person();
+    let (person, stop) = desktop.person(&who(&turn.held.ask.from));
     // The asker's withdrawal and the signals both stop the person's UI.
     if let Some(stop) = &stop {
         desk.asking_with(key, stop.clone());

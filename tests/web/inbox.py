@@ -53,6 +53,7 @@ def main():
             # turn, in the one tab.
             first = asker(place, {"question": "Which database?", "options": ["Postgres", "SQLite"]})
             expect(page.locator("legend")).to_have_text("Which database?", timeout=20000)
+            expect(page).to_have_title("Which database? — interview ask via interview")
             second = asker(place, {"questions": [
                 {"id": "checks", "question": "Which checks?", "multi_select": True,
                  "options": ["lint", "test", "fuzz"]},
@@ -63,6 +64,7 @@ def main():
             code, result, err = finished(first)
             assert code == 0, err
             assert result["answers"][0]["value"] == "SQLite", result
+            # (The tab is not to be closed: it is the inbox's.)
 
             expect(page.locator("legend")).to_have_text("Which checks?", timeout=20000)
             page.get_by_label("1. lint").check()
@@ -81,7 +83,8 @@ def main():
             third.send_signal(2)
             code, result, err = finished(third)
             assert code == 130 and result["status"] == "cancelled", (code, result, err)
-            expect(page.get_by_role("status")).to_contain_text("withdrawn", timeout=10000)
+            expect(page.get_by_role("status")).to_have_text(
+                "The question was withdrawn. The next question will appear here.", timeout=10000)
 
             # The same tab takes the next question.
             fourth = asker(place, {"question": "Your name?"})

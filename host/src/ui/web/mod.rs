@@ -87,6 +87,10 @@ pub struct WebUi {
     notify: Option<Notify>,
     /// The file the browser is given instead of the address (see `opener`).
     redirect: Option<opener::Redirect>,
+    /// Who asks the current request, for the page to say.
+    asker: Option<String>,
+    /// The page stays for later requests: its endings say the next question comes there.
+    stays: bool,
 }
 
 /// What the page shows and what it sent back, shared with the server's threads.
@@ -171,6 +175,8 @@ impl WebUi {
             open_timeout: WebUi::DEFAULT_OPEN_TIMEOUT,
             notify: None,
             redirect: None,
+            asker: None,
+            stays: false,
         })
     }
 
@@ -193,6 +199,19 @@ impl WebUi {
     /// there is a question to answer at it.
     pub fn on_notice(&mut self, notify: impl FnMut(PageNotice<'_>) + Send + 'static) {
         self.notify = Some(Box::new(notify));
+    }
+
+    /// Who asks the next request (an agent's name), for the page to say in its title; the
+    /// page shows it as text, never as markup.
+    pub fn set_asker(&mut self, asker: Option<String>) {
+        self.asker = asker;
+    }
+
+    /// Whether the page is kept for later requests (an inbox, an MCP server): its endings
+    /// then say that the next question will come there, instead of telling the person to
+    /// close the tab.
+    pub fn stays_for_more(&mut self, stays: bool) {
+        self.stays = stays;
     }
 
     /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
@@ -233,6 +252,9 @@ impl WebUi {
         let seq = state.seq;
         view["seq"] = state.seq.into();
         view["kind"] = kind.into();
+        if let Some(asker) = &self.asker {
+            view["asker"] = asker.as_str().into();
+        }
         state.view = view;
         state.reply = None;
         exchange.changed.notify_all();
@@ -449,7 +471,8 @@ impl Ui for WebUi {
             let exchange = self.exchange.clone();
             let mut state = exchange.lock();
             state.seq += 1;
-            state.view = json!({ "seq": state.seq, "kind": "done", "ending": ending });
+            state.view =
+                json!({ "seq": state.seq, "kind": "done", "ending": ending, "more": self.stays });
             exchange.changed.notify_all();
         }
         // A stop was for this request; how it ended is still told (`interrupted`) until the
