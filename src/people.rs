@@ -128,9 +128,18 @@ pub fn page(
     open: bool,
     open_timeout: std::time::Duration,
 ) -> Result<interview_host::WebUi, String> {
+    page_served(interview_host::WebUi::start(), open, open_timeout)
+}
+
+/// [`page`], served as `started` says (at an address of the caller's choosing).
+#[cfg(feature = "web")]
+pub fn page_served(
+    started: std::io::Result<interview_host::WebUi>,
+    open: bool,
+    open_timeout: std::time::Duration,
+) -> Result<interview_host::WebUi, String> {
     use interview_host::PageNotice;
-    let mut ui =
-        interview_host::WebUi::start().map_err(|e| format!("cannot serve the page: {e}"))?;
+    let mut ui = started.map_err(|e| format!("cannot serve the page: {e}"))?;
     ui.open_when_needed(open);
     ui.open_timeout(open_timeout);
     ui.on_notice(|notice| {

@@ -3,6 +3,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
+#[cfg(feature = "web")]
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,13 +41,18 @@ enum Desktop {
 }
 
 impl Desktop {
-    fn new(options: &Options) -> Result<Desktop, (Exit, String)> {
+    fn new(
+        options: &Options,
+        #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
+        place: &Place,
+    ) -> Result<Desktop, (Exit, String)> {
         #[cfg(feature = "web")]
         if let Some(open) = options.web {
             // The inbox waits for its page as long as the person takes: a question is not
             // answered `unavailable` because nobody opened the page yet.
             let forever = std::time::Duration::from_secs(100 * 365 * 24 * 3600);
-            let mut page = people::page(open, forever).map_err(failed)?;
+            let mut page =
+                people::page_served(stable_page(place), open, forever).map_err(failed)?;
             page.stays_for_more(true);
             let _ = writeln!(
                 std::io::stderr(),
@@ -69,7 +76,11 @@ impl Desktop {
     }
 
     /// The person, for one question asked by `who`, and the flag that stops their UI.
-    fn person(&self, who: &str) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
+    fn person(
+        &self,
+        #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
+        who: &str,
+    ) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
         match self {
             Desktop::Terminal { numbered } => {
                 discard_typed_ahead();
@@ -91,10 +102,10 @@ impl Desktop {
 /// Runs the inbox in this terminal until Ctrl-C, SIGTERM or SIGHUP. Questions that are not
 /// answered stay pending, for the next inbox; nothing is cancelled on the askers' side.
 pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
-    let desktop = Desktop::new(options)?;
     let place = Place::find().map_err(failed)?;
     place::private_dir(&place.sockets).map_err(failed)?;
     place::private_dir(&place.data).map_err(failed)?;
+    let desktop = Desktop::new(options, &place)?;
     let desk = Desk::new(Store::open(&place.data).map_err(failed)?).map_err(failed)?;
     let socket = Socket::bind(&place)?;
     desk.accept(
@@ -150,6 +161,40 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
     drop(socket);
     let _ = writeln!(screen, "\ninterview inbox: closed.");
     Ok(Exit::Answered)
+}
+
+/// The web inbox's page at the same address every time, to be bookmarked: a port of this
+/// user's (`INTERVIEW_INBOX_PORT`, else one derived from the user id), else any free one when
+/// that is taken; and a token kept in the inbox's folder, readable by this user only.
+#[cfg(feature = "web")]
+fn stable_page(place: &Place) -> std::io::Result<interview_host::WebUi> {
+    use std::io::Read;
+    let path = place.data.join("web-token");
+    let token = match std::fs::read_to_string(&path) {
+        Ok(token) if token.trim().len() == 32 => token.trim().to_string(),
+        _ => {
+            let mut bytes = [0u8; 16];
+            std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+            let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&path)?;
+            file.write_all(token.as_bytes())?;
+            token
+        }
+    };
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let port = std::env::var("INTERVIEW_INBOX_PORT")
+        .ok()
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or(41000 + (uid % 1000) as u16);
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
+        .or_else(|_| std::net::TcpListener::bind(("127.0.0.1", 0)))?;
+    interview_host::WebUi::serve(listener, token)
 }
 
 /// The inbox's socket, removed when the inbox closes.

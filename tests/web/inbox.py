@@ -29,6 +29,17 @@ def asker(place, request, *options):
         cwd=place, start_new_session=True)
 
 
+def web_inbox(place):
+    """`interview inbox --web --no-open` and the address it says its page is at."""
+    inbox = subprocess.Popen(
+        [INTERVIEW, "inbox", "--web", "--no-open"], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "INTERVIEW_INBOX": place})
+    line = inbox.stderr.readline()
+    assert line.startswith("interview inbox: the questions are at http://127.0.0.1:"), line
+    return inbox, line.split(" at ", 1)[1].strip()
+
+
 def finished(process):
     out, err = process.communicate(timeout=30)
     return process.returncode, json.loads(out), err
@@ -37,14 +48,8 @@ def finished(process):
 def main():
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as place, sync_playwright() as playwright:
-        inbox = subprocess.Popen(
-            [INTERVIEW, "inbox", "--web", "--no-open"], stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "INTERVIEW_INBOX": place})
+        inbox, url = web_inbox(place)
         try:
-            line = inbox.stderr.readline()
-            assert line.startswith("interview inbox: the questions are at http://127.0.0.1:"), line
-            url = line.split(" at ", 1)[1].strip()
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page()
             page.goto(url)
@@ -97,6 +102,14 @@ def main():
         finally:
             inbox.send_signal(2)
             inbox.wait(timeout=20)
+
+        # The same address next time, to be bookmarked.
+        again, url_again = web_inbox(place)
+        try:
+            assert url_again == url, (url_again, url)
+        finally:
+            again.send_signal(2)
+            again.wait(timeout=20)
     print(f"web inbox in Chromium: {time.monotonic() - started:.1f} s")
 
 

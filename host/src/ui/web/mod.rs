@@ -143,8 +143,31 @@ impl WebUi {
     /// or call [`open_browser`](WebUi::open_browser).
     pub fn start() -> io::Result<WebUi> {
         let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+        WebUi::serve(listener, routes::random_hex(16)?)
+    }
+
+    /// Serves the page on `listener` (bound to a loopback address) under `token`, for a page
+    /// whose address stays the same from one run to the next (an inbox's, bookmarked). The
+    /// token must be a secret of at least 128 bits in lowercase hex: it is all that keeps other
+    /// local users out.
+    pub fn serve(listener: std::net::TcpListener, token: String) -> io::Result<WebUi> {
+        let valid = token.len() >= 32
+            && token
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !valid {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the page's token must be at least 32 lowercase hex digits",
+            ));
+        }
+        if !listener.local_addr()?.ip().is_loopback() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the page is served on a loopback address only",
+            ));
+        }
         let port = listener.local_addr()?.port();
-        let token = routes::random_hex(16)?;
         let url = format!("http://127.0.0.1:{port}/{token}/");
         let exchange = Arc::new(Exchange {
             state: Mutex::new(State {
