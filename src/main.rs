@@ -94,6 +94,8 @@ fn failure_reply(command: &Command) -> Option<FailureReply> {
     match command {
         #[cfg(feature = "mcp")]
         Command::Mcp { .. } => None,
+        // The inbox answers nobody on stdout: its askers get their results by socket.
+        Command::Inbox { .. } => None,
         Command::Elicit { request, .. } => {
             let source = request.clone();
             Some(Box::new(move |message| {

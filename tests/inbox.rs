@@ -64,10 +64,10 @@ impl Place {
     fn first_question_answered(&self) -> (Term, Child) {
         let mut inbox = self.inbox();
         let asker = self.asker(&["ask", &deploy()]);
-        inbox.wait("Where to deploy?");
+        inbox.wait("? Where to deploy?");
         inbox.key(DOWN);
         inbox.key(ENTER);
-        inbox.wait("Which checks?");
+        inbox.wait("? Which checks?");
         (inbox, asker)
     }
 
@@ -118,7 +118,7 @@ fn wait_with_timeout(mut child: Child, patience: Duration) -> Output {
 
 /// Answers the deploy request's two questions: Production, then Lint, then submits.
 fn answer_deploy(inbox: &mut Term) {
-    inbox.wait("Where to deploy?");
+    inbox.wait("? Where to deploy?");
     inbox.key(DOWN);
     inbox.key(ENTER);
     answer_checks(inbox);
@@ -126,7 +126,7 @@ fn answer_deploy(inbox: &mut Term) {
 
 /// Answers the deploy request's second question (Lint), then submits.
 fn answer_checks(inbox: &mut Term) {
-    inbox.wait("Which checks?");
+    inbox.wait("? Which checks?");
     inbox.key(DOWN);
     inbox.key(" ");
     inbox.key(ENTER);
@@ -140,7 +140,7 @@ fn an_agent_without_a_terminal_is_answered_in_the_open_inbox() {
     let mut inbox = place.inbox();
     let request = deploy();
     let asker = place.asker(&["ask", &request]);
-    let screen = inbox.wait("Where to deploy?");
+    let screen = inbox.wait("? Where to deploy?");
     let folder = place
         .0
         .path()
@@ -196,7 +196,7 @@ fn closing_the_inbox_mid_batch_keeps_the_answers_for_the_next_inbox() {
     );
 
     let mut inbox = place.inbox();
-    let screen = inbox.wait("Which checks?");
+    let screen = inbox.wait("? Which checks?");
     assert!(screen.contains("your answer is kept"), "{screen}");
     assert!(screen.contains("Production"), "{screen}");
     assert!(
@@ -219,7 +219,7 @@ fn an_answer_given_after_the_asker_died_is_handed_to_the_same_request_asked_agai
     let mut inbox = place.inbox();
     let request = deploy();
     let mut asker = place.asker(&["ask", &request]);
-    inbox.wait("Where to deploy?");
+    inbox.wait("? Where to deploy?");
     asker.kill().unwrap();
     asker.wait().unwrap();
     answer_deploy(&mut inbox);
@@ -288,7 +288,7 @@ fn ctrl_c_of_the_asker_withdraws_the_question_with_the_answers_given() {
     assert_eq!(result["answers"][0]["value"], "Production", "{result}");
     // The inbox gives the question up and waits for the next.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while inbox.contents().contains("Which checks?") && Instant::now() < deadline {
+    while inbox.contents().contains("? Which checks?") && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
     let screen = inbox.wait("Waiting for questions");
@@ -391,7 +391,7 @@ fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
         serde_json::from_str(&std::fs::read_to_string(deploy()).unwrap()).unwrap();
     send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "interview", "arguments": arguments}}));
-    let screen = inbox.wait("Where to deploy?");
+    let screen = inbox.wait("? Where to deploy?");
     assert!(screen.contains("── Claude Code asks · in "), "{screen}");
     answer_deploy(&mut inbox);
     let reply: Json = serde_json::from_str(&replies.recv_timeout(patience).unwrap()).unwrap();
@@ -426,7 +426,7 @@ fn serve_asks_each_line_in_the_inbox_and_an_elicitation_too() {
     let results = lines_of(serve.stdout.take().unwrap());
     let patience = Duration::from_secs(60);
     writeln!(stdin, r#"{{"question": "Your name?"}}"#).unwrap();
-    inbox.wait("Your name?");
+    inbox.wait("? Your name?");
     inbox.send("Ada\r");
     let first: Json = serde_json::from_str(&results.recv_timeout(patience).unwrap()).unwrap();
     assert_eq!(first["answers"][0]["value"], "Ada", "{first}");
@@ -450,4 +450,148 @@ fn serve_asks_each_line_in_the_inbox_and_an_elicitation_too() {
     drop(stdin);
     let output = wait_with_timeout(serve, patience);
     assert_eq!(output.status.code(), Some(0));
+}
+
+/// The socket of the one inbox open in `place`.
+fn socket(place: &Place) -> std::os::unix::net::UnixStream {
+    let path = std::fs::read_dir(place.0.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "sock"))
+        .expect("an inbox is open");
+    std::os::unix::net::UnixStream::connect(path).unwrap()
+}
+
+/// What `interview ask REQUEST` run in `place` hands the inbox, as its own protocol line.
+fn ask_line(place: &Place, request: &str, command: &str) -> String {
+    let arguments = std::fs::read_to_string(request).unwrap();
+    let ask = json!({"ask": {
+        "from": {"client": null, "folder": place.0.path().to_str().unwrap(), "server": null,
+                 "command": command, "pid": 1},
+        "call": {"tool": {"tool": "interview", "arguments": arguments, "skip_response": null}}}});
+    format!("{ask}\n")
+}
+
+#[test]
+fn keys_pressed_as_a_question_appears_are_not_its_answer() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let first = write_request(
+        "inbox-double-1",
+        &json!({"question": "Double 1?", "options": ["a", "b"]}),
+    );
+    let second = write_request(
+        "inbox-double-2",
+        &json!({"question": "Double 2?", "options": ["c", "d"]}),
+    );
+    let one = place.asker(&["ask", &first]);
+    inbox.wait("? Double 1?");
+    let mut two = place.asker(&["ask", &second]);
+    std::thread::sleep(Duration::from_millis(500));
+    // Enter, and Enter again at once: the second press was meant for the first question.
+    inbox.send(ENTER);
+    std::thread::sleep(Duration::from_millis(50));
+    inbox.send(ENTER);
+    let (result, code, _) = finished(one);
+    assert_eq!(
+        (code, result["answers"][0]["value"].clone()),
+        (0, json!("a"))
+    );
+    inbox.wait("? Double 2?");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        two.try_wait().unwrap().is_none(),
+        "the second question took the stray key"
+    );
+    inbox.key(DOWN);
+    inbox.key(ENTER);
+    let (result, code, _) = finished(two);
+    assert_eq!(
+        (code, result["answers"][0]["value"].clone()),
+        (0, json!("d"))
+    );
+}
+
+#[test]
+fn an_asker_that_withdraws_gets_the_answers_so_far_and_one_asking_the_same_is_asked_on() {
+    let place = Place::new();
+    let (mut inbox, first) = place.first_question_answered();
+    // The same request, from the same folder, by another asker (an agent that retries).
+    let request = deploy();
+    let mut second = socket(&place);
+    second
+        .write_all(ask_line(&place, &request, "ask").as_bytes())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
+    let (result, code, stderr) = finished(first);
+    assert_eq!(code, 130, "{stderr}");
+    assert_eq!(result["status"], "cancelled");
+    assert_eq!(values(&result), [json!("Production")]);
+    // Asked on for the second asker, from where the person was.
+    let screen = inbox.wait("? Which checks?");
+    assert!(screen.contains("your answer is kept"), "{screen}");
+    answer_checks(&mut inbox);
+    let mut reply = String::new();
+    BufReader::new(&second).read_line(&mut reply).unwrap();
+    let reply: Json = serde_json::from_str(&reply).unwrap();
+    assert_eq!(reply["result"]["status"], "answered", "{reply}");
+    assert_eq!(
+        values(&reply["result"]),
+        [json!("Production"), json!(["Lint"])]
+    );
+}
+
+#[test]
+fn withdrawn_while_no_inbox_is_open_it_returns_the_answers_kept_and_is_asked_no_more() {
+    let place = Place::new();
+    let (mut inbox, asker) = place.first_question_answered();
+    inbox.send(CTRL_C);
+    inbox.finish();
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 130, "{stderr}");
+    assert_eq!(result["status"], "cancelled");
+    assert_eq!(values(&result), [json!("Production")]);
+    let inbox = place.inbox();
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!inbox.contents().contains("asks"), "{}", inbox.contents());
+}
+
+#[test]
+fn a_line_the_inbox_cannot_read_is_refused_and_who_asks_never_reaches_the_terminal_raw() {
+    let place = Place::new();
+    let inbox = place.inbox();
+    let mut stranger = socket(&place);
+    stranger.write_all(b"{\"shout\": true}\n").unwrap();
+    let mut reply = String::new();
+    BufReader::new(&stranger).read_line(&mut reply).unwrap();
+    assert!(reply.starts_with("{\"refused\":"), "{reply}");
+
+    let request = write_request("inbox-escapes", &json!({"question": "Plain?"}));
+    let mut asker = socket(&place);
+    let line = ask_line(&place, &request, "ask\u{1b}]0;PWNED\u{7}\u{1b}[41m");
+    asker.write_all(line.as_bytes()).unwrap();
+    let screen = inbox.wait("? Plain?");
+    assert!(screen.contains("── interview ask"), "{screen}");
+    assert!(
+        !inbox.output().contains("PWNED\u{7}"),
+        "an escape reached the terminal"
+    );
+}
+
+#[test]
+fn an_invalid_elicitation_is_answered_without_bothering_the_inbox() {
+    let place = Place::new();
+    let inbox = place.inbox();
+    let request = write_request(
+        "inbox-bad-elicit",
+        &json!({"message": 5, "requestedSchema": "no"}),
+    );
+    let (reply, code, _) = finished(place.asker(&["elicit", "--ui", "inbox", &request]));
+    assert_eq!(code, 2, "{reply}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!inbox.contents().contains("asks"), "{}", inbox.contents());
 }

@@ -20,15 +20,22 @@ const RESCAN: Duration = Duration::from_millis(300);
 /// How long a withdrawn question may take to come back with the answers given so far.
 const WITHDRAWING: Duration = Duration::from_secs(5);
 
+/// How long a message to an inbox may take to send: an inbox stopped (Ctrl-Z) must not hold
+/// the asker, whose own cancellation must still work.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// How a request handed to the inboxes ended.
 #[derive(Debug)]
 pub enum Reached {
     /// The plugin's result (for an elicitation, its reply), from the inbox that answered.
     Answered(Json),
-    /// Withdrawn (`stop`) before anyone had answered anything.
-    Withdrawn,
+    /// Withdrawn (`stop`) with no inbox asking it; its journal, when an inbox had kept answers
+    /// in one, for the answers given so far (the inbox's record of it is dropped).
+    Withdrawn { journal: Option<PathBuf> },
     /// No inbox was open (and the call was not to wait for one).
     NoInbox,
+    /// An inbox cannot take the request: why.
+    Refused(String),
 }
 
 /// Hands `ask` to every inbox open now, and to those opened while it waits, until one answers
@@ -42,6 +49,13 @@ pub fn ask(place: &Place, ask: &Ask, wait: bool, stop: &AtomicBool) -> Reached {
     let mut scanned: Option<Instant> = None;
     let mut withdrawing: Option<Instant> = None;
     let message = ToInbox::Ask(ask.clone());
+    let length = serde_json::to_vec(&message).map_or(usize::MAX, |line| line.len());
+    if length > wire::MESSAGE_LIMIT {
+        return Reached::Refused(format!(
+            "the request is {length} bytes as a message to the inbox, more than its limit of {}",
+            wire::MESSAGE_LIMIT
+        ));
+    }
     loop {
         if withdrawing.is_none() && scanned.is_none_or(|at| at.elapsed() >= RESCAN) {
             scanned = Some(Instant::now());
@@ -67,7 +81,7 @@ pub fn ask(place: &Place, ask: &Ask, wait: bool, stop: &AtomicBool) -> Reached {
         if let Some(since) = withdrawing
             && (open.is_empty() || since.elapsed() >= WITHDRAWING)
         {
-            return Reached::Withdrawn;
+            return withdrawn(place, ask);
         }
         match received.recv_timeout(Duration::from_millis(50)) {
             Ok((path, Some(ToAsker::Result(result)))) => {
@@ -77,6 +91,7 @@ pub fn ask(place: &Place, ask: &Ask, wait: bool, stop: &AtomicBool) -> Reached {
                 }
                 return Reached::Answered(result);
             }
+            Ok((_, Some(ToAsker::Refused(why)))) => return Reached::Refused(why),
             // That inbox closed (its question stays pending in the database), or withdrew it.
             Ok((path, _)) => {
                 open.remove(&path);
@@ -101,27 +116,32 @@ fn connect(
         }
         Err(_) => return None,
     };
+    let _ = stream.set_write_timeout(Some(SEND_TIMEOUT));
     if !wire::same_user(&stream) || wire::send(&mut stream, message).is_err() {
         return None;
     }
     let reading = stream.try_clone().ok()?;
     let path = path.clone();
+    // Every message of an inbox's is its last; none is a closed (or broken) connection.
     std::thread::spawn(move || {
-        let mut reading = BufReader::new(reading);
-        loop {
-            match wire::receive::<ToAsker>(&mut reading) {
-                Ok(Some(message)) => {
-                    let last = matches!(message, ToAsker::Result(_) | ToAsker::Withdrawn);
-                    if events.send((path.clone(), Some(message))).is_err() || last {
-                        return;
-                    }
-                }
-                Ok(None) | Err(_) => {
-                    let _ = events.send((path, None));
-                    return;
-                }
-            }
-        }
+        let message = wire::receive::<ToAsker>(&mut BufReader::new(reading));
+        let _ = events.send((path, message.ok().flatten()));
     });
     Some(stream)
+}
+
+/// A request withdrawn with no inbox asking it (none open, or none answering in time): the
+/// inboxes' record of it is dropped, so the next inbox does not ask it, and its journal, if an
+/// inbox kept the person's answers in one, goes back with it.
+fn withdrawn(place: &Place, ask: &Ask) -> Reached {
+    let key = ask.key();
+    if place.data.join("inbox.sqlite3").exists()
+        && let Ok(store) = super::store::Store::open(&place.data)
+    {
+        let _ = store.withdraw(&key);
+    }
+    let journal = super::store::journal_path(&place.data, &key);
+    Reached::Withdrawn {
+        journal: journal.exists().then_some(journal),
+    }
 }

@@ -1,13 +1,14 @@
 //! The inbox's side of its socket: the askers that connect, the queue of their questions, and
 //! handing each answer to whoever waits for it.
 //!
-//! One thread accepts connections and one thread reads each asker; the person's loop (in
-//! [`super::window`]) takes the questions one at a time with [`Desk::next`].
+//! One thread accepts connections and one thread reads each asker (at most [`MOST_ASKERS`] at
+//! once); the person's loop (in [`super::window`]) takes the questions one at a time with
+//! [`Desk::next`] and ends each with [`Desk::end`].
 
 use std::collections::VecDeque;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::os::unix::net::{UnixListener, UnixStream};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -16,7 +17,7 @@ use serde_json::Value as Json;
 use super::store::{Held, Store};
 use super::wire::{self, ToAsker, ToInbox};
 
-/// How long an asker has to say what it asks once connected.
+/// How long an asker has to say what it asks once connected, all of it.
 const FIRST_MESSAGE: Duration = Duration::from_secs(10);
 /// How long a write to an asker may take: one that stopped reading is given up on.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -27,6 +28,9 @@ const ELSEWHERE: Duration = Duration::from_secs(2);
 /// finds the new inbox within this (it looks every 300 ms), and its question is then asked as
 /// awaited, not as an orphan's.
 const REJOIN: Duration = Duration::from_secs(1);
+/// The most askers read at once: each holds a thread and up to a message's worth of memory.
+/// One more is hung up on, and comes back when it looks again.
+const MOST_ASKERS: usize = 128;
 
 /// The queue of questions, shared by the threads of one inbox.
 pub struct Desk {
@@ -34,6 +38,7 @@ pub struct Desk {
     changed: Condvar,
     store: Mutex<Store>,
     next_asker: AtomicU64,
+    askers: AtomicUsize,
 }
 
 #[derive(Default)]
@@ -54,7 +59,8 @@ enum State {
     /// The person is answering it here; the flag, once the UI is up, stops it.
     Asking {
         stop: Option<Arc<AtomicBool>>,
-        withdrawn: bool,
+        /// The askers that withdrew it meanwhile: they get the answers given so far.
+        withdrawn_by: Vec<u64>,
     },
     /// Left alone until then: another inbox is answering it (its journal is in use), or the
     /// inbox has just opened and its asker, if alive, has not found it yet.
@@ -78,11 +84,23 @@ pub struct Turn {
 /// How a question the person was asked here ended.
 pub enum Ended {
     /// With the plugin's result: for the askers waiting, or kept for when it is asked again.
-    Result(Json),
-    /// The person closed the inbox mid-question: it stays pending.
-    Left,
+    Answered(Json),
+    /// Stopped before the end, with the plugin's result so far: the asker withdrew it, or the
+    /// person closed the inbox.
+    CutOff(Json),
     /// Another inbox holds it: tried again later.
     Elsewhere,
+}
+
+/// What becomes of the question's journal, and of the inbox, after [`Desk::end`].
+#[derive(Debug, PartialEq)]
+pub enum After {
+    /// The question is done: its journal has done its work.
+    Done,
+    /// The question stays (another asker waits for it): its journal keeps the answers.
+    Kept,
+    /// The person closed the inbox mid-question: it stays pending, with its journal.
+    Closed,
 }
 
 impl Desk {
@@ -102,17 +120,36 @@ impl Desk {
             changed: Condvar::new(),
             store: Mutex::new(store),
             next_asker: AtomicU64::new(1),
+            askers: AtomicUsize::new(0),
         }))
     }
 
     /// Accepts askers on `listener` until the process ends, each read on a thread of its own.
+    /// Out of file descriptors, it waits a moment rather than spin; out of threads, or at
+    /// [`MOST_ASKERS`], it hangs up on the newcomer.
     pub fn accept(self: &Arc<Self>, listener: UnixListener) {
         let desk = self.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                let desk = desk.clone();
-                std::thread::spawn(move || desk.serve(stream));
+                let stream = match stream {
+                    Ok(stream) => stream,
+                    Err(_) => {
+                        std::thread::sleep(Duration::from_millis(100));
+                        continue;
+                    }
+                };
+                if desk.askers.fetch_add(1, Ordering::SeqCst) >= MOST_ASKERS {
+                    desk.askers.fetch_sub(1, Ordering::SeqCst);
+                    continue;
+                }
+                let serving = desk.clone();
+                let spawned = std::thread::Builder::new().spawn(move || {
+                    let _counted = Counted(&serving.askers);
+                    serving.serve(stream);
+                });
+                if spawned.is_err() {
+                    desk.askers.fetch_sub(1, Ordering::SeqCst);
+                }
             }
         });
     }
@@ -140,7 +177,7 @@ impl Desk {
                 .or_else(|| queue.items.iter().position(ready));
             if let Some(at) = chosen {
                 // Answered in another inbox meanwhile (one that shares the database).
-                if !self.still_pending(&queue.items[at].held.key) {
+                if self.answered_elsewhere(&queue.items[at].held.key) {
                     queue.items.remove(at);
                     continue;
                 }
@@ -148,7 +185,7 @@ impl Desk {
                 let item = &mut queue.items[at];
                 item.state = State::Asking {
                     stop: None,
-                    withdrawn: false,
+                    withdrawn_by: Vec::new(),
                 };
                 return Some(Turn {
                     held: item.held.clone(),
@@ -164,80 +201,104 @@ impl Desk {
         }
     }
 
-    /// Ends the turn of `key`.
-    pub fn end(&self, key: &str, ended: Ended) {
-        let mut queue = lock(&self.queue);
-        let Some(at) = queue.items.iter().position(|i| i.held.key == key) else {
-            return;
-        };
-        match ended {
-            Ended::Left => queue.items[at].state = State::Waiting,
-            Ended::Elsewhere => queue.items[at].state = State::Later(Instant::now() + ELSEWHERE),
-            Ended::Result(result) => {
-                let item = queue.items.remove(at).expect("the item is in the queue");
-                let store = lock(&self.store);
-                let withdrawn = matches!(
-                    item.state,
-                    State::Asking {
-                        withdrawn: true,
-                        ..
-                    }
-                );
-                // Kept before it is handed: an asker that dies meanwhile finds it when it asks
-                // again. A withdrawn question's answers go to its asker alone.
-                if !withdrawn {
-                    warn_of(store.answered(key, &result));
-                }
-                let message = ToAsker::Result(result);
-                let handed = item
-                    .waiting
-                    .into_iter()
-                    .filter(|w| wire::send(&mut &w.stream, &message).is_ok())
-                    .count();
-                if withdrawn {
-                    warn_of(store.withdraw(key));
-                } else if handed > 0 {
-                    warn_of(store.delivered(key));
-                }
-            }
-        }
-        self.changed.notify_all();
-    }
-
     /// The person's UI for `key` is up, and `stop` stops it: set at once when the asker has
     /// withdrawn the question already.
     pub fn asking_with(&self, key: &str, ui_stop: Arc<AtomicBool>) {
         let mut queue = lock(&self.queue);
         if let Some(item) = queue.items.iter_mut().find(|i| i.held.key == key)
-            && let State::Asking { stop, withdrawn } = &mut item.state
+            && let State::Asking { stop, withdrawn_by } = &mut item.state
         {
-            if *withdrawn {
+            if !withdrawn_by.is_empty() {
                 ui_stop.store(true, Ordering::SeqCst);
             }
             *stop = Some(ui_stop);
         }
     }
 
-    /// Whether the turn of `key` ended because its asker withdrew it.
-    pub fn withdrawn(&self, key: &str) -> bool {
-        let queue = lock(&self.queue);
-        queue.items.iter().any(|item| {
-            item.held.key == key
-                && matches!(
-                    item.state,
-                    State::Asking {
-                        withdrawn: true,
-                        ..
+    /// Ends the turn of `key`: what the question came to, and what becomes of its journal.
+    pub fn end(&self, key: &str, ended: Ended) -> After {
+        let mut queue = lock(&self.queue);
+        let Some(at) = queue.items.iter().position(|i| i.held.key == key) else {
+            return After::Done;
+        };
+        let withdrawn_by = match &mut queue.items[at].state {
+            State::Asking { withdrawn_by, .. } => std::mem::take(withdrawn_by),
+            _ => Vec::new(),
+        };
+        let withdrawn = !withdrawn_by.is_empty();
+        let after = match (ended, withdrawn) {
+            (Ended::Answered(result), _) => {
+                let item = queue.items.remove(at).expect("the item is in the queue");
+                self.hand(key, item, result);
+                After::Done
+            }
+            // Withdrawn before it could be taken here: as if it had never been started.
+            (Ended::Elsewhere, true) => {
+                let item = queue.items.remove(at).expect("the item is in the queue");
+                self.drop_withdrawn(key, item);
+                After::Done
+            }
+            (Ended::Elsewhere, false) => {
+                queue.items[at].state = State::Later(Instant::now() + ELSEWHERE);
+                After::Kept
+            }
+            // The answers so far go to the askers that withdrew it, and to no other: one that
+            // asks the same meanwhile is asked it on, from the journal.
+            (Ended::CutOff(result), true) => {
+                let item = &mut queue.items[at];
+                let message = ToAsker::Result(result);
+                item.waiting.retain(|waiter| {
+                    let withdrew = withdrawn_by.contains(&waiter.id);
+                    if withdrew {
+                        let _ = wire::send(&mut &waiter.stream, &message);
                     }
-                )
-        })
+                    !withdrew
+                });
+                if item.waiting.is_empty() {
+                    queue.items.remove(at);
+                    warn_of(lock(&self.store).withdraw(key));
+                    After::Done
+                } else {
+                    item.state = State::Waiting;
+                    After::Kept
+                }
+            }
+            (Ended::CutOff(_), false) => {
+                queue.items[at].state = State::Waiting;
+                After::Closed
+            }
+        };
+        self.changed.notify_all();
+        after
     }
 
-    fn still_pending(&self, key: &str) -> bool {
-        lock(&self.store)
-            .pending()
-            .map(|pending| pending.iter().any(|held| held.key == key))
-            .unwrap_or(true)
+    /// Keeps the answer to `key`, then hands it to every asker waiting.
+    fn hand(&self, key: &str, item: Item, result: Json) {
+        let store = lock(&self.store);
+        // Kept before it is handed: an asker that dies meanwhile finds it when it asks again.
+        warn_of(store.answered(key, &result));
+        let message = ToAsker::Result(result);
+        let handed = item
+            .waiting
+            .iter()
+            .filter(|w| wire::send(&mut &w.stream, &message).is_ok())
+            .count();
+        if handed > 0 {
+            warn_of(store.delivered(key));
+        }
+    }
+
+    fn drop_withdrawn(&self, key: &str, item: Item) {
+        for waiter in &item.waiting {
+            let _ = wire::send(&mut &waiter.stream, &ToAsker::Withdrawn);
+        }
+        warn_of(lock(&self.store).withdraw(key));
+    }
+
+    /// Whether another inbox sharing the database has answered `key`. A question whose row is
+    /// missing (the database could not keep it) is still asked: its asker waits.
+    fn answered_elsewhere(&self, key: &str) -> bool {
+        lock(&self.store).is_answered(key).unwrap_or(false)
     }
 
     /// Reads one asker: its question, then perhaps its withdrawal, until it hangs up.
@@ -248,11 +309,20 @@ impl Desk {
         let Ok(reading) = stream.try_clone() else {
             return;
         };
-        let _ = reading.set_read_timeout(Some(FIRST_MESSAGE));
         let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
-        let mut reading = BufReader::new(reading);
-        let Ok(Some(ToInbox::Ask(ask))) = wire::receive(&mut reading) else {
-            return;
+        let mut reading = BufReader::new(Reading {
+            stream: reading,
+            until: Some(Instant::now() + FIRST_MESSAGE),
+        });
+        let ask = match wire::receive(&mut reading) {
+            Ok(Some(ToInbox::Ask(ask))) => ask,
+            Ok(None) => return,
+            Ok(Some(ToInbox::Withdraw)) => return,
+            // Said, so that the asker gives up instead of asking again.
+            Err(error) => {
+                let _ = wire::send(&mut &stream, &ToAsker::Refused(error.to_string()));
+                return;
+            }
         };
         let held = Held {
             key: ask.key(),
@@ -267,7 +337,7 @@ impl Desk {
         let id = self.next_asker.fetch_add(1, Ordering::Relaxed);
         let key = held.key.clone();
         self.add(held, Waiter { id, stream });
-        let _ = reading.get_ref().set_read_timeout(None);
+        reading.get_mut().until = None;
         loop {
             match wire::receive::<ToInbox>(&mut reading) {
                 Ok(Some(ToInbox::Withdraw)) => self.withdraw(&key, id),
@@ -292,34 +362,30 @@ impl Desk {
     }
 
     /// Asker `id` no longer wants the answer to `key`. A question the person is answering is
-    /// stopped, and its answers so far go to the asker; one nobody started is dropped.
+    /// stopped, and its answers so far go to the asker (another asker of the same is asked on,
+    /// from there); one nobody started is dropped, unless another asker waits for it.
     fn withdraw(&self, key: &str, id: u64) {
         let mut queue = lock(&self.queue);
         let Some(at) = queue.items.iter().position(|i| i.held.key == key) else {
             return;
         };
         let item = &mut queue.items[at];
-        let others = item.waiting.iter().filter(|w| w.id != id).count();
-        if others > 0 {
-            if let Some(at) = item.waiting.iter().position(|w| w.id == id) {
-                let waiter = item.waiting.remove(at);
-                let _ = wire::send(&mut &waiter.stream, &ToAsker::Withdrawn);
-            }
-            return;
-        }
         match &mut item.state {
-            State::Asking { stop, withdrawn } => {
-                *withdrawn = true;
+            State::Asking { stop, withdrawn_by } => {
+                withdrawn_by.push(id);
                 if let Some(stop) = stop {
                     stop.store(true, Ordering::SeqCst);
                 }
             }
-            State::Waiting | State::Later(_) => {
-                let item = queue.items.remove(at).expect("the item is in the queue");
-                for waiter in &item.waiting {
+            State::Waiting | State::Later(_) if item.waiting.iter().any(|w| w.id != id) => {
+                if let Some(at) = item.waiting.iter().position(|w| w.id == id) {
+                    let waiter = item.waiting.remove(at);
                     let _ = wire::send(&mut &waiter.stream, &ToAsker::Withdrawn);
                 }
-                warn_of(lock(&self.store).withdraw(key));
+            }
+            State::Waiting | State::Later(_) => {
+                let item = queue.items.remove(at).expect("the item is in the queue");
+                self.drop_withdrawn(key, item);
             }
         }
         self.changed.notify_all();
@@ -336,12 +402,45 @@ impl Desk {
     }
 }
 
+/// One asker's connection, read within a deadline for its first message: an asker that
+/// dribbles its question byte by byte is cut off at the deadline, whatever each read takes.
+struct Reading {
+    stream: UnixStream,
+    until: Option<Instant>,
+}
+
+impl Read for Reading {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let timeout = match self.until {
+            Some(until) => {
+                let left = until.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(std::io::ErrorKind::TimedOut.into());
+                }
+                Some(left)
+            }
+            None => None,
+        };
+        self.stream.set_read_timeout(timeout)?;
+        self.stream.read(buffer)
+    }
+}
+
+/// One asker counted in while its thread runs, counted out when it ends (or panics).
+struct Counted<'a>(&'a AtomicUsize);
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A database that failed to keep something: said, and the inbox goes on (the asker that waits
-/// still gets its answer).
+/// A database that failed to keep something: said, and the inbox goes on (the askers waiting
+/// still get their answers; only what outlives this inbox is at risk).
 fn warn_of(result: Result<(), String>) {
     if let Err(error) = result {
         crate::warn(&error);

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use interview_host::{Plugin, Ui, UiMode};
+use interview_host::{Journal, Plugin, Ui, UiMode};
 use serde_json::Value as Json;
 
 use super::{Ask, Call, From, Reached};
@@ -39,11 +39,7 @@ impl Route {
         server: Option<String>,
         stop: &AtomicBool,
     ) -> Reached {
-        if let Call::Tool {
-            tool, arguments, ..
-        } = &call
-            && request::judged_invalid(plugin, tool, arguments).is_some()
-        {
+        if invalid(plugin, &call, server.as_deref()) {
             return Reached::NoInbox;
         }
         let ask = Ask {
@@ -54,33 +50,60 @@ impl Route {
     }
 }
 
-/// A result from an inbox, or, for a request withdrawn before anything was answered, the
-/// plugin's own `cancelled` result; `None` when no inbox took it.
+/// Whether the plugin refuses `call` as invalid: then it is answered where it was asked,
+/// without an inbox.
+pub fn invalid(plugin: &Plugin, call: &Call, server: Option<&str>) -> bool {
+    match call {
+        Call::Tool {
+            tool, arguments, ..
+        } => request::judged_invalid(plugin, tool, arguments).is_some(),
+        Call::Elicit { request } => plugin
+            .session(interview_host::NoPerson)
+            .and_then(|mut session| session.elicit(request, server))
+            .is_ok_and(|e| e.ending == interview_host::ElicitEnding::Invalid),
+    }
+}
+
+/// A result from an inbox; for a request withdrawn with no inbox asking it, the plugin's own
+/// `cancelled` result, with the answers an inbox had kept in its journal; `None` when no inbox
+/// took it.
 pub fn answered(
     plugin: &Plugin,
     reached: Reached,
     call: &Call,
     server: Option<&str>,
 ) -> Option<Json> {
-    match reached {
-        Reached::Answered(result) => Some(result),
-        Reached::NoInbox => None,
-        Reached::Withdrawn => {
-            let reply =
-                plugin
-                    .session(crate::people::withdrawn())
-                    .and_then(|mut session| match call {
-                        Call::Tool {
-                            tool, arguments, ..
-                        } => session.call(tool, arguments),
-                        Call::Elicit { request } => {
-                            session.elicit(request, server).map(|e| e.reply)
-                        }
-                    });
-            Some(match request::read_result(reply) {
-                Ok(result) => result,
-                Err((failure, given)) => request::failed(&failure, &given),
-            })
+    let journal = match reached {
+        Reached::Answered(result) => return Some(result),
+        Reached::NoInbox => return None,
+        Reached::Refused(why) => {
+            return Some(request::failed(
+                &format!("the inbox refused the request: {why}"),
+                &[],
+            ));
         }
-    }
+        Reached::Withdrawn { journal } => journal,
+    };
+    let reply = plugin
+        .session(crate::people::withdrawn())
+        .and_then(|mut session| {
+            // Taken only when no inbox holds it: then its answers are the ones given so far.
+            if let Some(journal) = journal.and_then(|path| Journal::open(path).ok()) {
+                session.keep_journal(journal);
+            }
+            let reply = match call {
+                Call::Tool {
+                    tool, arguments, ..
+                } => session.call(tool, arguments),
+                Call::Elicit { request } => session.elicit(request, server).map(|e| e.reply),
+            };
+            if let Some(journal) = session.take_journal() {
+                let _ = journal.finish();
+            }
+            reply
+        });
+    Some(match request::read_result(reply) {
+        Ok(result) => result,
+        Err((failure, given)) => request::failed(&failure, &given),
+    })
 }

@@ -30,6 +30,12 @@ pub struct Store {
 
 /// How long delivered answers are kept, for the record, before they are forgotten.
 const KEPT_DAYS: i64 = 30;
+/// How long an answer nobody took waits for its request to be asked again: an agent that
+/// died comes back within minutes or hours; a day later the answer may no longer hold, and
+/// handing it over silently would put words in the person's mouth.
+const UNCLAIMED_HOURS: i64 = 24;
+/// The layout of the database this version writes; a newer one is refused, not guessed at.
+const LAYOUT: i64 = 1;
 
 impl Store {
     /// Opens (or creates, readable by this user only) the database in `dir`.
@@ -40,21 +46,31 @@ impl Store {
             .map_err(|e| format!("cannot open the inbox's database {shown}: {e}"))?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
             .map_err(|e| format!("cannot make {shown} private: {e}"))?;
-        db.busy_timeout(Duration::from_secs(10))
+        let layout: i64 = db
+            .busy_timeout(Duration::from_secs(10))
             .and_then(|()| db.pragma_update(None, "journal_mode", "WAL"))
-            .and_then(|()| {
-                db.execute_batch(
-                    "CREATE TABLE IF NOT EXISTS questions (
-                        key TEXT PRIMARY KEY,
-                        ask TEXT NOT NULL,
-                        state TEXT NOT NULL CHECK (state IN ('pending', 'answered', 'delivered')),
-                        result TEXT,
-                        asked_at INTEGER NOT NULL DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)),
-                        answered_at INTEGER
-                    );",
-                )
-            })
+            .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
             .map_err(|e| format!("cannot use the inbox's database {shown}: {e}"))?;
+        if layout > LAYOUT {
+            return Err(format!(
+                "the inbox's database {shown} was written by a newer interview (layout \
+                 {layout}); use that version, or set INTERVIEW_INBOX to another folder"
+            ));
+        }
+        db.execute_batch(&format!(
+            "CREATE TABLE IF NOT EXISTS questions (
+                key TEXT PRIMARY KEY,
+                ask TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('pending', 'answered', 'delivered')),
+                result TEXT,
+                asked_at INTEGER NOT NULL
+                    DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)),
+                answered_at INTEGER,
+                delivered_at INTEGER
+            );
+            PRAGMA user_version = {LAYOUT};"
+        ))
+        .map_err(|e| format!("cannot use the inbox's database {shown}: {e}"))?;
         let journals = dir.join("journals");
         super::place::private_dir(&journals)?;
         let store = Store { db, journals };
@@ -115,15 +131,29 @@ impl Store {
             .map_err(db_error)
     }
 
+    /// Whether `key` has been answered (in any inbox that shares the database).
+    pub fn is_answered(&self, key: &str) -> Result<bool, String> {
+        self.db
+            .query_row(
+                "SELECT state != 'pending' FROM questions WHERE key = ?1",
+                params![key],
+                |row| row.get(0),
+            )
+            .optional()
+            .map(|answered| answered.unwrap_or(false))
+            .map_err(db_error)
+    }
+
     /// The answer to `key` that nobody has been handed yet, if there is one; taking it marks
     /// it handed, so that it is given once.
     pub fn take_answer(&self, key: &str) -> Result<Option<Json>, String> {
         let result: Option<String> = self
             .db
             .query_row(
-                "UPDATE questions SET state = 'delivered' WHERE key = ?1 AND state = 'answered'
+                "UPDATE questions SET state = 'delivered', delivered_at = unixepoch()
+                 WHERE key = ?1 AND state = 'answered' AND answered_at >= unixepoch() - ?2 * 3600
                  RETURNING result",
-                params![key],
+                params![key, UNCLAIMED_HOURS],
                 |row| row.get(0),
             )
             .optional()
@@ -135,7 +165,8 @@ impl Store {
     pub fn delivered(&self, key: &str) -> Result<(), String> {
         self.db
             .execute(
-                "UPDATE questions SET state = 'delivered' WHERE key = ?1 AND state = 'answered'",
+                "UPDATE questions SET state = 'delivered', delivered_at = unixepoch()
+                 WHERE key = ?1 AND state = 'answered'",
                 params![key],
             )
             .map(drop)
@@ -155,19 +186,26 @@ impl Store {
 
     /// Where the answers to `key` are kept while the person gives them.
     pub fn journal(&self, key: &str) -> PathBuf {
-        self.journals.join(format!("{key}.journal"))
+        journal_path(self.journals.parent().unwrap_or(&self.journals), key)
     }
 
     fn forget_old(&self) -> Result<(), String> {
         self.db
             .execute(
-                "DELETE FROM questions WHERE state = 'delivered'
-                 AND answered_at < unixepoch() - ?1 * 86400",
-                params![KEPT_DAYS],
+                "DELETE FROM questions WHERE
+                     (state = 'delivered' AND answered_at < unixepoch() - ?1 * 86400)
+                     OR (state = 'answered' AND answered_at < unixepoch() - ?2 * 3600)",
+                params![KEPT_DAYS, UNCLAIMED_HOURS],
             )
             .map(drop)
             .map_err(db_error)
     }
+}
+
+/// Where the answers to `key` are kept while the person gives them, in the inbox folder
+/// `data`.
+pub fn journal_path(data: &Path, key: &str) -> PathBuf {
+    data.join("journals").join(format!("{key}.journal"))
 }
 
 fn db_error(error: rusqlite::Error) -> String {
@@ -221,6 +259,40 @@ mod tests {
         assert_eq!(store.pending().unwrap(), [name.clone(), deploy.clone()]);
         store.withdraw(&name.key).unwrap();
         assert_eq!(store.pending().unwrap(), [deploy]);
+    }
+
+    #[test]
+    fn an_answer_nobody_took_for_a_day_is_not_handed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let drop_table = held("Drop the production database?");
+        store.hold(&drop_table).unwrap();
+        store
+            .answered(&drop_table.key, &serde_json::json!({"answer": true}))
+            .unwrap();
+        store
+            .db
+            .execute(
+                "UPDATE questions SET answered_at = answered_at - 25 * 3600",
+                [],
+            )
+            .unwrap();
+        assert_eq!(store.take_answer(&drop_table.key).unwrap(), None);
+    }
+
+    #[test]
+    fn a_database_of_a_newer_layout_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("inbox.sqlite3");
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", 9)
+            .unwrap();
+        let error = Store::open(dir.path()).err().unwrap();
+        assert!(
+            error.contains("written by a newer interview (layout 9)"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use interview_host::internals::sanitize;
 use interview_host::{Journal, Plugin, is_foreground};
 use serde_json::Value as Json;
 
-use super::desk::{Desk, Ended, Turn};
+use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
 use super::store::Store;
 use super::wire::{Ask, Call};
@@ -30,6 +30,10 @@ pub struct Options {
     #[cfg(feature = "web")]
     pub web: Option<bool>,
 }
+
+/// How long a question is announced before it takes keys: keys pressed meanwhile were meant
+/// for the question before it (a double press), or for nothing, and are dropped.
+const GRACE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Where the inbox asks.
 enum Desktop {
@@ -83,6 +87,8 @@ impl Desktop {
     ) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
         match self {
             Desktop::Terminal { numbered } => {
+                // Keys meant for the question before (a double Enter) are not this one's.
+                std::thread::sleep(GRACE);
                 discard_typed_ahead();
                 let person = people::find(false, *numbered);
                 (person, people::stop_flag())
@@ -150,12 +156,8 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
         };
         idle = false;
         announce(&turn);
-        match ask(plugin, &desktop, &desk, &turn, journal, &current) {
-            Ended::Left => {
-                desk.end(key, Ended::Left);
-                break;
-            }
-            ended => desk.end(key, ended),
+        if ask(plugin, &desktop, &desk, &turn, journal, &current) == After::Closed {
+            break;
         }
     }
     drop(socket);
@@ -206,7 +208,14 @@ struct Socket {
 impl Socket {
     fn bind(place: &Place) -> Result<Socket, (Exit, String)> {
         let path = place.socket(std::process::id()).map_err(failed)?;
-        // A socket at this process's own name is a dead inbox's that had the same id.
+        // A socket at this process's own name is a dead inbox's that had the same id, unless
+        // an inbox answers there (one of the same id in another process namespace).
+        if std::os::unix::net::UnixStream::connect(&path).is_ok() {
+            return Err(failed(format!(
+                "another inbox listens at {}; set INTERVIEW_INBOX to a folder of its own",
+                path.display()
+            )));
+        }
         let _ = std::fs::remove_file(&path);
         let listener = UnixListener::bind(&path)
             .map_err(|e| failed(format!("cannot open the inbox at {}: {e}", path.display())))?;
@@ -248,7 +257,7 @@ fn who(from: &super::From) -> String {
         .as_deref()
         .or(from.server.as_deref())
         .map(sanitize::line)
-        .unwrap_or_else(|| format!("interview {}", from.command))
+        .unwrap_or_else(|| format!("interview {}", sanitize::line(&from.command)))
 }
 
 /// Says who asks, above the question, and rings: the person may be looking elsewhere.
@@ -282,9 +291,11 @@ fn announce(turn: &Turn) {
 
 /// A folder with the home folder as `~`.
 fn tilde(folder: &str) -> String {
-    match std::env::var("HOME") {
-        Ok(home) if !home.is_empty() && folder.starts_with(&home) => {
-            format!("~{}", &folder[home.len()..])
+    let home = std::env::var("HOME").unwrap_or_default();
+    let home = home.trim_end_matches('/');
+    match folder.strip_prefix(home) {
+        Some(rest) if !home.is_empty() && (rest.is_empty() || rest.starts_with('/')) => {
+            format!("~{rest}")
         }
         _ => folder.to_string(),
     }
@@ -330,7 +341,7 @@ fn ask(
     turn: &Turn,
     journal: Option<Journal>,
     current: &Mutex<Option<Arc<AtomicBool>>>,
-) -> Ended {
+) -> After {
     let key = &turn.held.key;
     let (person, stop) = desktop.person(&who(&turn.held.ask.from));
     // The asker's withdrawal and the signals both stop the person's UI.
@@ -340,16 +351,20 @@ fn ask(
     *current.lock().unwrap_or_else(|e| e.into_inner()) = stop;
     let ran = run_plugin(plugin, person, journal, &turn.held.ask);
     *current.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    if ran.cut_off && !desk.withdrawn(key) {
-        // Closed mid-question: dropped with the session's end, the journal keeps what was
-        // answered for the next inbox.
-        return Ended::Left;
-    }
-    // Answered, or withdrawn by the asker, who gets what was answered so far.
-    if let Some(journal) = ran.journal {
+    let ended = if ran.cut_off {
+        Ended::CutOff(ran.result)
+    } else {
+        Ended::Answered(ran.result)
+    };
+    let after = desk.end(key, ended);
+    // A question that stays keeps its journal (dropped here, with its lock) for whoever asks
+    // it next: this inbox again, or the next one.
+    if after == After::Done
+        && let Some(journal) = ran.journal
+    {
         let _ = journal.finish();
     }
-    Ended::Result(ran.result)
+    after
 }
 
 /// A question's run through the plugin.

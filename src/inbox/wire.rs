@@ -16,9 +16,10 @@ use serde_json::Value as Json;
 
 use crate::request::{self, Line};
 
-/// The longest message either side reads: a request at the plugin's own limit, with room for
-/// who asks. A longer line is refused, read past and dropped, so memory stays bounded.
-pub const MESSAGE_LIMIT: usize = 9 << 20;
+/// The longest message either side reads: a request at the plugin's own limit (8 MiB) as a
+/// JSON string, whose escapes may double it, with room for who asks. A longer line is
+/// refused, read past and dropped, so memory stays bounded.
+pub const MESSAGE_LIMIT: usize = 17 << 20;
 
 /// One request, asked of the person through an inbox.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -117,6 +118,9 @@ pub enum ToAsker {
     Result(Json),
     /// Withdrawn before anyone answered anything here.
     Withdrawn,
+    /// The inbox cannot take the question (a message it cannot read): why. The asker gives
+    /// up rather than ask again.
+    Refused(String),
 }
 
 /// Writes `message` as one line.

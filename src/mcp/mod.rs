@@ -238,25 +238,25 @@ impl Server {
                 asking.await
             }
         };
-        match reached {
-            Ok(inbox::Reached::Answered(result)) => Some(result),
-            Ok(inbox::Reached::NoInbox) => None,
-            // Withdrawn before anything was answered: the plugin says the call was cancelled.
-            Ok(inbox::Reached::Withdrawn) => {
-                let (plugin, name, arguments) =
-                    (self.plugin.clone(), name.to_string(), arguments.to_string());
-                let call = tokio::task::spawn_blocking(move || {
-                    plugin
-                        .session(people::withdrawn())
-                        .and_then(|mut session| session.call(&name, &arguments))
-                });
-                Some(result_of(call.await))
-            }
-            Err(e) => Some(request::failed(
-                &format!("the inbox call panicked: {e}"),
-                &[],
-            )),
-        }
+        let call = inbox::Call::Tool {
+            tool: name.to_string(),
+            arguments: arguments.to_string(),
+            skip_response: None,
+        };
+        let plugin = self.plugin.clone();
+        let answered = reached.map(|reached| {
+            tokio::task::spawn_blocking(move || {
+                inbox::route::answered(&plugin, reached, &call, None)
+            })
+        });
+        let answered = match answered {
+            Ok(answering) => answering.await,
+            Err(e) => Err(e),
+        };
+        answered.unwrap_or_else(|e| {
+            let failure = format!("the inbox call panicked: {e}");
+            Some(request::failed(&failure, &[]))
+        })
     }
 
     /// The person's UI for one call, and the flag that withdraws its question.
