@@ -106,6 +106,11 @@ pub mod internals {
 #[doc = include_str!("../../README.md")]
 struct ProjectReadme;
 
+/// The embedding guide's Rust examples, compiled alike.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/embedding.md")]
+struct EmbeddingGuide;
+
 /// The crate README's example.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

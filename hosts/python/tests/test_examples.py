@@ -1,6 +1,7 @@
-"""Every example request (README.md's JSON blocks, examples/*.json) is one the plugin takes: tool
-requests validate against the JSON Schema the plugin publishes for the `interview` tool (with
-a draft 2020-12 validator), and MCP elicitation requests are not refused by the plugin."""
+"""Every example request (the JSON blocks of README.md and docs/, examples/*.json) is one the
+plugin takes: tool requests validate against the JSON Schema the plugin publishes for the
+`interview` tool (with a draft 2020-12 validator), and MCP elicitation requests are not refused
+by the plugin."""
 
 import json
 import re
@@ -16,10 +17,11 @@ from conftest import ROOT
 def examples():
     for path in sorted((ROOT / "examples").glob("*.json")):
         yield str(path.relative_to(ROOT)), json.loads(path.read_text())
-    readme = (ROOT / "README.md").read_text()
-    for number, block in enumerate(re.findall(r"```json\n(.*?)```", readme, re.S), 1):
-        if '"status"' not in block and '"result"' not in block:  # a result, not a request
-            yield f"README.md, JSON block {number}", json.loads(block)
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text()
+        for number, block in enumerate(re.findall(r"```json\n(.*?)```", text, re.S), 1):
+            if '"status"' not in block and '"result"' not in block:  # a result, not a request
+                yield f"{page.relative_to(ROOT)}, JSON block {number}", json.loads(block)
 
 
 EXAMPLES = list(examples())
