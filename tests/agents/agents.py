@@ -24,8 +24,11 @@ class Agent:
     renders_forms = False  # declares form elicitation and draws it in its TUI
     tool = ""  # what the model calls the interview tool
 
-    def __init__(self, root):
+    def __init__(self, root, vendor_off=True):
         self.root = os.path.join(root, self.name)
+        # Whether the switches that keep the agent off its vendor's hosts are set
+        # (run.py --vendor-calls leaves them out, to see what each one stops).
+        self.vendor_off = vendor_off
 
     @property
     def exe(self):
@@ -103,7 +106,8 @@ class Claude(Agent):
             json.dump(state, f, indent=1)
 
     def env(self, home, url):
-        return dict(self.switches, ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY=ANTHROPIC_KEY)
+        switches = self.switches if self.vendor_off else {}
+        return dict(switches, ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY=ANTHROPIC_KEY)
 
     def headless(self, prompt):
         return [self.exe, "-p", prompt, *self.allowed]
@@ -134,29 +138,35 @@ class Codex(Agent):
             # The model: a provider of our own on the Responses API (wire_api "responses").
             'model = "gpt-5.5"',
             'model_provider = "fake"',
-            # Vendor calls off (keys of ConfigToml in codex-rs/config/src/config_toml.rs,
-            # features from `codex features list`): the update check, analytics, feedback,
-            # the plugin sync (GitHub and chatgpt.com), apps (the ChatGPT connectors' MCP
-            # server), tool suggestions.
-            "check_for_update_on_startup = false",
             "",
-            "[analytics]",
-            "enabled = false",
-            "",
-            "[feedback]",
-            "enabled = false",
-            "",
-            "[features]",
-            "plugins = false",
-            "remote_plugin = false",
-            "apps = false",
-            "tool_suggest = false",
-            "",
-            # The start screen's tips; the remote announcement tip is fetched all the same
-            # (raw.githubusercontent.com), found no switch for it.
-            "[tui]",
-            "show_tooltips = false",
-            "",
+        ]
+        if self.vendor_off:
+            lines += [
+                # Vendor calls off (keys of ConfigToml in codex-rs/config/src/config_toml.rs,
+                # features from `codex features list`): the update check, analytics,
+                # feedback, the plugin sync (GitHub and chatgpt.com), apps (the ChatGPT
+                # connectors' MCP server), tool suggestions. Each is also a `-c key=value`.
+                "check_for_update_on_startup = false",
+                "",
+                "[analytics]",
+                "enabled = false",
+                "",
+                "[feedback]",
+                "enabled = false",
+                "",
+                "[features]",
+                "plugins = false",
+                "remote_plugin = false",
+                "apps = false",
+                "tool_suggest = false",
+                "",
+                # The start screen's tips; the remote announcement tip is fetched all the
+                # same (raw.githubusercontent.com): no switch found for it.
+                "[tui]",
+                "show_tooltips = false",
+                "",
+            ]
+        lines += [
             # What a person's first TUI run settles once: the model upgrade offered ("Meet
             # GPT-6 Sol") was answered "Use existing model".
             "[notice.model_migrations]",
@@ -215,12 +225,15 @@ class Gemini(Agent):
             "security": {"auth": {"selectedType": "gemini-api-key"},
                          # What a person's first run settles: no folder-trust dialog.
                          "folderTrust": {"enabled": False}},
+        }
+        if self.vendor_off:
             # Vendor calls off (bundle/docs/reference/configuration.md): usage statistics
             # (Clearcut), telemetry, the auto-update and its notification.
-            "privacy": {"usageStatisticsEnabled": False},
-            "telemetry": {"enabled": False},
-            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
-        }
+            settings.update({
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+                "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            })
         os.makedirs(os.path.join(home, ".gemini"), exist_ok=True)
         with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
             json.dump(settings, f, indent=1)

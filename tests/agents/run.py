@@ -463,7 +463,8 @@ def inside(args):
     cache = warm_plugin(interview, root)
     inbox_exists = people.has_inbox(interview)
     phases["sandbox + plugin cache"] = time.monotonic() - t
-    chosen = {a.name: a for a in (cls(root) for cls in agent_defs.ALL) if a.name in args.agents}
+    chosen = {a.name: a for a in (cls(root, vendor_off=not args.vendor_calls)
+                                  for cls in agent_defs.ALL) if a.name in args.agents}
     ctx = {"agents": chosen, "interview": interview, "bin": bin_dir, "runs": runs,
            "plugin_cache": cache, "tap": not args.no_tap, "dns": dns,
            "inbox_exists": inbox_exists}
@@ -537,6 +538,9 @@ def main():
                         help="also the person who answers in `interview inbox`")
     parser.add_argument("--no-tap", action="store_true",
                         help="run `interview mcp` itself, not through the MCP line recorder")
+    parser.add_argument("--vendor-calls", action="store_true",
+                        help="leave out the settings that keep each agent off its vendor's hosts "
+                        "(the namespace still does), to see in the DNS log what they stop")
     parser.add_argument("--no-netns", action="store_true",
                         help="run without the network namespace (the agents may then reach out)")
     args = parser.parse_args()
