@@ -248,4 +248,51 @@ class Gemini(Agent):
         return [self.exe]
 
 
-ALL = [Claude, Codex, Gemini]
+class Opencode(Agent):
+    name = "opencode"
+    package = "opencode-ai"
+    version = "1.18.33"
+    bin = "opencode"
+    ready = r"Ask anything|ctrl\+p|tab agents|enter send"
+    form = None
+    renders_forms = False
+    tool = "interview_interview"
+
+    # Environment variables its binary reads (strings of the native binary).
+    switches = {
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",  # models.dev, fetched at start and hourly
+        "OPENCODE_DISABLE_SHARE": "1",
+        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",  # plugins installed from npm at start
+        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+        "OPENCODE_PURE": "1",  # no external plugins (`--pure`)
+    }
+
+    def configure(self, home, work, url, command, env):
+        server = {"type": "local", "command": command, "timeout": 3600000}
+        if env:
+            server["environment"] = env
+        config = {
+            "$schema": "https://opencode.ai/config.json",
+            "mcp": {"interview": server},
+            # The model: its built-in Anthropic provider, at the fake server.
+            "model": "anthropic/claude-sonnet-4-5",
+            "provider": {"anthropic": {"options": {"baseURL": url + "/v1",
+                                                   "apiKey": ANTHROPIC_KEY}}},
+        }
+        if self.vendor_off:
+            config.update({"autoupdate": False, "share": "disabled"})
+        with open(os.path.join(work, "opencode.json"), "w") as f:
+            json.dump(config, f, indent=1)
+
+    def env(self, home, url):
+        return dict(self.switches) if self.vendor_off else {}
+
+    def headless(self, prompt):
+        return [self.exe, "run", prompt]
+
+    def interactive(self):
+        return [self.exe]
+
+
+ALL = [Claude, Codex, Gemini, Opencode]

@@ -531,7 +531,8 @@ def inside(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interview", required=True, help="the interview binary to test")
-    parser.add_argument("--agents", default="claude,codex,gemini")
+    parser.add_argument("--agents", default="claude,codex,gemini,opencode",
+                        help="of claude, codex, gemini, opencode")
     parser.add_argument("--modes", default="headless,interactive")
     parser.add_argument("--scenarios", default="single,batch")
     parser.add_argument("--with-inbox", action="store_true",
