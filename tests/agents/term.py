@@ -160,7 +160,7 @@ class Terminal:
             os.write(self.master, KEYS.get(key, key).encode())
             time.sleep(delay)
 
-    def stop(self, grace=3.0):
+    def stop(self, grace=1.0):
         """Ends the program and everything it started in its session."""
         if self.proc.poll() is None:
             for sig, wait in ((signal.SIGHUP, grace), (signal.SIGTERM, grace), (signal.SIGKILL, 5)):
