@@ -127,7 +127,7 @@ class Codex(Agent):
     # question of whether to give the requested info.
     form = r"enter to submit answer|needs your approval"
     renders_forms = True
-    tool = "mcp__interview.interview"
+    tool = "interview"  # in the namespace mcp__interview, once tool_search loaded it
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
 
     def configure(self, home, work, url, command, env):

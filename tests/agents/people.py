@@ -8,7 +8,6 @@ when this person is the one asked.
 
 import os
 import subprocess
-import threading
 import time
 
 from term import Terminal

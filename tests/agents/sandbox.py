@@ -12,7 +12,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -141,6 +140,3 @@ def enter(workdir):
     own_resolver(workdir)
     return DnsLog()
 
-
-def scratch():
-    return tempfile.mkdtemp(prefix="agents-sandbox-")
