@@ -126,3 +126,38 @@ def has_inbox(interview):
 
 
 PEOPLE = {"nobody": Nobody, "inbox": Inbox}
+
+
+def rehearse(interview, scenario, home, scratch):
+    """Presses the inbox person's keys in `interview ask`, whose widgets the inbox shares, and
+    says whether they give the answers the case expects: a check of the keys themselves, apart
+    from the inbox. Returns (ok, what ask returned)."""
+    import json
+    request = os.path.join(scratch, "rehearsal-request.json")
+    result = os.path.join(scratch, "rehearsal-result.json")
+    with open(request, "w") as f:
+        json.dump(scenario["arguments"], f)
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "TERM": "xterm-256color",
+           "LANG": "C.UTF-8"}
+    # The request on stdin, so that ask draws on and reads keys from the terminal (/dev/tty).
+    term = Terminal(["sh", "-c", 'exec "$0" ask - < "$1" > "$2"', interview, request, result],
+                    env, scratch, rows=30, cols=100)
+    try:
+        for question, keys in scenario["inbox_keys"]:
+            if not term.wait_for(question, 15):
+                return False, "never showed %r" % question
+            time.sleep(0.3)
+            term.press(*keys)
+        term.proc.wait(15)
+    except subprocess.TimeoutExpired:
+        return False, "ask did not finish"
+    finally:
+        term.stop()
+    try:
+        with open(result) as f:
+            got = json.load(f)
+    except (OSError, ValueError) as e:
+        return False, "no result: %s" % e
+    ok = got.get("status") == "answered" and all(c in got.get("text", "")
+                                                  for c in scenario["answer_carries"])
+    return ok, " ".join(got.get("text", "").split())

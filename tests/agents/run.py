@@ -478,8 +478,20 @@ def inside(args):
     cases = [Case(a, m, p, s) for a in chosen for m in args.modes
              for p in persons for s in args.scenarios]
     log(f"{len(cases)} cases; runs in {runs}" + ("" if dns else " (NOT isolated from the network)"))
-    if args.with_inbox and not inbox_exists:
-        log("note: this interview has no `inbox` command; the inbox cases are expected to fail")
+    if args.with_inbox:
+        # The inbox person's keys, pressed in `interview ask` (the same widgets): when an inbox
+        # case fails, this tells whether the keys were the trouble.
+        for name in args.scenarios:
+            t = time.monotonic()
+            scratch = os.path.join(runs, "rehearsal-" + name)
+            os.makedirs(scratch)
+            warm_home = os.path.dirname(os.path.dirname(cache))
+            ok, said = people.rehearse(interview, SCENARIOS[name], warm_home, scratch)
+            log(f"inbox keys for {name}, pressed in `interview ask`: "
+                f"{'right' if ok else 'WRONG'}: {said}")
+            phases[f"inbox keys rehearsed in ask ({name})"] = time.monotonic() - t
+        if not inbox_exists:
+            log("note: this interview has no `inbox` command; the inbox cases are expected to fail")
     results = []
     all_hosts = []
     for case in cases:
