@@ -28,7 +28,9 @@ def main():
             trace.flush()
 
     server = subprocess.Popen(rest, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    note("--", json.dumps({"started": rest, "pid": server.pid}).encode())
+    # What of the server's environment the harness sets through the agent's MCP configuration.
+    env = {k: v for k, v in os.environ.items() if k.startswith("INTERVIEW_")}
+    note("--", json.dumps({"started": rest, "pid": server.pid, "env": env}).encode())
 
     def upstream():
         try:

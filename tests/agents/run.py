@@ -219,6 +219,10 @@ def mcp_route(trace_path):
             except ValueError:
                 msgs.append((entry["t"], entry["dir"], {"unparsed": entry["line"][:200]}))
     version, form, reply, status, calls = None, None, None, None, 0
+    env = {}
+    for entry in lines:
+        if entry["dir"] == "--" and '"started"' in entry["line"]:
+            env.update(json.loads(entry["line"]).get("env") or {})
     for t, d, m in msgs:
         params = m.get("params") or {}
         meta = params.get("_meta") or {}
@@ -249,7 +253,8 @@ def mcp_route(trace_path):
     if status:
         parts.append(f"server: {status}")
     return {"summary": "; ".join(parts), "version": version, "form": bool(form),
-            "reply": reply[0] if reply else None, "server_status": status, "calls": calls}
+            "reply": reply[0] if reply else None, "server_status": status, "calls": calls,
+            "server_env": env}
 
 
 def reap(case_dir):
@@ -388,6 +393,11 @@ def run_case(case, ctx):
                 times["agent"] = time.monotonic() - started
         serving.join(timeout=1)
         person.stop()
+    wanted = person.mcp_env()
+    if wanted and ctx["tap"]:
+        reached = mcp_route(trace).get("server_env", {})
+        notes.append("the MCP configuration's env reached the server: " + ", ".join(
+            f"{k} {'yes' if reached.get(k) == v else 'NO'}" for k, v in wanted.items()))
     left = reap(cdir)
     if left:
         notes.append(f"ended {len(left)} processes left running: {left}")
@@ -537,6 +547,11 @@ def inside(args):
         for key in ("person_failure", "notes", "model_read"):
             if r.get(key):
                 log(f"  {key}: {r[key] if not isinstance(r[key], str) else ' '.join(r[key].split())[:300]}")
+    reached = sorted({r["agent"] + " " + r["mode"] for r in results
+                      for n in r.get("notes") or [] if "env reached the server" in n and "NO" not in n})
+    if reached:
+        log("\nINTERVIEW_INBOX reached `interview mcp` through the agent's MCP configuration: "
+            + ", ".join(reached))
     log("\nphases (s):")
     for name, seconds in phases.items():
         log(f"  {seconds:7.1f}  {name}")
