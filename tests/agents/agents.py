@@ -1,0 +1,298 @@
+"""The agents under test: how each is installed, configured to reach `interview mcp` and the
+fake model server, kept from calling its vendor, and run headless and in its TUI.
+
+Each agent's settings were read from its own package (Claude Code's native binary's strings,
+Codex's `codex features list` and config schema, Gemini CLI's bundled docs and code); where
+each switch was found is said beside it.
+"""
+
+import json
+import os
+
+# Claude Code checks that the key is approved by its last 20 characters.
+ANTHROPIC_KEY = "sk-ant-api03-interview-agents-fake-key-0000000000"
+
+
+class Agent:
+    name = ""
+    package = ""
+    version = ""
+    bin = ""  # under node_modules/.bin
+    ready = ""  # a regex: the TUI waits for a prompt
+    busy = None  # a regex: the TUI is still starting, though `ready` shows
+    form = None  # a regex: the TUI shows an MCP form; None: it renders none
+    renders_forms = False  # declares form elicitation and draws it in its TUI
+    tool = ""  # what the model calls the interview tool
+
+    def __init__(self, root, vendor_off=True):
+        self.root = os.path.join(root, self.name)
+        # Whether the switches that keep the agent off its vendor's hosts are set
+        # (run.py --vendor-calls leaves them out, to see what each one stops).
+        self.vendor_off = vendor_off
+
+    @property
+    def exe(self):
+        return os.path.join(self.root, "node_modules", ".bin", self.bin)
+
+    def installed_version(self):
+        try:
+            with open(os.path.join(self.root, "node_modules", self.package, "package.json")) as f:
+                return json.load(f).get("version")
+        except (OSError, ValueError):
+            return None
+
+    def configure(self, home, work, url, command, env):
+        """Writes the agent's configuration: `interview mcp` as `command` (a list) with `env`,
+        the model at `url`, vendor calls off."""
+        raise NotImplementedError
+
+    def env(self, home, url):
+        return {}
+
+    def headless(self, prompt):
+        raise NotImplementedError
+
+    def interactive(self):
+        raise NotImplementedError
+
+
+class Claude(Agent):
+    name = "claude"
+    package = "@anthropic-ai/claude-code"
+    version = "2.1.332"
+    bin = "claude"
+    ready = r"shift\+tab to cycle|\? for shortcuts"
+    form = r"requests your input"
+    renders_forms = True
+    tool = "mcp__interview__interview"
+    allowed = ["--allowedTools", "mcp__interview__interview"]
+
+    # What keeps Claude Code off its vendor's hosts: environment variables its binary reads.
+    # CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is the umbrella (the binary maps it to
+    # "essential-traffic" mode: no telemetry, no auto-update, no feedback, no plugin or
+    # marketplace downloads, no feature flags); the others are the single switches it implies,
+    # set too so that each still holds if the umbrella ever narrows.
+    switches = {
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "DISABLE_FEEDBACK_COMMAND": "1",
+        "CLAUDE_CODE_DISABLE_FEATURE_FLAGS": "1",
+        "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
+    }
+
+    def configure(self, home, work, url, command, env):
+        server = {"type": "stdio", "command": command[0], "args": command[1:]}
+        if env:
+            server["env"] = env
+        # The README's project file, .mcp.json.
+        with open(os.path.join(work, ".mcp.json"), "w") as f:
+            json.dump({"mcpServers": {"interview": server}}, f, indent=1)
+        # What a person's first interactive run settles once: onboarding done, this API key
+        # approved, this folder trusted, and the project's MCP server approved.
+        state = {
+            "hasCompletedOnboarding": True,
+            "theme": "dark",
+            "autoUpdates": False,
+            "customApiKeyResponses": {"approved": [ANTHROPIC_KEY[-20:]], "rejected": []},
+            "projects": {work: {
+                "hasTrustDialogAccepted": True,
+                "hasCompletedProjectOnboarding": True,
+                "enabledMcpjsonServers": ["interview"],
+            }},
+        }
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump(state, f, indent=1)
+
+    def env(self, home, url):
+        switches = self.switches if self.vendor_off else {}
+        return dict(switches, ANTHROPIC_BASE_URL=url, ANTHROPIC_API_KEY=ANTHROPIC_KEY)
+
+    def headless(self, prompt):
+        return [self.exe, "-p", prompt, *self.allowed]
+
+    def interactive(self):
+        return [self.exe, *self.allowed]
+
+
+class Codex(Agent):
+    name = "codex"
+    package = "@openai/codex"
+    version = "0.169.0"
+    bin = "codex"
+    ready = r"Ask Codex to do anything"
+    busy = r"^\s*loading\s*$"
+    # Its own form, or, for a form it can't draw field by field (a multi-select), a
+    # question of whether to give the requested info.
+    form = r"enter to submit answer|needs your approval"
+    renders_forms = True
+    tool = "interview"  # in the namespace mcp__interview, once tool_search loaded it
+    key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
+
+    def configure(self, home, work, url, command, env):
+        codex_home = os.path.join(home, ".codex")
+        os.makedirs(codex_home, exist_ok=True)
+        q = json.dumps  # a TOML basic string is a JSON string
+        lines = [
+            # The model: a provider of our own on the Responses API (wire_api "responses").
+            'model = "gpt-5.5"',
+            'model_provider = "fake"',
+            "",
+        ]
+        if self.vendor_off:
+            lines += [
+                # Vendor calls off (keys of ConfigToml in codex-rs/config/src/config_toml.rs,
+                # features from `codex features list`): the update check, analytics,
+                # feedback, the plugin sync (GitHub and chatgpt.com), apps (the ChatGPT
+                # connectors' MCP server), tool suggestions. Each is also a `-c key=value`.
+                "check_for_update_on_startup = false",
+                "",
+                "[analytics]",
+                "enabled = false",
+                "",
+                "[feedback]",
+                "enabled = false",
+                "",
+                "[features]",
+                "plugins = false",
+                "remote_plugin = false",
+                "apps = false",
+                "tool_suggest = false",
+                "",
+                # The start screen's tips; the remote announcement tip is fetched all the
+                # same (raw.githubusercontent.com): no switch found for it.
+                "[tui]",
+                "show_tooltips = false",
+                "",
+            ]
+        lines += [
+            # What a person's first TUI run settles once: the model upgrade offered ("Meet
+            # GPT-6 Sol") was answered "Use existing model".
+            "[notice.model_migrations]",
+            '"gpt-5.5" = "gpt-6-sol"',
+            "",
+            "[model_providers.fake]",
+            'name = "fake"',
+            "base_url = %s" % q(url + "/v1"),
+            "env_key = %s" % q(self.key_var),
+            'wire_api = "responses"',
+            "",
+            # What a person's first run settles: this folder is trusted.
+            "[projects.%s]" % q(work),
+            'trust_level = "trusted"',
+            "",
+            # The README's entry, plus headless approval of the tool's calls.
+            "[mcp_servers.interview]",
+            "command = %s" % q(command[0]),
+            "args = %s" % q(command[1:]),
+            "tool_timeout_sec = 3600",
+            'default_tools_approval_mode = "approve"',
+        ]
+        if env:
+            lines += ["", "[mcp_servers.interview.env]"]
+            lines += ["%s = %s" % (k, q(v)) for k, v in env.items()]
+        with open(os.path.join(codex_home, "config.toml"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def env(self, home, url):
+        return {"CODEX_HOME": os.path.join(home, ".codex"), self.key_var: "fake-openai-key"}
+
+    def headless(self, prompt):
+        return [self.exe, "exec", prompt]
+
+    def interactive(self):
+        return [self.exe]
+
+
+class Gemini(Agent):
+    name = "gemini"
+    package = "@google/gemini-cli"
+    version = "0.61.0"
+    bin = "gemini"
+    ready = r"Type your message"
+    form = None
+    renders_forms = False
+    tool = "mcp_interview_interview"
+
+    def configure(self, home, work, url, command, env):
+        server = {"command": command[0], "args": command[1:], "timeout": 3600000, "trust": True}
+        if env:
+            server["env"] = env
+        settings = {
+            "mcpServers": {"interview": server},
+            # The key in GEMINI_API_KEY, without the auth dialog a first run shows.
+            "security": {"auth": {"selectedType": "gemini-api-key"},
+                         # What a person's first run settles: no folder-trust dialog.
+                         "folderTrust": {"enabled": False}},
+        }
+        if self.vendor_off:
+            # Vendor calls off (bundle/docs/reference/configuration.md): usage statistics
+            # (Clearcut), telemetry, the auto-update and its notification.
+            settings.update({
+                "privacy": {"usageStatisticsEnabled": False},
+                "telemetry": {"enabled": False},
+                "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            })
+        os.makedirs(os.path.join(home, ".gemini"), exist_ok=True)
+        with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
+            json.dump(settings, f, indent=1)
+
+    def env(self, home, url):
+        return {"GEMINI_API_KEY": "fake-gemini-key", "GOOGLE_GEMINI_BASE_URL": url}
+
+    def headless(self, prompt):
+        return [self.exe, "-p", prompt]
+
+    def interactive(self):
+        return [self.exe]
+
+
+class Opencode(Agent):
+    name = "opencode"
+    package = "opencode-ai"
+    version = "1.18.33"
+    bin = "opencode"
+    ready = r"Ask anything|ctrl\+p|tab agents|enter send"
+    form = None
+    renders_forms = False
+    tool = "interview_interview"
+
+    # Environment variables its binary reads (strings of the native binary).
+    switches = {
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",  # models.dev, fetched at start and hourly
+        "OPENCODE_DISABLE_SHARE": "1",
+        "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",  # plugins installed from npm at start
+        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+        "OPENCODE_PURE": "1",  # no external plugins (`--pure`)
+    }
+
+    def configure(self, home, work, url, command, env):
+        server = {"type": "local", "command": command, "timeout": 3600000}
+        if env:
+            server["environment"] = env
+        config = {
+            "$schema": "https://opencode.ai/config.json",
+            "mcp": {"interview": server},
+            # The model: its built-in Anthropic provider, at the fake server.
+            "model": "anthropic/claude-sonnet-4-5",
+            "provider": {"anthropic": {"options": {"baseURL": url + "/v1",
+                                                   "apiKey": ANTHROPIC_KEY}}},
+        }
+        if self.vendor_off:
+            config.update({"autoupdate": False, "share": "disabled"})
+        with open(os.path.join(work, "opencode.json"), "w") as f:
+            json.dump(config, f, indent=1)
+
+    def env(self, home, url):
+        return dict(self.switches) if self.vendor_off else {}
+
+    def headless(self, prompt):
+        return [self.exe, "run", prompt]
+
+    def interactive(self):
+        return [self.exe]
+
+
+ALL = [Claude, Codex, Gemini, Opencode]

@@ -1,0 +1,611 @@
+#!/usr/bin/env python3
+"""Real agents calling `interview mcp`, against a fake model server on 127.0.0.1.
+
+    python3 tests/agents/run.py --interview target/debug/interview [--with-inbox]
+
+Installs the pinned agents from npm into target/agents (once per version), then, in a network
+namespace where only loopback exists, runs each agent headless and in its TUI (in a pseudo-
+terminal) with `interview mcp` configured as its README section says. The fake model makes one
+call of the `interview` tool and records the tool result the agent sends back: that is what a
+real model would have read. Each case's person (nobody, or someone answering in
+`interview inbox`) says what the model should get. A summary table ends the run; the exit code
+is non-zero when a case got something else than expected, unless the case is a known failure
+listed in KNOWN_FAILURES with its reason (and a known failure that passes is reported too).
+
+Everything a case did is kept under target/agents/runs/latest/<case>/: the model requests
+(model.jsonl), the MCP lines (mcp.trace), the terminal output (pty.log, screen.txt), stdout and
+stderr, and result.json.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+# pyte, when run.py has installed it (term.py falls back to plain text without it).
+sys.path.insert(0, os.path.join(REPO, "target", "agents", "pylib"))
+
+import agents as agent_defs  # noqa: E402
+import fakemodel  # noqa: E402
+import people  # noqa: E402
+import sandbox  # noqa: E402
+from term import Terminal  # noqa: E402
+
+PYTE = "pyte==0.8.2"
+
+SCENARIOS = {
+    "single": {
+        "prompt": "Ask me which database to use, with the interview tool.",
+        "arguments": {"questions": [
+            {"id": "database", "header": "Database", "question": "Which database?",
+             "options": ["Postgres", "SQLite"]},
+        ]},
+        # What the inbox's person presses, once the question is on the inbox's screen.
+        "inbox_keys": [(r"Which database\?", ["down", "enter"])],
+        "answer_carries": ["SQLite"],
+    },
+    "batch": {
+        "prompt": "Ask me which database and which checks, with the interview tool.",
+        "arguments": {"questions": [
+            {"id": "database", "header": "Database", "question": "Which database?",
+             "options": ["Postgres", "SQLite"]},
+            {"id": "checks", "header": "Checks", "question": "Which checks should run first?",
+             "multi": True, "options": ["Unit tests", "Lint", "Migrations dry-run"]},
+        ]},
+        "inbox_keys": [
+            (r"Which database\?", ["enter"]),
+            (r"Which checks should run first\?", ["space", "down", "down", "space", "enter"]),
+            (r"Review your answers", ["enter"]),
+        ],
+        "answer_carries": ["Postgres", "Unit tests", "Migrations dry-run"],
+    },
+}
+
+# Cases whose result is known to be wrong today: (agent, mode, person) -> why. They still run
+# and are checked against what is right; a listed case that passes is reported as XPASS and
+# fails the run, so that this list is kept true.
+KNOWN_FAILURES = {
+    ("claude", "headless", "nobody"): (
+        "Claude Code 2.1.332 speaks MCP 2026-07-28, where the form travels in the call's "
+        "InputRequiredResult: `claude -p` retries the call at once with inputResponses "
+        "{form: {action: cancel}}, and interview's 500 ms 'dismissed at once' rule covers only "
+        "elicitation/create (src/mcp/forms.rs `round` has no clock), so the model is told the "
+        "user cancelled instead of that nobody is there"),
+}
+
+# How long each step may take, in seconds.
+LIMITS = {
+    "install": 900, "tui_ready": 45, "call": 40, "headless": 90,
+    "result": 30, "inbox_result": 60, "pending": 6, "final_text": 15,
+}
+
+
+def log(*parts):
+    print(*parts, flush=True)
+
+
+# --- outside the sandbox: installing ---------------------------------------------------------
+
+def install(root, chosen):
+    """npm-installs each chosen agent at its pinned version, unless it is there already."""
+    times = {}
+    for agent in chosen:
+        started = time.monotonic()
+        have = agent.installed_version()
+        if have == agent.version and os.path.exists(agent.exe):
+            times["install " + agent.name] = 0.0
+            continue
+        log(f"installing {agent.package}@{agent.version} into {agent.root} (had {have})")
+        os.makedirs(agent.root, exist_ok=True)
+        with open(os.path.join(agent.root, "package.json"), "w") as f:
+            json.dump({"private": True, "name": "interview-agents-" + agent.name}, f)
+        done = subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", "--prefix", agent.root,
+             f"{agent.package}@{agent.version}"],
+            capture_output=True, text=True, timeout=LIMITS["install"])
+        if done.returncode != 0 or agent.installed_version() != agent.version:
+            sys.exit(f"npm install {agent.package}@{agent.version} failed:\n{done.stderr[-2000:]}")
+        times["install " + agent.name] = time.monotonic() - started
+    return times
+
+
+def install_pyte(root):
+    """pyte (a terminal screen in Python) under target/agents/pylib, for reading the TUIs."""
+    lib = os.path.join(root, "pylib")
+    if not os.path.exists(os.path.join(lib, "pyte")):
+        log(f"installing {PYTE} into {lib}")
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                               "--disable-pip-version-check", "--target", lib, PYTE],
+                              capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            log("pyte could not be installed; the TUIs are read as plain text:\n" + done.stderr[-500:])
+    return lib
+
+
+def versions(chosen):
+    """Each agent's own word for its version (a placeholder binary or a broken install fails
+    here, before any case)."""
+    out = {}
+    for agent in chosen:
+        try:
+            got = subprocess.run([agent.exe, "--version"], capture_output=True, text=True,
+                                 timeout=60, env=dict(os.environ, HOME=os.path.join(agent.root, "version-home")),
+                                 stdin=subprocess.DEVNULL)
+            out[agent.name] = (got.stdout.strip() or got.stderr.strip()).splitlines()[0]
+        except (OSError, subprocess.TimeoutExpired, IndexError) as e:
+            out[agent.name] = f"unknown ({e})"
+    return out
+
+
+# --- inside: one case ------------------------------------------------------------------------
+
+class Case:
+    def __init__(self, agent, mode, person, scenario):
+        self.agent, self.mode, self.person, self.scenario = agent, mode, person, scenario
+        self.id = f"{agent}-{mode}-{person}-{scenario}"
+
+
+def tool_result_text(result):
+    """The text the model reads in a recorded tool result, whatever the dialect; and whether
+    the agent marked it as an error."""
+    if result is None:
+        return None, False
+    if "tool_use_id" in result:  # Anthropic
+        content = result.get("content")
+        if isinstance(content, list):
+            content = "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
+        return str(content or ""), bool(result.get("is_error"))
+    if "call_id" in result:  # OpenAI Responses
+        output = result.get("output")
+        if isinstance(output, list):
+            output = "\n".join(b.get("text", "") for b in output if isinstance(b, dict))
+        elif isinstance(output, dict):
+            output = output.get("content") or json.dumps(output)
+        return str(output or ""), False
+    response = result.get("response") or {}  # Gemini functionResponse
+    if "error" in response:
+        return str(response["error"]), True
+    output = response.get("output", response)
+    return output if isinstance(output, str) else json.dumps(output), False
+
+
+PHRASES = [
+    (r"No human is available to answer", "unavailable"),
+    (r"^\s*(<[^>]+>\s*)?User (selected|answered|wrote|chose|picked|confirmed|entered)", "answered"),
+    (r"User (cancelled|dismissed)", "cancelled"),
+    (r"User declined", "declined"),
+    (r"The request is invalid", "invalid"),
+]
+
+
+def status_of(text):
+    """(status, how it was read): from the result JSON the agent passed on when it did, else
+    from the plugin's words."""
+    for start in [m.start() for m in re.finditer(r"\{", text)][:50]:
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("status"), str):
+            return value["status"], "json"
+    for pattern, status in PHRASES:
+        if re.search(pattern, text, re.M):
+            return status, "text"
+    return "other: " + " ".join(text.split())[:80], "text"
+
+
+def mcp_route(trace_path):
+    """What went over MCP, in a few words: protocol revision, whether a form was sent and what
+    came back, and the status the server returned."""
+    try:
+        with open(trace_path) as f:
+            lines = [json.loads(l) for l in f if l.strip()]
+    except OSError:
+        return {"summary": "no MCP trace"}
+    msgs = []
+    for entry in lines:
+        if entry["dir"] in ("C>", "S>"):
+            try:
+                msgs.append((entry["t"], entry["dir"], json.loads(entry["line"])))
+            except ValueError:
+                msgs.append((entry["t"], entry["dir"], {"unparsed": entry["line"][:200]}))
+    version, form, reply, status, calls = None, None, None, None, 0
+    env = {}
+    for entry in lines:
+        if entry["dir"] == "--" and '"started"' in entry["line"]:
+            env.update(json.loads(entry["line"]).get("env") or {})
+    for t, d, m in msgs:
+        params = m.get("params") or {}
+        meta = params.get("_meta") or {}
+        if d == "C>" and m.get("method") == "initialize" and not version:
+            version = params.get("protocolVersion")
+        if d == "C>" and not version and meta.get("io.modelcontextprotocol/protocolVersion"):
+            version = meta["io.modelcontextprotocol/protocolVersion"]
+        if d == "C>" and m.get("method") == "tools/call":
+            calls += 1
+            if form and not reply and params.get("inputResponses"):
+                action = (params["inputResponses"].get("form") or {}).get("action")
+                reply = (action, t - form[0])
+        if d == "S>" and m.get("method") == "elicitation/create" and not form:
+            form = (t, m.get("id"))
+        if d == "S>" and (m.get("result") or {}).get("resultType") == "input_required" and not form:
+            form = (t, None)
+        if d == "C>" and form and not reply and form[1] is not None and m.get("id") == form[1] \
+                and "method" not in m:
+            reply = ((m.get("result") or {}).get("action") or "error", t - form[0])
+        if d == "S>" and isinstance((m.get("result") or {}).get("structuredContent"), dict):
+            status = m["result"]["structuredContent"].get("status")
+    parts = [f"MCP {version or '?'}"]
+    if form:
+        kind = "elicitation/create" if form[1] is not None else "input_required"
+        parts.append(f"{kind} form → " + (f"{reply[0]} in {reply[1] * 1000:.0f} ms" if reply else "no reply"))
+    else:
+        parts.append("no form")
+    if status:
+        parts.append(f"server: {status}")
+    return {"summary": "; ".join(parts), "version": version, "form": bool(form),
+            "reply": reply[0] if reply else None, "server_status": status, "calls": calls,
+            "server_env": env}
+
+
+def reap(case_dir):
+    """Ends what a case left running: the processes (by id) whose command line, working
+    directory or HOME lies in the case's folder. Codex's TUI, for one, starts a daemon
+    (`codex app-server`, in a session of its own) that outlives it and runs the MCP servers."""
+    ended = []
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        found = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmdline = f.read().decode(errors="replace")
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    environ = f.read().decode(errors="replace").split("\0")
+                cwd = os.readlink(f"/proc/{pid}/cwd")
+            except OSError:
+                continue
+            home = next((e[5:] for e in environ if e.startswith("HOME=")), "")
+            if case_dir in cmdline or cwd.startswith(case_dir) or home.startswith(case_dir):
+                found.append(int(pid))
+        for pid in found:
+            try:
+                os.kill(pid, sig)
+                ended.append(pid)
+            except ProcessLookupError:
+                pass
+        if not found:
+            break
+        time.sleep(1.0)
+    return sorted(set(ended))
+
+
+def run_case(case, ctx):
+    agent = ctx["agents"][case.agent]
+    scenario = SCENARIOS[case.scenario]
+    cdir = os.path.join(ctx["runs"], case.id)
+    home = os.path.join(cdir, "home")
+    work = os.path.join(home, "work")
+    os.makedirs(work)
+    subprocess.run(["git", "init", "-q", work], check=True)
+    # A warm plugin cache, as anyone who ran interview once has: a cold one makes the first
+    # start compile the component for seconds, and Codex starts its first turn without
+    # waiting for the server (the tool is then missing from that turn).
+    shutil.copytree(ctx["plugin_cache"], os.path.join(home, ".cache", "interview"))
+    marker = "[" + case.id + "]"
+    run = fakemodel.Run(marker, scenario["arguments"], os.path.join(cdir, "model.jsonl"))
+    person = people.PEOPLE[case.person](ctx["interview"], cdir, scenario)
+    times = {}
+    notes = []
+    pending = False
+    trace = os.path.join(cdir, "mcp.trace")
+    base_env = {
+        "PATH": ctx["bin"] + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home, "USER": "agent", "LOGNAME": "agent", "SHELL": "/bin/bash",
+        "LANG": "C.UTF-8", "TERM": "xterm-256color", "COLORTERM": "truecolor",
+        "TMPDIR": os.path.join(home, "tmp"),
+    }
+    os.makedirs(base_env["TMPDIR"])
+    command = ["interview", "mcp"]
+    if ctx["tap"]:
+        command = [sys.executable, os.path.join(HERE, "mcptap.py"), trace, "--", *command]
+    started = time.monotonic()
+    dns_from = started
+    with fakemodel.FakeModel(run) as server:
+        agent.configure(home, work, server.url, command, person.mcp_env())
+        env = dict(base_env, **agent.env(home, server.url))
+        prompt = scenario["prompt"] + " " + marker
+        person.start(base_env)
+        deadline = time.monotonic() + LIMITS["headless"]
+        serving = threading.Thread(target=person.serve, args=(deadline,), daemon=True)
+        serving.start()
+        if case.mode == "headless":
+            with open(os.path.join(cdir, "stdout"), "wb") as out, \
+                    open(os.path.join(cdir, "stderr"), "wb") as err:
+                proc = subprocess.Popen(agent.headless(prompt), cwd=work, env=env,
+                                        stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                        start_new_session=True)
+                try:
+                    proc.wait(LIMITS["headless"])
+                except subprocess.TimeoutExpired:
+                    notes.append(f"headless run still going after {LIMITS['headless']} s: stopped")
+                for sig in (signal.SIGTERM, signal.SIGKILL):
+                    try:
+                        os.killpg(proc.pid, sig)
+                        time.sleep(0.2)
+                    except (ProcessLookupError, PermissionError):
+                        break
+                proc.wait()
+                times["agent"] = time.monotonic() - started
+                notes.append(f"exit {proc.returncode}")
+        else:
+            term = Terminal(agent.interactive(), env, work, log_path=os.path.join(cdir, "pty.log"))
+            try:
+                ready_by = time.monotonic() + LIMITS["tui_ready"]
+                ready = term.wait_for(agent.ready, LIMITS["tui_ready"])
+                while ready and agent.busy and re.search(agent.busy, term.text(), re.M) \
+                        and time.monotonic() < ready_by:
+                    time.sleep(0.2)
+                if not ready:
+                    notes.append("the TUI never showed its prompt")
+                else:
+                    times["tui ready"] = time.monotonic() - started
+                    term.quiet(1.0, 10)
+                    term.type(prompt)
+                    time.sleep(1.0)
+                    term.press("enter")
+                    sent = time.monotonic()
+                    if not run.wait(lambda: run.call_id is not None, 8):
+                        # A TUI may still be busy starting (MCP servers); Enter again.
+                        term.press("enter")
+                    run.wait(lambda: run.call_id is not None, LIMITS["call"])
+                    if run.call_id is not None:
+                        times["prompt → call"] = run.called_at - sent
+                        # As long as nobody answers, a form on the agent's screen shows in
+                        # a few seconds, and anything else comes back at once; a person
+                        # (who hasn't given up) may take longer.
+                        def limit():
+                            if case.person != "nobody" and not person.failure:
+                                return LIMITS["inbox_result"]
+                            return LIMITS["pending" if agent.renders_forms else "result"]
+                        since = time.monotonic()
+                        while run.result is None and time.monotonic() < since + limit():
+                            run.wait(lambda: run.result is not None, 0.5)
+                        if run.result is not None:
+                            term.wait_for(re.escape(fakemodel.FINAL_TEXT), LIMITS["final_text"])
+                        elif agent.form and term.wait_for(agent.form, 1):
+                            pending = True
+                            notes.append("the form is on the agent's screen, waiting")
+            finally:
+                with open(os.path.join(cdir, "screen.txt"), "w") as f:
+                    f.write(term.text())
+                term.stop()
+                times["agent"] = time.monotonic() - started
+        serving.join(timeout=1)
+        person.stop()
+    wanted = person.mcp_env()
+    if wanted and ctx["tap"]:
+        reached = mcp_route(trace).get("server_env", {})
+        notes.append("the MCP configuration's env reached the server: " + ", ".join(
+            f"{k} {'yes' if reached.get(k) == v else 'NO'}" for k, v in wanted.items()))
+    left = reap(cdir)
+    if left:
+        notes.append(f"ended {len(left)} processes left running: {left}")
+    if run.called_at and run.result_at:
+        times["call → result"] = run.result_at - run.called_at
+    route = mcp_route(trace) if ctx["tap"] else {"summary": "(no tap)"}
+    text, is_error = tool_result_text(run.result)
+    if run.call_id is None:
+        main = [r for r in run.requests if marker in json.dumps(r.get("body", ""))]
+        got, how = ("no call: the tool was not offered" if main else "no call: no request"), ""
+    elif run.result is None:
+        got, how = ("pending" if pending else "no result"), ""
+    else:
+        got, how = status_of(text)
+    if is_error:
+        how += ", is_error"
+    expect = person.expect(agent, case.mode)
+    ok = got == expect.status and all(c in (text or "") for c in expect.carries)
+    known = KNOWN_FAILURES.get((case.agent, case.mode, case.person))
+    if person.failure and not ctx["inbox_exists"] and case.person == "inbox":
+        known = "this build of interview has no `inbox` command yet"
+    verdict = ("XPASS" if known else "PASS") if ok else ("XFAIL" if known else "FAIL")
+    hosts = ctx["dns"].since(dns_from) if ctx["dns"] else []
+    outcome = {
+        "case": case.id, "agent": case.agent, "mode": case.mode, "person": case.person,
+        "scenario": case.scenario, "got": got, "read_from": how.strip(", "),
+        "expected": str(expect), "why_expected": expect.why, "verdict": verdict,
+        "known_failure": known, "model_read": text, "tool_result": run.result,
+        "tool_name": run.tool_name, "mcp": route, "vendor_hosts": hosts,
+        "person_failure": person.failure, "person_notes": person.notes, "notes": notes,
+        "times": {k: round(v, 2) for k, v in times.items()},
+        "fake_server_errors": run.errors,
+        "requests": [f"{r['method']} {r['path']} → {r.get('answer')}" for r in run.requests],
+    }
+    with open(os.path.join(cdir, "result.json"), "w") as f:
+        json.dump(outcome, f, indent=1)
+    return outcome
+
+
+# --- inside: the whole run -------------------------------------------------------------------
+
+def warm_plugin(interview, root):
+    """Runs the plugin once in a home of its own, so that its compiled component is cached;
+    each case's home gets a copy of that cache."""
+    home = os.path.join(root, "warm-home")  # kept: a cache that fits the binary is reused
+    os.makedirs(home, exist_ok=True)
+    req = json.dumps({"questions": [{"question": "Warm?", "options": ["yes"]}]})
+    subprocess.run([interview, "check", "-"], input=req.encode(), capture_output=True,
+                   env={"HOME": home, "PATH": os.environ.get("PATH", "")}, timeout=300)
+    cache = os.path.join(home, ".cache", "interview")
+    if not os.path.isdir(cache):
+        os.makedirs(cache)
+    return cache
+
+
+def table(rows, headers):
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def inside(args):
+    phases = json.loads(os.environ.get("INTERVIEW_AGENTS_PHASES", "{}"))
+    root = os.path.join(REPO, "target", "agents")
+    t = time.monotonic()
+    runs = os.path.join(root, "runs", "latest")
+    shutil.rmtree(runs, ignore_errors=True)
+    os.makedirs(runs)
+    dns = None
+    if sandbox.inside():
+        dns = sandbox.enter(os.path.join(root, "runs"))
+    # The binary under test, copied so that a rebuild meanwhile changes nothing.
+    bin_dir = os.path.join(root, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    interview = os.path.join(bin_dir, "interview")
+    shutil.copy2(os.path.abspath(args.interview), interview + ".new")
+    os.replace(interview + ".new", interview)
+    cache = warm_plugin(interview, root)
+    inbox_exists = people.has_inbox(interview)
+    phases["sandbox + plugin cache"] = time.monotonic() - t
+    chosen = {a.name: a for a in (cls(root, vendor_off=not args.vendor_calls)
+                                  for cls in agent_defs.ALL) if a.name in args.agents}
+    ctx = {"agents": chosen, "interview": interview, "bin": bin_dir, "runs": runs,
+           "plugin_cache": cache, "tap": not args.no_tap, "dns": dns,
+           "inbox_exists": inbox_exists}
+    persons = ["nobody"] + (["inbox"] if args.with_inbox else [])
+    cases = [Case(a, m, p, s) for a in chosen for m in args.modes
+             for p in persons for s in args.scenarios]
+    log(f"{len(cases)} cases; runs in {runs}" + ("" if dns else " (NOT isolated from the network)"))
+    if args.with_inbox:
+        # The inbox person's keys, pressed in `interview ask` (the same widgets): when an inbox
+        # case fails, this tells whether the keys were the trouble.
+        for name in args.scenarios:
+            t = time.monotonic()
+            scratch = os.path.join(runs, "rehearsal-" + name)
+            os.makedirs(scratch)
+            warm_home = os.path.dirname(os.path.dirname(cache))
+            ok, said = people.rehearse(interview, SCENARIOS[name], warm_home, scratch)
+            log(f"inbox keys for {name}, pressed in `interview ask`: "
+                f"{'right' if ok else 'WRONG'}: {said}")
+            phases[f"inbox keys rehearsed in ask ({name})"] = time.monotonic() - t
+        if not inbox_exists:
+            log("note: this interview has no `inbox` command; the inbox cases are expected to fail")
+    results = []
+    all_hosts = []
+    for case in cases:
+        t = time.monotonic()
+        try:
+            outcome = run_case(case, ctx)
+        except Exception as e:  # noqa: BLE001 - a harness fault is this case's failure
+            import traceback
+            traceback.print_exc()
+            outcome = {"case": case.id, "agent": case.agent, "mode": case.mode,
+                       "person": case.person, "scenario": case.scenario, "got": f"harness error: {e}",
+                       "expected": "", "verdict": "FAIL", "mcp": {"summary": ""}, "times": {},
+                       "vendor_hosts": [], "known_failure": None, "read_from": ""}
+        phases[f"case {case.id}"] = time.monotonic() - t
+        results.append(outcome)
+        for h in outcome["vendor_hosts"]:
+            if h not in all_hosts:
+                all_hosts.append(h)
+        log(f"{outcome['verdict']:5}  {case.id}: got {outcome['got']} ({outcome['mcp']['summary']})"
+            f"  {phases['case ' + case.id]:.1f} s")
+    with open(os.path.join(runs, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+    log("\nWhat the model got (the tool result the agent sent back):\n")
+    rows = []
+    for r in results:
+        got = r["got"] + (f" ({r['read_from']})" if r.get("read_from") else "")
+        answer = r["times"].get("call → result")
+        rows.append([r["agent"], r["mode"], r["person"], r["scenario"], got, r["expected"],
+                     r["verdict"], "-" if answer is None else f"{answer:.2f}",
+                     f"{r['times'].get('agent', 0):.1f}", r["mcp"]["summary"],
+                     ",".join(r["vendor_hosts"]) or "-"])
+    log(table(rows, ["agent", "mode", "person", "case", "model got", "expected", "verdict",
+                     "call→result s", "run s", "over MCP", "vendor hosts asked"]))
+    known = [r for r in results if r["verdict"] in ("XFAIL", "XPASS")]
+    if known:
+        log("\nexpected_failure (known wrong today; checked against what is right):")
+        for r in known:
+            log(f"  {r['verdict']} {r['case']}: {r['known_failure']}")
+    failed = [r for r in results if r["verdict"] in ("FAIL", "XPASS")]
+    for r in failed:
+        log(f"\n{r['verdict']} {r['case']}: got {r['got']}, expected {r['expected']}")
+        for key in ("person_failure", "notes", "model_read"):
+            if r.get(key):
+                log(f"  {key}: {r[key] if not isinstance(r[key], str) else ' '.join(r[key].split())[:300]}")
+    reached = sorted({r["agent"] + " " + r["mode"] for r in results
+                      for n in r.get("notes") or [] if "env reached the server" in n and "NO" not in n})
+    if reached:
+        log("\nINTERVIEW_INBOX reached `interview mcp` through the agent's MCP configuration: "
+            + ", ".join(reached))
+    log("\nphases (s):")
+    for name, seconds in phases.items():
+        log(f"  {seconds:7.1f}  {name}")
+    log(f"\nhost names the agents tried to resolve (answered NXDOMAIN): {', '.join(all_hosts) or 'none'}"
+        if dns else "\nnot isolated: no DNS log")
+    counts = {v: sum(r["verdict"] == v for r in results) for v in ("PASS", "FAIL", "XFAIL", "XPASS")}
+    log(f"\nknown failures: {counts['XFAIL']} still failing (XFAIL), {counts['XPASS']} passing (XPASS)")
+    log(f"{counts['PASS']} passed, {counts['FAIL'] + counts['XPASS']} failed")
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--interview", required=True, help="the interview binary to test")
+    parser.add_argument("--agents", default="claude,codex,gemini,opencode",
+                        help="of claude, codex, gemini, opencode")
+    parser.add_argument("--modes", default="headless,interactive")
+    parser.add_argument("--scenarios", default="single,batch")
+    parser.add_argument("--with-inbox", action="store_true",
+                        help="also the person who answers in `interview inbox`")
+    parser.add_argument("--no-tap", action="store_true",
+                        help="run `interview mcp` itself, not through the MCP line recorder")
+    parser.add_argument("--vendor-calls", action="store_true",
+                        help="leave out the settings that keep each agent off its vendor's hosts "
+                        "(the namespace still does), to see in the DNS log what they stop")
+    parser.add_argument("--no-netns", action="store_true",
+                        help="run without the network namespace (the agents may then reach out)")
+    args = parser.parse_args()
+    for name in ("agents", "modes", "scenarios"):
+        setattr(args, name, [x for x in getattr(args, name).split(",") if x])
+    if not os.path.exists(args.interview):
+        sys.exit(f"no such binary: {args.interview}")
+    if sandbox.inside():
+        sys.exit(inside(args))
+    root = os.path.join(REPO, "target", "agents")
+    os.makedirs(root, exist_ok=True)
+    chosen = [a for a in (cls(root) for cls in agent_defs.ALL) if a.name in args.agents]
+    started = time.monotonic()
+    phases = install(root, chosen)
+    install_pyte(root)
+    phases["install (total)"] = time.monotonic() - started
+    for name, version in versions(chosen).items():
+        log(f"{name}: {version}")
+    os.environ["INTERVIEW_AGENTS_PHASES"] = json.dumps(phases)
+    argv = [os.path.abspath(__file__), *sys.argv[1:]]
+    if args.no_netns:
+        log("warning: --no-netns: nothing keeps the agents off the network but their settings")
+        sys.exit(inside(args))
+    code = sandbox.reexec(argv)
+    if code is None:
+        sys.exit("no network namespace could be made (unshare); rerun with --no-netns only if "
+                 "the agents' own settings may be trusted to keep them off the network")
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
