@@ -69,21 +69,52 @@ pub enum Asked {
 }
 
 /// One round of a call under a stateless revision: the form when the call carries no reply
-/// yet, else the plugin's judgement of the reply, which may be the form again.
-pub async fn round(call: &Call<'_>, responses: Option<&InputResponses>) -> Asked {
-    let reply = responses.and_then(|r| r.get(FORM)).map(Json::to_string);
-    match plugin_step(call, reply).await {
+/// yet, else the plugin's judgement of the reply, which may be the form again. The first form
+/// carries the time it was sent as the round's state, which the client echoes with its reply:
+/// a first form dismissed sooner than a person could read it was the client's doing (`claude
+/// -p` cancels at once), and the call is unfit for forms, as in [`ask`].
+pub async fn round(
+    call: &Call<'_>,
+    responses: Option<&InputResponses>,
+    state: Option<&str>,
+) -> Asked {
+    let reply = responses.and_then(|r| r.get(FORM));
+    if let (Some(reply), Some(sent)) = (reply, state.and_then(first_form_sent)) {
+        let dismissed = reply.get("action").and_then(Json::as_str) != Some("accept");
+        if dismissed && since_epoch().saturating_sub(sent) < READING_TIME {
+            return Asked::Unfit;
+        }
+    }
+    let first = reply.is_none();
+    match plugin_step(call, reply.map(Json::to_string)).await {
         Step::Form(params) => match elicit_params(params) {
             Ok(params) => {
                 let request = InputRequest::Elicitation(ElicitRequest::new(params));
                 let requests = InputRequests::from([(FORM.to_string(), request)]);
-                Asked::Again(InputRequiredResult::from_input_requests(requests))
+                let state = first.then(|| format!("{FIRST_FORM}{}", since_epoch().as_millis()));
+                Asked::Again(InputRequiredResult::new(Some(requests), state))
             }
             Err(failed) => Asked::Done(failed),
         },
         Step::Unfit => Asked::Unfit,
         Step::Done(result) => Asked::Done(result),
     }
+}
+
+/// The round state of a first form: this, then when it was sent, in milliseconds since the
+/// epoch.
+const FIRST_FORM: &str = "first-form-sent-at:";
+
+/// When the first form was sent, from the state the client echoed.
+fn first_form_sent(state: &str) -> Option<Duration> {
+    let millis = state.strip_prefix(FIRST_FORM)?.parse().ok()?;
+    Some(Duration::from_millis(millis))
+}
+
+fn since_epoch() -> Duration {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
 }
 
 /// A whole call under a revision with server-to-client requests: `elicitation/create` until

@@ -399,7 +399,12 @@ impl ServerHandler for Server {
                 arguments: &arguments,
             };
             if forms::stateless(&context) {
-                forms::round(&call, request.input_responses.as_ref()).await
+                forms::round(
+                    &call,
+                    request.input_responses.as_ref(),
+                    request.request_state.as_deref(),
+                )
+                .await
             } else {
                 let _heartbeat = Heartbeat::start(&context, "Waiting for you in the form".into());
                 let _turn = self.person.lock().await;

@@ -73,14 +73,7 @@ SCENARIOS = {
 # Cases whose result is known to be wrong today: (agent, mode, person) -> why. They still run
 # and are checked against what is right; a listed case that passes is reported as XPASS and
 # fails the run, so that this list is kept true.
-KNOWN_FAILURES = {
-    ("claude", "headless", "nobody"): (
-        "Claude Code 2.1.332 speaks MCP 2026-07-28, where the form travels in the call's "
-        "InputRequiredResult: `claude -p` retries the call at once with inputResponses "
-        "{form: {action: cancel}}, and interview's 500 ms 'dismissed at once' rule covers only "
-        "elicitation/create (src/mcp/forms.rs `round` has no clock), so the model is told the "
-        "user cancelled instead of that nobody is there"),
-}
+KNOWN_FAILURES: dict = {}
 
 # How long each step may take, in seconds.
 LIMITS = {

@@ -136,6 +136,8 @@ async def with_client():
     async with Client(SERVER, elicitation_callback=person, mode="2026-07-28") as client:
         assert client.session.protocol_version == "2026-07-28", client.session.protocol_version
         await exercise(client.call_tool, person, "2026-07-28 (InputRequiredResult)")
+        # The first form's time travels in the round's state, and comes back with the reply.
+        await dismissed_at_once(client.call_tool, person, "2026-07-28 (InputRequiredResult)")
 
 
 async def main():
