@@ -66,6 +66,9 @@ pub enum PageNotice<'a> {
 
 type Notify = Box<dyn FnMut(PageNotice<'_>) + Send>;
 
+/// How long the first view of a request, on a page kept for more, takes no keys or replies.
+const SETTLE_MS: u64 = 400;
+
 /// A UI in a browser page (see the module documentation).
 pub struct WebUi {
     exchange: Arc<Exchange>,
@@ -268,6 +271,11 @@ impl WebUi {
     /// Puts a view up and waits for its reply; `None` when the question was withdrawn or the
     /// page went away.
     fn ask(&mut self, kind: &str, mut view: Json) -> Option<Json> {
+        // The first view of a request on a page kept for more: a press meant for the request
+        // before (a double click, a double Enter) must not answer it.
+        if self.stays && !self.asking {
+            view["settle"] = SETTLE_MS.into();
+        }
         self.begin();
         let exchange = self.exchange.clone();
         let mut state = exchange.lock();
