@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value as Json, json};
 
 use common::term::{CTRL_C, DOWN, ENTER, Term};
-use common::{interview, values, without_terminal, write_request};
+use common::{interview, lines_of, values, without_terminal, write_request};
 
 /// A folder of its own for one test's inboxes and askers.
 struct Place(tempfile::TempDir);
@@ -402,19 +402,6 @@ fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
     assert_eq!(reply["result"]["content"][0]["text"], result["text"]);
     drop(send);
     let _ = wait_with_timeout(server, Duration::from_secs(30));
-}
-
-/// Each line of `output`, read on a thread of its own.
-fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
-    let (sender, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(output).lines() {
-            if sender.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    lines
 }
 
 #[test]

@@ -3,14 +3,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value as Json, json};
 
-use common::{spawn_without_terminal, stderr};
+use common::{lines_of, spawn_without_terminal, stderr};
 
 /// How long a reply may take: a request left unanswered fails the test instead of hanging it.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -28,15 +28,7 @@ impl Client {
     fn start(before_handshake: &[u8]) -> Client {
         let mut child = spawn_without_terminal(&["mcp"]);
         let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (sender, replies) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                if sender.send(line.unwrap()).is_err() {
-                    break;
-                }
-            }
-        });
+        let replies = lines_of(child.stdout.take().unwrap());
         let mut client = Client {
             child,
             stdin,

@@ -19,6 +19,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value as Json, json};
 
+use super::clients::Profile;
 use crate::request;
 
 /// The key of the form among a call's input requests and responses.
@@ -55,6 +56,8 @@ pub struct Call<'a> {
     pub plugin: &'a Arc<Plugin>,
     pub name: &'a str,
     pub arguments: &'a str,
+    /// What the client's forms can show.
+    pub profile: Profile,
 }
 
 /// What asking in forms came to.
@@ -87,7 +90,8 @@ pub async fn round(
     }
     let first = reply.is_none();
     match plugin_step(call, reply.map(Json::to_string)).await {
-        Step::Form(params) => match elicit_params(params) {
+        Step::Form(params) if !call.profile.shows(&params) => Asked::Unfit,
+        Step::Form(params) => match elicit_params(call.profile.fit(params)) {
             Ok(params) => {
                 let request = InputRequest::Elicitation(ElicitRequest::new(params));
                 let requests = InputRequests::from([(FORM.to_string(), request)]);
@@ -126,7 +130,8 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
     let mut step = plugin_step(call, None).await;
     for round in 0..MOST_FORMS {
         let params = match step {
-            Step::Form(params) => params,
+            Step::Form(params) if call.profile.shows(&params) => call.profile.fit(params),
+            Step::Form(_) => return Asked::Unfit,
             Step::Unfit => return Asked::Unfit,
             Step::Done(result) => return Asked::Done(result),
         };

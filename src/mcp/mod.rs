@@ -34,6 +34,7 @@ use serde_json::Value as Json;
 use crate::exit::Exit;
 use crate::{inbox, people, request};
 
+mod clients;
 mod forms;
 mod lines;
 mod transport;
@@ -214,10 +215,7 @@ impl Server {
         if let Ok(Some(_)) = judged.await {
             return None;
         }
-        let client = context.peer.peer_info().map(|info| {
-            let client = &info.client_info;
-            client.title.clone().unwrap_or_else(|| client.name.clone())
-        });
+        let client = clients::name(context);
         let ask = inbox::Ask {
             from: inbox::From::here("mcp", client, None),
             call: inbox::Call::Tool {
@@ -397,6 +395,7 @@ impl ServerHandler for Server {
                 plugin: &self.plugin,
                 name: &name,
                 arguments: &arguments,
+                profile: clients::Profile::of(&context),
             };
             if forms::stateless(&context) {
                 forms::round(

@@ -126,7 +126,11 @@ class Codex(Agent):
     # Its own form, or, for a form it can't draw field by field (a multi-select), a
     # question of whether to give the requested info.
     form = r"enter to submit answer|needs your approval"
-    renders_forms = True
+    # It declares form elicitation, but its TUI cannot show interview's forms as the person
+    # needs them (arrays and numbers become a yes/no prompt that accepts with nothing; empty
+    # optional text fields block sending): interview does not send them, and the call goes on
+    # to the next way of reaching the person.
+    renders_forms = False
     tool = "interview"  # in the namespace mcp__interview, once tool_search loaded it
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
 

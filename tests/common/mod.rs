@@ -112,3 +112,18 @@ pub fn without_terminal(command: &mut Command) -> &mut Command {
         })
     }
 }
+
+/// Each line of `output`, read on a thread of its own (a test then waits with a timeout).
+pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(output).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}

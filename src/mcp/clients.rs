@@ -1,0 +1,172 @@
+//! What each MCP client's own form UI can really show, found by running the clients: a form a
+//! client cannot show as the person needs it is not sent to it (the call goes on to the next
+//! way of reaching the person), and one it shows with a flaw it can be spared is fitted to it.
+//!
+//! The plugin builds the form; this only judges whether a client can draw it, as a host judges
+//! whether a terminal can draw arrow keys.
+
+use rmcp::model::Implementation;
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value as Json;
+
+/// The client's name and title, for the person to see who asks (its `clientInfo`, from the
+/// handshake or, from 2026-07-28, from the request itself).
+pub fn name(context: &RequestContext<RoleServer>) -> Option<String> {
+    context
+        .client_info()
+        .map(|client| client.title.clone().unwrap_or_else(|| client.name.clone()))
+}
+
+/// What a client's forms can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Arrays (a multi-select's picks).
+    arrays: bool,
+    /// Number and integer fields.
+    numbers: bool,
+    /// Optional free-text fields left empty ("Something else", a note) do not block sending.
+    optional_text: bool,
+    /// Line breaks in titles, descriptions and the message are drawn as breaks.
+    newlines: bool,
+}
+
+/// A client that shows every form field as MCP describes it.
+const FULL: Profile = Profile {
+    arrays: true,
+    numbers: true,
+    optional_text: true,
+    newlines: true,
+};
+
+impl Profile {
+    /// The profile of the client of `context`.
+    pub fn of(context: &RequestContext<RoleServer>) -> Profile {
+        Profile::named(context.client_info().as_ref())
+    }
+
+    fn named(client: Option<&Implementation>) -> Profile {
+        match client.map(|c| c.name.as_str()) {
+            // Codex 0.169's TUI draws a form with an array or number field as a yes/no prompt
+            // that accepts with empty content, and will not send a form whose optional text
+            // fields are empty (typing into "Something else" is the only way, and replaces
+            // the pick).
+            Some("codex-mcp-client") => Profile {
+                arrays: false,
+                numbers: false,
+                optional_text: false,
+                newlines: true,
+            },
+            // Claude Code draws a line break in a description as U+FFFD.
+            Some("claude-code") => Profile {
+                newlines: false,
+                ..FULL
+            },
+            _ => FULL,
+        }
+    }
+
+    /// Whether this client can show the form `params` (an `elicitation/create`'s params) so
+    /// that what comes back is what the person chose.
+    pub fn shows(&self, params: &Json) -> bool {
+        let schema = &params["requestedSchema"];
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default();
+        let Some(fields) = schema["properties"].as_object() else {
+            return true;
+        };
+        fields.iter().all(|(name, field)| {
+            let kind = field["type"].as_str().unwrap_or("");
+            let free_text =
+                kind == "string" && field.get("enum").is_none() && field.get("oneOf").is_none();
+            (self.arrays || kind != "array")
+                && (self.numbers || !matches!(kind, "number" | "integer"))
+                && (self.optional_text || !free_text || required.contains(&name.as_str()))
+        })
+    }
+
+    /// The form as this client shows it: line breaks become spaces where it cannot draw them.
+    pub fn fit(&self, mut params: Json) -> Json {
+        if !self.newlines {
+            flatten(&mut params["message"]);
+            if let Some(fields) = params["requestedSchema"]["properties"].as_object_mut() {
+                for field in fields.values_mut() {
+                    flatten(&mut field["title"]);
+                    flatten(&mut field["description"]);
+                    for list in ["oneOf", "anyOf"] {
+                        flatten_titles(&mut field[list]);
+                        flatten_titles(&mut field["items"][list]);
+                    }
+                }
+            }
+        }
+        params
+    }
+}
+
+fn flatten(text: &mut Json) {
+    if let Some(line) = text.as_str() {
+        let line = line
+            .split('\n')
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join(" ");
+        *text = Json::String(line);
+    }
+}
+
+fn flatten_titles(options: &mut Json) {
+    if let Some(options) = options.as_array_mut() {
+        for option in options {
+            flatten(&mut option["title"]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn client(name: &str) -> Profile {
+        Profile::named(Some(&Implementation::new(name, "1")))
+    }
+
+    fn form(properties: Json, required: &[&str]) -> Json {
+        json!({"message": "Two\nlines", "requestedSchema": {"type": "object",
+            "properties": properties, "required": required}})
+    }
+
+    #[test]
+    fn codex_is_not_sent_what_it_cannot_show() {
+        let codex = client("codex-mcp-client");
+        let select = json!({"db": {"type": "string", "oneOf": [{"const": "a", "title": "A"}]}});
+        assert!(codex.shows(&form(select.clone(), &["db"])));
+        let picks = json!({"checks": {"type": "array", "items": {"anyOf": []}}});
+        assert!(!codex.shows(&form(picks, &[])));
+        assert!(!codex.shows(&form(json!({"n": {"type": "integer"}}), &["n"])));
+        let other = json!({"db_other": {"type": "string"}});
+        assert!(!codex.shows(&form(other.clone(), &[])));
+        assert!(codex.shows(&form(other, &["db_other"])));
+        assert!(client("claude-code").shows(&form(json!({"n": {"type": "number"}}), &[])));
+    }
+
+    #[test]
+    fn claude_code_gets_its_line_breaks_as_spaces() {
+        let fields = json!({"db": {"type": "string", "description": "Which one?\nThink.",
+            "oneOf": [{"const": "a", "title": "A\nB"}]}});
+        let fitted = client("claude-code").fit(form(fields.clone(), &[]));
+        assert_eq!(fitted["message"], "Two lines");
+        assert_eq!(
+            fitted["requestedSchema"]["properties"]["db"]["description"],
+            "Which one? Think."
+        );
+        assert_eq!(
+            fitted["requestedSchema"]["properties"]["db"]["oneOf"][0]["title"],
+            "A B"
+        );
+        let untouched = client("other").fit(form(fields.clone(), &[]));
+        assert_eq!(untouched, form(fields, &[]));
+    }
+}
