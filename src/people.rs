@@ -73,8 +73,9 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     };
     if !in_front {
         eprintln!(
-            "interview: nobody is asked: this process is not the job in the foreground of its \
-             terminal, where another program reads the keys"
+            "interview: nobody is asked here: this process is not the job in the foreground of \
+             its terminal, where another program reads the keys (an open `interview inbox` is \
+             asked instead)"
         );
         return Box::new(NoPerson);
     }

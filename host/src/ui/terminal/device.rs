@@ -37,7 +37,8 @@ impl Device {
         if let Some(program) = crate::foreground::program_reading(&file) {
             return Err(std::io::Error::other(format!(
                 "{} is in use: {program} waits for the keys typed there, and would take some of \
-                 the person's; run `sleep infinity` there first to leave the keys to interview",
+                 the person's; run `interview inbox` there instead (it takes the terminal as its \
+                 own), or `sleep infinity` to leave the keys to interview",
                 path.display()
             )));
         }
