@@ -108,6 +108,11 @@ impl Desktop {
 /// Runs the inbox in this terminal until Ctrl-C, SIGTERM or SIGHUP. Questions that are not
 /// answered stay pending, for the next inbox; nothing is cancelled on the askers' side.
 pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
+    // Taken first: a signal sent as soon as the inbox says where it is must close it, also
+    // when it started with SIGINT ignored (a background job of a script).
+    let quit = Arc::new(AtomicBool::new(false));
+    let current: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::default();
+    stop_on_signals(quit.clone(), current.clone())?;
     let place = Place::find().map_err(failed)?;
     place::private_dir(&place.sockets).map_err(failed)?;
     place::private_dir(&place.data).map_err(failed)?;
@@ -120,9 +125,6 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
             .try_clone()
             .map_err(|e| failed(e.to_string()))?,
     );
-    let quit = Arc::new(AtomicBool::new(false));
-    let current: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::default();
-    stop_on_signals(quit.clone(), current.clone())?;
 
     let mut screen = std::io::stderr();
     let _ = writeln!(

@@ -7,6 +7,7 @@ and each asker gets exactly the answers given on the page.
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -29,12 +30,22 @@ def asker(place, request, *options):
         cwd=place, start_new_session=True)
 
 
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# The inbox's own port, so that a web inbox the machine's user has open does not take it.
+PORT = str(free_port())
+
+
 def web_inbox(place):
     """`interview inbox --web --no-open` and the address it says its page is at."""
     inbox = subprocess.Popen(
         [INTERVIEW, "inbox", "--web", "--no-open"], stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "INTERVIEW_INBOX": place})
+        env={**os.environ, "INTERVIEW_INBOX": place, "INTERVIEW_INBOX_PORT": PORT})
     line = inbox.stderr.readline()
     assert line.startswith("interview inbox: the questions are at http://127.0.0.1:"), line
     return inbox, line.split(" at ", 1)[1].strip()
