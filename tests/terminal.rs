@@ -291,11 +291,16 @@ fn confirm_and_number_with_errors_in_place() {
         {"question": "Replicas?", "type": "integer", "min": 1, "max": 5, "default": 2},
     ]});
     let mut term = Term::start("confirm", &request, 24, 80, &[]);
-    term.wait("Yes    No");
+    let screen = term.wait("yes    no");
+    // Nothing comes before the first question: no way back is offered.
+    assert!(!screen.contains("Shift-Tab back"), "{screen}");
     term.key(ENTER);
     term.wait("✖ Press y for yes or n for no.");
     term.key("y");
-    term.wait("› 2  (a whole number from 1 to 5)");
+    let screen = term.wait("› 2  (a whole number from 1 to 5)");
+    assert!(screen.contains("Shift-Tab back"), "{screen}");
+    // The answer left in the scrollback reads as it was offered.
+    assert!(screen.contains("✔ Deploy now? › yes"), "{screen}");
     term.key(UP);
     term.key(UP);
     term.wait("› 4");

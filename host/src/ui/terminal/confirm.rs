@@ -1,4 +1,5 @@
-//! Yes or no: y and n answer at once; Left/Right choose, Enter confirms.
+//! Yes or no: y and n answer at once; Left/Right choose, Enter confirms. The choices and the
+//! answer left in the scrollback read `yes` and `no`, as the review and the result do.
 
 use super::keys::Key;
 use super::render::Line;
@@ -58,9 +59,9 @@ impl Widget for Confirm {
         };
         let line = Line::new()
             .push("  ", theme.text)
-            .push(" Yes ", style(self.choice == Some(true)))
+            .push(" yes ", style(self.choice == Some(true)))
             .push("  ", theme.text)
-            .push(" No ", style(self.choice == Some(false)));
+            .push(" no ", style(self.choice == Some(false)));
         Body {
             lines: vec![line],
             cursor: None,
@@ -77,7 +78,8 @@ impl Widget for Confirm {
 
     fn summary(&self, reply: &ConfirmReply) -> Option<String> {
         match reply {
-            ConfirmReply::Answered(yes) => Some(if *yes { "Yes" } else { "No" }.into()),
+            // In the words the review and the result use: `yes`, `no`.
+            ConfirmReply::Answered(yes) => Some(if *yes { "yes" } else { "no" }.into()),
             ConfirmReply::Nav(_) => None,
         }
     }

@@ -27,6 +27,10 @@ pub fn layout<W: Widget>(
     // ones in the middle first, so that the way out (cancel, skip, decline) stays in sight.
     let widget_hint = widget.hint();
     let mut hints: Vec<&str> = widget_hint.split(" · ").collect();
+    // Nothing comes before the first question, so it offers no way back.
+    if !has_previous(frame) {
+        hints.retain(|hint| *hint != BACK);
+    }
     let mut ways_out = 1;
     for (offered, hint) in [
         (skippable(frame), "Ctrl-S skip"),
@@ -103,6 +107,14 @@ fn heading(frame: Option<&Frame>, title: &str, theme: &Theme) -> Vec<Line> {
     lines
 }
 
+/// The hint for going back to the previous question, which every widget offers.
+const BACK: &str = "Shift-Tab back";
+
+/// Whether there is something to go back to: a question after the first (or the review).
+fn has_previous(frame: Option<&Frame>) -> bool {
+    frame.is_none_or(|f| f.position > 1)
+}
+
 /// An optional question can be skipped (a review cannot).
 pub(super) fn skippable(frame: Option<&Frame>) -> bool {
     frame.is_some_and(|f| !f.required)
@@ -121,6 +133,34 @@ fn rows_of(line: &Line, width: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::squeeze;
+    use crate::ui::terminal::confirm::Confirm;
+    use crate::ui::terminal::testing::{frame, screen};
+    use crate::ui::{ConfirmRequest, Frame};
+
+    #[test]
+    fn the_first_question_offers_no_way_back() {
+        let hints = |frame: &Frame| {
+            let mut confirm = Confirm::new(&ConfirmRequest { initial: None });
+            screen(Some(frame), &mut confirm, 200, 20)
+                .last()
+                .cloned()
+                .unwrap()
+        };
+        let first = frame("Deploy?");
+        assert_eq!(
+            hints(&first),
+            "y yes · n no · ←→ choose · Enter confirm · Esc cancel"
+        );
+        let second = Frame {
+            position: 2,
+            total: 2,
+            ..first
+        };
+        assert_eq!(
+            hints(&second),
+            "y yes · n no · ←→ choose · Enter confirm · Shift-Tab back · Esc cancel"
+        );
+    }
 
     #[test]
     fn hints_give_way_from_the_middle_and_keep_the_ways_out() {
