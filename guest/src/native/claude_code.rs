@@ -3,7 +3,8 @@
 //! Its result (`AskUserQuestionOutput` in `sdk-tools.d.ts` of `@anthropic-ai/claude-agent-sdk`)
 //! is `{questions, answers, annotations?}`: the questions as the tool read them, and `answers`
 //! keyed by question text, one string each; a multi-select's labels are joined with `", "`, a
-//! label holding `", "` or `"` written as a JSON string. What the model reads is made by the
+//! label holding `", "` or `"` written as a JSON string (a single select's label, or a typed
+//! answer, is kept as it is). What the model reads is made by the
 //! tool's `mapToolResultToToolResultBlockParam` (Claude Code 2.1.330, bundled in the SDK's
 //! platform package): `"<question>"="<answer>"` per answered question, joined with `", "`, in
 //! `Your questions have been answered: ... You can now continue with these answers in mind.`
@@ -112,10 +113,12 @@ fn picked_preview<'a>(question: &'a Question, said: &Said) -> Option<&'a str> {
         .as_deref()
 }
 
-/// One answer as Claude Code stores it: a label, a typed text, or a multi-select's parts joined.
+/// One answer as Claude Code stores it: a label or a typed text as it is, or a multi-select's
+/// parts joined, each holding `", "` or `"` written as a JSON string (`yNn` in Claude Code
+/// 2.1.332's bundle, called only on a multi-select's array of answers).
 fn answer_string(said: &Said) -> Option<String> {
     match said {
-        Said::Picked { .. } => {
+        Said::Picked { multi: true, .. } => {
             let parts: Vec<String> = said
                 .parts()
                 .into_iter()
