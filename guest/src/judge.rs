@@ -356,12 +356,22 @@ fn parse_integer(typed: &str) -> Option<i64> {
 }
 
 /// The index of the option `typed` names: by its label (any case), or by its value (a form's
-/// `const`).
+/// `const`); in a yes/no question asked as the options Yes and No (Gemini CLI's `yesno`), `y`
+/// and `n` name them too, as they answer a confirm.
 fn option_named(options: &[Choice], typed: &str) -> Option<usize> {
     options
         .iter()
         .position(|o| o.label.eq_ignore_ascii_case(typed))
         .or_else(|| options.iter().position(|o| o.value == typed))
+        .or_else(|| {
+            let [yes, no] = options else { return None };
+            let yes_no = yes.label == "Yes" && no.label == "No";
+            match typed {
+                "y" | "Y" if yes_no => Some(0),
+                "n" | "N" if yes_no => Some(1),
+                _ => None,
+            }
+        })
 }
 
 /// A number as people type it: `42`, `-3.5`, `1e3`, `1_000`.
