@@ -104,9 +104,10 @@ pub fn take(object: &mut Json, path: &str, names: &[&str]) -> Option<Taken> {
 }
 
 impl Taken {
-    /// The value as an array of values, or the error [`Found::array`] gives.
+    /// The value as an array of values (also one sent as a JSON string, see [`decoded`]), or
+    /// the error [`Found::array`] gives.
     pub fn into_array(self) -> Result<(String, Vec<Json>), RequestError> {
-        match self.value {
+        match decoded(self.value, Json::is_array) {
             Json::Array(items) => Ok((self.path, items)),
             other => Err(RequestError::at(self.path, not_an_array(&other))),
         }
@@ -191,6 +192,23 @@ impl<'a> Found<'a> {
     pub fn error(&self, message: impl Into<String>) -> RequestError {
         RequestError::at(self.path.clone(), message)
     }
+}
+
+/// `value` as the JSON it encodes, when it is a string that parses as JSON of the type `wanted`
+/// accepts; else `value` as it is. Some clients send a field encoded once more, as a string (the
+/// MCP Inspector's CLI sends `options='["Red","Green"]'`), as some runtimes do the whole
+/// arguments: where an array or object is wanted, such a string is read as the value it encodes.
+/// (Numbers and booleans written as strings are read by [`Found::number`] and
+/// [`Found::boolean`].)
+pub fn decoded(value: Json, wanted: fn(&Json) -> bool) -> Json {
+    if let Json::String(text) = &value
+        && text.trim_start().starts_with(['[', '{'])
+        && let Ok(inner) = serde_json::from_str::<Json>(text)
+        && wanted(&inner)
+    {
+        return inner;
+    }
+    value
 }
 
 /// Where the `i`th item of the array at `path` stands: `options[2]`.

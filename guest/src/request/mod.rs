@@ -88,7 +88,9 @@ pub fn parse(name: &str, arguments: &str) -> Result<Call, RequestError> {
     let mut paths = Vec::with_capacity(objects.len());
     let mut questions = Vec::with_capacity(objects.len());
     let mut marked = Vec::with_capacity(objects.len());
-    for (path, mut object) in objects {
+    for (path, object) in objects {
+        // A question sent as a JSON string is read as the object it encodes.
+        let mut object = fields::decoded(object, Json::is_object);
         let (question, secret) = question::read(&mut object, &path, &rules)?;
         check_option_count(&path, &question, rules.options)?;
         questions.push(question);

@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 use serde_json::Value as Json;
 
 use super::fields::{
-    Fields, Found, Taken, describe, into_scalar_text, item_path, scalar_text, take,
+    Fields, Found, Taken, decoded, describe, into_scalar_text, item_path, scalar_text, take,
 };
 use super::rules::{KindName, ToolRules};
 use crate::model::*;
@@ -232,7 +232,15 @@ fn read_kind(
                 None => Vec::new(),
                 Some(found) => {
                     let named = NamedOptions::new(&options);
-                    match found.value {
+                    // Several defaults sent as a JSON string: the array it encodes, unless the
+                    // string names an option itself.
+                    let encoded = match found.value {
+                        Json::String(_) if named.find(&found, found.value).is_err() => {
+                            Some(decoded(found.value.clone(), Json::is_array))
+                        }
+                        _ => None,
+                    };
+                    match encoded.as_ref().unwrap_or(found.value) {
                         Json::Array(items) => items
                             .iter()
                             .map(|item| named.find(&found, item))

@@ -295,6 +295,33 @@ fn forgiving_of_what_models_send() {
 }
 
 #[test]
+fn a_field_encoded_twice_is_read_as_the_value_it_encodes() {
+    // The MCP Inspector CLI sends `options='["Red","Green"]'`: a field encoded as a JSON string.
+    let q = questions(
+        r#"{"question": "Which?", "options": "[\"Red\", \"Green\", \"Blue\"]",
+            "multi": "true", "default": "[\"red\", \"Blue\"]", "max_picks": "2"}"#,
+    );
+    let m = multi_of(&q[0]);
+    let labels: Vec<_> = m.options.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, ["Red", "Green", "Blue"]);
+    assert_eq!(m.defaults, [0, 2]);
+    assert_eq!(m.max_picks, Some(2));
+    // A default that names an option is that option, even when it reads as JSON.
+    let q = questions(
+        r#"{"question": "Which?", "multi": true, "options": ["[1]", "1"], "default": "[1]"}"#,
+    );
+    assert_eq!(multi_of(&q[0]).defaults, [0]);
+    // A string that is not JSON of the type wanted stays an error, and a text stays as written.
+    let e = error(r#"{"question": "Which?", "options": "Red, Green"}"#);
+    assert_eq!(e.path, "options");
+    assert!(e.message.contains("must be an array"), "{}", e.message);
+    let e = error(r#"{"questions": "{\"question\": \"x\"}"}"#);
+    assert_eq!(e.path, "questions");
+    let q = questions(r#"{"question": "[\"not\", \"options\"]"}"#);
+    assert_eq!(q[0].prompt, r#"["not", "options"]"#);
+}
+
+#[test]
 fn generated_ids_never_collide_with_given_ones() {
     let q = questions(r#"{"questions": [{"question": "A"}, {"id": "q1", "question": "B"}]}"#);
     assert_eq!(q[0].id, "q1_2");
