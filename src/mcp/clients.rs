@@ -87,17 +87,22 @@ impl Profile {
     }
 
     /// The form as this client shows it: line breaks become spaces where it cannot draw them.
+    /// Only the texts there are change; nothing is added.
     pub fn fit(&self, mut params: Json) -> Json {
-        if !self.newlines {
-            flatten(&mut params["message"]);
-            if let Some(fields) = params["requestedSchema"]["properties"].as_object_mut() {
-                for field in fields.values_mut() {
-                    flatten(&mut field["title"]);
-                    flatten(&mut field["description"]);
-                    for list in ["oneOf", "anyOf"] {
-                        flatten_titles(&mut field[list]);
-                        flatten_titles(&mut field["items"][list]);
-                    }
+        if self.newlines {
+            return params;
+        }
+        flatten(params.get_mut("message"));
+        let fields = params
+            .pointer_mut("/requestedSchema/properties")
+            .and_then(Json::as_object_mut);
+        for field in fields.into_iter().flat_map(|fields| fields.values_mut()) {
+            flatten(field.get_mut("title"));
+            flatten(field.get_mut("description"));
+            for list in ["/oneOf", "/anyOf", "/items/oneOf", "/items/anyOf"] {
+                let options = field.pointer_mut(list).and_then(Json::as_array_mut);
+                for option in options.into_iter().flatten() {
+                    flatten(option.get_mut("title"));
                 }
             }
         }
@@ -105,22 +110,17 @@ impl Profile {
     }
 }
 
-fn flatten(text: &mut Json) {
-    if let Some(line) = text.as_str() {
+/// A text with its line breaks as spaces; anything else left as it is.
+fn flatten(text: Option<&mut Json>) {
+    if let Some(text) = text
+        && let Some(line) = text.as_str()
+    {
         let line = line
             .split('\n')
             .map(str::trim_end)
             .collect::<Vec<_>>()
             .join(" ");
         *text = Json::String(line);
-    }
-}
-
-fn flatten_titles(options: &mut Json) {
-    if let Some(options) = options.as_array_mut() {
-        for option in options {
-            flatten(&mut option["title"]);
-        }
     }
 }
 
@@ -157,6 +157,14 @@ mod tests {
         let fields = json!({"db": {"type": "string", "description": "Which one?\nThink.",
             "oneOf": [{"const": "a", "title": "A\nB"}]}});
         let fitted = client("claude-code").fit(form(fields.clone(), &[]));
+        // Nothing added: the form keeps MCP's shape.
+        let keys = |form: &Json| {
+            form["requestedSchema"]["properties"]["db"]
+                .as_object()
+                .unwrap()
+                .len()
+        };
+        assert_eq!(keys(&fitted), keys(&form(fields.clone(), &[])));
         assert_eq!(fitted["message"], "Two lines");
         assert_eq!(
             fitted["requestedSchema"]["properties"]["db"]["description"],
