@@ -89,8 +89,9 @@ pub mod internals {
     pub mod sanitize {
         pub use crate::sanitize::{block, line, text};
     }
-    /// How a journal file's bytes are read.
+    /// How a journal file's bytes are read, and how a request is named in one.
     pub mod journal {
+        pub use crate::journal::digest;
         pub use crate::journal::reader::{Contents, Header, encode, read};
     }
     #[cfg(feature = "terminal")]

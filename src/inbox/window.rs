@@ -172,14 +172,11 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
 /// that is taken; and a token kept in the inbox's folder, readable by this user only.
 #[cfg(feature = "web")]
 fn stable_page(place: &Place) -> std::io::Result<interview_host::WebUi> {
-    use std::io::Read;
     let path = place.data.join("web-token");
     let token = match std::fs::read_to_string(&path) {
         Ok(token) if token.trim().len() == 32 => token.trim().to_string(),
         _ => {
-            let mut bytes = [0u8; 16];
-            std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-            let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let token = interview_host::WebUi::new_token()?;
             let mut file = std::fs::OpenOptions::new()
                 .write(true)
                 .create(true)

@@ -67,7 +67,6 @@ impl Ask {
     /// folder, is the same request, so that an answer given after its asker died is handed to
     /// the asker that asks it again. (The process id is left out for that reason.)
     pub fn key(&self) -> String {
-        use sha2::{Digest, Sha256};
         let (kind, what, extra) = match &self.call {
             Call::Tool {
                 tool,
@@ -88,15 +87,8 @@ impl Ask {
             self.from.folder.as_deref().unwrap_or(""),
             self.from.server.as_deref().unwrap_or(""),
         ];
-        let mut hasher = Sha256::new();
-        for part in parts {
-            hasher.update((part.len() as u64).to_le_bytes());
-            hasher.update(part.as_bytes());
-        }
-        hasher.finalize()[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        let parts = parts.map(str::as_bytes);
+        interview_host::internals::journal::digest(&parts)
     }
 }
 

@@ -221,7 +221,7 @@ impl Journal {
 }
 
 /// A SHA-256 in hex, of the parts with a separator that none of them can hold.
-pub(crate) fn digest(parts: &[&[u8]]) -> String {
+pub fn digest(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
     for part in parts {
         hasher.update((part.len() as u64).to_le_bytes());

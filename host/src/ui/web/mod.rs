@@ -146,7 +146,12 @@ impl WebUi {
     /// or call [`open_browser`](WebUi::open_browser).
     pub fn start() -> io::Result<WebUi> {
         let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-        WebUi::serve(listener, routes::random_hex(16)?)
+        WebUi::serve(listener, WebUi::new_token()?)
+    }
+
+    /// A new secret token for [`serve`](WebUi::serve): 128 random bits in lowercase hex.
+    pub fn new_token() -> io::Result<String> {
+        routes::random_hex(16)
     }
 
     /// Serves the page on `listener` (bound to a loopback address) under `token`, for a page
