@@ -209,20 +209,20 @@ impl Server {
             Reach::Auto => false,
             _ => return None,
         };
-        let (plugin, tool, text) = (self.plugin.clone(), name.to_string(), arguments.to_string());
-        let judged =
-            tokio::task::spawn_blocking(move || request::judged_invalid(&plugin, &tool, &text));
-        if let Ok(Some(_)) = judged.await {
+        let call = inbox::Call::Tool {
+            tool: name.to_string(),
+            arguments: arguments.to_string(),
+            skip_response: None,
+        };
+        let (plugin, judged) = (self.plugin.clone(), call.clone());
+        let invalid =
+            tokio::task::spawn_blocking(move || inbox::route::invalid(&plugin, &judged, None));
+        if let Ok(true) = invalid.await {
             return None;
         }
-        let client = clients::name(context);
         let ask = inbox::Ask {
-            from: inbox::From::here("mcp", client, None),
-            call: inbox::Call::Tool {
-                tool: name.to_string(),
-                arguments: arguments.to_string(),
-                skip_response: None,
-            },
+            from: inbox::From::here("mcp", clients::name(context), None),
+            call: call.clone(),
         };
         let _heartbeat = Heartbeat::start(context, "Waiting for you in `interview inbox`".into());
         let stop = Arc::new(AtomicBool::new(false));
@@ -235,11 +235,6 @@ impl Server {
                 withdraw.store(true, Ordering::SeqCst);
                 asking.await
             }
-        };
-        let call = inbox::Call::Tool {
-            tool: name.to_string(),
-            arguments: arguments.to_string(),
-            skip_response: None,
         };
         let plugin = self.plugin.clone();
         let answered = reached.map(|reached| {
