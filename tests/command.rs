@@ -529,6 +529,10 @@ fn schema_in_every_ecosystems_envelope() {
         assert!(name_ok(&tool["function"]["name"]));
         assert_eq!(tool["function"]["parameters"]["type"], "object");
         assert!(tool["function"]["parameters"].get("$schema").is_none());
+        // Strict function calling; that the OpenAI Agents SDK makes the same of the MCP
+        // schema is checked with that SDK (tests/mcp/openai_agents_strict.py).
+        assert_eq!(tool["function"]["strict"], true);
+        assert_eq!(tool["function"]["parameters"]["additionalProperties"], false);
     }
     let anthropic = format("anthropic");
     for tool in anthropic.as_array().unwrap() {

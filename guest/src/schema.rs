@@ -96,6 +96,8 @@ fn option_schema() -> Json {
 fn question_schema(options: Json) -> Json {
     let mut question = parse(include_str!("schema/question.json"));
     question["properties"]["options"] = options;
+    // Optional here (a text question has none), as every field but the question.
+    question["properties"]["options"]["type"] = json!(["array", "null"]);
     question
 }
 

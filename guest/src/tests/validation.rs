@@ -314,3 +314,84 @@ fn check_reports_the_error_or_the_questions_understood() {
     assert_eq!(valid["questions"][0]["default"], "a");
     assert_eq!(valid["questions"][0]["other"], true);
 }
+
+/// `arguments` as a model held to `schema` sends them: every property the schema requires,
+/// `null` for those it does not use. Panics where the schema would not let it leave one out.
+fn strictly(
+    schema: &serde_json::Value,
+    arguments: serde_json::Value,
+    path: &str,
+) -> serde_json::Value {
+    use serde_json::Value as Json;
+    let takes_null = |s: &Json| {
+        s["type"] == "null"
+            || s["type"]
+                .as_array()
+                .is_some_and(|t| t.contains(&"null".into()))
+            || s["anyOf"]
+                .as_array()
+                .is_some_and(|cases| cases.iter().any(|c| c["type"] == "null"))
+    };
+    match arguments {
+        Json::Object(mut given) => {
+            let schema = match schema["anyOf"].as_array() {
+                Some(cases) => cases.iter().find(|c| c["properties"].is_object()).unwrap(),
+                None => schema,
+            };
+            for name in schema["required"].as_array().unwrap() {
+                let name = name.as_str().unwrap();
+                let property = &schema["properties"][name];
+                match given.remove(name) {
+                    Some(value) => {
+                        let value = strictly(property, value, &format!("{path}.{name}"));
+                        given.insert(name.into(), value);
+                    }
+                    None if takes_null(property) => {
+                        given.insert(name.into(), Json::Null);
+                    }
+                    None => panic!("a strict model cannot leave {path}.{name} out"),
+                }
+            }
+            assert!(
+                given.len() == schema["properties"].as_object().unwrap().len(),
+                "{path}"
+            );
+            Json::Object(given)
+        }
+        Json::Array(items) => {
+            let items = items.into_iter().enumerate();
+            Json::Array(
+                items
+                    .map(|(i, item)| strictly(&schema["items"], item, &format!("{path}[{i}]")))
+                    .collect(),
+            )
+        }
+        other => other,
+    }
+}
+
+#[test]
+fn a_call_held_to_the_strict_schema_reads_as_the_same_call_without_its_nulls() {
+    let tools = crate::tool_formats::render(&crate::schema::definitions(), ToolFormat::Openai);
+    let tools: serde_json::Value = serde_json::from_str(&tools).unwrap();
+    let interview = &tools[0]["function"];
+    assert_eq!(
+        (&interview["name"], &interview["strict"]),
+        (&"interview".into(), &true.into())
+    );
+    let questions = serde_json::json!({"questions": [
+        {"question": "Your name?", "type": "text", "max_length": 40},
+        {"question": "Ship it?", "type": "confirm"},
+        {"question": "How many?", "type": "number", "integer": true, "min": 1},
+        {"question": "Which database?", "options": [
+            {"label": "Postgres", "recommended": true}, "SQLite",
+        ]},
+    ]});
+    let strict = strictly(&interview["parameters"], questions.clone(), "");
+    assert!(strict["questions"][0]["options"].is_null(), "{strict}");
+    let checked =
+        |arguments: &serde_json::Value| crate::tool::check("interview", &arguments.to_string());
+    let read = checked(&strict);
+    assert!(read.contains(r#""status":"valid""#), "{read}");
+    assert_eq!(read, checked(&questions));
+}
