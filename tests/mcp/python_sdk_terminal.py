@@ -208,4 +208,5 @@ async def main():
             print("Esc:", result.content[0].text)
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())
