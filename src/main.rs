@@ -32,12 +32,15 @@ impl Reaching {
 }
 
 /// Asks `call` in `interview inbox` when `route` says so. `Some` with how the command ends
-/// when an inbox took it (the result is printed); `None` to ask `person` here.
+/// when an inbox took it (the result is printed); `None` to ask `person` here. When none took
+/// it, nobody is here either (that is why an inbox was asked, or the call is invalid and
+/// nobody is asked): `person` becomes that, so that the model is told no inbox was open.
 fn through_inbox(
     plugin: &Plugin,
     route: Option<inbox::Route>,
     call: inbox::Call,
     server: Option<String>,
+    person: &mut Box<dyn people::Person>,
 ) -> Result<Option<Exit>, Failure> {
     let Some(route) = route else {
         return Ok(None);
@@ -49,6 +52,7 @@ fn through_inbox(
     let stop = people::stop_on_signals();
     let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
     let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
+        *person = Box::new(interview_host::NoPerson(interview_host::Absence::NoInbox));
         return Ok(None);
     };
     let exit = match call {
@@ -116,7 +120,9 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Schema { format } => {
             let mut session = plugin
-                .session(interview_host::NoPerson)
+                .session(interview_host::NoPerson(
+                    interview_host::Absence::NoTerminal,
+                ))
                 .map_err(plugin_error)?;
             let definitions = session
                 .definitions_as(tool_format(&format))
@@ -166,7 +172,9 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Err(exit) => return Ok(exit),
             };
             let mut session = plugin
-                .session(interview_host::NoPerson)
+                .session(interview_host::NoPerson(
+                    interview_host::Absence::NoTerminal,
+                ))
                 .map_err(plugin_error)?;
             let result = session.check(&tool, &arguments).map_err(plugin_error)?;
             let result: serde_json::Value =
@@ -194,7 +202,9 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             // A plugin that cannot start would fail every line alike: said once, as when the
             // component does not load.
             plugin
-                .session(interview_host::NoPerson)
+                .session(interview_host::NoPerson(
+                    interview_host::Absence::NoTerminal,
+                ))
                 .map_err(plugin_error)?;
             let mut person = asking.reaching.person(true)?;
             let inbox = inbox::Route::choose(asking.reaching.ui, &mut person);
@@ -223,7 +233,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 skip_response: asking.skip_response.clone(),
             };
             let route = inbox::Route::choose(asking.reaching.ui, &mut person);
-            if let Some(exit) = through_inbox(&plugin, route, call, None)? {
+            if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
                 return Ok(exit);
             }
             let Asking {
@@ -253,7 +263,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 request: text.clone(),
             };
             let route = inbox::Route::choose(reaching.ui, &mut person);
-            if let Some(exit) = through_inbox(&plugin, route, call, server.clone())? {
+            if let Some(exit) = through_inbox(&plugin, route, call, server.clone(), &mut person)? {
                 return Ok(exit);
             }
             let mut session = match plugin.session(person) {
@@ -487,7 +497,9 @@ fn elicit(
 fn leave_to_exit(mut session: PersonSession) {
     drop(std::mem::replace(
         session.ui_mut(),
-        Box::new(interview_host::NoPerson),
+        Box::new(interview_host::NoPerson(
+            interview_host::Absence::NoTerminal,
+        )),
     ));
     std::mem::forget(session);
 }

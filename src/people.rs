@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use interview_host::LineReader;
 use interview_host::TerminalUi;
-use interview_host::{NoPerson, ScriptedUi, Ui, is_foreground};
+use interview_host::{Absence, NoPerson, ScriptedUi, Ui, is_foreground};
 use interview_host::{NumberedUi, StopReason};
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
@@ -77,7 +77,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
              its terminal, where another program reads the keys (an open `interview inbox` is \
              asked instead)"
         );
-        return Box::new(NoPerson);
+        return Box::new(NoPerson(Absence::Background));
     }
     if keys_on_terminal
         && !numbered
@@ -89,11 +89,11 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     }
     let (lines, interrupter, out): (_, _, Box<dyn Write>) = if request_on_stdin {
         let Ok((lines, interrupter)) = LineReader::tty() else {
-            return Box::new(NoPerson);
+            return Box::new(NoPerson(Absence::NoTerminal));
         };
         // The questions go where the answers come from: stderr may be captured by the caller.
         let Ok(tty) = tty() else {
-            return Box::new(NoPerson);
+            return Box::new(NoPerson(Absence::NoTerminal));
         };
         (lines, interrupter, Box::new(tty))
     } else {

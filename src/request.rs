@@ -165,7 +165,9 @@ pub fn judged_invalid(
     arguments: &str,
 ) -> Option<Json> {
     let result = plugin
-        .session(interview_host::NoPerson)
+        .session(interview_host::NoPerson(
+            interview_host::Absence::NoTerminal,
+        ))
         .and_then(|mut session| session.call(tool, arguments))
         .ok()?;
     let result: Json = serde_json::from_str(&result).ok()?;

@@ -245,7 +245,9 @@ fn with_person(
         Err(error) => {
             // The UI went down with the session that could not start; a plugin that cannot
             // start will not start for the next request either.
-            *asker = Some(Box::new(interview_host::NoPerson));
+            *asker = Some(Box::new(interview_host::NoPerson(
+                interview_host::Absence::NoTerminal,
+            )));
             return failed(&error.chain(), &[]);
         }
     };

@@ -205,17 +205,15 @@ fn invalid_requests_exit_2_with_the_place_of_the_error() {
 }
 
 #[test]
-fn no_input_at_all_means_no_person() {
+fn no_input_at_all_means_no_person_and_the_model_learns_no_inbox_was_open() {
     let output = run(&["ask", DEPLOY], "");
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     let result = result(&output);
     assert_eq!(result["status"], "unavailable");
-    assert!(
-        result["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("No human is available")
-    );
+    assert_eq!(result["reason"], "no-inbox");
+    let text = result["text"].as_str().unwrap();
+    assert!(text.starts_with("No human is available"), "{text}");
+    assert!(text.contains("no `interview inbox` is open"), "{text}");
 }
 
 #[test]
@@ -532,7 +530,10 @@ fn schema_in_every_ecosystems_envelope() {
         // Strict function calling; that the OpenAI Agents SDK makes the same of the MCP
         // schema is checked with that SDK (tests/mcp/openai_agents_strict.py).
         assert_eq!(tool["function"]["strict"], true);
-        assert_eq!(tool["function"]["parameters"]["additionalProperties"], false);
+        assert_eq!(
+            tool["function"]["parameters"]["additionalProperties"],
+            false
+        );
     }
     let anthropic = format("anthropic");
     for tool in anthropic.as_array().unwrap() {

@@ -20,7 +20,12 @@ struct Client {
 
 impl Client {
     fn start(name: &str) -> Client {
-        let mut child = spawn_without_terminal(&["mcp"]);
+        Client::serving(name, &["mcp"])
+    }
+
+    /// A client called `name` of `interview args`.
+    fn serving(name: &str, args: &[&str]) -> Client {
+        let mut child = spawn_without_terminal(args);
         let stdin = child.stdin.take().unwrap();
         let lines = lines_of(child.stdout.take().unwrap());
         let mut client = Client {
@@ -73,6 +78,11 @@ fn codex_is_not_sent_a_form_it_would_answer_with_nothing() {
         reply["result"]["structuredContent"]["status"], "unavailable",
         "{reply}"
     );
+    // The inbox was asked first, and none was open: the model can tell the user so.
+    assert_eq!(
+        reply["result"]["structuredContent"]["reason"], "no-inbox",
+        "{reply}"
+    );
 
     // A form it shows as it is: one required choice, nothing to type.
     let mut codex = Client::start("codex-mcp-client");
@@ -92,5 +102,28 @@ fn claude_code_gets_its_forms_without_line_breaks() {
     assert!(
         form.contains("Which database? Think of the load."),
         "{form}"
+    );
+}
+
+#[test]
+fn a_form_dismissed_at_once_tells_the_model_the_client_could_not_show_it() {
+    // Only forms (`--ui elicit`), as a headless client dismisses them (`claude -p`).
+    let mut headless = Client::serving("claude-code", &["mcp", "--ui", "elicit"]);
+    let asked = headless.call(json!({"question": "Force-push?", "type": "confirm"}));
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    headless.send(json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "cancel"}}));
+    let reply = headless.next();
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(
+        (&result["status"], &result["reason"]),
+        (&json!("unavailable"), &json!("form-dismissed")),
+        "{reply}"
+    );
+    assert!(
+        result["text"]
+            .as_str()
+            .unwrap()
+            .contains("dismissed the question form at once"),
+        "{reply}"
     );
 }

@@ -20,8 +20,9 @@ use interview_host::internals::select::Select;
 use interview_host::internals::theme::Theme;
 use interview_host::internals::widget::Widget;
 use interview_host::{
-    Choice, ConfirmReply, EMBEDDED_COMPONENT, ElicitEnding, Frame, MultiPick, MultiSelectReply,
-    NoPerson, NumberReply, Plugin, ReviewReply, SelectReply, SelectRequest, TextReply,
+    Absence, Choice, ConfirmReply, EMBEDDED_COMPONENT, ElicitEnding, Frame, MultiPick,
+    MultiSelectReply, NoPerson, NumberReply, Plugin, ReviewReply, SelectReply, SelectRequest,
+    TextReply,
 };
 use interview_host::{ScriptedUi, Step};
 
@@ -98,7 +99,7 @@ fn main() {
         .build()
         .unwrap();
     let instantiate = time(200, || {
-        plugin.session(NoPerson).unwrap();
+        plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
     });
     report("instantiate a session", format!("{instantiate:.2?}"));
 

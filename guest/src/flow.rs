@@ -93,8 +93,8 @@ pub enum Ending {
     Cancelled(Vec<Answer>),
     /// The person refused the whole request (only under a declinable policy).
     Declined,
-    /// No person can answer; nothing was asked.
-    Unavailable,
+    /// No person can answer, for this reason; nothing was asked.
+    Unavailable(Absence),
 }
 
 impl From<Ending> for Outcome {
@@ -105,7 +105,7 @@ impl From<Ending> for Outcome {
             Ending::Answered(answers) => Outcome::Answered(answers),
             Ending::Cancelled(answers) => Outcome::Cancelled(answers),
             Ending::Declined => Outcome::Cancelled(Vec::new()),
-            Ending::Unavailable => Outcome::Unavailable,
+            Ending::Unavailable(absence) => Outcome::Unavailable(absence),
         }
     }
 }
@@ -122,8 +122,8 @@ pub fn run(
 ) -> Ending {
     let secret = crate::secret::of(questions, marked);
     let ui = &mut Printable(ui);
-    if ui.mode() == Mode::Unavailable {
-        return Ending::Unavailable;
+    if let Mode::Unavailable(absence) = ui.mode() {
+        return Ending::Unavailable(absence);
     }
     let given = |answers: Vec<Option<Answer>>| answers.into_iter().flatten().collect();
     let mut answers: Vec<Option<Answer>> = vec![None; questions.len()];

@@ -9,7 +9,7 @@ use crate::request::{Request, Tool};
 pub fn outcome(request: &Request, outcome: &Outcome) -> String {
     let questions = &request.questions;
     match outcome {
-        Outcome::Unavailable => UNAVAILABLE.to_string(),
+        Outcome::Unavailable(absence) => unavailable(*absence),
         Outcome::Invalid(error) => invalid(error),
         Outcome::Answered(answers) if questions.len() == 1 && answers.len() == 1 => {
             phrase(request.tool, &questions[0], &answers[0])
@@ -31,10 +31,29 @@ pub fn outcome(request: &Request, outcome: &Outcome) -> String {
     }
 }
 
-/// What the model is told when nobody can answer.
-pub const UNAVAILABLE: &str = "No human is available to answer (this is a non-interactive session), \
-    so nothing was asked. Do not retry or wait: continue with your best judgement and state the \
-    assumptions you made, or stop and put the question in your final message.";
+/// What the model is told when nobody can answer: why, and what to do instead.
+pub fn unavailable(absence: Absence) -> String {
+    let why = match absence {
+        Absence::NoTerminal => "this session has no terminal or input to ask on",
+        Absence::NoInbox => {
+            "nobody can be asked where this runs, and no `interview inbox` is open to ask in \
+             (the user can open one in a terminal to be asked next time)"
+        }
+        Absence::Background => {
+            "this runs in the background of its terminal, where another program reads the keys"
+        }
+        Absence::NoInput => "the input ended before any answer",
+        Absence::FormDismissed => {
+            "the client dismissed the question form at once, as a client does that cannot show one"
+        }
+        Absence::PageNotOpened => "nobody opened the page offered to answer on",
+    };
+    format!(
+        "No human is available to answer: {why}, so nothing was asked. Do not retry or wait: \
+         continue with your best judgement and state the assumptions you made, or stop and put \
+         the question in your final message."
+    )
+}
 
 /// Why a request was refused, for the model to fix its call.
 pub fn invalid(error: &RequestError) -> String {

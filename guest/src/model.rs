@@ -9,7 +9,7 @@ pub use crate::bindings::exports::interview::plugin::tool::{
     ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
 };
 pub use crate::bindings::interview::plugin::types::{
-    Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
+    Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
     Question, QuestionKind, RequestError, SelectQuestion, Settings, TextFormat, TextQuestion,
     Value,
 };
@@ -25,6 +25,21 @@ pub const OTHER_LABEL: &str = "Something else (I'll explain)";
 pub const DISCUSS_LABEL: &str = "Let's discuss this";
 /// What a skipped text question records when the host sets no skip response.
 pub const DEFAULT_SKIP_RESPONSE: &str = "I don't have information about this.";
+
+impl Absence {
+    /// The reason's name in results: `no-terminal`, `no-inbox`, `background`, `no-input`,
+    /// `form-dismissed`, `page-not-opened`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Absence::NoTerminal => "no-terminal",
+            Absence::NoInbox => "no-inbox",
+            Absence::Background => "background",
+            Absence::NoInput => "no-input",
+            Absence::FormDismissed => "form-dismissed",
+            Absence::PageNotOpened => "page-not-opened",
+        }
+    }
+}
 
 impl QuestionKind {
     /// The kind's name in requests and results: `text`, `select`, `multi_select`, `confirm`, `number`.

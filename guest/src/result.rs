@@ -24,11 +24,14 @@ fn with_text(request: &Request, outcome: &Outcome, text: impl FnOnce() -> String
     let (status, answers): (&str, &[Answer]) = match outcome {
         Outcome::Answered(answers) => ("answered", answers),
         Outcome::Cancelled(answers) => ("cancelled", answers),
-        Outcome::Unavailable => ("unavailable", &[]),
+        Outcome::Unavailable(_) => ("unavailable", &[]),
         Outcome::Invalid(error) => return invalid(error),
     };
     let mut result = Map::new();
     result.insert("status".into(), status.into());
+    if let Outcome::Unavailable(absence) = outcome {
+        result.insert("reason".into(), absence.name().into());
+    }
     let listed: Vec<Json> = answers
         .iter()
         .filter_map(|a| {

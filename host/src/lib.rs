@@ -56,7 +56,7 @@ pub use bindings::exports::interview::plugin::tool::{
     ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
 };
 pub use bindings::interview::plugin::types::{
-    Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
+    Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
 pub use bindings::interview::plugin::ui::{

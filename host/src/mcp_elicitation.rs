@@ -64,7 +64,7 @@ impl PersonElicitation {
             plugin,
             || match crate::TerminalUi::on_controlling_terminal(true) {
                 Ok(ui) => Box::new(ui),
-                Err(_) => Box::new(crate::NoPerson),
+                Err(_) => Box::new(crate::NoPerson(crate::Absence::NoTerminal)),
             },
         )
     }

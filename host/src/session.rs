@@ -394,7 +394,7 @@ impl<U: Ui + 'static> Session<U> {
     /// ```
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let plugin = interview_host::Plugin::load()?;
-    /// let mut session = plugin.session(interview_host::NoPerson)?;
+    /// let mut session = plugin.session(interview_host::NoPerson(interview_host::Absence::NoTerminal))?;
     /// let call = r#"{"question": "Ship it?", "type": "confirm"}"#;
     /// let form: serde_json::Value = serde_json::from_str(&session.form("interview", call)?)?;
     /// assert_eq!(form["params"]["requestedSchema"]["properties"]["q1"]["type"], "boolean");

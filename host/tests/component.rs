@@ -209,7 +209,9 @@ fn one_session_serves_many_calls_and_keeps_its_settings() {
 
 #[test]
 fn no_person_means_unavailable_at_once() {
-    let mut session = plugin().session(ScriptedUi::unavailable()).unwrap();
+    let mut session = plugin()
+        .session(ScriptedUi::unavailable(Absence::NoTerminal))
+        .unwrap();
     let result: Json = serde_json::from_str(
         &session
             .call("interview", r#"{"question": "Name?"}"#)
@@ -217,12 +219,13 @@ fn no_person_means_unavailable_at_once() {
     )
     .unwrap();
     assert_eq!(result["status"], "unavailable");
+    assert_eq!(result["reason"], "no-terminal");
     assert!(session.ui().shown().is_empty());
 }
 
 #[test]
 fn definitions_and_check_through_the_component() {
-    let mut session = plugin().session(NoPerson).unwrap();
+    let mut session = plugin().session(NoPerson(Absence::NoTerminal)).unwrap();
     let tools = session.definitions().unwrap();
     assert_eq!(tools[0].name, "interview");
     let schema: Json = serde_json::from_str(&tools[0].parameters).unwrap();
@@ -247,7 +250,7 @@ fn the_host_refuses_oversized_requests_before_copying_them() {
         .limits(limits)
         .build()
         .unwrap();
-    let mut session = small.session(NoPerson).unwrap();
+    let mut session = small.session(NoPerson(Absence::NoTerminal)).unwrap();
     let big = format!(r#"{{"question": "{}"}}"#, "x".repeat(2000));
     assert!(matches!(
         session.call("interview", &big),
@@ -257,7 +260,7 @@ fn the_host_refuses_oversized_requests_before_copying_them() {
         })
     ));
     // The plugin's own limit (1 MiB) is an invalid result that says so.
-    let mut session = plugin().session(NoPerson).unwrap();
+    let mut session = plugin().session(NoPerson(Absence::NoTerminal)).unwrap();
     let huge = format!(r#"{{"question": "{}"}}"#, "x".repeat(1 << 20));
     let result: Json = serde_json::from_str(&session.call("interview", &huge).unwrap()).unwrap();
     assert_eq!(result["status"], "invalid");
@@ -302,7 +305,9 @@ fn a_session_outlives_the_cached_plugin_it_came_from() {
     assert_eq!(load().load_kind(), &LoadKind::Compiled);
     let plugin = load();
     assert_eq!(plugin.load_kind(), &LoadKind::Cached);
-    let mut session = plugin.session(ScriptedUi::unavailable()).unwrap();
+    let mut session = plugin
+        .session(ScriptedUi::unavailable(Absence::NoTerminal))
+        .unwrap();
     drop(plugin);
     for _ in 0..2 {
         let result = session.call("interview", r#"{"question": "x"}"#).unwrap();
@@ -328,7 +333,9 @@ fn a_poisoned_cache_is_rebuilt_never_trusted() {
     let rebuilt_because = |damage: &dyn Fn()| {
         damage();
         let plugin = load();
-        let mut session = plugin.session(ScriptedUi::unavailable()).unwrap();
+        let mut session = plugin
+            .session(ScriptedUi::unavailable(Absence::NoTerminal))
+            .unwrap();
         assert!(session.call("interview", r#"{"question": "x"}"#).is_ok());
         assert_eq!(
             load().load_kind(),
@@ -450,7 +457,7 @@ mod misbehaving {
     #[test]
     fn a_trap_is_an_error_and_the_next_call_gets_a_fresh_instance() {
         let plugin = load("unreachable", Limits::default());
-        let mut session = plugin.session(NoPerson).unwrap();
+        let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         for _ in 0..2 {
             match session.call("interview", "{}") {
                 Err(Error::Trap {
@@ -473,7 +480,7 @@ mod misbehaving {
                 ..Limits::default()
             },
         );
-        let mut session = plugin.session(NoPerson).unwrap();
+        let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         let started = Instant::now();
         let result = session.call("interview", "{}");
         let took = started.elapsed();
@@ -499,7 +506,7 @@ mod misbehaving {
                 ..Limits::default()
             },
         );
-        let mut session = plugin.session(NoPerson).unwrap();
+        let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         match session.call("interview", "{}") {
             Err(Error::Trap { source, .. }) => assert!(cause(&source).contains("memory")),
             other => panic!("{other:?}"),
@@ -551,7 +558,7 @@ mod misbehaving {
             })
             .build()
             .unwrap();
-        let mut session = plugin.session(NoPerson).unwrap();
+        let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         match session.call("interview", "{}") {
             Err(Error::Trap { source, .. }) => {
                 let cause = cause(&source);
@@ -573,7 +580,7 @@ mod misbehaving {
             .component_bytes(component_with("(table $hog 0 funcref)", body))
             .build()
             .unwrap();
-        let mut session = plugin.session(NoPerson).unwrap();
+        let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         let started = Instant::now();
         match session.call("interview", "{}") {
             Err(Error::Trap { source, .. }) => assert!(cause(&source).contains("table")),

@@ -120,15 +120,27 @@ fn main() -> std::process::ExitCode {
     libtest_mimic::run(&args, trials).exit_code()
 }
 
+/// The reason nobody can answer, by its name in results.
+fn absence(name: &str) -> Absence {
+    match name {
+        "no-terminal" => Absence::NoTerminal,
+        "no-inbox" => Absence::NoInbox,
+        "background" => Absence::Background,
+        "no-input" => Absence::NoInput,
+        "form-dismissed" => Absence::FormDismissed,
+        "page-not-opened" => Absence::PageNotOpened,
+        other => panic!("no such reason: {other}"),
+    }
+}
+
 /// Runs one case: `Err` says how it differs from what the case expects.
 fn run_case(plugin: &Plugin, path: &std::path::Path) -> Result<(), String> {
     let case: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let (widgets, steps): (Vec<_>, Vec<_>) =
         case["script"].as_array().unwrap().iter().map(step).unzip();
-    let ui = if case["unavailable"] == true {
-        ScriptedUi::unavailable()
-    } else {
-        ScriptedUi::new(steps)
+    let ui = match case["unavailable"].as_str() {
+        Some(reason) => ScriptedUi::unavailable(absence(reason)),
+        None => ScriptedUi::new(steps),
     };
     let mut session = plugin.session(ui).unwrap();
     session.set_skip_response(case["skip_response"].as_str().map(str::to_string));

@@ -8,15 +8,17 @@ import type {
   UiMode,
 } from './generated/interfaces/interview-plugin-ui.js';
 import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
+import type { Absence } from './generated/interfaces/interview-plugin-types.js';
 
 export type * from './generated/interfaces/interview-plugin-ui.js';
 export type { Choice } from './generated/interfaces/interview-plugin-types.js';
-export type { ElicitEnding, ToolDefinition, ToolFormat };
+export type { Absence, ElicitEnding, ToolDefinition, ToolFormat };
 
 /** A way to reach a person: the widgets the plugin asks through. Each returns what the person
  * did; the plugin judges it and asks again with `frame.error` set when it is not acceptable. */
 export interface Ui {
-  /** How this UI reaches a person; `'unavailable'` makes the plugin ask nothing. */
+  /** How this UI reaches a person (`{ tag: 'numbered' }`); `{ tag: 'unavailable', val: absence }`
+   * makes the plugin ask nothing and tell the model why (`'no-terminal'`, `'no-input'`, ...). */
   mode(): UiMode;
   select(frame: Frame, request: SelectRequest): SelectReply;
   multiSelect(frame: Frame, request: MultiSelectRequest): MultiSelectReply;
@@ -95,7 +97,7 @@ export interface LineUi extends Ui {}
 
 /** Plays back `replies`, one per widget; once they run out every widget cancels. */
 export class ScriptedUi {
-  constructor(replies?: unknown[], options?: { unavailable?: boolean });
+  constructor(replies?: unknown[], options?: { unavailable?: Absence });
   asked: { widget: string; frame?: Frame; request: unknown }[];
 }
 export interface ScriptedUi extends Ui {}

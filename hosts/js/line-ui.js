@@ -266,10 +266,10 @@ export class LineUi {
     if (!this.probed && !this.interactive) {
       this.probed = true;
       const first = this.nextLine();
-      if (first === null) return 'unavailable';
+      if (first === null) return { tag: 'unavailable', val: 'no-input' };
       this.peeked = first;
     }
-    return 'numbered';
+    return { tag: 'numbered' };
   }
 
   finished() {

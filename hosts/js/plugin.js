@@ -8,7 +8,7 @@ import { LIMITS, PluginError, load, run } from './sandbox.js';
 export { LIMITS, PluginError, load };
 
 /** The version of the plugin's WIT package these functions speak. */
-export const WIT_VERSION = '0.2.0';
+export const WIT_VERSION = '0.3.0';
 
 /** The envelopes `definitionsAs` writes. */
 export const FORMATS = ['plain', 'openai', 'anthropic', 'mcp', 'gemini'];

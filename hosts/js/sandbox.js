@@ -24,7 +24,7 @@ const START_MS = 60000;
 const PAGE = 65536;
 const [TO_CALLER, TO_GUEST] = [0, 1];
 const GENERATED = new URL('./generated/', import.meta.url);
-const TOOL = 'interview:plugin/tool@0.2.0';
+const TOOL = 'interview:plugin/tool@0.3.0';
 
 /** The plugin could not run: its component cannot be compiled or is not this plugin
  * (`function` undefined), or it trapped or ran out of its memory or compute in `function`,

@@ -4,16 +4,17 @@ const CANCEL = { tag: 'nav', val: 'cancel' };
 
 /** Answers each widget with the next of `replies` (the values a UI returns, such as
  * `{ tag: 'picked', val: { index: 1 } }`); once they run out, every widget cancels, as at the
- * end of input. `asked` records each widget's name, frame and request. */
+ * end of input. `asked` records each widget's name, frame and request. With `unavailable` (an
+ * absence: `'no-terminal'`, `'no-input'`, ...), nobody is there for that reason. */
 export class ScriptedUi {
-  constructor(replies = [], { unavailable = false } = {}) {
+  constructor(replies = [], { unavailable } = {}) {
     this.replies = [...replies];
     this.unavailable = unavailable;
     this.asked = [];
   }
 
   mode() {
-    return this.unavailable ? 'unavailable' : 'numbered';
+    return this.unavailable ? { tag: 'unavailable', val: this.unavailable } : { tag: 'numbered' };
   }
 
   next(widget, frame, request, outOfReplies = CANCEL) {

@@ -23,7 +23,9 @@ impl Route {
     pub fn choose(ui: PersonUi, person: &mut dyn Ui) -> Option<Route> {
         match ui {
             PersonUi::Inbox => Some(Route { wait: true }),
-            PersonUi::Auto if person.mode() == UiMode::Unavailable => Some(Route { wait: false }),
+            PersonUi::Auto if matches!(person.mode(), UiMode::Unavailable(_)) => {
+                Some(Route { wait: false })
+            }
             _ => None,
         }
     }
@@ -58,7 +60,9 @@ pub fn invalid(plugin: &Plugin, call: &Call, server: Option<&str>) -> bool {
             tool, arguments, ..
         } => request::judged_invalid(plugin, tool, arguments).is_some(),
         Call::Elicit { request } => plugin
-            .session(interview_host::NoPerson)
+            .session(interview_host::NoPerson(
+                interview_host::Absence::NoTerminal,
+            ))
             .and_then(|mut session| session.elicit(request, server))
             .is_ok_and(|e| e.ending == interview_host::ElicitEnding::Invalid),
     }

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use interview_host::{NoPerson, Plugin};
+use interview_host::{Absence, NoPerson, Plugin};
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
     InputRequests, InputRequiredResult, InputResponses,
@@ -66,16 +66,19 @@ pub enum Asked {
     Done(Json),
     /// The form to send in the call's result (2026-07-28 and later).
     Again(InputRequiredResult),
-    /// The call can't be asked in this client's forms (it asks for a secret, or the client
-    /// dismisses forms by itself): reach the person otherwise.
+    /// The call can't be asked in this client's forms (it asks for a secret, or a form the
+    /// client can't show): reach the person otherwise.
     Unfit,
+    /// The client dismissed the first form sooner than a person could read it, as a client
+    /// that cannot show one does (`claude -p`): reach the person otherwise.
+    Dismissed,
 }
 
 /// One round of a call under a stateless revision: the form when the call carries no reply
 /// yet, else the plugin's judgement of the reply, which may be the form again. The first form
 /// carries the time it was sent as the round's state, which the client echoes with its reply:
 /// a first form dismissed sooner than a person could read it was the client's doing (`claude
-/// -p` cancels at once), and the call is unfit for forms, as in [`ask`].
+/// -p` cancels at once), as in [`ask`].
 pub async fn round(
     call: &Call<'_>,
     responses: Option<&InputResponses>,
@@ -85,7 +88,7 @@ pub async fn round(
     if let (Some(reply), Some(sent)) = (reply, state.and_then(first_form_sent)) {
         let dismissed = reply.get("action").and_then(Json::as_str) != Some("accept");
         if dismissed && since_epoch().saturating_sub(sent) < READING_TIME {
-            return Asked::Unfit;
+            return Asked::Dismissed;
         }
     }
     let first = reply.is_none();
@@ -124,7 +127,7 @@ fn since_epoch() -> Duration {
 /// A whole call under a revision with server-to-client requests: `elicitation/create` until
 /// the plugin takes the reply. A cancelled call, or a client that fails to show the form,
 /// ends the call as cancelled. A first form dismissed sooner than a person could read it was
-/// never shown to one: the call is unfit for forms. (Under a stateless revision the form
+/// never shown to one ([`Asked::Dismissed`]). (Under a stateless revision the form
 /// travels in a result and comes back in a new call, so there is no such clock.)
 pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked {
     let mut step = plugin_step(call, None).await;
@@ -153,7 +156,7 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
         };
         if round == 0 && reply.action != ElicitationAction::Accept && sent.elapsed() < READING_TIME
         {
-            return Asked::Unfit;
+            return Asked::Dismissed;
         }
         step = plugin_step(call, Some(reply_json(&reply))).await;
     }
@@ -171,7 +174,7 @@ async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
     let plugin = call.plugin.clone();
     let (name, arguments) = (call.name.to_string(), call.arguments.to_string());
     let joined = tokio::task::spawn_blocking(move || {
-        let mut session = plugin.session(NoPerson)?;
+        let mut session = plugin.session(NoPerson(Absence::NoTerminal))?;
         match reply {
             None => session.form(&name, &arguments),
             Some(reply) => session.answer_form(&name, &arguments, &reply),

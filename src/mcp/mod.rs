@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use interview_host::{NoPerson, Plugin, TerminalUi, ToolFormat, Ui};
+use interview_host::{Absence, NoPerson, Plugin, TerminalUi, ToolFormat, Ui};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
@@ -88,7 +88,7 @@ pub struct Options {
 pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     let failed = |message: String| (Exit::Failed, message);
     let listed = plugin
-        .session(NoPerson)
+        .session(NoPerson(Absence::NoTerminal))
         .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
         .map_err(|e| failed(e.chain()))?;
     let tools = offered_tools(&listed, &options.tools).map_err(|e| (Exit::Invalid, e))?;
@@ -252,8 +252,15 @@ impl Server {
         })
     }
 
-    /// The person's UI for one call, and the flag that withdraws its question.
-    fn person(&self) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
+    /// The person's UI for one call, and the flag that withdraws its question; with nobody to
+    /// ask, why, for the model: `dismissed` when the client dismissed its form at once.
+    fn person(&self, dismissed: bool) -> (Box<dyn Ui + Send>, Option<Arc<AtomicBool>>) {
+        let nobody = NoPerson(match self.reach {
+            // Asked first, and none was open.
+            Reach::Auto => Absence::NoInbox,
+            _ if dismissed => Absence::FormDismissed,
+            _ => Absence::NoTerminal,
+        });
         #[cfg(feature = "web")]
         if let Some(page) = &self.page {
             return (Box::new(page.ui.clone()), Some(page.stop.clone()));
@@ -262,14 +269,14 @@ impl Server {
         let terminal = match (&self.tty, self.reach) {
             (Some(path), Reach::Auto | Reach::Terminal) => TerminalUi::on_device(&**path, colour),
             (None, Reach::Terminal) => TerminalUi::on_controlling_terminal(colour),
-            (_, _) => return (Box::new(NoPerson), None),
+            (_, _) => return (Box::new(nobody), None),
         };
         match terminal {
             Ok(ui) => {
                 let stop = ui.stop_flag();
                 (Box::new(ui), Some(stop))
             }
-            Err(_) => (Box::new(NoPerson), None),
+            Err(_) => (Box::new(nobody), None),
         }
     }
 
@@ -279,11 +286,12 @@ impl Server {
         &self,
         name: String,
         arguments: String,
+        dismissed: bool,
         context: &RequestContext<RoleServer>,
     ) -> Json {
         let _heartbeat = Heartbeat::start(context, self.where_asked());
         let _turn = self.person.lock().await;
-        let (ui, stop) = self.person();
+        let (ui, stop) = self.person(dismissed);
         let plugin = self.plugin.clone();
         let call = tokio::task::spawn_blocking(move || {
             plugin
@@ -410,7 +418,8 @@ impl ServerHandler for Server {
         let result = match asked {
             forms::Asked::Done(result) => result,
             forms::Asked::Again(input_required) => return Ok(input_required.into()),
-            forms::Asked::Unfit => self.ask(name, arguments, &context).await,
+            forms::Asked::Unfit => self.ask(name, arguments, false, &context).await,
+            forms::Asked::Dismissed => self.ask(name, arguments, true, &context).await,
         };
         let text = result["text"].as_str().unwrap_or_default().to_string();
         let mut reply = if result["status"] == "invalid" {

@@ -18,14 +18,18 @@ installed:
     python tests/mcp/python_sdk_forms.py target/debug/interview
 """
 
+import os
 import sys
+import tempfile
 
 import anyio
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
-SERVER = StdioServerParameters(command=INTERVIEW, args=["mcp"])
+# An inbox folder of its own, where none is open: `--ui auto` finds no inbox, then asks in forms.
+SERVER = StdioServerParameters(command=INTERVIEW, args=["mcp"],
+                               env={**os.environ, "INTERVIEW_INBOX": tempfile.mkdtemp()})
 
 BATCH = {
     "questions": [
@@ -106,6 +110,8 @@ async def dismissed_at_once(call_tool, person, label):
     result = field(result, "structuredContent")
     assert person.forms[-1][0] == "Force-push?", person.forms[-1]
     assert result["status"] == "unavailable", result
+    # The inbox was asked first: the model can tell the user to open one.
+    assert result["reason"] == "no-inbox", result
     assert "declined" not in result["text"], result
     print(f"{label}: a form dismissed at once is nobody's answer: {result['status']}")
 

@@ -653,7 +653,9 @@ def never_opened():
         input=json.dumps({"question": "Anyone?", "type": "confirm"}), capture_output=True,
         text=True, timeout=30)
     assert process.returncode == 3, (process.returncode, process.stderr)
-    assert json.loads(process.stdout)["status"] == "unavailable", process.stdout
+    result = json.loads(process.stdout)
+    assert (result["status"], result["reason"]) == ("unavailable", "page-not-opened"), result
+    assert "nobody opened the page" in result["text"], result
     assert "nobody opened http://127.0.0.1:" in process.stderr, process.stderr
     print("a page nobody opened: unavailable after the open timeout")
 

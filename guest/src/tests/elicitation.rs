@@ -214,7 +214,7 @@ fn decline_and_cancel_are_distinct_and_carry_no_content() {
     assert_eq!(reply["result"], json!({ "action": "cancel" }));
 
     let mut nobody = Script::new([]);
-    nobody.mode = Mode::Unavailable;
+    nobody.mode = Mode::Unavailable(Absence::NoTerminal);
     let elicitation = elicit(&contact_request().to_string(), None, &mut nobody);
     assert_eq!(elicitation.ending, ElicitEnding::Unavailable);
     assert!(elicitation.reply.contains(r#""action":"cancel""#));

@@ -325,9 +325,9 @@ fn out_of_range_picks_from_a_broken_host_are_refused() {
 }
 
 #[test]
-fn no_person_no_questions() {
+fn no_person_no_questions_and_the_model_told_why() {
     let mut script = Script::new([]);
-    script.mode = Mode::Unavailable;
+    script.mode = Mode::Unavailable(Absence::Background);
     let result = crate::tool::call(
         "interview",
         r#"{"question": "Name?"}"#,
@@ -338,11 +338,12 @@ fn no_person_no_questions() {
     );
     let result: serde_json::Value = serde_json::from_str(&result).unwrap();
     assert_eq!(result["status"], "unavailable");
+    assert_eq!(result["reason"], "background");
     assert!(
-        result["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("No human is available")
+        result["text"].as_str().unwrap().starts_with(
+            "No human is available to answer: this runs in the background of its terminal"
+        ),
+        "{result}"
     );
     assert!(script.frames.is_empty());
 }

@@ -14,6 +14,7 @@ pub(crate) mod testing;
 #[cfg(feature = "web")]
 pub mod web;
 
+pub use crate::bindings::interview::plugin::types::Absence;
 use crate::bindings::interview::plugin::ui as wit;
 use crate::replay::Given;
 use crate::sanitize;
@@ -219,13 +220,15 @@ pub(crate) fn resumed_line(given: &Given) -> (String, String) {
     (sanitize::line(&title), sanitize::line(&given.answer_text()))
 }
 
-/// The UI of a process with nobody to ask (no terminal, no input): the plugin asks nothing and
-/// reports `unavailable`.
-pub struct NoPerson;
+/// The UI of a process with nobody to ask, and why: the plugin asks nothing and reports
+/// `unavailable`, with the reason in words for the model. Also the UI of a session that never
+/// asks (one that lists definitions or checks a request).
+#[derive(Clone, Copy, Debug)]
+pub struct NoPerson(pub Absence);
 
 impl Ui for NoPerson {
     fn mode(&mut self) -> UiMode {
-        UiMode::Unavailable
+        UiMode::Unavailable(self.0)
     }
     fn select(&mut self, _: &Frame, _: &SelectRequest) -> SelectReply {
         SelectReply::Nav(Nav::Cancel)

@@ -76,10 +76,10 @@ impl ScriptedUi {
         }
     }
 
-    /// A UI that says no person is available.
-    pub fn unavailable() -> Self {
+    /// A UI that says no person is available, for this reason.
+    pub fn unavailable(absence: Absence) -> Self {
         ScriptedUi {
-            mode: UiMode::Unavailable,
+            mode: UiMode::Unavailable(absence),
             ..ScriptedUi::new([])
         }
     }

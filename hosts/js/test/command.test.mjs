@@ -13,7 +13,7 @@ const RUST = process.env.INTERVIEW_RUST ?? join(ROOT, 'target', 'debug', 'interv
 const DEPLOY = join(ROOT, 'examples', 'deploy.json');
 const ELICITATION = join(ROOT, 'examples', 'elicitation.json');
 
-const run = (command, args, input) => spawnSync(command[0], [...command.slice(1), ...args], { input, encoding: 'utf8', timeout: 60000 });
+const run = (command, args, input, env = process.env) => spawnSync(command[0], [...command.slice(1), ...args], { input, env, encoding: 'utf8', timeout: 60000 });
 const npx = (args, input = '') => run(['npx', '--no-install', 'interview'], args, input);
 
 /** The package's and the Rust command's runs on the same input: they must agree. */
@@ -57,8 +57,17 @@ test('an elicitation declined and accepted', () => {
 });
 
 test('no input at all means nobody is there; an empty line cancels', () => {
-  assert.equal(both(['ask', DEPLOY], '').status, 3);
   assert.equal(both(['ask', DEPLOY], '\n').status, 1);
+  const js = npx(['ask', DEPLOY], '');
+  const rust = run([RUST], ['ask', DEPLOY], '', { ...process.env, INTERVIEW_INBOX: '/nonexistent' });
+  // The same result but for why: the Rust command asks an open `interview inbox` first.
+  const [ours, theirs] = [JSON.parse(js.stdout), JSON.parse(rust.stdout)];
+  assert.deepEqual([js.status, rust.status], [3, 3], js.stderr);
+  assert.deepEqual([ours.reason, theirs.reason], ['no-input', 'no-inbox']);
+  assert.match(ours.text, /the input ended before any answer/);
+  assert.match(theirs.text, /no `interview inbox` is open/);
+  for (const result of [ours, theirs]) { delete result.reason; delete result.text; }
+  assert.deepEqual(ours, theirs);
 });
 
 test('an invalid request and an unreadable file', (t) => {

@@ -49,7 +49,7 @@ test('the suite is there', () => assert.ok(cases.length >= 50));
 for (const file of cases) {
   test(file.replace(/\.json$/, ''), () => {
     const kase = JSON.parse(readFileSync(join(SUITE, file), 'utf8'));
-    const ui = new CaseUi(kase.script, kase.unavailable ?? false);
+    const ui = new CaseUi(kase.script, kase.unavailable);
     let result;
     if ('elicit' in kase) {
       const { ending, reply: text } = elicit(raw(kase.elicit), ui, { requester: kase.requester });

@@ -38,7 +38,7 @@ class CaseUi(interview.ScriptedUi):
     """Plays a case's steps, each for the widget it names; a widget the script does not expect
     next is cancelled, and shows up in ``asked``."""
 
-    def __init__(self, script, unavailable):
+    def __init__(self, script, unavailable):  # unavailable: an absence's name, or None
         super().__init__(unavailable=unavailable)
         self.steps = [next(iter(step.items())) for step in script]
 
@@ -57,7 +57,7 @@ def raw(value):
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(plugin, path):
     case = json.loads(path.read_text())
-    ui = CaseUi(case["script"], case.get("unavailable", False))
+    ui = CaseUi(case["script"], case.get("unavailable"))
     if "elicit" in case:
         elicitation = plugin.elicit(raw(case["elicit"]), ui, requester=case.get("requester"))
         assert elicitation.ending == case["ending"]

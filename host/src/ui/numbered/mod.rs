@@ -228,7 +228,7 @@ impl Ui for NumberedUi {
             self.peeked = Some(self.input.next_input());
         }
         if self.peeked == Some(Input::End) {
-            return UiMode::Unavailable;
+            return UiMode::Unavailable(Absence::NoInput);
         }
         UiMode::Numbered
     }

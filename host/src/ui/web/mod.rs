@@ -433,7 +433,7 @@ impl Ui for WebUi {
             UiMode::Terminal
         } else {
             self.unopened = true;
-            UiMode::Unavailable
+            UiMode::Unavailable(Absence::PageNotOpened)
         }
     }
 

@@ -16,16 +16,16 @@ from .plugin import (
 )
 from .scripted import ScriptedUi
 from .ui import (
-    Choice, ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest, Nav,
-    NumberRequest, Other, Picked, Review, ReviewItem, ReviewRequest, SelectRequest, TextRequest,
-    Ui,
+    Absence, Choice, ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest,
+    Nav, NumberRequest, Other, Picked, Review, ReviewItem, ReviewRequest, SelectRequest,
+    TextRequest, Ui, Unavailable,
 )
 
 __version__ = "0.2.0"
 
 __all__ = [
-    "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "FORMATS", "Frame", "Given",
+    "Absence", "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "FORMATS", "Frame", "Given",
     "LineUi", "Limits", "Mode", "MultiPicked", "MultiSelectRequest", "Nav", "NumberRequest",
     "Other", "Picked", "Plugin", "PluginError", "Review", "ReviewItem", "ReviewRequest", "ScriptedUi", "SelectRequest",
-    "TextRequest", "ToolDefinition", "Ui", "WIT_VERSION",
+    "TextRequest", "ToolDefinition", "Ui", "Unavailable", "WIT_VERSION",
 ]

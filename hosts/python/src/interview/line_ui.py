@@ -17,8 +17,9 @@ import sys
 from typing import List, Optional, TextIO, Tuple, Union
 
 from .ui import (
-    ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest, Nav,
+    Absence, ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest, Nav,
     NumberRequest, Other, Picked, Review, ReviewRequest, SelectRequest, TextRequest, Ui,
+    Unavailable,
 )
 
 COMMANDS = {"back": Nav.BACK, "skip": Nav.SKIP, "quit": Nav.CANCEL, "exit": Nav.CANCEL}
@@ -236,13 +237,13 @@ class LineUi(Ui):
 
     # -- widgets ------------------------------------------------------------------------------
 
-    def mode(self) -> Mode:
+    def mode(self) -> Union[Mode, Unavailable]:
         # From a pipe or file, input that ends before its first line means nobody is there.
         if not self._probed and not self.stdin.isatty():
             self._probed = True
             first = self._raw_line()
             if first is None:
-                return Mode.UNAVAILABLE
+                return Unavailable(Absence.NO_INPUT)
             self._peeked = first
         return Mode.NUMBERED
 

@@ -24,7 +24,7 @@ from wasmtime.component import Component, Linker, Record, Variant
 
 from . import ui as u
 
-WIT_VERSION = "0.2.0"
+WIT_VERSION = "0.3.0"
 UI = f"interview:plugin/ui@{WIT_VERSION}"
 TOOL = f"interview:plugin/tool@{WIT_VERSION}"
 FORMATS = ("plain", "openai", "anthropic", "mcp", "gemini")
@@ -224,6 +224,13 @@ def _record(**values):
     return record
 
 
+def _mode(mode):
+    """The ui-mode variant: its cases without a payload share Python's None, so all are tagged."""
+    if isinstance(mode, u.Unavailable):
+        return Variant("unavailable", u.Absence(mode.absence).value)
+    return Variant(u.Mode(mode).value)
+
+
 def _nav(reply, tagged):
     """A nav reply, tagged where the variant's cases share a Python type."""
     value = u.Nav(reply).value
@@ -301,7 +308,7 @@ class Plugin:
         linker = Linker(self._engine)
         with linker.root() as root:
             with root.add_instance(UI) as imports:
-                imports.add_func("mode", lambda store: u.Mode(call.timed(call.ui.mode)).value)
+                imports.add_func("mode", lambda store: _mode(call.timed(call.ui.mode)))
                 imports.add_func("select", _widget(call, "select", u.SelectRequest, _select_reply, _select_given))
                 imports.add_func("multi-select", _widget(
                     call, "multi_select", u.MultiSelectRequest, _multi_select_reply, _multi_select_given))

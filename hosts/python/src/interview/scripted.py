@@ -1,24 +1,25 @@
 """A UI that plays back replies, for tests: what a program that embeds the plugin uses to check
 its requests without a person."""
 
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Tuple, Union
 
-from .ui import Mode, Nav, Review, Ui
+from .ui import Absence, Mode, Nav, Review, Ui, Unavailable
 
 
 class ScriptedUi(Ui):
     """Answers each widget with the next of ``replies`` (the values a :class:`Ui` returns:
     ``Picked(1)``, ``"Ada"``, ``True``, ``Nav.BACK``, ``Review.SUBMIT``, ...); once they run out,
     every widget cancels, as at the end of input. ``asked`` records each widget's name, frame
-    and request."""
+    and request. With ``unavailable`` (an :class:`Absence` or its name), nobody is there for
+    that reason."""
 
-    def __init__(self, replies: Iterable = (), unavailable: bool = False):
+    def __init__(self, replies: Iterable = (), unavailable: Optional[Union[Absence, str]] = None):
         self.replies = list(replies)
-        self.unavailable = unavailable
+        self.unavailable = None if unavailable is None else Absence(unavailable)
         self.asked: List[Tuple[str, object, object]] = []
 
-    def mode(self) -> Mode:
-        return Mode.UNAVAILABLE if self.unavailable else Mode.NUMBERED
+    def mode(self) -> Union[Mode, Unavailable]:
+        return Mode.NUMBERED if self.unavailable is None else Unavailable(self.unavailable)
 
     def _next(self, widget, frame, request, out_of_replies):
         self.asked.append((widget, frame, request))

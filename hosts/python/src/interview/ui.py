@@ -19,14 +19,37 @@ from typing import List, Optional, Union
 
 
 class Mode(str, Enum):
-    """How the UI reaches a person."""
+    """How the UI reaches a person (or :class:`Unavailable`: nobody can answer)."""
 
     TERMINAL = "terminal"
     """A terminal that is drawn on and read key by key."""
     NUMBERED = "numbered"
     """Line by line: numbered lists, one answer per line."""
-    UNAVAILABLE = "unavailable"
-    """Nobody can answer: the plugin asks nothing and reports ``unavailable``."""
+
+
+class Absence(str, Enum):
+    """Why nobody can answer: the plugin tells the model in words."""
+
+    NO_TERMINAL = "no-terminal"
+    """No terminal and no input to ask on (a headless run)."""
+    NO_INBOX = "no-inbox"
+    """Nobody can be asked where this runs, and no ``interview inbox`` open to ask in instead."""
+    BACKGROUND = "background"
+    """A terminal, but this process is not its foreground job."""
+    NO_INPUT = "no-input"
+    """The input ended before the first answer."""
+    FORM_DISMISSED = "form-dismissed"
+    """The client was sent a form and dismissed it at once."""
+    PAGE_NOT_OPENED = "page-not-opened"
+    """A page to answer on was offered, and nobody opened it in time."""
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """Nobody can answer, for this reason: the plugin asks nothing and reports
+    ``unavailable``, with the reason in words for the model."""
+
+    absence: Absence = Absence.NO_TERMINAL
 
 
 class Nav(str, Enum):
@@ -202,8 +225,8 @@ class Ui:
     """A way to reach a person. Override the widgets; each one that is not overridden cancels,
     so that a UI that cannot show a kind of question never answers it by accident."""
 
-    def mode(self) -> Mode:
-        """How this UI reaches a person; ``Mode.UNAVAILABLE`` makes the plugin ask nothing."""
+    def mode(self) -> Union[Mode, Unavailable]:
+        """How this UI reaches a person; :class:`Unavailable` makes the plugin ask nothing."""
         return Mode.NUMBERED
 
     def select(self, frame: Frame, request: SelectRequest) -> SelectReply:
