@@ -27,7 +27,7 @@ def every_version():
     versions |= found("hosts/python/pyproject.toml", r'^version = "([^"]+)"')
     versions |= found("hosts/python/src/interview/__init__.py", r'^__version__ = "([^"]+)"')
     versions |= found("hosts/python/src/interview/plugin.py", r'^WIT_VERSION = "([^"]+)"')
-    versions |= found("hosts/js/plugin.js", r"^export const WIT_VERSION = '([^']+)'")
+    versions |= found("hosts/js/api.js", r"^export const WIT_VERSION = '([^']+)'")
     versions |= found("hosts/js/sandbox.js", r"'interview:plugin/tool@([^']+)'")
     package = json.loads((ROOT / "hosts/js/package.json").read_text())
     lock = json.loads((ROOT / "hosts/js/package-lock.json").read_text())
