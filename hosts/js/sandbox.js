@@ -16,6 +16,18 @@ const [TO_CALLER, TO_GUEST] = [0, 1];
 const GENERATED = new URL('./generated/', import.meta.url);
 const TOOL = 'interview:plugin/tool@0.2.0';
 
+/** The parent's Node.js options without those about its own program text (`--input-type`,
+ * `-e`, `-p`), which a worker refuses to start with: a program run as `node --input-type=module
+ * -e ...` still gets its threads. */
+export function workerOptions(argv = process.execArgv) {
+  const kept = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(argv[i])) i += 1;
+    else if (!/^--(input-type|eval|print)=/.test(argv[i])) kept.push(argv[i]);
+  }
+  return kept;
+}
+
 const compiled = new Map();
 
 /** The plugin's core modules, compiled once per memory cap. */
@@ -61,6 +73,7 @@ function attempt(name, args, ui, limits, replay) {
   const worker = new Worker(new URL('./guest-worker.js', import.meta.url), {
     workerData: { modules: modules(limits.memoryBytes), port: port2, counters, name, args },
     transferList: [port2],
+    execArgv: workerOptions(),
     // The glue's own JavaScript values mirror the plugin's memory at most a few times over.
     resourceLimits: { maxOldGenerationSizeMb: Math.max(256, Math.ceil(limits.memoryBytes / 2 ** 20) * 8) },
   });

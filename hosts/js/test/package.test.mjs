@@ -23,6 +23,14 @@ test('require() gives a loader that resolves to the exports import gives', async
   assert.equal(result.text, 'User answered: yes');
 });
 
+test('a program given on the command line as an ES module runs the plugin in its threads', () => {
+  const program = `import { call, ScriptedUi } from 'interview-plugin';
+    console.log(call('interview', ${JSON.stringify(JSON.stringify(CONFIRM))}, new ScriptedUi([{ tag: 'answered', val: true }])));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8', timeout: 30000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).status, 'answered');
+});
+
 test('the browser condition resolves to a build that reaches no Node.js module', () => {
   const resolve = (conditions) => spawnSync(process.execPath, [...conditions, '--input-type=module', '-e',
     "console.log(import.meta.resolve('interview-plugin'))"], { encoding: 'utf8' }).stdout.trim();
