@@ -44,6 +44,13 @@ def page_with_the_package(folder):
                    check=True)
 
 
+def typed(page, prompt, text):
+    """Types `text` at the question `prompt` and goes on."""
+    expect(page.locator("#prompt")).to_have_text(prompt)
+    page.fill("#answer", text)
+    page.click("button[value=next]")
+
+
 def answer_a_batch(page):
     page.click("#ask")
     expect(page.locator("#prompt")).to_have_text("Where should it go?")
@@ -67,20 +74,13 @@ def answer_a_batch(page):
     page.get_by_label("fuzz").uncheck()
     page.click("button[value=next]")
 
-    expect(page.locator("#prompt")).to_have_text("Your name?")
-    page.fill("#answer", "Ada")
-    page.click("button[value=next]")
-
+    typed(page, "Your name?", "Ada")
     expect(page.locator("#prompt")).to_have_text("Ship it?")
     page.check("#answer")
     page.click("button[value=next]")
-
-    expect(page.locator("#prompt")).to_have_text("How many replicas?")
-    page.fill("#answer", "40")
-    page.click("button[value=next]")
-    expect(page.locator("#error")).to_contain_text("40")
-    page.fill("#answer", "3")
-    page.click("button[value=next]")
+    typed(page, "How many replicas?", "40")
+    expect(page.locator("#error")).to_contain_text("40")  # more than 5: asked again
+    typed(page, "How many replicas?", "3")
 
     expect(page.locator("#prompt")).to_have_text("Send these answers?")
     page.click("button[value=next]")
