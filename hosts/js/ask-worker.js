@@ -1,4 +1,4 @@
-// The thread `npx interview ask|elicit` asks in: the plugin's calls block while the person
+// The thread `npx interview-plugin ask|elicit` asks in: the plugin's calls block while the person
 // answers, so they run here, and the main thread stays free to read stdin and to hear Ctrl-C,
 // SIGTERM and SIGHUP. Lines come from the main thread, one message each.
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `interview` (npx interview): the interview command in numbered mode. Answers come from stdin
+// `interview-plugin` (npx interview-plugin): the interview command in numbered mode, named apart
+// from the Rust `interview` so that installing this package never shadows it. Answers come from stdin
 // one per line, the questions go to stderr, the result JSON goes to stdout, and the exit code
 // says how it ended, as with the Rust command.
 
@@ -9,10 +10,10 @@ import { Worker, MessageChannel } from 'node:worker_threads';
 import { FORMATS, LIMITS, PluginError, check, definitionsAs, load } from './plugin.js';
 import { lineSplitter, pause, writeAll } from './line-ui.js';
 
-const USAGE = `usage: interview ask FILE [--tool NAME] [--skip-response TEXT]
-       interview elicit FILE [--server NAME]
-       interview check FILE [--tool NAME]
-       interview schema [--format ${FORMATS.join('|')}]
+const USAGE = `usage: interview-plugin ask FILE [--tool NAME] [--skip-response TEXT]
+       interview-plugin elicit FILE [--server NAME]
+       interview-plugin check FILE [--tool NAME]
+       interview-plugin schema [--format ${FORMATS.join('|')}]
 FILE is a path, or - for stdin. Exit codes: 0 answered (check: valid; schema: printed),
 1 cancelled, 2 invalid request or bad usage, 3 no person available, 4 the plugin could not
 run, 5 elicit: declined, 6 the result could not be written, 130 interrupted (Ctrl-C, SIGTERM,
@@ -36,7 +37,7 @@ const STRERROR = {
 
 function warn(message) {
   try {
-    writeAll(2, `interview: ${message}\n`);
+    writeAll(2, `interview-plugin: ${message}\n`);
   } catch {
     // stderr is gone too: the exit code still says what happened.
   }

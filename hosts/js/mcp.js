@@ -10,6 +10,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { elicit } from './plugin.js';
+import { workerOptions } from './sandbox.js';
 
 /** Runs one elicitation with a LineUi in a worker thread, so that the client's event loop
  * (its transport, its other requests) keeps running while the person answers. */
@@ -17,6 +18,7 @@ function inWorker(params, requester, input) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./elicit-worker.js', import.meta.url), {
       workerData: { params, requester, input },
+      execArgv: workerOptions(),
     });
     worker.once('message', resolve);
     worker.once('error', reject);

@@ -6,100 +6,26 @@
 
 import { readFileSync } from 'node:fs';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
+import { LIMITS, PluginError, capped, noted } from './shared.js';
 
-/** How much the plugin may use, as the Rust host allows it. */
-export const LIMITS = Object.freeze({
-  /** Linear memory of the plugin. */
-  memoryBytes: 64 << 20,
-  /** Milliseconds of the plugin's own work per call; the time a UI takes never counts. */
-  computeMs: 2000,
-  /** The largest arguments text handed to the plugin, and the longest answer line read. */
-  requestBytes: 8 << 20,
-});
+export { LIMITS, PluginError };
 
-/** Elements of any one table: a funcref is host memory too, so tables have a cap of their own. */
-const TABLE_ELEMENTS = 10000;
 /** How long a new thread may take to start before the call gives up on it. */
 const START_MS = 60000;
-const PAGE = 65536;
 const [TO_CALLER, TO_GUEST] = [0, 1];
 const GENERATED = new URL('./generated/', import.meta.url);
 const TOOL = 'interview:plugin/tool@0.3.0';
 
-/** The plugin could not run: its component cannot be compiled or is not this plugin
- * (`function` undefined), or it trapped or ran out of its memory or compute in `function`,
- * also when the person's replies were played back with larger limits. `given` holds what the
- * person answered before, in the words they saw, so that it is not lost. */
-export class PluginError extends Error {
-  constructor(message, { function: fn, given = [] } = {}) {
-    super(message);
-    this.name = 'PluginError';
-    this.function = fn;
-    this.given = given;
+/** The parent's Node.js options without those about its own program text (`--input-type`,
+ * `-e`, `-p`), which a worker refuses to start with: a program run as `node --input-type=module
+ * -e ...` still gets its threads. */
+export function workerOptions(argv = process.execArgv) {
+  const kept = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (['--input-type', '-e', '--eval', '-p', '--print'].includes(argv[i])) i += 1;
+    else if (!/^--(input-type|eval|print)=/.test(argv[i])) kept.push(argv[i]);
   }
-}
-
-// -- capping memory and tables in the module ---------------------------------------------------
-
-function leb(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (!(byte & 0x80)) return [value, at];
-  }
-}
-
-function encodeLeb(value) {
-  const out = [];
-  do {
-    let byte = value % 128;
-    value = Math.floor(value / 128);
-    if (value) byte |= 0x80;
-    out.push(byte);
-  } while (value);
-  return out;
-}
-
-/** `limits` (flag, min, max) with a maximum of at most `cap`: the bytes and where they end. */
-function capLimits(bytes, at, cap) {
-  const flag = bytes[at];
-  if (flag > 1) throw new Error(`limits of kind ${flag} (shared or 64-bit) are not this plugin's`);
-  let [min, next] = leb(bytes, at + 1);
-  let max = cap;
-  if (flag === 1) [max, next] = leb(bytes, next);
-  if (min > cap) throw new Error(`the module asks for ${min} units at the start, more than the cap of ${cap}`);
-  return [[1, ...encodeLeb(min), ...encodeLeb(Math.min(max, cap))], next];
-}
-
-/** The core module `bytes` with every memory it defines capped at `memoryBytes` and every table
- * at TABLE_ELEMENTS: WebAssembly itself then refuses to grow them further, and the plugin fails
- * as it does in the Rust host. */
-function capped(bytes, memoryBytes) {
-  const parts = [bytes.subarray(0, 8)];
-  let at = 8;
-  while (at < bytes.length) {
-    const id = bytes[at];
-    const [size, start] = leb(bytes, at + 1);
-    const end = start + size;
-    if (id === 4 || id === 5) {
-      let [count, next] = leb(bytes, start);
-      const body = [...encodeLeb(count)];
-      for (; count > 0; count -= 1) {
-        if (id === 4) body.push(bytes[next++]); // the table's element type
-        const [limits, after] = capLimits(bytes, next, id === 4 ? TABLE_ELEMENTS : Math.floor(memoryBytes / PAGE));
-        body.push(...limits);
-        next = after;
-      }
-      parts.push(Uint8Array.from([id, ...encodeLeb(body.length), ...body]));
-    } else {
-      parts.push(bytes.subarray(at, end));
-    }
-    at = end;
-  }
-  return Buffer.concat(parts);
+  return kept;
 }
 
 const compiled = new Map();
@@ -136,32 +62,6 @@ export function load(limits = LIMITS) {
   modules(limits.memoryBytes);
 }
 
-// -- the person's replies -------------------------------------------------------------------
-
-function given(frame, answer, note) {
-  if (answer === undefined) return undefined;
-  const value = { position: frame.position, question: frame.prompt, answer };
-  if (frame.header !== undefined) value.header = frame.header;
-  if (note !== undefined) value.note = note;
-  return value;
-}
-
-/** What a widget's reply answered, in the words the person saw; undefined for a way out. */
-const GIVEN = {
-  select(frame, request, reply) {
-    if (reply.tag === 'picked') return given(frame, request.options[reply.val.index]?.label, reply.val.note);
-    return reply.tag === 'other' ? given(frame, reply.val) : undefined;
-  },
-  multiSelect(frame, request, reply) {
-    if (reply.tag !== 'picked') return undefined;
-    const labels = reply.val.picked.map((i) => request.options[i]?.label).filter((l) => l !== undefined);
-    return given(frame, [...labels, ...(reply.val.other !== undefined ? [reply.val.other] : [])], reply.val.note);
-  },
-  text: (frame, request, reply) => (reply.tag === 'submitted' ? given(frame, reply.val) : undefined),
-  confirm: (frame, request, reply) => (reply.tag === 'answered' ? given(frame, reply.val) : undefined),
-  number: (frame, request, reply) => (reply.tag === 'entered' ? given(frame, reply.val) : undefined),
-};
-
 // -- one call -------------------------------------------------------------------------------
 
 /** One run of the export `name` with `args` in a fresh thread and instance, asking `ui`; the
@@ -173,6 +73,7 @@ function attempt(name, args, ui, limits, replay) {
   const worker = new Worker(new URL('./guest-worker.js', import.meta.url), {
     workerData: { modules: modules(limits.memoryBytes), port: port2, counters, name, args },
     transferList: [port2],
+    execArgv: workerOptions(),
     // The glue's own JavaScript values mirror the plugin's memory at most a few times over.
     resourceLimits: { maxOldGenerationSizeMb: Math.max(256, Math.ceil(limits.memoryBytes / 2 ** 20) * 8) },
   });
@@ -223,8 +124,7 @@ function attempt(name, args, ui, limits, replay) {
           reply = ui[widget](...params);
         }
         recorded.push({ widget, reply });
-        const answer = GIVEN[widget]?.(...params, reply);
-        if (answer) answers = [...answers.filter((g) => g.position !== answer.position), answer].sort((a, b) => a.position - b.position);
+        answers = noted(answers, widget, params, reply);
       }
       since = performance.now();
       port.postMessage(reply);

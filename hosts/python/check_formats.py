@@ -18,7 +18,7 @@ import sys
 from google.genai import types as gemini
 from pydantic import AnyUrl, EmailStr, TypeAdapter, ValidationError
 
-from interview import Plugin
+from interview import Plugin, Status
 
 CANDIDATES = {
     "email": [
@@ -87,8 +87,7 @@ def pydantic_accepts(format_name, value):
 
 def plugin_accepts(plugin, format_name, value):
     request = {"question": "Value?", "format": format_name, "default": value}
-    result = json.loads(plugin.check("interview", json.dumps(request)))
-    return result["status"] == "valid"
+    return plugin.check("interview", json.dumps(request)).status == Status.VALID
 
 
 def main():

@@ -1,4 +1,4 @@
-// `npx interview` answers like the Rust command in numbered mode: the same lines on stdin give
+// `npx interview-plugin` answers like the Rust command in numbered mode: the same lines on stdin give
 // the same result on stdout and the same exit code.
 
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ const DEPLOY = join(ROOT, 'examples', 'deploy.json');
 const ELICITATION = join(ROOT, 'examples', 'elicitation.json');
 
 const run = (command, args, input, env = process.env) => spawnSync(command[0], [...command.slice(1), ...args], { input, env, encoding: 'utf8', timeout: 60000 });
-const npx = (args, input = '') => run(['npx', '--no-install', 'interview'], args, input);
+const npx = (args, input = '') => run(['npx', '--no-install', 'interview-plugin'], args, input);
 
 /** The package's and the Rust command's runs on the same input: they must agree. */
 function both(args, input = '') {

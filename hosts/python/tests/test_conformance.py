@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 import interview
-from interview import Discuss, Edit, MultiPicked, Nav, Other, Picked, Review
+from interview import Discuss, Edit, MultiPicked, Nav, Other, Picked, Review, Status
 
 from conftest import ROOT
 
@@ -64,8 +64,13 @@ def test_case(plugin, path):
         result = json.loads(elicitation.reply)
         check_content(case["elicit"], result)
     else:
-        result = json.loads(plugin.call(case["tool"], raw(case["arguments"]), ui,
-                                        skip_response=case.get("skip_response")))
+        returned = plugin.call(case["tool"], raw(case["arguments"]), ui,
+                               skip_response=case.get("skip_response"))
+        result = json.loads(returned.json)
+        # The typed fields are the JSON's own.
+        assert returned.status == Status(result["status"]) and returned.status.value == result["status"]
+        assert (returned.answers, returned.text, returned.error, returned.data) == (
+            result.get("answers", []), result.get("text"), result.get("error"), result)
     assert [widget for widget, _, _ in ui.asked] == [next(iter(s)) for s in case["script"]]
     assert result == case["result"]
 

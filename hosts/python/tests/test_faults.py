@@ -206,7 +206,7 @@ def test_the_compute_budget_stops_the_plugin_but_not_the_person():
 
     result = interview.Plugin(limits=Limits(compute=0.3)).call(
         "interview", {"question": "Name?"}, Slow(["Ada"]))
-    assert json.loads(result)["answer"] == "Ada"
+    assert result.data["answer"] == "Ada"
 
 
 def test_calls_at_the_same_time_each_ask_their_own_ui(plugin):
@@ -228,7 +228,7 @@ def test_calls_at_the_same_time_each_ask_their_own_ui(plugin):
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert {name: json.loads(text)["answer"] for name, text in results.items()} == {
+    assert {name: result.data["answer"] for name, result in results.items()} == {
         "Ada": "Ada", "Grace": "Grace"}
 
 

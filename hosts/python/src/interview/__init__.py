@@ -6,13 +6,15 @@ component) with a terminal UI, for Python.
     plugin = interview.Plugin()
     result = plugin.call("interview", {"question": "Ship it?", "type": "confirm"}, interview.LineUi())
 
-``result`` is the JSON text the agent gets back. Write your own UI by subclassing
+``result.status`` says how it ended (:class:`interview.Status`), ``result.answers`` holds the
+answers, and ``result.json`` is the JSON text the agent gets back. Write your own UI by subclassing
 :class:`interview.Ui`; answer MCP elicitations with :func:`interview.mcp.elicitation_callback`.
 """
 
 from .line_ui import LineUi
 from .plugin import (
-    FORMATS, WIT_VERSION, Elicitation, Given, Limits, Plugin, PluginError, ToolDefinition,
+    FORMATS, WIT_VERSION, Elicitation, Ending, Given, Limits, Plugin, PluginError, Result, Status,
+    ToolDefinition,
 )
 from .scripted import ScriptedUi
 from .ui import (
@@ -21,11 +23,12 @@ from .ui import (
     TextRequest, Ui, Unavailable,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
-    "Absence", "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "FORMATS", "Frame", "Given",
-    "LineUi", "Limits", "Mode", "MultiPicked", "MultiSelectRequest", "Nav", "NumberRequest",
-    "Other", "Picked", "Plugin", "PluginError", "Review", "ReviewItem", "ReviewRequest", "ScriptedUi", "SelectRequest",
-    "TextRequest", "ToolDefinition", "Ui", "Unavailable", "WIT_VERSION",
+    "Absence", "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "Ending", "FORMATS",
+    "Frame", "Given", "LineUi", "Limits", "Mode", "MultiPicked", "MultiSelectRequest", "Nav",
+    "NumberRequest", "Other", "Picked", "Plugin", "PluginError", "Result", "Review", "ReviewItem",
+    "ReviewRequest", "ScriptedUi", "SelectRequest", "Status", "TextRequest", "ToolDefinition", "Ui",
+    "Unavailable", "WIT_VERSION", "__version__",
 ]

@@ -16,12 +16,13 @@ import signal
 import sys
 
 from .line_ui import LineUi
-from .plugin import FORMATS, Limits, Plugin, PluginError
+from .plugin import FORMATS, Ending, Limits, Plugin, PluginError, Status
 
 ANSWERED, CANCELLED, INVALID, UNAVAILABLE, FAILED, DECLINED, UNWRITTEN, INTERRUPTED = 0, 1, 2, 3, 4, 5, 6, 130
-STATUS_EXIT = {"answered": ANSWERED, "cancelled": CANCELLED, "unavailable": UNAVAILABLE, "valid": ANSWERED}
-ENDING_EXIT = {"accepted": ANSWERED, "declined": DECLINED, "cancelled": CANCELLED,
-               "unavailable": UNAVAILABLE, "invalid": INVALID}
+STATUS_EXIT = {Status.ANSWERED: ANSWERED, Status.CANCELLED: CANCELLED, Status.UNAVAILABLE: UNAVAILABLE,
+               Status.VALID: ANSWERED}
+ENDING_EXIT = {Ending.ACCEPTED: ANSWERED, Ending.DECLINED: DECLINED, Ending.CANCELLED: CANCELLED,
+               Ending.UNAVAILABLE: UNAVAILABLE, Ending.INVALID: INVALID}
 
 # What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
 # bidirectional marks and overrides, invisible format characters, line and paragraph
@@ -222,16 +223,16 @@ def _run(plugin: Plugin, args) -> int:
         return INVALID if _print(_unreadable(args.command, problem)) else UNWRITTEN
     if args.command == "check":
         result = plugin.check(args.tool, args.text)
-        code = STATUS_EXIT.get(json.loads(result)["status"], INVALID)
-        return code if _print(result) else UNWRITTEN
+        code = STATUS_EXIT.get(result.status, INVALID)
+        return code if _print(result.json) else UNWRITTEN
     ui = LineUi(line_limit=plugin.limits.request_bytes)
     with _Interrupt(ui):
         if args.command == "elicit":
             elicitation = plugin.elicit(args.text, ui, requester=args.server)
             reply, code = elicitation.reply, ENDING_EXIT[elicitation.ending]
         else:
-            reply = plugin.call(args.tool, args.text, ui, skip_response=args.skip_response)
-            code = STATUS_EXIT.get(json.loads(reply)["status"], INVALID)
+            result = plugin.call(args.tool, args.text, ui, skip_response=args.skip_response)
+            reply, code = result.json, STATUS_EXIT.get(result.status, INVALID)
     if code == CANCELLED and ui.stopped == "interrupted":
         code = INTERRUPTED
     return code if _print(reply) else UNWRITTEN

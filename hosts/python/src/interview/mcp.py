@@ -1,5 +1,5 @@
 """Answer MCP elicitations in the terminal from any client built on the official MCP Python SDK
-(``pip install interview[mcp]``)::
+(``pip install interview-plugin[mcp]``)::
 
     from mcp import ClientSession
     import interview.mcp

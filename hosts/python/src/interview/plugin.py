@@ -15,6 +15,7 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass, fields, replace
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Union
@@ -40,12 +41,66 @@ class ToolDefinition:
     """JSON Schema (draft 2020-12) of the arguments, as a JSON text."""
 
 
+class Status(str, Enum):
+    """How a call ended (``call``), or what a check found (``check``: ``valid`` or ``invalid``).
+    Each is also its own string: ``Status.ANSWERED == "answered"``."""
+
+    ANSWERED = "answered"
+    CANCELLED = "cancelled"
+    """The person stopped."""
+    UNAVAILABLE = "unavailable"
+    """Nobody to ask: nothing was asked."""
+    INVALID = "invalid"
+    VALID = "valid"
+    FAILED = "failed"
+    """The plugin failed: ``answers`` holds what the person gave."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """What ``call`` and ``check`` return: the status, the fields an agent reads, and ``json``,
+    the result as JSON text, byte for byte what the plugin wrote, for passing on to an agent."""
+
+    status: Status
+    answers: List[dict]
+    """In question order, one per answered question: ``id``, ``question``, ``type``, ``value``,
+    ``custom``, ``skipped``, ``discuss``, ``note``."""
+    text: Optional[str]
+    """What the model reads (a call's result; None from a check)."""
+    error: Optional[dict]
+    """When invalid: ``path`` and ``message``."""
+    questions: Optional[List[dict]]
+    """A valid check: the questions the call would ask."""
+    data: dict
+    """Every field of the result, parsed (``answer``, ``native``, ...)."""
+    json: str
+
+    @classmethod
+    def from_json(cls, text: str) -> "Result":
+        data = json.loads(text)
+        return cls(Status(data["status"]), data.get("answers", []), data.get("text"),
+                   data.get("error"), data.get("questions"), data, text)
+
+    def __str__(self) -> str:
+        return self.json
+
+
+class Ending(str, Enum):
+    """How an MCP elicitation ended. Each is also its own string: ``Ending.ACCEPTED ==
+    "accepted"``."""
+
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    UNAVAILABLE = "unavailable"
+    INVALID = "invalid"
+
+
 @dataclass(frozen=True)
 class Elicitation:
     """How an MCP elicitation ended, and the JSON text to send back to the server."""
 
-    ending: str
-    """``accepted``, ``declined``, ``cancelled``, ``unavailable`` or ``invalid``."""
+    ending: Ending
     reply: str
 
 
@@ -360,21 +415,22 @@ class Plugin:
         call.resume()
         return instance.get_func(store, index)(store, *args)
 
-    def call(self, tool: str, arguments, ui: u.Ui, *, skip_response: Optional[str] = None) -> str:
+    def call(self, tool: str, arguments, ui: u.Ui, *, skip_response: Optional[str] = None) -> Result:
         """Runs a tool call: ``tool`` is the tool the model called (``interview`` reads every
         known dialect), ``arguments`` its arguments (JSON text, or a value to serialize).
-        Returns the result JSON text: ``status``, ``answers``, ``text`` for the model, ..."""
+        Returns the :class:`Result`: ``status``, ``answers``, ``text`` for the model, and
+        ``json``, the JSON text the agent gets back."""
         settings = Record()
         setattr(settings, "skip-response", skip_response)
         try:
-            return self._run("call", ui, tool, self._sized(arguments), settings)
+            return Result.from_json(self._run("call", ui, tool, self._sized(arguments), settings))
         finally:
             ui.finished()
 
-    def check(self, tool: str, arguments) -> str:
-        """Checks a tool call without asking anything: the ``invalid`` result, or ``{"status":
-        "valid", "questions": [...]}``, as JSON text."""
-        return self._run("check", None, tool, self._sized(arguments))
+    def check(self, tool: str, arguments) -> Result:
+        """Checks a tool call without asking anything: an ``invalid`` :class:`Result` with its
+        ``error``, or a ``valid`` one with the ``questions`` the call would ask."""
+        return Result.from_json(self._run("check", None, tool, self._sized(arguments)))
 
     def elicit(self, request, ui: u.Ui, *, requester: Optional[str] = None) -> Elicitation:
         """Answers an MCP ``elicitation/create`` request (the params, or the whole JSON-RPC
@@ -383,7 +439,7 @@ class Plugin:
             ended = self._run("elicit", ui, self._sized(request), requester)
         finally:
             ui.finished()
-        return Elicitation(ended.ending, ended.reply)
+        return Elicitation(Ending(ended.ending), ended.reply)
 
     def definitions(self) -> List[ToolDefinition]:
         """The tools the plugin answers, ``interview`` first."""

@@ -1,0 +1,47 @@
+// Types of the package on a web page (the `browser` condition): the exports of index.d.ts that
+// make sense there, each returning a promise, with a UI whose widgets may answer later.
+
+import type {
+  ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, NumberReply,
+  NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextReply, TextRequest,
+  UiMode,
+} from './generated/interfaces/interview-plugin-ui.js';
+import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
+import type { Limits, PluginError, SandboxOptions } from './index.js';
+
+export type * from './generated/interfaces/interview-plugin-ui.js';
+export type { Choice } from './generated/interfaces/interview-plugin-types.js';
+export type { ElicitEnding, Limits, SandboxOptions, ToolDefinition, ToolFormat };
+export { PluginError } from './index.js';
+
+type Later<T> = T | Promise<T>;
+
+/** A way to reach a person in the page: each widget returns what the person did, or a promise
+ * of it; the plugin judges it and asks again with `frame.error` set when it is not acceptable. */
+export interface Ui {
+  mode(): Later<UiMode>;
+  select(frame: Frame, request: SelectRequest): Later<SelectReply>;
+  multiSelect(frame: Frame, request: MultiSelectRequest): Later<MultiSelectReply>;
+  text(frame: Frame, request: TextRequest): Later<TextReply>;
+  confirm(frame: Frame, request: ConfirmRequest): Later<ConfirmReply>;
+  number(frame: Frame, request: NumberRequest): Later<NumberReply>;
+  review(request: ReviewRequest): Later<ReviewReply>;
+  finished?(): void;
+}
+
+export const WIT_VERSION: string;
+export const FORMATS: ToolFormat[];
+export const LIMITS: Readonly<Limits>;
+
+/** Fetches and compiles the plugin (otherwise done at the first call). */
+export function load(limits?: Limits): Promise<void>;
+/** Runs a tool call (arguments as JSON text or a value); the result JSON text. */
+export function call(name: string, args: unknown, ui: Ui, options?: { skipResponse?: string } & SandboxOptions): Promise<string>;
+/** Checks a tool call without asking anything: the `invalid` result or the questions, JSON text. */
+export function check(name: string, args: unknown, options?: SandboxOptions): Promise<string>;
+/** Answers an MCP `elicitation/create` request: how it ended, and the JSON text to send back. */
+export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): Promise<{ ending: ElicitEnding; reply: string }>;
+/** The tools the plugin answers, `interview` first. */
+export function definitions(options?: SandboxOptions): Promise<ToolDefinition[]>;
+/** The tool definitions as an ecosystem lists them, as JSON text. */
+export function definitionsAs(format: ToolFormat, options?: SandboxOptions): Promise<string>;
