@@ -2,7 +2,7 @@
 //! done once and for all.
 #![no_main]
 
-use interview_host::internals::sanitize;
+use interview_text::sanitize;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

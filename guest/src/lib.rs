@@ -21,15 +21,15 @@ mod bindings {
     });
 }
 
+// One sanitizer and one JSON escaping for the plugin and the Rust host, which keeps its own
+// pass as a second line of defence against other builds of the component.
+use interview_text::{json as json_text, sanitize};
+
 pub mod agent_tools;
 pub mod call_form;
 pub mod decimal;
 pub mod elicit;
 pub mod flow;
-// Result JSON in which no character can drive a terminal or hide text, written the same way by
-// the plugin and by the Rust host's pretty printer.
-#[path = "../../host/src/json_text.rs"]
-pub mod json_text;
 pub mod judge;
 pub mod limits;
 pub mod llm_text;
@@ -39,10 +39,6 @@ mod printable;
 mod quoted;
 pub mod request;
 pub mod result;
-// One sanitizer for the plugin and the Rust host, which keeps its own pass as a second line of
-// defence against other builds of the component.
-#[path = "../../host/src/sanitize.rs"]
-mod sanitize;
 pub mod schema;
 pub mod secret;
 mod secret_choice;

@@ -6,7 +6,7 @@
 /// joiners, bidirectional marks and overrides, the byte order mark, the soft hyphen, variation
 /// selectors, tags, fillers), by Unicode property.
 pub fn invisible(c: char) -> bool {
-    crate::sanitize::invisible::invisible(c)
+    interview_text::invisible::invisible(c)
 }
 
 /// Whether `text` shows nothing but blanks.

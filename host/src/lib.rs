@@ -36,19 +36,20 @@
 #![warn(missing_docs)]
 
 mod bindings;
+// The one sanitizer and JSON escaping, shared with the plugin.
+pub use interview_text::json as json_text;
+use interview_text::sanitize;
 mod choice_imports;
 mod error;
 mod foreground;
 mod imports;
 mod input;
 mod journal;
-pub mod json_text;
 mod loader;
 #[cfg(feature = "rmcp")]
 mod mcp_elicitation;
 mod replay;
 mod sandbox;
-mod sanitize;
 mod session;
 mod ui;
 
@@ -85,10 +86,6 @@ pub use ui::{ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, To
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.
 #[doc(hidden)]
 pub mod internals {
-    /// How agent text is made safe for a terminal.
-    pub mod sanitize {
-        pub use crate::sanitize::{block, line, text};
-    }
     /// How a journal file's bytes are read, and how a request is named in one.
     pub mod journal {
         pub use crate::journal::digest;

@@ -10,8 +10,8 @@ use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use interview_host::internals::sanitize;
 use interview_host::{Journal, Plugin, is_foreground};
+use interview_text::sanitize;
 use serde_json::Value as Json;
 
 use super::desk::{After, Desk, Ended, Turn};

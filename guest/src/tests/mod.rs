@@ -4,7 +4,6 @@ mod call_form;
 mod dialects;
 mod elicitation;
 mod flow;
-mod invisible;
 mod results;
 mod secrets;
 mod validation;

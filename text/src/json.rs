@@ -46,7 +46,7 @@ fn escape_invisible(json: &str) -> String {
 /// show as itself. Not the C0 controls: serde_json escapes those inside strings, and the line
 /// breaks between the lines of pretty JSON are its layout.
 pub fn must_escape(c: char) -> bool {
-    c >= ' ' && crate::sanitize::invisible::invisible(c)
+    c >= ' ' && crate::invisible::invisible(c)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory};
 use icu_properties::{CodePointMapData, CodePointSetData};
 
-use crate::sanitize::invisible::invisible;
+use crate::invisible::invisible;
 
 /// The rule, from the property data: Cc, Cf, Zl, Zp or Default_Ignorable_Code_Point.
 fn by_property(c: char) -> bool {

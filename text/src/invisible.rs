@@ -2,11 +2,11 @@
 //! controls, zero-width spaces and joiners, tags), the line and paragraph separators (Zl, Zp),
 //! and every default-ignorable code point (fillers, variation selectors, the combining grapheme
 //! joiner, reserved ranges Unicode keeps invisible). Decided by Unicode property, from a table
-//! of ranges, so that a character no hand list thought of cannot slip through. The guest's
+//! of ranges, so that a character no hand list thought of cannot slip through. This crate's
 //! tests check the table against a Unicode property crate, character by character.
 
 /// The ranges, inclusive, sorted and apart: Cc, Cf, Zl, Zp and Default_Ignorable_Code_Point
-/// (Unicode 18, as the guest's test prints them when they change).
+/// (Unicode 18, as this crate's test prints them when they change).
 const RANGES: &[(u32, u32)] = &[
     (0x0000, 0x001f),
     (0x007f, 0x009f),

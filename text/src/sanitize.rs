@@ -2,10 +2,7 @@
 //! sequence and control character is removed, so no label can move the cursor, recolour the
 //! screen, set the window title, or hide text.
 
-// The property table, shared with the result JSON's escaping (and, through this file, with the
-// plugin).
-#[path = "invisible.rs"]
-pub mod invisible;
+use crate::invisible;
 
 /// Makes `text` safe to print; line breaks are kept (prompts and descriptions may use them).
 pub fn text(text: &str) -> String {
@@ -40,36 +37,33 @@ pub fn block(text: &str) -> String {
     clean(&expanded.join("\n"), true)
 }
 
-/// [`text`] in place: a text with nothing to take out, as most are, keeps its buffer.
-#[allow(dead_code)] // by the plugin, which shares this file; the host cleans as it copies
+/// [`text()`] in place: a text with nothing to take out, as most are, keeps its buffer.
 pub fn text_in_place(text: &mut String) {
     if !is_plain(text) {
         *text = clean(text, true);
     }
 }
 
-/// [`line`] in place: a text with nothing to take out, as most are, keeps its buffer.
-#[allow(dead_code)] // by the plugin, which shares this file; the host cleans as it copies
+/// [`line()`] in place: a text with nothing to take out, as most are, keeps its buffer.
 pub fn line_in_place(text: &mut String) {
     if !is_plain_line(text) {
         *text = clean(text, false);
     }
 }
 
-/// [`block`] in place: a text with nothing to take out (and so no tab) keeps its buffer.
-#[allow(dead_code)] // by the plugin, which shares this file; the host cleans as it copies
+/// [`block()`] in place: a text with nothing to take out (and so no tab) keeps its buffer.
 pub fn block_in_place(text: &mut String) {
     if !is_plain(text) {
         *text = block(text);
     }
 }
 
-/// Whether [`line`] keeps `text` as it is, known without a copy: printable ASCII.
+/// Whether [`line()`] keeps `text` as it is, known without a copy: printable ASCII.
 pub fn is_plain_line(text: &str) -> bool {
     plain(text, false)
 }
 
-/// Whether [`text`] and [`block`] keep `text` as it is, known without a copy: printable ASCII
+/// Whether [`text()`] and [`block()`] keep `text` as it is, known without a copy: printable ASCII
 /// and line breaks.
 pub fn is_plain(text: &str) -> bool {
     plain(text, true)
