@@ -967,3 +967,30 @@ fn mcp_with_a_component_that_cannot_run_exits_4_and_keeps_stdout_for_json_rpc() 
         assert!(stderr(&output).contains("component"), "{}", stderr(&output));
     }
 }
+
+#[test]
+fn numbered_multi_select_offers_none_only_where_no_pick_is_an_answer() {
+    let ask = |name: &str, settings: Json| {
+        let mut request = json!({"question": "Which checks?", "options": ["lint", "test"],
+            "multi": true});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(settings.as_object().unwrap().clone());
+        let output = run(&["ask", &write_request(name, &request)], "1\n");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let needs_one = ask("multi-needs-one", json!({}));
+    assert!(needs_one.contains("pick at least 1"), "{needs_one}");
+    assert!(
+        needs_one.contains("like 1, 3 or 2-4. To add a note, write it after a colon"),
+        "{needs_one}"
+    );
+    assert!(!needs_one.contains("none for no pick"), "{needs_one}");
+    let none_is_an_answer = ask("multi-none", json!({"min_picks": 0, "notes": false}));
+    assert!(
+        none_is_an_answer.contains("like 1, 3 or 2-4 (none for no pick).\n"),
+        "{none_is_an_answer}"
+    );
+}

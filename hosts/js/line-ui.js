@@ -288,7 +288,9 @@ export class LineUi {
       } else if (request.otherText) {
         this.say(`(default: ${request.otherText})`);
       }
-      this.hint('select', `Type the number of your choice${request.otherLabel ? ', or type your own answer.' : '.'}`);
+      const own = request.otherLabel ? ', or type your own answer.' : '.';
+      const note = request.notes ? ' To add a note, write it after a colon: 2: only on weekdays.' : '';
+      this.hint(note ? 'select note' : 'select', `Type the number of your choice${own}${note}`);
       this.showFooter(frame);
       const count = request.options.length;
       const total = count + extras.length;
@@ -342,7 +344,10 @@ export class LineUi {
       if (selected.length || otherText) {
         this.say(`(default: ${[...selected.map((i) => String(i + 1)), ...(otherText ? [otherText] : [])].join(', ')})`);
       }
-      this.hint('multi', 'Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).');
+      // `none` only where no pick is an answer: a question that needs one says so in its hint.
+      const none = request.minPicks ? '' : ' (none for no pick)';
+      const note = request.notes ? ' To add a note, write it after a colon: 1, 3: only on weekdays.' : '';
+      this.hint(`multi${none ? ' none' : ''}${note ? ' note' : ''}`, `Type the numbers of your choices, like 1, 3 or 2-4${none}.${note}`);
       this.showFooter(frame);
       const count = request.options.length;
       const total = count + extras.length;

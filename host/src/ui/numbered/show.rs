@@ -158,18 +158,24 @@ impl NumberedUi {
             let note = with_note(request.note.as_deref());
             self.say(&format!("(default: {}{note})", picked.join(", ")));
         }
-        if request.notes {
-            self.hint(
-                "multi note",
-                "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick). To add a \
-                 note, write it after a colon: 1, 3: only on weekdays.",
-            );
-        } else {
-            self.hint(
-                "multi",
-                "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).",
-            );
-        }
+        // `none` only where no pick is an answer: a question that needs one says so in its hint.
+        let none = request.min_picks.unwrap_or(0) == 0;
+        let hint = format!(
+            "Type the numbers of your choices, like 1, 3 or 2-4{}.{}",
+            if none { " (none for no pick)" } else { "" },
+            if request.notes {
+                " To add a note, write it after a colon: 1, 3: only on weekdays."
+            } else {
+                ""
+            }
+        );
+        let key = match (none, request.notes) {
+            (true, true) => "multi none note",
+            (true, false) => "multi none",
+            (false, true) => "multi note",
+            (false, false) => "multi",
+        };
+        self.hint(key, &hint);
     }
 
     pub(super) fn show_review(&mut self, request: &ReviewRequest) {

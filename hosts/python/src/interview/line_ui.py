@@ -262,7 +262,9 @@ class LineUi(Ui):
             self.say(f"(default: {request.selected + 1}. {request.options[request.selected].label}{note})")
         elif request.other_text:
             self.say(f"(default: {request.other_text})")
-        self._hint("select", "Type the number of your choice" + (", or type your own answer." if request.other_label else "."))
+        own = ", or type your own answer." if request.other_label else "."
+        note = " To add a note, write it after a colon: 2: only on weekdays." if request.notes else ""
+        self._hint("select note" if note else "select", f"Type the number of your choice{own}{note}")
         self._show_footer(frame)
         count, total = len(request.options), len(request.options) + len(extras)
         while True:
@@ -321,7 +323,10 @@ class LineUi(Ui):
         if selected or other_text:
             picked = [str(i + 1) for i in selected] + ([other_text] if other_text else [])
             self.say(f"(default: {', '.join(picked)})")
-        self._hint("multi", "Type the numbers of your choices, like 1, 3 or 2-4 (none for no pick).")
+        # `none` only where no pick is an answer: a question that needs one says so in its hint.
+        none = " (none for no pick)" if not request.min_picks else ""
+        note = " To add a note, write it after a colon: 1, 3: only on weekdays." if request.notes else ""
+        self._hint("multi" + (" none" if none else "") + (" note" if note else ""), f"Type the numbers of your choices, like 1, 3 or 2-4{none}.{note}")
         self._show_footer(frame)
         count = len(request.options)
         total = count + len(extras)
