@@ -15,14 +15,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use interview_host::json_text;
-use interview_host::{ElicitEnding, Error, Given, Journal, Plugin, Session, ToolFormat};
+use interview_host::{
+    ElicitEnding, Error, Given, Journal, Plugin, Session, StopReason, ToolFormat, Ui,
+};
 
 use cli::{Asking, Cli, Command, Journaling, Parsed, Reaching};
 use exit::Exit;
 
 impl Reaching {
     /// The person, where the options say; a page that can't be served fails (exit 4).
-    fn person(&self, request_on_stdin: bool) -> Result<Box<dyn people::Person>, Failure> {
+    fn person(&self, request_on_stdin: bool) -> Result<Box<dyn Ui>, Failure> {
         #[cfg(feature = "web")]
         if self.ui == cli::PersonUi::Web {
             return people::web(!self.no_open, self.open_timeout).map_err(|e| (Exit::Failed, e));
@@ -40,7 +42,7 @@ fn through_inbox(
     route: Option<inbox::Route>,
     call: inbox::Call,
     server: Option<String>,
-    person: &mut Box<dyn people::Person>,
+    person: &mut Box<dyn Ui>,
 ) -> Result<Option<Exit>, Failure> {
     let Some(route) = route else {
         return Ok(None);
@@ -308,7 +310,7 @@ fn load(cli: &Cli) -> Result<Plugin, Failure> {
     Ok(plugin)
 }
 
-type PersonSession = Session<Box<dyn people::Person>>;
+type PersonSession = Session<Box<dyn Ui>>;
 
 /// Opens `--journal`, for the session to keep the person's replies in. One that cannot be used
 /// is answered as an invalid request would be (`reply` on stdout, the reason on stderr, exit 2),
@@ -364,7 +366,9 @@ enum Ending {
 impl Ending {
     fn of(status: &str, session: &PersonSession) -> Ending {
         match status {
-            "cancelled" if session.ui().cut_off() => Ending::CutOff,
+            "cancelled" if session.ui().stop_reason().is_some_and(StopReason::cut_off) => {
+                Ending::CutOff
+            }
             "unavailable" => Ending::Unreached,
             _ => Ending::Decided,
         }
@@ -419,7 +423,10 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
     print_json(&json)?;
     let ending = Ending::of(json["status"].as_str().unwrap_or_default(), &session);
     end_journal(&mut session, ending);
-    let exit = exit_of_result(&json, session.ui().interrupted());
+    let exit = exit_of_result(
+        &json,
+        session.ui().stop_reason() == Some(StopReason::Interrupted),
+    );
     leave_to_exit(session);
     Ok(exit)
 }
@@ -473,7 +480,9 @@ fn elicit(
         serde_json::from_str(&elicitation.reply).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
     let ending = match elicitation.ending {
-        ElicitEnding::Cancelled if session.ui().cut_off() => Ending::CutOff,
+        ElicitEnding::Cancelled if session.ui().stop_reason().is_some_and(StopReason::cut_off) => {
+            Ending::CutOff
+        }
         ElicitEnding::Unavailable => Ending::Unreached,
         _ => Ending::Decided,
     };
@@ -481,7 +490,11 @@ fn elicit(
     let exit = match elicitation.ending {
         ElicitEnding::Accepted => Exit::Answered,
         ElicitEnding::Declined => Exit::Declined,
-        ElicitEnding::Cancelled if session.ui().interrupted() => Exit::Interrupted,
+        ElicitEnding::Cancelled
+            if (session.ui().stop_reason() == Some(StopReason::Interrupted)) =>
+        {
+            Exit::Interrupted
+        }
         ElicitEnding::Cancelled => Exit::Cancelled,
         ElicitEnding::Unavailable => Exit::Unavailable,
         ElicitEnding::Invalid => Exit::Invalid,

@@ -8,54 +8,18 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use interview_host::LineReader;
+use interview_host::NumberedUi;
 use interview_host::TerminalUi;
 use interview_host::{Absence, NoPerson, ScriptedUi, Ui, is_foreground};
-use interview_host::{NumberedUi, StopReason};
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
 /// routes them to it.
 static STOP: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
 
-/// The person's UI, whichever it is, and whether they interrupted it.
-pub trait Person: Ui {
-    /// Stopped by Ctrl-C or a signal.
-    fn interrupted(&self) -> bool;
-    /// Stopped before they were done, without choosing to: interrupted, or their input ended
-    /// (a terminal that closed). A journal is kept for them to resume.
-    fn cut_off(&self) -> bool {
-        self.interrupted()
-    }
-}
-
-impl Person for NumberedUi {
-    fn interrupted(&self) -> bool {
-        self.stop() == Some(StopReason::Interrupted)
-    }
-    fn cut_off(&self) -> bool {
-        matches!(
-            self.stop(),
-            Some(StopReason::Interrupted | StopReason::Ended)
-        )
-    }
-}
-
-impl Person for TerminalUi {
-    /// A terminal that hung up counts as interrupted.
-    fn interrupted(&self) -> bool {
-        TerminalUi::interrupted(self)
-    }
-}
-
-impl Person for NoPerson {
-    fn interrupted(&self) -> bool {
-        false
-    }
-}
-
 /// Finds the person. When the request came on standard input, the keys come from the terminal
 /// (`/dev/tty`), as with fzf; otherwise from standard input, typed or piped. The arrow-key UI
 /// is used wherever a terminal can be drawn on, unless `numbered` or `TERM=dumb`.
-pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
+pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
     *STOP.lock().unwrap_or_else(|e| e.into_inner()) = None;
     let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
     let tty = || OpenOptions::new().write(true).open("/dev/tty");
@@ -105,22 +69,6 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Person> {
     Box::new(NumberedUi::new(lines, out, colour))
 }
 
-#[cfg(feature = "web")]
-impl Person for interview_host::WebUi {
-    /// The question was withdrawn (a signal) or the page's tab closed.
-    fn interrupted(&self) -> bool {
-        interview_host::WebUi::interrupted(self)
-    }
-}
-
-/// One page shared by the requests that take turns in it (an inbox's).
-#[cfg(feature = "web")]
-impl Person for Arc<Mutex<interview_host::WebUi>> {
-    fn interrupted(&self) -> bool {
-        self.lock().unwrap_or_else(|e| e.into_inner()).interrupted()
-    }
-}
-
 /// A browser page for the person: served on 127.0.0.1; when a request has questions and no page
 /// shows them, its address is said on stderr and it is opened in the browser, unless `open` is
 /// false. Nobody opening it within `open_timeout` makes the request `unavailable`.
@@ -165,7 +113,7 @@ pub fn page_served(
 
 /// The person in a browser [`page`], whom a signal stops.
 #[cfg(feature = "web")]
-pub fn web(open: bool, open_timeout: std::time::Duration) -> Result<Box<dyn Person>, String> {
+pub fn web(open: bool, open_timeout: std::time::Duration) -> Result<Box<dyn Ui>, String> {
     let ui = page(open, open_timeout)?;
     stop_on_signal(ui.stop_flag());
     Ok(Box::new(ui))
@@ -202,16 +150,9 @@ pub fn stop_on_signals() -> Arc<AtomicBool> {
 }
 
 /// The person of a request withdrawn (Ctrl-C) from an inbox before anything was answered:
-/// played as one who stops at the first question, so that the plugin says so in its result.
+/// interrupted at the first question, so that the plugin says so in its result.
 pub fn withdrawn() -> ScriptedUi {
-    ScriptedUi::new([])
-}
-
-/// Only a withdrawn request is played by script here: its person was interrupted.
-impl Person for ScriptedUi {
-    fn interrupted(&self) -> bool {
-        true
-    }
+    ScriptedUi::interrupted()
 }
 
 /// Routes Ctrl-C, SIGTERM and SIGHUP to the person's UI, so that the plugin returns the

@@ -14,16 +14,16 @@ use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use interview_host::{Error, Given, Plugin, Session, json_text};
+use interview_host::{Error, Given, Plugin, Session, StopReason, Ui, json_text};
 use serde_json::{Map, Value as Json};
 
 use crate::exit::Exit;
 use crate::inbox;
-use crate::people::{self, Person};
+use crate::people;
 use crate::request::{self, Line};
 
 /// The person answering, kept from one request to the next.
-type Asker = Option<Box<dyn Person>>;
+type Asker = Option<Box<dyn Ui>>;
 
 /// How `serve` reads its lines.
 pub struct Options {
@@ -87,7 +87,7 @@ pub fn keys(list: &str) -> Vec<String> {
 /// that cannot be read, or that the plugin fails on, gets its own reply and the session goes
 /// on; only a result that cannot be written ends it, since nobody is reading any more.
 /// `person` answers (a terminal UI, numbered lines, or a web page).
-pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
+pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
     if options.inbox.is_none() {
         people::on_signals();
     }
@@ -127,7 +127,9 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Person>) -> Exit {
             ));
             return Exit::Unwritten;
         }
-        if asker.as_ref().is_some_and(|person| person.interrupted())
+        if asker
+            .as_ref()
+            .is_some_and(|person| person.stop_reason() == Some(StopReason::Interrupted))
             || options.inbox.as_ref().is_some_and(Inboxed::stopped)
         {
             return Exit::Interrupted;
@@ -234,7 +236,7 @@ fn is_elicitation(object: &Map<String, Json>) -> bool {
 fn with_person(
     plugin: &Plugin,
     asker: &mut Asker,
-    work: impl FnOnce(&mut Session<Box<dyn Person>>) -> Result<String, Error>,
+    work: impl FnOnce(&mut Session<Box<dyn Ui>>) -> Result<String, Error>,
     failed: impl FnOnce(&str, &[Given]) -> Json,
 ) -> Json {
     let person = asker

@@ -75,13 +75,15 @@ pub use mcp_elicitation::PersonElicitation;
 pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
-pub use ui::numbered::{NumberedUi, StopReason};
+pub use ui::numbered::NumberedUi;
 pub use ui::scripted::{ScriptedUi, Shown, Step};
 #[cfg(feature = "terminal")]
 pub use ui::terminal::TerminalUi;
 #[cfg(feature = "web")]
 pub use ui::web::{PageNotice, WebUi};
-pub use ui::{ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, TooMuchText, Ui};
+pub use ui::{
+    ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, StopReason, TooMuchText, Ui,
+};
 
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.
 #[doc(hidden)]

@@ -10,7 +10,7 @@ use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use interview_host::{Journal, Plugin, is_foreground};
+use interview_host::{Journal, Plugin, StopReason, Ui, is_foreground};
 use interview_text::sanitize;
 use serde_json::Value as Json;
 
@@ -19,7 +19,7 @@ use super::place::{self, Place};
 use super::store::Store;
 use super::wire::{Ask, Call};
 use crate::exit::Exit;
-use crate::people::{self, Person};
+use crate::people;
 
 /// What `interview inbox` was asked for.
 pub struct Options {
@@ -84,7 +84,7 @@ impl Desktop {
         &self,
         #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
         who: &str,
-    ) -> (Box<dyn Person>, Option<Arc<AtomicBool>>) {
+    ) -> (Box<dyn Ui>, Option<Arc<AtomicBool>>) {
         match self {
             Desktop::Terminal { numbered } => {
                 // Keys meant for the question before (a double Enter) are not this one's.
@@ -375,12 +375,7 @@ struct Ran {
     journal: Option<Journal>,
 }
 
-fn run_plugin(
-    plugin: &Plugin,
-    person: Box<dyn Person>,
-    journal: Option<Journal>,
-    ask: &Ask,
-) -> Ran {
+fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, ask: &Ask) -> Ran {
     let mut session = match plugin.session(person) {
         Ok(session) => session,
         Err(error) => {
@@ -413,7 +408,7 @@ fn run_plugin(
     };
     Ran {
         result,
-        cut_off: session.ui().cut_off(),
+        cut_off: session.ui().stop_reason().is_some_and(StopReason::cut_off),
         journal: session.take_journal(),
     }
 }

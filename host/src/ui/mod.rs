@@ -85,6 +85,25 @@ pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
     }
 }
 
+/// Why a UI stopped asking before the person was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The input ended before the last answer (a pipe closed, a terminal gone).
+    Ended,
+    /// Interrupted: Ctrl-C, a signal, the question withdrawn, the page's tab closed.
+    Interrupted,
+    /// The person typed `quit` or `exit`: they have left.
+    Quit,
+}
+
+impl StopReason {
+    /// Stopped before they were done without choosing to (interrupted, or their input ended):
+    /// what a journal is kept for, to resume.
+    pub fn cut_off(self) -> bool {
+        matches!(self, StopReason::Interrupted | StopReason::Ended)
+    }
+}
+
 /// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
 pub trait Ui {
     /// How this UI reaches a person; [`UiMode::Unavailable`] makes the plugin ask nothing.
@@ -111,6 +130,11 @@ pub trait Ui {
     /// the question about to be asked. A UI that keeps a transcript shows it.
     fn resumed(&mut self, answered: &[Given]) {
         let _ = answered;
+    }
+    /// Why the UI stopped asking, if it did: a cancelled result then says more than "the
+    /// person cancelled" (a host exits 130 when interrupted, keeps a journal when cut off).
+    fn stop_reason(&self) -> Option<StopReason> {
+        None
     }
 }
 
@@ -141,6 +165,9 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     }
     fn resumed(&mut self, answered: &[Given]) {
         (**self).resumed(answered)
+    }
+    fn stop_reason(&self) -> Option<StopReason> {
+        (**self).stop_reason()
     }
 }
 
@@ -173,6 +200,9 @@ impl<U: Ui + ?Sized> Ui for std::sync::Arc<std::sync::Mutex<U>> {
     }
     fn resumed(&mut self, answered: &[Given]) {
         lock(self).resumed(answered)
+    }
+    fn stop_reason(&self) -> Option<StopReason> {
+        lock(self).stop_reason()
     }
 }
 

@@ -62,6 +62,7 @@ pub enum Shown {
 /// or a step does not fit the widget, the widget is cancelled (like a person leaving).
 pub struct ScriptedUi {
     mode: UiMode,
+    stop: Option<StopReason>,
     steps: VecDeque<Step>,
     shown: Vec<Shown>,
 }
@@ -71,6 +72,7 @@ impl ScriptedUi {
     pub fn new(steps: impl IntoIterator<Item = Step>) -> Self {
         ScriptedUi {
             mode: UiMode::Numbered,
+            stop: None,
             steps: steps.into_iter().collect(),
             shown: Vec::new(),
         }
@@ -80,6 +82,15 @@ impl ScriptedUi {
     pub fn unavailable(absence: Absence) -> Self {
         ScriptedUi {
             mode: UiMode::Unavailable(absence),
+            ..ScriptedUi::new([])
+        }
+    }
+
+    /// A UI whose person was interrupted before anything was asked: every widget cancels, and
+    /// [`Ui::stop_reason`] says so (a request withdrawn before anyone took it).
+    pub fn interrupted() -> Self {
+        ScriptedUi {
+            stop: Some(StopReason::Interrupted),
             ..ScriptedUi::new([])
         }
     }
@@ -116,6 +127,9 @@ macro_rules! play {
 impl Ui for ScriptedUi {
     fn mode(&mut self) -> UiMode {
         self.mode
+    }
+    fn stop_reason(&self) -> Option<StopReason> {
+        self.stop
     }
     play!(select, SelectRequest, SelectReply, Select);
     play!(

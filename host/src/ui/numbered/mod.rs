@@ -16,17 +16,6 @@ use super::*;
 use crate::input::{Input, LineReader, LineSource};
 use answers::{Command, Reading, command, read_multi, read_select};
 
-/// Why a numbered UI stopped asking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    /// The input ended before the last answer.
-    Ended,
-    /// The process was interrupted (Ctrl-C, SIGTERM).
-    Interrupted,
-    /// The person typed `quit` or `exit`: they have left.
-    Quit,
-}
-
 /// A line-by-line UI: prompts and lists to `out`, answers from `input`.
 pub struct NumberedUi {
     input: Box<dyn LineSource>,
@@ -66,12 +55,6 @@ impl NumberedUi {
     pub fn stdio() -> Self {
         let (lines, _) = LineReader::stdin();
         NumberedUi::new(lines, std::io::stderr(), false)
-    }
-
-    /// Why the UI stopped asking, if it did: the input ended, was interrupted, or the person
-    /// quit. A stopped UI shows nothing more and cancels every question.
-    pub fn stop(&self) -> Option<StopReason> {
-        self.stop
     }
 
     fn next_input(&mut self) -> Input {
@@ -201,6 +184,12 @@ impl Drop for NumberedUi {
 }
 
 impl Ui for NumberedUi {
+    /// The input ended, was interrupted, or the person quit; a stopped UI shows nothing more
+    /// and cancels every question.
+    fn stop_reason(&self) -> Option<StopReason> {
+        self.stop
+    }
+
     /// The next request's context is said again, even when it is the same.
     fn finished(&mut self) {
         self.context = None;
@@ -521,6 +510,6 @@ mod tests {
         };
         let reply = ui.text(&frame("Notes?", true), &multiline);
         assert_eq!(reply, TextReply::Nav(Nav::Cancel));
-        assert_eq!(ui.stop(), Some(StopReason::Ended));
+        assert_eq!(ui.stop_reason(), Some(StopReason::Ended));
     }
 }

@@ -209,11 +209,6 @@ impl TerminalUi {
         self.stop.clone()
     }
 
-    /// Whether the person pressed Ctrl-C or a signal stopped the UI.
-    pub fn interrupted(&self) -> bool {
-        self.interrupted
-    }
-
     /// Takes the terminal (raw mode, bracketed paste), unless it has it already.
     fn enter(&mut self) -> bool {
         if self.renderer.is_some() {
@@ -488,6 +483,11 @@ impl Drop for TerminalUi {
 }
 
 impl Ui for TerminalUi {
+    /// Ctrl-C, a signal or a terminal that hung up.
+    fn stop_reason(&self) -> Option<StopReason> {
+        self.interrupted.then_some(StopReason::Interrupted)
+    }
+
     fn mode(&mut self) -> UiMode {
         UiMode::Terminal
     }

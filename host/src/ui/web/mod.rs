@@ -268,11 +268,6 @@ impl WebUi {
         self.stop.clone()
     }
 
-    /// Whether the question was withdrawn (the stop flag) or the page went away.
-    pub fn interrupted(&self) -> bool {
-        self.interrupted
-    }
-
     /// Puts a view up and waits for its reply; `None` when the question was withdrawn or the
     /// page went away.
     fn ask(&mut self, kind: &str, mut view: Json) -> Option<Json> {
@@ -425,6 +420,11 @@ impl WebUi {
 }
 
 impl Ui for WebUi {
+    /// The question was withdrawn (the stop flag) or the page went away.
+    fn stop_reason(&self) -> Option<StopReason> {
+        self.interrupted.then_some(StopReason::Interrupted)
+    }
+
     /// Called once a request is known to have questions: the page's address is said now, and
     /// nobody opening it in time makes the request `unavailable`.
     fn mode(&mut self) -> UiMode {
