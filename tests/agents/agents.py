@@ -65,7 +65,10 @@ class Claude(Agent):
     form = r"requests your input"
     renders_forms = True
     tool = "mcp__interview__interview"
-    allowed = ["--allowedTools", "mcp__interview__interview"]
+    # The tool and interview's tool of Claude Code's dialect (`--tools AskUserQuestion`): in
+    # its TUI, an MCP tool not allowed so is held for an approval (auto mode's check needs
+    # the vendor's classifier).
+    allowed = ["--allowedTools", "mcp__interview__interview,mcp__interview__AskUserQuestion"]
 
     # What keeps Claude Code off its vendor's hosts: environment variables its binary reads.
     # CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is the umbrella (the binary maps it to
