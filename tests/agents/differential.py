@@ -113,3 +113,87 @@ SPECS["claude"] = {
         "compare": claude_compare,
     },
 }
+
+GEMINI_QUESTIONS = {"questions": [
+    {"question": "Which database?", "header": "Database", "type": "choice",
+     "options": [{"label": "Postgres", "description": "A server"},
+                 {"label": "SQLite", "description": "A file"}]},
+    {"question": "Which checks should run first?", "header": "Checks", "type": "choice",
+     "multiSelect": True,
+     "options": [{"label": "Unit tests", "description": "Fast"},
+                 {"label": "Lint", "description": "Style"},
+                 {"label": "Migrations dry-run", "description": "Slow"}]},
+    {"question": "Which branch name?", "header": "Branch", "type": "choice",
+     "options": [{"label": "main", "description": "The default"},
+                 {"label": "develop", "description": "The next release"}]},
+    {"question": "Force-push to main?", "header": "Push", "type": "yesno"},
+]}
+
+
+UNTRUSTED = ("<untrusted_context>\n", "\n</untrusted_context>")
+
+
+def gemini_compare(own, ours):
+    """Gemini CLI sends the model a functionResponse: its own tool's is `{output: <the
+    tool's JSON as text>}`; an MCP tool's is the same, with each text block of the result
+    wrapped in `<untrusted_context>` lines (`transformTextBlock` in
+    packages/core/src/tools/mcp-tool.ts, `wrapUntrusted` in packages/core/src/utils/textUtils.ts),
+    and named `mcp_<server>_<tool>`. Taken away: that wrapper (it must be there), the name and
+    the call id; the rest of the response is compared whole."""
+    mine = dict(ours["response"])
+    output = mine.get("output")
+    if isinstance(output, str) and output.startswith(UNTRUSTED[0]) and output.endswith(UNTRUSTED[1]):
+        mine["output"] = output[len(UNTRUSTED[0]):-len(UNTRUSTED[1])]
+    return own["response"], mine
+
+
+GEMINI_DISMISSED = "User dismissed ask_user dialog without answering."
+
+
+def gemini_cancel_compare(own, ours):
+    """Esc in Gemini CLI's dialog cancels the whole request: the call and its response are
+    left out of the history, and the model's next request (the person's next message) has no
+    trace of them. An MCP tool cannot take its call back, so interview's `ask_user` answers
+    with the words Gemini's tool has for a dismissal (`ask-user.ts`). Stated, not hidden: own
+    must have given nothing and interview exactly those words."""
+    _, mine = gemini_compare({"response": None}, ours)
+    return ("nothing" if own is None else own,
+            "nothing" if mine == {"output": GEMINI_DISMISSED} else mine)
+
+
+SPECS["gemini"] = {
+    # A select, a multi-select, "Enter a custom value" on a select, and a yes/no question
+    # (which its dialog offers as the options Yes and No), in one call.
+    "answers": {
+        "own_tool": "ask_user", "dialect": "ask_user",
+        "prompt": "Ask me about the database, the checks, the branch and the push.",
+        "arguments": GEMINI_QUESTIONS,
+        "own_keys": [
+            (r"Which database\?", ["down", "enter"]),
+            (r"Which checks should", ["enter", "down", "enter", "right"]),
+            (r"Which branch name", ["down", "down", "text:feature/x", "enter"]),
+            (r"Force-push", ["enter"]),
+            (r"Review your answers", ["enter"]),
+        ],
+        "inbox_keys": [
+            (r"Which database\?", ["down", "enter"]),
+            (r"Which checks should", ["space", "down", "space", "enter"]),
+            (r"Which branch name", ["down", "down", "enter"]),
+            (r"Esc back to the list", ["text:feature/x", "enter"]),
+            (r"Force-push", ["enter"]),
+            (r"Review your answers", ["enter"]),
+        ],
+        "compare": gemini_compare,
+    },
+    # Esc in the dialog.
+    "cancel": {
+        "own_tool": "ask_user", "dialect": "ask_user",
+        "prompt": "Ask me about the database, the checks, the branch and the push.",
+        "arguments": GEMINI_QUESTIONS,
+        "own_keys": [(r"Which database\?", ["esc"]),
+                     (r"Request cancelled", ["text:go on", "enter"])],
+        "inbox_keys": [(r"Which database\?", ["esc"])],
+        "own_gives_nothing": True, "next_message": "go on",
+        "compare": gemini_cancel_compare,
+    },
+}

@@ -119,6 +119,7 @@ class Own(Person):
         super().__init__(interview, case_dir, scenario)
         self.term = None
         self.attached = threading.Event()
+        self.done = threading.Event()  # every step's keys were pressed
 
     def attach(self, term):
         self.term = term
@@ -128,7 +129,8 @@ class Own(Person):
         if not self.attached.wait(max(0.0, deadline - time.monotonic())):
             self.failure = "the agent's terminal never came up"
             return
-        press(self, self.term, self.scenario["own_keys"], deadline, "the agent's screen")
+        if press(self, self.term, self.scenario["own_keys"], deadline, "the agent's screen"):
+            self.done.set()
 
     def expect(self, agent, mode):
         return Expect("answered", why="the person answered in the agent's own dialog")
