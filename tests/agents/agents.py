@@ -41,9 +41,10 @@ class Agent:
         except (OSError, ValueError):
             return None
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         """Writes the agent's configuration: `interview mcp` as `command` (a list) with `env`,
-        the model at `url`, vendor calls off."""
+        the model at `url`, vendor calls off; with `own_tool`, whatever the agent needs to
+        offer its model its own ask-the-user tool."""
         raise NotImplementedError
 
     def env(self, home, url):
@@ -85,7 +86,7 @@ class Claude(Agent):
         "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
     }
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         server = {"type": "stdio", "command": command[0], "args": command[1:]}
         if env:
             server["env"] = env
@@ -137,7 +138,7 @@ class Codex(Agent):
     tool = "interview"  # in the namespace mcp__interview, once tool_search loaded it
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         codex_home = os.path.join(home, ".codex")
         os.makedirs(codex_home, exist_ok=True)
         q = json.dumps  # a TOML basic string is a JSON string
@@ -166,6 +167,8 @@ class Codex(Agent):
                 "remote_plugin = false",
                 "apps = false",
                 "tool_suggest = false",
+                # request_user_input outside Plan mode, for the differential cases.
+                *(["default_mode_request_user_input = true"] if own_tool else []),
                 "",
                 # The start screen's tips; the remote announcement tip is fetched all the
                 # same (raw.githubusercontent.com): no switch found for it.
@@ -173,6 +176,10 @@ class Codex(Agent):
                 "show_tooltips = false",
                 "",
             ]
+        if own_tool and not self.vendor_off:
+            # request_user_input outside Plan mode: the feature `default_mode_request_user_input`
+            # of `codex features list` (under development, off by default).
+            lines += ["[features]", "default_mode_request_user_input = true", ""]
         lines += [
             # What a person's first TUI run settles once: the model upgrade offered ("Meet
             # GPT-6 Sol") was answered "Use existing model".
@@ -222,7 +229,7 @@ class Gemini(Agent):
     renders_forms = False
     tool = "mcp_interview_interview"
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         server = {"command": command[0], "args": command[1:], "timeout": 3600000, "trust": True}
         if env:
             server["env"] = env
@@ -275,7 +282,7 @@ class Opencode(Agent):
         "OPENCODE_PURE": "1",  # no external plugins (`--pure`)
     }
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         server = {"type": "local", "command": command, "timeout": 3600000}
         if env:
             server["environment"] = env

@@ -12,6 +12,7 @@ passes when the two are equal.
 """
 
 import json
+import re
 
 
 def text_of(result):
@@ -29,8 +30,28 @@ def text_of(result):
     return result.get("response")
 
 
-SPECS = {}
+SPECS = {}  # agent -> case name -> spec
 
+
+def pair(tool, prompt, arguments, compare, own_keys, inbox_keys, **more):
+    """One differential case: the call of `tool` with `arguments`, made to the agent's own tool
+    and to interview's tool of that name; `own_keys` answer it in the agent's dialog and
+    `inbox_keys` in the inbox; `compare` reads the two results. `more`: `own_gives_nothing`
+    (the agent drops its own call) with `next_message` (what the person says next)."""
+    return dict(own_tool=tool, dialect=tool, prompt=prompt, arguments=arguments,
+                compare=compare, own_keys=own_keys, inbox_keys=inbox_keys, **more)
+
+
+# What the person presses in the inbox, where interview's widgets are the same for every
+# dialect: the steps the cases share.
+INBOX_SECOND_OPTION = (r"Which database\?", ["down", "enter"])
+INBOX_TWO_TICKED = (r"Which checks should", ["space", "down", "space", "enter"])
+INBOX_TYPED = [(r"Which branch name", ["down", "down", "enter"]),
+               (r"Esc back to the list", ["text:feature/x", "enter"])]
+INBOX_SEND = (r"Review your answers", ["enter"])
+INBOX_ESC = [(r"Which database\?", ["esc"])]
+
+CLAUDE_PROMPT = "Ask me about the database, the checks, the branch and the region."
 CLAUDE_QUESTIONS = {"questions": [
     {"question": "Which database?", "header": "Database", "multiSelect": False,
      "options": [{"label": "Postgres", "description": "A server"},
@@ -46,8 +67,6 @@ CLAUDE_QUESTIONS = {"questions": [
      "options": [{"label": "eu-west", "description": "Ireland"},
                  {"label": "us-east", "description": "Virginia"}]},
 ]}
-CLAUDE_PICKED = {"questions": CLAUDE_QUESTIONS["questions"][:3]}
-CLAUDE_PASSED = {"questions": [CLAUDE_QUESTIONS["questions"][0], CLAUDE_QUESTIONS["questions"][3]]}
 
 
 def claude_compare(own, ours):
@@ -63,57 +82,29 @@ def claude_compare(own, ours):
 
 
 SPECS["claude"] = {
-    # Picked, ticked and typed, in one call: a select, a multi-select, and "Type something."
-    # on a select.
-    "answers": {
-        "own_tool": "AskUserQuestion", "dialect": "AskUserQuestion",
-        "prompt": "Ask me about the database, the checks and the branch.",
-        "arguments": CLAUDE_PICKED,
-        "own_keys": [
+    # Picked, ticked, typed and passed over, in one call: a select, a multi-select,
+    # "Type something." on a select, and a question left unanswered by moving on with Tab.
+    "answers": pair(
+        "AskUserQuestion", CLAUDE_PROMPT, CLAUDE_QUESTIONS, claude_compare,
+        own_keys=[
             (r"Which database\?", ["down", "enter"]),
             (r"Which checks should", ["enter", "down", "enter", "tab"]),
             (r"Which branch name", ["down", "down", "text:feature/x", "enter"]),
-            (r"Review your answers", ["enter"]),
-        ],
-        "inbox_keys": [
-            (r"Which database\?", ["down", "enter"]),
-            (r"Which checks should", ["space", "down", "space", "enter"]),
-            (r"Which branch name", ["down", "down", "enter"]),
-            (r"Esc back to the list", ["text:feature/x", "enter"]),
-            (r"Review your answers", ["enter"]),
-        ],
-        "compare": claude_compare,
-    },
-    # A question passed over: its dialog moves on with Tab and sends the answers without it.
-    "skip": {
-        "own_tool": "AskUserQuestion", "dialect": "AskUserQuestion",
-        "prompt": "Ask me about the database and the region.",
-        "arguments": CLAUDE_PASSED,
-        "own_keys": [
-            (r"Which database\?", ["enter"]),
             (r"Which region", ["tab"]),
             (r"Review your answers", ["enter"]),
         ],
-        "inbox_keys": [
-            (r"Which database\?", ["enter"]),
-            (r"Which region", ["ctrl-s"]),
-            (r"Review your answers", ["enter"]),
-        ],
-        "compare": claude_compare,
-    },
+        inbox_keys=[INBOX_SECOND_OPTION, INBOX_TWO_TICKED, *INBOX_TYPED,
+                    (r"Which region", ["ctrl-s"]), INBOX_SEND]),
     # Esc in the dialog. Claude Code then ends the turn (the call is "Declined"), so the model
     # reads the result with the person's next message: the person types one.
-    "cancel": {
-        "own_tool": "AskUserQuestion", "dialect": "AskUserQuestion",
-        "prompt": "Ask me about the database, the checks, the branch and the region.",
-        "arguments": CLAUDE_QUESTIONS,
-        "own_keys": [(r"Which database\?", ["esc"]),
-                     (r"Declined to answer", ["text:go on", "enter"])],
-        "inbox_keys": [(r"Which database\?", ["esc"])],
-        "compare": claude_compare,
-    },
+    "cancel": pair(
+        "AskUserQuestion", CLAUDE_PROMPT, CLAUDE_QUESTIONS, claude_compare,
+        own_keys=[(r"Which database\?", ["esc"]),
+                  (r"Declined to answer", ["text:go on", "enter"])],
+        inbox_keys=INBOX_ESC),
 }
 
+GEMINI_PROMPT = "Ask me about the database, the checks, the branch and the push."
 GEMINI_QUESTIONS = {"questions": [
     {"question": "Which database?", "header": "Database", "type": "choice",
      "options": [{"label": "Postgres", "description": "A server"},
@@ -142,8 +133,10 @@ def gemini_compare(own, ours):
     the call id; the rest of the response is compared whole."""
     mine = dict(ours["response"])
     output = mine.get("output")
-    if isinstance(output, str) and output.startswith(UNTRUSTED[0]) and output.endswith(UNTRUSTED[1]):
-        mine["output"] = output[len(UNTRUSTED[0]):-len(UNTRUSTED[1])]
+    if not (isinstance(output, str) and output.startswith(UNTRUSTED[0])
+            and output.endswith(UNTRUSTED[1])):
+        raise ValueError("interview's output is not wrapped in <untrusted_context>: %r" % output)
+    mine["output"] = output[len(UNTRUSTED[0]):-len(UNTRUSTED[1])]
     return own["response"], mine
 
 
@@ -164,36 +157,110 @@ def gemini_cancel_compare(own, ours):
 SPECS["gemini"] = {
     # A select, a multi-select, "Enter a custom value" on a select, and a yes/no question
     # (which its dialog offers as the options Yes and No), in one call.
-    "answers": {
-        "own_tool": "ask_user", "dialect": "ask_user",
-        "prompt": "Ask me about the database, the checks, the branch and the push.",
-        "arguments": GEMINI_QUESTIONS,
-        "own_keys": [
+    "answers": pair(
+        "ask_user", GEMINI_PROMPT, GEMINI_QUESTIONS, gemini_compare,
+        own_keys=[
             (r"Which database\?", ["down", "enter"]),
             (r"Which checks should", ["enter", "down", "enter", "right"]),
             (r"Which branch name", ["down", "down", "text:feature/x", "enter"]),
             (r"Force-push", ["enter"]),
             (r"Review your answers", ["enter"]),
         ],
-        "inbox_keys": [
-            (r"Which database\?", ["down", "enter"]),
-            (r"Which checks should", ["space", "down", "space", "enter"]),
-            (r"Which branch name", ["down", "down", "enter"]),
-            (r"Esc back to the list", ["text:feature/x", "enter"]),
-            (r"Force-push", ["enter"]),
-            (r"Review your answers", ["enter"]),
-        ],
-        "compare": gemini_compare,
-    },
+        inbox_keys=[INBOX_SECOND_OPTION, INBOX_TWO_TICKED, *INBOX_TYPED,
+                    (r"Force-push", ["enter"]), INBOX_SEND]),
     # Esc in the dialog.
-    "cancel": {
-        "own_tool": "ask_user", "dialect": "ask_user",
-        "prompt": "Ask me about the database, the checks, the branch and the push.",
-        "arguments": GEMINI_QUESTIONS,
-        "own_keys": [(r"Which database\?", ["esc"]),
-                     (r"Request cancelled", ["text:go on", "enter"])],
-        "inbox_keys": [(r"Which database\?", ["esc"])],
-        "own_gives_nothing": True, "next_message": "go on",
-        "compare": gemini_cancel_compare,
-    },
+    "cancel": pair(
+        "ask_user", GEMINI_PROMPT, GEMINI_QUESTIONS, gemini_cancel_compare,
+        own_keys=[(r"Which database\?", ["esc"]),
+                  (r"Request cancelled", ["text:go on", "enter"])],
+        inbox_keys=INBOX_ESC,
+        own_gives_nothing=True, next_message="go on"),
+}
+
+CODEX_PROMPT = "Ask me about the database, the branch and the region."
+CODEX_QUESTIONS = {"questions": [
+    {"id": "database", "header": "Database", "question": "Which database?", "isOther": True,
+     "options": [{"label": "Postgres", "description": "A server"},
+                 {"label": "SQLite", "description": "A file"}]},
+    {"id": "branch", "header": "Branch", "question": "Which branch name?", "isOther": True,
+     "options": [{"label": "main", "description": "The default"},
+                 {"label": "develop", "description": "The next release"}]},
+    {"id": "region", "header": "Region", "question": "Which region?", "isOther": True,
+     "options": [{"label": "eu-west", "description": "Ireland"},
+                 {"label": "us-east", "description": "Virginia"}]},
+]}
+
+
+WALL_TIME = re.compile(r"Wall time: [0-9.]+ seconds\nOutput:\n")
+
+
+def codex_compare(own, ours):
+    """Codex sends the model a function_call_output: its own tool's `output` is the
+    serialized `RequestUserInputResponse` (whose `answers` is a map: keys come in any order,
+    so both sides are compared as JSON values); an MCP tool's is its result's
+    `structuredContent` as JSON after a line `Wall time: <s> seconds` and a line `Output:`
+    (the strings in Codex's binary), so the model reads interview's whole result JSON, whose
+    `text` is the dialect's reply. Taken away: that header (it must be there) and the general
+    fields beside `text`; `native`, the same reply as a value where there is one, must agree
+    with `text`."""
+    output = ours["output"]
+    header = WALL_TIME.match(output)
+    if not header:
+        raise ValueError("interview's output has no Wall time header: %r" % output[:200])
+    mine = json.loads(output[header.end():])
+    try:
+        said = json.loads(mine["text"])
+    except ValueError:
+        said = mine["text"]  # words, not JSON (a dismissal)
+    if mine.get("native") is not None and mine["native"] != said:
+        said = {"text": said, "native": mine["native"]}
+    return json.loads(own["output"]), said
+
+
+CODEX_CANCELLED = "request_user_input was cancelled before receiving a response"
+
+
+def codex_cancel_compare(own, ours):
+    """Esc in Codex's dialog interrupts the whole turn: every call in flight, whatever its tool,
+    gets the output `aborted by user after <s>s`, which the model reads with the person's next
+    message. An MCP tool cannot interrupt the turn, so interview's `request_user_input` answers
+    with the words Codex's tool handler gives a request dismissed without a response. Stated,
+    not hidden: own must be the abort and interview exactly those words."""
+    aborted = re.fullmatch(r"aborted by user after [0-9.]+m?s", own["output"])
+    _, said = codex_compare({"output": "null"}, ours)
+    return ("aborted" if aborted else own["output"],
+            "aborted" if said == CODEX_CANCELLED else said)
+
+
+SPECS["codex"] = {
+    # A pick, "None of the above" with the person's own words in its notes, and a pick with a
+    # note, in one call.
+    "answers": pair(
+        "request_user_input", CODEX_PROMPT, CODEX_QUESTIONS, codex_compare,
+        own_keys=[
+            (r"Which database\?", ["down", "enter"]),
+            (r"Which branch name", ["down", "down", "tab", "text:feature/x", "enter"]),
+            (r"Which region", ["tab", "text:only EU data", "enter"]),
+        ],
+        inbox_keys=[INBOX_SECOND_OPTION, *INBOX_TYPED,
+                    (r"Which region", ["tab", "text:only EU data", "enter"]), INBOX_SEND]),
+    # Questions passed over with the right arrow, the last one answered: Codex sends the
+    # answers with the others empty.
+    "skip": pair(
+        "request_user_input", CODEX_PROMPT, CODEX_QUESTIONS, codex_compare,
+        own_keys=[
+            (r"Which database\?", ["right"]),
+            (r"Which branch name", ["right"]),
+            (r"Which region", ["enter"]),
+            (r"Submit with unanswered questions", ["enter"]),
+        ],
+        inbox_keys=[(r"Which database\?", ["ctrl-s"]), (r"Which branch name", ["ctrl-s"]),
+                    (r"Which region", ["enter"]), INBOX_SEND]),
+    # Esc in the dialog. Codex then interrupts the turn, and the model reads the call's
+    # output with the person's next message: the person types one.
+    "cancel": pair(
+        "request_user_input", CODEX_PROMPT, CODEX_QUESTIONS, codex_cancel_compare,
+        own_keys=[(r"Which database\?", ["esc"]),
+                  (r"Conversation interrupted", ["text:go on", "enter"])],
+        inbox_keys=INBOX_ESC),
 }

@@ -136,15 +136,19 @@ class Own(Person):
         return Expect("answered", why="the person answered in the agent's own dialog")
 
 
-STEP_LIMIT = 20  # seconds a step waits for its pattern (the agent's answer takes under 5)
+# Seconds a step after the first waits for its pattern (a dialog answers a key in well under
+# one); the first waits as long as the case allows, since it waits for the call itself.
+STEP_LIMIT = 10
 
 
 def press(person, term, steps, deadline, where):
     """Presses each step's keys once its pattern is on `term`'s screen. A key is a name of
     term.KEYS, or `text:...`, typed a character at a time. Notes what was done; on a pattern
     that never shows, sets the person's failure and stops."""
-    for pattern, keys in steps:
-        left = min(deadline - time.monotonic(), STEP_LIMIT)
+    for step, (pattern, keys) in enumerate(steps):
+        left = deadline - time.monotonic()
+        if step:
+            left = min(left, STEP_LIMIT)
         if left <= 0 or not term.wait_for(pattern, left):
             person.failure = "%s never showed %r" % (where, pattern)
             if term.proc.poll() is not None:
