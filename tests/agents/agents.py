@@ -23,6 +23,7 @@ class Agent:
     form = None  # a regex: the TUI shows an MCP form; None: it renders none
     renders_forms = False  # declares form elicitation and draws it in its TUI
     tool = ""  # what the model calls the interview tool
+    own_tool_env = {}  # what the agent's environment needs to offer its own ask-the-user tool
 
     def __init__(self, root, vendor_off=True):
         self.root = os.path.join(root, self.name)
@@ -271,6 +272,10 @@ class Opencode(Agent):
     form = None
     renders_forms = False
     tool = "interview_interview"
+    # Its `question` tool is offered to the clients app, cli (OPENCODE_CLIENT's default) and
+    # desktop, or wherever this is set (enableQuestionTool of RuntimeFlags, in its binary): set,
+    # so that the tool is there whatever the client.
+    own_tool_env = {"OPENCODE_ENABLE_QUESTION_TOOL": "1"}
 
     # Environment variables its binary reads (strings of the native binary).
     switches = {

@@ -264,3 +264,51 @@ SPECS["codex"] = {
                   (r"Conversation interrupted", ["text:go on", "enter"])],
         inbox_keys=INBOX_ESC),
 }
+
+OPENCODE_PROMPT = "Ask me about the database, the checks and the branch."
+OPENCODE_QUESTIONS = {"questions": [
+    {"question": "Which database?", "header": "Database",
+     "options": [{"label": "Postgres", "description": "A server"},
+                 {"label": "SQLite", "description": "A file"}]},
+    {"question": "Which checks should run first?", "header": "Checks", "multiple": True,
+     "options": [{"label": "Unit tests", "description": "Fast"},
+                 {"label": "Lint", "description": "Style"},
+                 {"label": "Migrations dry-run", "description": "Slow"}]},
+    {"question": "Which branch name?", "header": "Branch",
+     "options": [{"label": "main", "description": "The default"},
+                 {"label": "develop", "description": "The next release"}]},
+]}
+
+
+OPENCODE_DISMISSED = "The user dismissed this question"
+
+
+def opencode_compare(own, ours):
+    """opencode gives the model an MCP tool's text content as the tool_result's content, as
+    it is; its own tool's is its words. Taken away: the call id and the cache mark. The
+    content is compared, and whether it is an error: opencode rejects its own call when the
+    person dismisses the dialog (an error with its dismissal words), while interview returns
+    a dismissal as a result (status `cancelled`, the same words), since an MCP tool error says
+    the call failed; for those words the pairing is checked as it is."""
+    mine = {"content": text_of(ours), "is_error": bool(ours.get("is_error"))}
+    if mine == {"content": OPENCODE_DISMISSED, "is_error": False}:
+        mine["is_error"] = True
+    return {"content": text_of(own), "is_error": bool(own.get("is_error"))}, mine
+
+
+SPECS["opencode"] = {
+    # A select, a multi-select and "Type your own answer", in one call.
+    "answers": pair(
+        "question", OPENCODE_PROMPT, OPENCODE_QUESTIONS, opencode_compare,
+        own_keys=[(r"Which database\?", ["down", "enter"]),
+                  (r"Which checks should", ["enter", "down", "enter", "tab"]),
+                  (r"Which branch name", ["down", "down", "enter"]),
+                  (r"Which branch name", ["text:feature/x", "enter"]),
+                  (r"enter submit", ["enter"])],
+        inbox_keys=[INBOX_SECOND_OPTION, INBOX_TWO_TICKED, *INBOX_TYPED, INBOX_SEND]),    # Esc ("dismiss") in the dialog.
+    "cancel": pair(
+        "question", OPENCODE_PROMPT, OPENCODE_QUESTIONS, opencode_compare,
+        own_keys=[(r"Which database\?", ["esc"]),
+                  (r"Asked 3 questions(?!.*esc dismiss)", ["text:go on", "enter"])],
+        inbox_keys=INBOX_ESC),
+}

@@ -343,7 +343,8 @@ def run_case(case, ctx):
     with fakemodel.FakeModel(run) as server:
         agent.configure(home, work, server.url, command, person.mcp_env(),
                         own_tool=case.spec is not None)
-        env = dict(base_env, **agent.env(home, server.url))
+        env = dict(base_env, **agent.env(home, server.url),
+                   **(agent.own_tool_env if case.spec else {}))
         prompt = scenario["prompt"] + " " + marker
         person.start(base_env)
         deadline = time.monotonic() + LIMITS["headless"]
@@ -475,25 +476,28 @@ def run_case(case, ctx):
 
 
 def run_pair(agent, name, spec, ctx, sides=("own", "inbox")):
-    """One differential case: the agent's own tool answered on its screen, then interview's tool
-    of its dialect answered in the inbox; what the model read of each, compared. `sides` may
-    name one of the two, to try its keys alone (the case then fails)."""
-    runs = {}
-    for person in ("own", "inbox"):
-        if person not in sides:
-            runs[person] = {"case": "-", "got": "not run", "verdict": "FAIL", "tool_result": None,
-                            "vendor_hosts": [], "times": {}, "person_failure": None,
-                            "mcp": {"summary": ""}}
-            continue
+    """One differential case: the agent's own tool answered on its screen, and interview's tool
+    of its dialect answered in the inbox, the two runs side by side (each with its own home,
+    terminal, fake model and inbox); what the model read of each, compared. `sides` may name
+    one of the two, to try its keys alone (the case then fails)."""
+    runs = {person: {"case": "-", "got": "not run", "verdict": "FAIL", "tool_result": None,
+                     "vendor_hosts": [], "times": {}, "person_failure": None,
+                     "mcp": {"summary": ""}} for person in ("own", "inbox")}
+
+    def side(person):
         case = Case(agent, "interactive", person, "diff-" + name, spec=spec)
         try:
             runs[person] = run_case(case, ctx)
         except Exception as e:  # noqa: BLE001 - a harness fault is this case's failure
             import traceback
             traceback.print_exc()
-            runs[person] = {"case": case.id, "got": f"harness error: {e}", "verdict": "FAIL",
-                            "tool_result": None, "vendor_hosts": [], "times": {},
-                            "person_failure": None, "mcp": {"summary": ""}}
+            runs[person] = dict(runs[person], case=case.id, got=f"harness error: {e}")
+
+    threads = [threading.Thread(target=side, args=(p,)) for p in sides]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     own, ours = runs["own"], runs["inbox"]
     problems = [f"{who}: {r['got']}" + (f" ({r['person_failure']})" if r.get("person_failure") else "")
                 for who, r in (("own tool", own), ("interview", ours)) if r["verdict"] != "PASS"]
