@@ -305,7 +305,9 @@ SPECS["opencode"] = {
                   (r"Which branch name", ["down", "down", "enter"]),
                   (r"Which branch name", ["text:feature/x", "enter"]),
                   (r"enter submit", ["enter"])],
-        inbox_keys=[INBOX_SECOND_OPTION, INBOX_TWO_TICKED, *INBOX_TYPED, INBOX_SEND]),    # Esc ("dismiss") in the dialog.
+        inbox_keys=[INBOX_SECOND_OPTION, INBOX_TWO_TICKED, *INBOX_TYPED, INBOX_SEND]),
+    # Esc ("dismiss") in the dialog; opencode gives the model the rejection with the person's
+    # next message.
     "cancel": pair(
         "question", OPENCODE_PROMPT, OPENCODE_QUESTIONS, opencode_compare,
         own_keys=[(r"Which database\?", ["esc"]),
