@@ -23,6 +23,7 @@ class Agent:
     form = None  # a regex: the TUI shows an MCP form; None: it renders none
     renders_forms = False  # declares form elicitation and draws it in its TUI
     tool = ""  # what the model calls the interview tool
+    own_tool_env = {}  # what the agent's environment needs to offer its own ask-the-user tool
 
     def __init__(self, root, vendor_off=True):
         self.root = os.path.join(root, self.name)
@@ -41,9 +42,10 @@ class Agent:
         except (OSError, ValueError):
             return None
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         """Writes the agent's configuration: `interview mcp` as `command` (a list) with `env`,
-        the model at `url`, vendor calls off."""
+        the model at `url`, vendor calls off; with `own_tool`, whatever the agent needs to
+        offer its model its own ask-the-user tool."""
         raise NotImplementedError
 
     def env(self, home, url):
@@ -65,7 +67,10 @@ class Claude(Agent):
     form = r"requests your input"
     renders_forms = True
     tool = "mcp__interview__interview"
-    allowed = ["--allowedTools", "mcp__interview__interview"]
+    # The tool and interview's tool of Claude Code's dialect (`--tools AskUserQuestion`): in
+    # its TUI, an MCP tool not allowed so is held for an approval (auto mode's check needs
+    # the vendor's classifier).
+    allowed = ["--allowedTools", "mcp__interview__interview,mcp__interview__AskUserQuestion"]
 
     # What keeps Claude Code off its vendor's hosts: environment variables its binary reads.
     # CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is the umbrella (the binary maps it to
@@ -82,7 +87,7 @@ class Claude(Agent):
         "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
     }
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         server = {"type": "stdio", "command": command[0], "args": command[1:]}
         if env:
             server["env"] = env
@@ -134,7 +139,7 @@ class Codex(Agent):
     tool = "interview"  # in the namespace mcp__interview, once tool_search loaded it
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         codex_home = os.path.join(home, ".codex")
         os.makedirs(codex_home, exist_ok=True)
         q = json.dumps  # a TOML basic string is a JSON string
@@ -163,6 +168,8 @@ class Codex(Agent):
                 "remote_plugin = false",
                 "apps = false",
                 "tool_suggest = false",
+                # request_user_input outside Plan mode, for the differential cases.
+                *(["default_mode_request_user_input = true"] if own_tool else []),
                 "",
                 # The start screen's tips; the remote announcement tip is fetched all the
                 # same (raw.githubusercontent.com): no switch found for it.
@@ -170,6 +177,10 @@ class Codex(Agent):
                 "show_tooltips = false",
                 "",
             ]
+        if own_tool and not self.vendor_off:
+            # request_user_input outside Plan mode: the feature `default_mode_request_user_input`
+            # of `codex features list` (under development, off by default).
+            lines += ["[features]", "default_mode_request_user_input = true", ""]
         lines += [
             # What a person's first TUI run settles once: the model upgrade offered ("Meet
             # GPT-6 Sol") was answered "Use existing model".
@@ -219,7 +230,7 @@ class Gemini(Agent):
     renders_forms = False
     tool = "mcp_interview_interview"
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         server = {"command": command[0], "args": command[1:], "timeout": 3600000, "trust": True}
         if env:
             server["env"] = env
@@ -261,6 +272,10 @@ class Opencode(Agent):
     form = None
     renders_forms = False
     tool = "interview_interview"
+    # Its `question` tool is offered to the clients app, cli (OPENCODE_CLIENT's default) and
+    # desktop, or wherever this is set (enableQuestionTool of RuntimeFlags, in its binary): set,
+    # so that the tool is there whatever the client.
+    own_tool_env = {"OPENCODE_ENABLE_QUESTION_TOOL": "1"}
 
     # Environment variables its binary reads (strings of the native binary).
     switches = {
@@ -272,7 +287,7 @@ class Opencode(Agent):
         "OPENCODE_PURE": "1",  # no external plugins (`--pure`)
     }
 
-    def configure(self, home, work, url, command, env):
+    def configure(self, home, work, url, command, env, own_tool=False):
         server = {"type": "local", "command": command, "timeout": 3600000}
         if env:
             server["environment"] = env

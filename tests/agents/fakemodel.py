@@ -20,20 +20,28 @@ from urllib.parse import urlsplit
 FINAL_TEXT = "Thanks, noted."
 
 
-def tool_named(names, hint="interview"):
-    """The offered tool that is the MCP server's `interview` tool, under the agent's naming
-    (`mcp__interview__interview`, `mcp_interview_interview`, `interview`, ...)."""
+def tool_named(names, hint="interview", own=False):
+    """The offered tool that is the MCP server's tool `hint` under the agent's naming
+    (`mcp__interview__interview`, `mcp_interview_interview`, `interview`, ...); with `own`,
+    the agent's own tool of that name instead."""
     exact = [n for n in names if n == hint]
+    if own:
+        return (exact or [None])[0]
     ours = [n for n in names if re.search(r"(^|_)interview(__|_)" + re.escape(hint) + "$", n)]
-    return (ours or exact or [None])[0]
+    # Codex offers an MCP tool by its bare name inside the server's namespace.
+    return (ours or (exact if hint == "interview" else []) or [None])[0]
 
 
 class Run:
     """What one agent run is to get, and what it sent."""
 
-    def __init__(self, marker, arguments, log_path):
+    def __init__(self, marker, arguments, log_path, tool="interview", own=False):
         self.marker = marker  # a word in the prompt that marks the main request
         self.arguments = arguments  # the tool call's arguments
+        # The tool to call: `interview` or another tool of the MCP server (under the agent's
+        # naming of MCP tools), else the agent's own tool of that name.
+        self.tool = tool
+        self.own = own
         self.log_path = log_path
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
@@ -81,7 +89,7 @@ class Run:
                 return ("side", None)
             if self.marker not in text or self.call_id is not None:
                 return ("side", None)
-            name = tool_named(offered)
+            name = tool_named(offered, self.tool, self.own)
             if name:
                 self.call_id = "call_" + uuid.uuid4().hex[:20]
                 self.called_at = time.monotonic()
@@ -95,7 +103,8 @@ class Run:
             if search and self.search_id is None:
                 self.search_id = "call_" + uuid.uuid4().hex[:20]
                 self.changed.notify_all()
-                listed = tool_named(re.findall(r"^\s*(mcp__\S+)\s*$", text, re.M))
+                listed = tool_named(re.findall(r"^\s*(\S+)\s*$", text, re.M), self.tool,
+                                    self.own)
                 return ("search", listed)
             return ("side", None)
 

@@ -8,6 +8,7 @@ when this person is the one asked.
 
 import os
 import subprocess
+import threading
 import time
 
 from term import Terminal
@@ -93,16 +94,7 @@ class Inbox(Person):
     def serve(self, deadline):
         if self.failure:
             return
-        for question, keys in self.scenario["inbox_keys"]:
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.term.wait_for(question, left):
-                self.failure = "the inbox never showed %r" % question
-                if self.term.proc.poll() is not None:
-                    self.failure += " (it exited with %s)" % self.term.proc.returncode
-                return
-            time.sleep(0.3)  # as a person would: read, then press
-            self.term.press(*keys)
-            self.notes.append("pressed %s at %r" % (" ".join(keys), question))
+        press(self, self.term, self.scenario["inbox_keys"], deadline, "the inbox")
 
     def stop(self):
         if self.term:
@@ -111,8 +103,69 @@ class Inbox(Person):
             self.term.stop()
 
     def expect(self, agent, mode):
-        return Expect("answered", self.scenario["answer_carries"],
+        return Expect("answered", self.scenario.get("answer_carries", ()),
                       why="the person answered in the inbox")
+
+
+class Own(Person):
+    """The person answers in the agent's own dialog, on the agent's screen: the run attaches
+    the agent's terminal once it is up, and the person presses the scenario's `own_keys`, each
+    step once its text is on that screen. Nothing is expected of the result on its own: a
+    differential case compares it with what interview returned for the same keys."""
+
+    name = "own"
+
+    def __init__(self, interview, case_dir, scenario):
+        super().__init__(interview, case_dir, scenario)
+        self.term = None
+        self.attached = threading.Event()
+        self.done = threading.Event()  # every step's keys were pressed
+
+    def attach(self, term):
+        self.term = term
+        self.attached.set()
+
+    def serve(self, deadline):
+        if not self.attached.wait(max(0.0, deadline - time.monotonic())):
+            self.failure = "the agent's terminal never came up"
+            return
+        if press(self, self.term, self.scenario["own_keys"], deadline, "the agent's screen"):
+            self.done.set()
+
+    def expect(self, agent, mode):
+        return Expect("answered", why="the person answered in the agent's own dialog")
+
+
+# Seconds a step after the first waits for its pattern (a dialog answers a key in well under
+# one); the first waits as long as the case allows, since it waits for the call itself.
+STEP_LIMIT = 10
+
+
+def press(person, term, steps, deadline, where):
+    """Presses each step's keys once its pattern is on `term`'s screen. A key is a name of
+    term.KEYS, or `text:...`, typed a character at a time. Notes what was done; on a pattern
+    that never shows, sets the person's failure and stops."""
+    for step, (pattern, keys) in enumerate(steps):
+        left = deadline - time.monotonic()
+        if step:
+            left = min(left, STEP_LIMIT)
+        if left <= 0 or not term.wait_for(pattern, left):
+            person.failure = "%s never showed %r" % (where, pattern)
+            if term.proc.poll() is not None:
+                person.failure += " (it exited with %s)" % term.proc.returncode
+            return False
+        time.sleep(0.3)  # as a person would: read, then press
+        # What the person saw before each step, for reading a run afterwards.
+        with open(os.path.join(person.dir, "screens.txt"), "a") as f:
+            f.write("=== %s, before %s\n%s\n" % (where, " ".join(keys), term.text()))
+        for key in keys:
+            if key.startswith("text:"):
+                term.type(key[5:], delay=0.02)
+                time.sleep(0.15)
+            else:
+                term.press(key)
+        person.notes.append("pressed %s at %r" % (" ".join(keys), pattern))
+    return True
 
 
 def has_inbox(interview):
@@ -125,7 +178,7 @@ def has_inbox(interview):
     return probe.returncode == 0
 
 
-PEOPLE = {"nobody": Nobody, "inbox": Inbox}
+PEOPLE = {"nobody": Nobody, "inbox": Inbox, "own": Own}
 
 
 def rehearse(interview, scenario, home, scratch):
@@ -143,11 +196,9 @@ def rehearse(interview, scenario, home, scratch):
     term = Terminal(["sh", "-c", 'exec "$0" ask - < "$1" > "$2"', interview, request, result],
                     env, scratch, rows=30, cols=100)
     try:
-        for question, keys in scenario["inbox_keys"]:
-            if not term.wait_for(question, 15):
-                return False, "never showed %r" % question
-            time.sleep(0.3)
-            term.press(*keys)
+        rehearsal = Person(interview, scratch, scenario)
+        if not press(rehearsal, term, scenario["inbox_keys"], time.monotonic() + 30, "ask"):
+            return False, rehearsal.failure
         term.proc.wait(15)
     except subprocess.TimeoutExpired:
         return False, "ask did not finish"

@@ -35,6 +35,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "target", "agents", "pylib"))
 
 import agents as agent_defs  # noqa: E402
+import differential  # noqa: E402
 import fakemodel  # noqa: E402
 import people  # noqa: E402
 import sandbox  # noqa: E402
@@ -73,7 +74,12 @@ SCENARIOS = {
 # Cases whose result is known to be wrong today: (agent, mode, person) -> why. They still run
 # and are checked against what is right; a listed case that passes is reported as XPASS and
 # fails the run, so that this list is kept true.
-KNOWN_FAILURES: dict = {}
+# Differential cases are keyed (agent, "differential", case).
+KNOWN_FAILURES: dict = {
+    ("codex", "differential", "skip"): "Codex's dialog sends the answers with questions left "
+    "unanswered (empty lists) once the person confirms; interview asks every request_user_input "
+    "question as required, so the inbox offers no skip",
+}
 
 # How long each step may take, in seconds.
 LIMITS = {
@@ -142,9 +148,13 @@ def versions(chosen):
 # --- inside: one case ------------------------------------------------------------------------
 
 class Case:
-    def __init__(self, agent, mode, person, scenario):
+    def __init__(self, agent, mode, person, scenario, spec=None):
         self.agent, self.mode, self.person, self.scenario = agent, mode, person, scenario
         self.id = f"{agent}-{mode}-{person}-{scenario}"
+        # A differential case's scenario (differential.py): the agent's own tool is called
+        # and answered on its screen (person "own"), or interview's tool of the agent's
+        # dialect, answered in the inbox; None for the scenarios above.
+        self.spec = spec
 
 
 def tool_result_text(result):
@@ -283,9 +293,16 @@ def reap(case_dir):
     return sorted(set(ended))
 
 
+def next_message_sent(run, spec):
+    """Whether the agent sent the model the person's next message (`spec["next_message"]`)."""
+    said = spec.get("next_message")
+    return bool(said) and any(said in fakemodel._texts(r.get("body")) for r in list(run.requests)
+                              if r.get("method") == "POST")
+
+
 def run_case(case, ctx):
     agent = ctx["agents"][case.agent]
-    scenario = SCENARIOS[case.scenario]
+    scenario = case.spec or SCENARIOS[case.scenario]
     cdir = os.path.join(ctx["runs"], case.id)
     home = os.path.join(cdir, "home")
     work = os.path.join(home, "work")
@@ -296,7 +313,17 @@ def run_case(case, ctx):
     # waiting for the server (the tool is then missing from that turn).
     shutil.copytree(ctx["plugin_cache"], os.path.join(home, ".cache", "interview"))
     marker = "[" + case.id + "]"
-    run = fakemodel.Run(marker, scenario["arguments"], os.path.join(cdir, "model.jsonl"))
+    tool = "interview"
+    command = ["interview", "mcp"]
+    if case.spec:
+        # The same call, to the agent's own tool or to interview's tool of its dialect.
+        if case.person == "own":
+            tool = case.spec["own_tool"]
+        else:
+            tool = case.spec["dialect"]
+            command += ["--tools", case.spec["dialect"]]
+    run = fakemodel.Run(marker, scenario["arguments"], os.path.join(cdir, "model.jsonl"),
+                        tool=tool, own=case.person == "own")
     person = people.PEOPLE[case.person](ctx["interview"], cdir, scenario)
     times = {}
     notes = []
@@ -309,14 +336,15 @@ def run_case(case, ctx):
         "TMPDIR": os.path.join(home, "tmp"),
     }
     os.makedirs(base_env["TMPDIR"])
-    command = ["interview", "mcp"]
     if ctx["tap"]:
         command = [sys.executable, os.path.join(HERE, "mcptap.py"), trace, "--", *command]
     started = time.monotonic()
     dns_from = started
     with fakemodel.FakeModel(run) as server:
-        agent.configure(home, work, server.url, command, person.mcp_env())
-        env = dict(base_env, **agent.env(home, server.url))
+        agent.configure(home, work, server.url, command, person.mcp_env(),
+                        own_tool=case.spec is not None)
+        env = dict(base_env, **agent.env(home, server.url),
+                   **(agent.own_tool_env if case.spec else {}))
         prompt = scenario["prompt"] + " " + marker
         person.start(base_env)
         deadline = time.monotonic() + LIMITS["headless"]
@@ -343,6 +371,8 @@ def run_case(case, ctx):
                 notes.append(f"exit {proc.returncode}")
         else:
             term = Terminal(agent.interactive(), env, work, log_path=os.path.join(cdir, "pty.log"))
+            if hasattr(person, "attach"):
+                person.attach(term)
             try:
                 ready_by = time.monotonic() + LIMITS["tui_ready"]
                 ready = term.wait_for(agent.ready, LIMITS["tui_ready"])
@@ -372,8 +402,16 @@ def run_case(case, ctx):
                                 return LIMITS["inbox_result"]
                             return LIMITS["pending" if agent.renders_forms else "result"]
                         since = time.monotonic()
+                        # An own tool that gives the model nothing (the agent drops the call):
+                        # the person's last keys send the next message, and the request that
+                        # carries it is what the case waits for.
+                        nothing = case.person == "own" and case.spec.get("own_gives_nothing")
                         while run.result is None and time.monotonic() < since + limit():
                             run.wait(lambda: run.result is not None, 0.5)
+                            if nothing and person.done.is_set() and next_message_sent(run, case.spec):
+                                break
+                            if case.spec and person.failure:
+                                break  # the keys went wrong: nothing more will come
                         if run.result is not None:
                             term.wait_for(re.escape(fakemodel.FINAL_TEXT), LIMITS["final_text"])
                         elif agent.form and term.wait_for(agent.form, 1):
@@ -401,15 +439,22 @@ def run_case(case, ctx):
     if run.call_id is None:
         main = [r for r in run.requests if marker in json.dumps(r.get("body", ""))]
         got, how = ("no call: the tool was not offered" if main else "no call: no request"), ""
+    elif case.spec and case.person == "own" and case.spec.get("own_gives_nothing"):
+        got, how = ("nothing, the call dropped" if next_message_sent(run, case.spec)
+                     else "no result"), ""
     elif run.result is None:
         got, how = ("pending" if pending else "no result"), ""
+    elif case.spec:
+        got, how = "a result", ""  # judged beside the other run of its pair
     else:
         got, how = status_of(text)
     if is_error:
         how += ", is_error"
     expect = person.expect(agent, case.mode)
     ok = got == expect.status and all(c in (text or "") for c in expect.carries)
-    known = KNOWN_FAILURES.get((case.agent, case.mode, case.person))
+    if case.spec:
+        ok = got in ("a result", "nothing, the call dropped") and not person.failure
+    known = None if case.spec else KNOWN_FAILURES.get((case.agent, case.mode, case.person))
     if person.failure and not ctx["inbox_exists"] and case.person == "inbox":
         known = "this build of interview has no `inbox` command yet"
     verdict = ("XPASS" if known else "PASS") if ok else ("XFAIL" if known else "FAIL")
@@ -426,6 +471,60 @@ def run_case(case, ctx):
         "requests": [f"{r['method']} {r['path']} → {r.get('answer')}" for r in run.requests],
     }
     with open(os.path.join(cdir, "result.json"), "w") as f:
+        json.dump(outcome, f, indent=1)
+    return outcome
+
+
+def run_pair(agent, name, spec, ctx, sides=("own", "inbox")):
+    """One differential case: the agent's own tool answered on its screen, and interview's tool
+    of its dialect answered in the inbox, the two runs side by side (each with its own home,
+    terminal, fake model and inbox); what the model read of each, compared. `sides` may name
+    one of the two, to try its keys alone (the case then fails)."""
+    runs = {person: {"case": "-", "got": "not run", "verdict": "FAIL", "tool_result": None,
+                     "vendor_hosts": [], "times": {}, "person_failure": None,
+                     "mcp": {"summary": ""}} for person in ("own", "inbox")}
+
+    def side(person):
+        case = Case(agent, "interactive", person, "diff-" + name, spec=spec)
+        try:
+            runs[person] = run_case(case, ctx)
+        except Exception as e:  # noqa: BLE001 - a harness fault is this case's failure
+            import traceback
+            traceback.print_exc()
+            runs[person] = dict(runs[person], case=case.id, got=f"harness error: {e}")
+
+    threads = [threading.Thread(target=side, args=(p,)) for p in sides]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    own, ours = runs["own"], runs["inbox"]
+    problems = [f"{who}: {r['got']}" + (f" ({r['person_failure']})" if r.get("person_failure") else "")
+                for who, r in (("own tool", own), ("interview", ours)) if r["verdict"] != "PASS"]
+    views = None
+    if not problems:
+        try:
+            views = spec["compare"](own["tool_result"], ours["tool_result"])
+        except Exception as e:  # noqa: BLE001 - a result of another shape is a difference
+            problems.append(f"unreadable result: {e!r}")
+    if views and views[0] != views[1]:
+        problems.append("the model read different things")
+    known = KNOWN_FAILURES.get((agent, "differential", name))
+    ok = not problems
+    verdict = ("XPASS" if known else "PASS") if ok else ("XFAIL" if known else "FAIL")
+    outcome = {
+        "case": f"{agent}-differential-{name}", "agent": agent, "mode": "differential",
+        "person": "own vs inbox", "scenario": name, "verdict": verdict, "known_failure": known,
+        "got": "same" if ok else "; ".join(problems), "expected": "the same result",
+        "read_from": "", "own_read": views[0] if views else None,
+        "interview_read": views[1] if views else None,
+        "runs": [own["case"], ours["case"]],
+        "mcp": ours["mcp"], "vendor_hosts": own["vendor_hosts"] + ours["vendor_hosts"],
+        "times": {"agent": own["times"].get("agent", 0) + ours["times"].get("agent", 0),
+                  **({"call → result": ours["times"]["call → result"]}
+                     if "call → result" in ours["times"] else {})},
+    }
+    with open(os.path.join(ctx["runs"], f"{agent}-differential-{name}.json"), "w") as f:
         json.dump(outcome, f, indent=1)
     return outcome
 
@@ -454,6 +553,7 @@ def table(rows, headers):
 
 
 def inside(args):
+    started = time.time()
     phases = json.loads(os.environ.get("INTERVIEW_AGENTS_PHASES", "{}"))
     root = os.path.join(REPO, "target", "agents")
     t = time.monotonic()
@@ -480,7 +580,10 @@ def inside(args):
     persons = ["nobody"] + (["inbox"] if args.with_inbox else [])
     cases = [Case(a, m, p, s) for a in chosen for m in args.modes
              for p in persons for s in args.scenarios]
-    log(f"{len(cases)} cases; runs in {runs}" + ("" if dns else " (NOT isolated from the network)"))
+    pairs = [(a, name, spec) for a in chosen if args.differential
+             for name, spec in differential.SPECS.get(a, {}).items()
+             if not args.diff_cases or name in args.diff_cases]
+    log(f"{len(cases)} cases, {len(pairs)} differential cases; runs in {runs}" + ("" if dns else " (NOT isolated from the network)"))
     if args.with_inbox:
         # The inbox person's keys, pressed in `interview ask` (the same widgets): when an inbox
         # case fails, this tells whether the keys were the trouble.
@@ -497,6 +600,15 @@ def inside(args):
             log("note: this interview has no `inbox` command; the inbox cases are expected to fail")
     results = []
     all_hosts = []
+
+    def record(outcome, phase, started, said):
+        phases[phase] = time.monotonic() - started
+        results.append(outcome)
+        for h in outcome["vendor_hosts"]:
+            if h not in all_hosts:
+                all_hosts.append(h)
+        log(f"{outcome['verdict']:5}  {outcome['case']}: {said}  {phases[phase]:.1f} s")
+
     for case in cases:
         t = time.monotonic()
         try:
@@ -508,13 +620,14 @@ def inside(args):
                        "person": case.person, "scenario": case.scenario, "got": f"harness error: {e}",
                        "expected": "", "verdict": "FAIL", "mcp": {"summary": ""}, "times": {},
                        "vendor_hosts": [], "known_failure": None, "read_from": ""}
-        phases[f"case {case.id}"] = time.monotonic() - t
-        results.append(outcome)
-        for h in outcome["vendor_hosts"]:
-            if h not in all_hosts:
-                all_hosts.append(h)
-        log(f"{outcome['verdict']:5}  {case.id}: got {outcome['got']} ({outcome['mcp']['summary']})"
-            f"  {phases['case ' + case.id]:.1f} s")
+        record(outcome, f"case {case.id}", t, f"got {outcome['got']} ({outcome['mcp']['summary']})")
+    for agent, name, spec in pairs:
+        t = time.monotonic()
+        outcome = run_pair(agent, name, spec, ctx, args.diff_sides)
+        record(outcome, f"differential {agent} {name}", t, outcome["got"])
+        if outcome["own_read"] != outcome["interview_read"]:
+            log(f"         own tool:  {json.dumps(outcome['own_read'])[:400]}")
+            log(f"         interview: {json.dumps(outcome['interview_read'])[:400]}")
     with open(os.path.join(runs, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
 
@@ -553,6 +666,8 @@ def inside(args):
     counts = {v: sum(r["verdict"] == v for r in results) for v in ("PASS", "FAIL", "XFAIL", "XPASS")}
     log(f"\nknown failures: {counts['XFAIL']} still failing (XFAIL), {counts['XPASS']} passing (XPASS)")
     log(f"{counts['PASS']} passed, {counts['FAIL'] + counts['XPASS']} failed")
+    total = time.time() - float(os.environ.get("INTERVIEW_AGENTS_STARTED") or started)
+    log(f"time: {total:.0f} s ({total / 60:.1f} min), from the start of run.py")
     return 1 if failed else 0
 
 
@@ -565,6 +680,14 @@ def main():
     parser.add_argument("--scenarios", default="single,batch")
     parser.add_argument("--with-inbox", action="store_true",
                         help="also the person who answers in `interview inbox`")
+    parser.add_argument("--differential", action="store_true",
+                        help="also the differential cases: each agent's own ask-the-user tool "
+                        "against interview's tool of its dialect, answered with the same keys")
+    parser.add_argument("--diff-cases", default="",
+                        help="only these differential cases, by name, separated by commas")
+    parser.add_argument("--diff-sides", default="own,inbox",
+                        help="of own, inbox: which run of each differential case (both to "
+                        "compare; one alone, to try its keys)")
     parser.add_argument("--no-tap", action="store_true",
                         help="run `interview mcp` itself, not through the MCP line recorder")
     parser.add_argument("--vendor-calls", action="store_true",
@@ -573,12 +696,13 @@ def main():
     parser.add_argument("--no-netns", action="store_true",
                         help="run without the network namespace (the agents may then reach out)")
     args = parser.parse_args()
-    for name in ("agents", "modes", "scenarios"):
+    for name in ("agents", "modes", "scenarios", "diff_cases", "diff_sides"):
         setattr(args, name, [x for x in getattr(args, name).split(",") if x])
     if not os.path.exists(args.interview):
         sys.exit(f"no such binary: {args.interview}")
     if sandbox.inside():
         sys.exit(inside(args))
+    os.environ["INTERVIEW_AGENTS_STARTED"] = str(time.time())
     root = os.path.join(REPO, "target", "agents")
     os.makedirs(root, exist_ok=True)
     chosen = [a for a in (cls(root) for cls in agent_defs.ALL) if a.name in args.agents]

@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover - the crude screen below stands in
 KEYS = {
     "enter": "\r", "esc": "\x1b", "tab": "\t", "space": " ", "backspace": "\x7f",
     "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
-    "ctrl-c": "\x03", "ctrl-d": "\x04",
+    "ctrl-c": "\x03", "ctrl-d": "\x04", "ctrl-s": "\x13",
 }
 
 ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]|\x1b.")

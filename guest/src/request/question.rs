@@ -77,7 +77,7 @@ pub fn read(
         }
         _ => options,
     };
-    let required = fields.boolean(REQUIRED)?.unwrap_or(true);
+    let required = fields.boolean(REQUIRED)?.unwrap_or(!rules.optional);
     let kind = read_kind(fields, rules, kind, options.unwrap_or_default())?;
     let question = Question {
         id,

@@ -97,10 +97,15 @@ impl Tool {
                 notes: false,
                 ..ToolRules::default()
             },
-            Tool::Interview
-            | Tool::AskUserQuestion
-            | Tool::RequestUserInput
-            | Tool::ResumeStructured => ToolRules::default(),
+            // Claude Code's dialog lets a person move past a question (Tab) and send the answers
+            // without it; its result then leaves the question out.
+            Tool::AskUserQuestion => ToolRules {
+                optional: true,
+                ..ToolRules::default()
+            },
+            Tool::Interview | Tool::RequestUserInput | Tool::ResumeStructured => {
+                ToolRules::default()
+            }
         }
     }
 }
@@ -131,6 +136,9 @@ pub struct ToolRules {
     /// A choice question may offer notes on the pick (false where the tool's own result has
     /// no place for one).
     pub notes: bool,
+    /// A question the arguments do not call required may be left unanswered, as the agent's
+    /// own dialog allows.
+    pub optional: bool,
 }
 
 impl Default for ToolRules {
@@ -144,6 +152,7 @@ impl Default for ToolRules {
             literal_newlines: false,
             yes_no_choice: false,
             notes: true,
+            optional: false,
         }
     }
 }
