@@ -75,11 +75,7 @@ SCENARIOS = {
 # and are checked against what is right; a listed case that passes is reported as XPASS and
 # fails the run, so that this list is kept true.
 # Differential cases are keyed (agent, "differential", case).
-KNOWN_FAILURES: dict = {
-    ("codex", "differential", "skip"): "Codex's dialog sends the answers with questions left "
-    "unanswered (empty lists) once the person confirms; interview asks every request_user_input "
-    "question as required, so the inbox offers no skip",
-}
+KNOWN_FAILURES: dict = {}
 
 # How long each step may take, in seconds.
 LIMITS = {

@@ -98,14 +98,13 @@ impl Tool {
                 ..ToolRules::default()
             },
             // Claude Code's dialog lets a person move past a question (Tab) and send the answers
-            // without it; its result then leaves the question out.
-            Tool::AskUserQuestion => ToolRules {
+            // without it; its result then leaves the question out. Codex's moves past one with
+            // the arrows and sends it, once confirmed, with an empty list of answers.
+            Tool::AskUserQuestion | Tool::RequestUserInput => ToolRules {
                 optional: true,
                 ..ToolRules::default()
             },
-            Tool::Interview | Tool::RequestUserInput | Tool::ResumeStructured => {
-                ToolRules::default()
-            }
+            Tool::Interview | Tool::ResumeStructured => ToolRules::default(),
         }
     }
 }
