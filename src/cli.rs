@@ -182,16 +182,17 @@ const GLOBAL: &[Opt] = &[
     valued(
         "component",
         "FILE",
-        "Run this plugin component instead of the built-in one.",
+        "Run this plugin component instead of the built-in one (compiles it: a build with \
+         the compile feature).",
     ),
     flag(
         "no-cache",
-        "Compile the component every time instead of using the cache.",
+        "Compile the --component every time instead of keeping it in the cache.",
     ),
     flag(
         "perf-map",
         "Name the plugin's compiled functions for Linux perf, in /tmp/perf-<pid>.map \
-         (compiles the component afresh).",
+         (compiles the component afresh: a build with the compile feature).",
     ),
 ];
 

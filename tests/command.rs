@@ -404,6 +404,41 @@ fn schema_check_and_help() {
     );
 }
 
+/// The built-in plugin was compiled when `interview` was built: a first run compiles nothing
+/// and writes nothing, so it answers where no cache folder can be made (a home it cannot write
+/// to, a cache path that is a file).
+#[test]
+fn the_first_run_needs_no_cache_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let cache = dir.path().join("cache");
+    std::fs::write(&cache, "").unwrap();
+    // (Root, which CI may run as, could write there anyway: the checks below that nothing was
+    // written hold either way.)
+    let read_only = std::os::unix::fs::PermissionsExt::from_mode(0o500);
+    std::fs::set_permissions(&home, read_only).unwrap();
+    let request = dir.path().join("request.json");
+    std::fs::write(&request, r#"{"question": "Which?", "options": ["a", "b"]}"#).unwrap();
+    let mut child = interview()
+        .arg("ask")
+        .arg(&request)
+        .env("HOME", &home)
+        .env("XDG_CACHE_HOME", &cache)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"2\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(result(&output)["answer"], "b");
+    assert!(!stderr(&output).contains("cache"), "{}", stderr(&output));
+    assert_eq!(std::fs::read_dir(&home).unwrap().count(), 0);
+    assert_eq!(std::fs::read(&cache).unwrap(), b"");
+}
+
 #[test]
 fn a_broken_component_exits_4() {
     let output = run(&["--component", "/nonexistent.wasm", "schema"], "");

@@ -1,9 +1,10 @@
 //! Sizes and times of the plugin and the command: `cargo bench`.
 //!
-//! First the README's table: `interview` (built by `cargo xtask release`, and copied as an
-//! installer copies it) and its anchors (a native program that reads one line, and inquire's
-//! `Select`, copied the same way) run in turns in the same pseudo-terminal, 40 pairs a row; each
-//! ratio is the median of the pairs' ratios.
+//! First the performance table: `interview` (as `cargo install --path .` builds and installs
+//! it, or the executable `INTERVIEW_BENCH_EXE` names, such as `cargo xtask release`'s) and its
+//! anchors (a native program that reads one line, and inquire's `Select`, copied as an
+//! installer copies them) run in turns in the same pseudo-terminal, 40 pairs a row; each ratio
+//! is the median of the pairs' ratios.
 //! Then figures of the parts, measured in-process. Run on an idle machine.
 
 mod pty;
@@ -55,21 +56,37 @@ fn main() {
         return;
     }
     let bin = tempfile::tempdir().unwrap();
-    let interview = install(&released_interview(), bin.path());
+    let interview = match std::env::var_os("INTERVIEW_BENCH_EXE") {
+        Some(exe) => install(Path::new(&exe), bin.path()),
+        None => installed_interview(bin.path()),
+    };
+    report(
+        "the executable (bytes)",
+        std::fs::metadata(&interview).unwrap().len(),
+    );
     side_by_side(&interview, bin.path());
     let one_question =
         r#"{"question": "Which environment?", "options": ["dev", "staging", "prod"]}"#;
     let cache = tempfile::tempdir().unwrap();
 
     report("component size (bytes)", EMBEDDED_COMPONENT.len());
+    // Once a process: the built-in plugin's engine and code are made at first use and shared.
+    let started = Instant::now();
+    let plugin = Plugin::load().unwrap();
+    report(
+        "load the built-in plugin (engine, code in place; once)",
+        format!("{:.2?}", started.elapsed()),
+    );
+    // Another build of the plugin (`--component`) is compiled, then cached.
+    let other = || Plugin::builder().component_bytes(EMBEDDED_COMPONENT);
     let compile = time(5, || {
-        Plugin::builder().cache_dir(None).build().unwrap();
+        other().cache_dir(None).build().unwrap();
     });
     report(
         "compile the component (Cranelift, no cache)",
         format!("{compile:.2?}"),
     );
-    Plugin::builder()
+    other()
         .cache_dir(Some(cache.path().into()))
         .build()
         .unwrap();
@@ -84,7 +101,7 @@ fn main() {
         std::fs::metadata(&cached_file).unwrap().len(),
     );
     let cached = time(20, || {
-        Plugin::builder()
+        other()
             .cache_dir(Some(cache.path().into()))
             .build()
             .unwrap();
@@ -94,10 +111,6 @@ fn main() {
         format!("{cached:.2?}"),
     );
 
-    let plugin = Plugin::builder()
-        .cache_dir(Some(cache.path().into()))
-        .build()
-        .unwrap();
     let instantiate = time(200, || {
         plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
     });
@@ -148,15 +161,26 @@ fn main() {
         r#"{{"question": "Pick one", "options": [{}]}}"#,
         options.join(",")
     );
-    let big_call = time(50, || {
-        session
-            .ui_mut()
-            .push([Step::Select(SelectReply::picked(9_999))]);
-        session.call("interview", &big).unwrap();
-    });
+    let big_call = |session: &mut interview_host::Session<ScriptedUi>| {
+        time(50, || {
+            session
+                .ui_mut()
+                .push([Step::Select(SelectReply::picked(9_999))]);
+            session.call("interview", &big).unwrap();
+        })
+    };
     report(
         "one call with 10,000 options (parse, validate, lower)",
-        format!("{big_call:.2?}"),
+        format!("{:.2?}", big_call(&mut session)),
+    );
+    // The built-in code is compiled for the target's baseline processor; compiled here, the
+    // same plugin uses this machine's features (what `-C target-cpu=native` gives the
+    // built-in code).
+    let native = other().cache_dir(None).build().unwrap();
+    let mut native = native.session(ScriptedUi::new([])).unwrap();
+    report(
+        "  the same, compiled for this machine's processor",
+        format!("{:.2?}", big_call(&mut native)),
     );
 
     let request = cache.path().join("request.json");
@@ -175,7 +199,7 @@ fn main() {
     };
     let wall = time(20, command);
     report(
-        "`interview ask`, one numbered question, warm cache (wall)",
+        "`interview ask`, one numbered question, from a pipe (wall)",
         format!("{wall:.2?}"),
     );
     let baseline = time(20, || {
@@ -318,14 +342,6 @@ fn side_by_side(interview: &Path, bin: &Path) {
         .unwrap();
         path
     };
-    // The first run compiles the plugin into the cache; every measured run finds it there.
-    let warm = pty::Run::start(
-        interview,
-        &["ask", "--numbered", numbered.to_str().unwrap()],
-        &env,
-    );
-    whole_process(warm);
-
     println!(
         "{:<52} {:>10} {:>10} {:>7}",
         format!("median of {PAIRS} pairs"),
@@ -333,15 +349,29 @@ fn side_by_side(interview: &Path, bin: &Path) {
         "anchor",
         "ratio"
     );
-    let one_question = || {
+    let question_in = |env: &[(&str, &Path)]| {
         let ours = whole_process(pty::Run::start(
             interview,
             &["ask", "--numbered", numbered.to_str().unwrap()],
-            &env,
+            env,
         ));
-        let theirs = whole_process(pty::Run::start(&anchors.line, &[], &env));
+        let theirs = whole_process(pty::Run::start(&anchors.line, &[], env));
         (ours, theirs)
     };
+    let one_question = || question_in(&env);
+    // A first run: a home and a cache folder of its own, empty, every time (the plugin was
+    // compiled when `interview` was built; before, this run compiled it into the cache).
+    let first_run = || {
+        let fresh = tempfile::tempdir().unwrap();
+        question_in(&[("HOME", fresh.path()), ("XDG_CACHE_HOME", fresh.path())])
+    };
+    first_run();
+    let pairs: Vec<_> = (0..PAIRS).map(|_| first_run()).collect();
+    row(
+        "first run, one numbered question, fresh home (ms)",
+        &pairs,
+        ms,
+    );
     let pairs: Vec<_> = (0..PAIRS).map(|_| one_question()).collect();
     row("whole process, one numbered question (ms)", &pairs, ms);
     // The same after both executables were read back from disk, as after a reboot: the page
@@ -446,17 +476,21 @@ impl From<usize> for Ratio {
     }
 }
 
-/// `interview` as `cargo xtask release` builds it for installing (statically linked on
-/// Linux with glibc).
-fn released_interview() -> PathBuf {
-    let out = Command::new(env!("CARGO"))
-        .args(["xtask", "release"])
+/// `interview` as a person installs it, `cargo install --path .` into `bin` (its default
+/// features, the release profile, linked as cargo links it), built in this target folder.
+fn installed_interview(bin: &Path) -> PathBuf {
+    let root = bin.join("install");
+    let status = Command::new(env!("CARGO"))
+        .args(["install", "--quiet", "--locked", "--path", "."])
+        .arg("--root")
+        .arg(&root)
+        .arg("--target-dir")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-install"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("running cargo xtask release");
-    assert!(out.status.success(), "cargo xtask release failed");
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+        .status()
+        .expect("running cargo install");
+    assert!(status.success(), "cargo install failed");
+    root.join("bin/interview")
 }
 
 /// A copy of `program` in `bin`, written as `cargo install` or a package manager writes one, which

@@ -21,6 +21,9 @@ pub enum Error {
     },
     /// The component could not be compiled: not a component, or not this plugin's world.
     Compile(wasmtime::Error),
+    /// The built-in plugin's code, compiled when this crate was built, cannot run in this
+    /// process (the reason): compiled for a processor with features this one lacks, say.
+    Precompiled(String),
     /// The component could not be instantiated.
     Instantiate(wasmtime::Error),
     /// The plugin trapped or ran out of its memory or compute budget, also when the person's
@@ -60,6 +63,12 @@ impl std::fmt::Display for Error {
                 write!(f, "cannot read the component {}", path.display())
             }
             Error::Compile(_) => write!(f, "cannot compile the component"),
+            Error::Precompiled(reason) => {
+                write!(
+                    f,
+                    "the built-in plugin's compiled code cannot run here: {reason}"
+                )
+            }
             Error::Instantiate(_) => write!(f, "cannot instantiate the component"),
             Error::Trap { function, .. } => write!(f, "the plugin failed in `{function}`"),
             Error::Journal { path, problem } => {
@@ -96,7 +105,7 @@ impl std::error::Error for Error {
             Error::Compile(source) | Error::Instantiate(source) | Error::Trap { source, .. } => {
                 Some(source.as_ref())
             }
-            Error::RequestTooLarge { .. } | Error::Journal { .. } => None,
+            Error::Precompiled(_) | Error::RequestTooLarge { .. } | Error::Journal { .. } => None,
         }
     }
 }

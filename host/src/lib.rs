@@ -2,7 +2,7 @@
 //! answer its questions in a terminal.
 //!
 //! The plugin holds what a request means, validation, batch logic and results; this crate
-//! loads it with wasmtime (compiled once, then cached), keeps it in a sandbox (memory cap,
+//! runs it with wasmtime (compiled when this crate is built), keeps it in a sandbox (memory cap,
 //! compute budget, no WASI at all), and provides its `ui` imports through the [`Ui`] trait:
 //! a [`TerminalUi`] drawn with arrow keys (the `terminal` feature, on by default), a
 //! [`NumberedUi`] for line-by-line terminals, pipes and screen readers, a `WebUi` that asks in a
@@ -40,6 +40,7 @@ mod bindings;
 pub use interview_text::json as json_text;
 use interview_text::sanitize;
 mod choice_imports;
+mod engine_settings;
 mod error;
 mod foreground;
 mod imports;

@@ -1,6 +1,9 @@
-//! Loading the component: compiled once, then read back from a cache so that later runs start
-//! at once. The cache key is the component's bytes and wasmtime's compatibility hash, so a new
-//! plugin or a new wasmtime never reads a stale file.
+//! Loading the component. The built-in plugin was compiled when this crate was built (see the
+//! build script): its code is part of the executable and runs where it lies, so a start
+//! compiles nothing and needs no cache folder. Another component (the `compile` feature) is
+//! compiled once, then read back from a cache so that later runs start at once. The cache key
+//! is the component's bytes and wasmtime's compatibility hash, so a new plugin or a new
+//! wasmtime never reads a stale file.
 //!
 //! A cache file is exactly what wasmtime wrote, and it runs where it lies: it is mapped into
 //! memory once, checked, and its code made executable in place, so start-up pays only for the
@@ -11,27 +14,31 @@
 //! cache folder can write the program itself); only a regular file is opened (never a FIFO, a
 //! device or a symlink); and a file that fails either check is compiled again and replaced.
 //!
-//! Running a cached file needs no compiler, so the engine that runs the plugin has none
+//! Running compiled code needs no compiler, so the engine that runs the plugin has none
 //! (setting Cranelift up for this machine made creating the engine five times slower, about
 //! 60 µs); a compiling engine is made only when there is something to compile. The cache key
 //! is therefore the running engine's settings; the compiled code's CPU features are checked by
 //! wasmtime against this machine's, and a file made for another CPU is refused and rebuilt
 //! like a damaged one.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::ptr::NonNull;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use memmap2::Mmap;
 use wasmtime::component::Component;
-use wasmtime::{CustomCodeMemory, Engine};
+use wasmtime::{Config, CustomCodeMemory, Engine};
 
 use crate::Error;
+use crate::engine_settings;
+use crate::sandbox::Ticker;
 
-/// The default cache folder: `$XDG_CACHE_HOME/interview`, else `~/.cache/interview`.
+#[cfg(feature = "compile")]
+mod cache;
+#[cfg(feature = "compile")]
+pub(crate) use cache::{fingerprint, load};
+
+/// The default cache folder: `$XDG_CACHE_HOME/interview`, else `~/.cache/interview`. Only a
+/// component other than the built-in one is ever kept there.
 pub fn default_cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
@@ -42,7 +49,10 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 
 /// How a component was made ready.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LoadKind {
+    /// The built-in plugin, compiled when this crate was built: nothing compiled or read.
+    Builtin,
     /// Compiled now (and stored, when there is a cache folder).
     Compiled,
     /// Read from the cache.
@@ -59,7 +69,8 @@ pub enum LoadKind {
 pub(crate) struct Compiled {
     // Declared first so that it is dropped first: its code lies in `_image`.
     component: Component,
-    _image: Option<Arc<Mmap>>,
+    #[cfg(feature = "compile")]
+    _image: Option<Arc<memmap2::Mmap>>,
 }
 
 impl Compiled {
@@ -70,75 +81,102 @@ impl Compiled {
     fn in_memory(component: Component) -> Compiled {
         Compiled {
             component,
+            #[cfg(feature = "compile")]
             _image: None,
         }
     }
 }
 
-/// Compiles `bytes` (whose [`fingerprint`] is given) with an engine from `compiler`, or reads
-/// them compiled from `cache_dir`; either way the component is ready for `engine`, which needs
-/// no compiler of its own but must publish code with [`CodePublisher`]. A cache that cannot be
-/// read or written is not an error: the component is compiled in memory instead.
-pub(crate) fn load(
-    engine: &Engine,
-    compiler: impl FnOnce() -> Result<Engine, Error>,
-    bytes: &[u8],
-    fingerprint: u64,
-    cache_dir: Option<&Path>,
-) -> Result<(Compiled, LoadKind), Error> {
-    let compile = |bytes: &[u8]| {
-        compiler()?
-            .precompile_component(bytes)
-            .map_err(Error::Compile)
-    };
-    let Some(dir) = cache_dir else {
-        let compiled = compile(bytes)?;
-        return Ok((deserialize(engine, &compiled)?, LoadKind::Compiled));
-    };
-    let prefix = format!("{:016x}.", key(engine, fingerprint));
-    let mut kind = LoadKind::Compiled;
-    let found = cached_files(dir, &prefix);
-    if let Some(file) = found.first() {
-        match mapped(file) {
-            Ok(image) => {
-                // SAFETY: the mapping holds exactly what `precompile_component` wrote for an
-                // engine of these settings (the key in the name covers them; wasmtime checks
-                // the code's CPU features itself): its CRC-32 matches, and files are only ever
-                // replaced by a rename, never written in place while mapped. It stays mapped
-                // for as long as the component: `Compiled` holds both.
-                match unsafe { Component::deserialize_raw(engine, NonNull::from(&image[..])) } {
-                    Ok(component) => {
-                        let image = Some(Arc::new(image));
-                        return Ok((
-                            Compiled {
-                                component,
-                                _image: image,
-                            },
-                            LoadKind::Cached,
-                        ));
-                    }
-                    Err(e) => kind = LoadKind::Rebuilt(format!("wasmtime refused it: {e}")),
-                }
-            }
-            Err(reason) => kind = LoadKind::Rebuilt(reason),
-        }
+/// The settings of an engine that runs compiled code and compiles none: the shared ones, and
+/// code published where it lies (see [`CodePublisher`]). A `perf_map` engine keeps what a
+/// native profiler reads (which only an engine that compiles can write).
+pub(crate) fn running_config(perf_map: bool) -> Config {
+    let mut config = Config::new();
+    engine_settings::apply(&mut config);
+    #[cfg(feature = "compile")]
+    config.enable_compiler(false);
+    config.with_custom_code_memory(Some(Arc::new(CodePublisher)));
+    if perf_map {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        config.debug_symbols(true);
     }
-    let compiled = compile(bytes)?;
-    for stale in &found {
-        let _ = std::fs::remove_file(stale);
-    }
-    let _ = store(dir, &prefix, &compiled);
-    Ok((deserialize(engine, &compiled)?, kind))
+    config
 }
 
-fn deserialize(engine: &Engine, compiled: &[u8]) -> Result<Compiled, Error> {
-    // SAFETY: `compiled` was produced just now by an engine of the same settings.
-    let component = unsafe { Component::deserialize(engine, compiled) }.map_err(Error::Compile)?;
-    Ok(Compiled::in_memory(component))
+/// The settings of the engine that compiles for a [`running_config`] engine: the same, with
+/// the compiler.
+#[cfg(feature = "compile")]
+pub(crate) fn compiling_config(perf_map: bool) -> Config {
+    let mut config = running_config(perf_map);
+    config.enable_compiler(true);
+    config.with_custom_code_memory(None);
+    config
+}
+
+/// The built-in plugin's code, as the build script compiled it for this crate's target with
+/// [`engine_settings`]. Aligned to a page, which is what [`CodePublisher`] needs to make its
+/// code executable where it lies; larger pages than that are checked for at run time.
+static PRECOMPILED: &PageAligned<[u8]> = &PageAligned(*include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/interview.cwasm"
+)));
+
+#[cfg_attr(target_arch = "x86_64", repr(C, align(4096)))]
+#[cfg_attr(not(target_arch = "x86_64"), repr(C, align(65536)))]
+struct PageAligned<T: ?Sized>(T);
+
+/// The built-in plugin, ready to run, with the engine it runs in and the thread that advances
+/// that engine's epoch. One per process, made at first use and never dropped: its code runs
+/// from the executable's own pages, which wasmtime registers by address, so a second
+/// component over the same bytes cannot exist at the same time, and there is nothing to free.
+pub(crate) struct Builtin {
+    pub(crate) engine: Engine,
+    pub(crate) compiled: Compiled,
+    _ticker: Ticker,
+}
+
+/// The built-in plugin; an error says why its code cannot run in this process.
+pub(crate) fn builtin() -> Result<&'static Builtin, Error> {
+    static BUILTIN: OnceLock<Result<Builtin, String>> = OnceLock::new();
+    BUILTIN
+        .get_or_init(|| {
+            let engine = Engine::new(&running_config(false)).map_err(|e| format!("{e:#}"))?;
+            let component = precompiled(&engine, &PRECOMPILED.0)?;
+            let ticker = Ticker::start(&engine);
+            Ok(Builtin {
+                engine,
+                compiled: Compiled::in_memory(component),
+                _ticker: ticker,
+            })
+        })
+        .as_ref()
+        .map_err(|reason| Error::Precompiled(reason.clone()))
+}
+
+/// The component whose code `bytes` hold, as `Engine::precompile_component` wrote them, run
+/// where they lie when they are aligned to a page (else wasmtime copies them): the reason
+/// when wasmtime refuses them, as it does code of another wasmtime, of other settings than
+/// `engine`'s, or for processor features this one lacks.
+fn precompiled(engine: &Engine, bytes: &'static [u8]) -> Result<Component, String> {
+    let component = if (bytes.as_ptr() as usize).is_multiple_of(page_size()) {
+        // SAFETY: the bytes are what `Engine::precompile_component` wrote (for the built-in
+        // plugin: at build time, for this crate's target, with the settings `engine_settings`
+        // gives the running engine too, by the wasmtime this crate is linked with, since the
+        // build script and the crate resolve to one version); wasmtime checks the version, the
+        // settings and the processor features against this process, and refuses them with an
+        // error if any differs. They are never written to and live as long as the process
+        // (`'static`); the built-in plugin's are the executable's read-only data.
+        unsafe { Component::deserialize_raw(engine, NonNull::from(bytes)) }
+    } else {
+        // SAFETY: as above; wasmtime copies them to pages of its own.
+        unsafe { Component::deserialize(engine, bytes) }
+    };
+    component.map_err(|e| format!("{e:#}"))
 }
 
 /// Makes compiled code executable with `mprotect`, as wasmtime itself does, but for code in
-/// memory wasmtime does not own (a mapped cache file) as well as its own.
+/// memory wasmtime does not own (the built-in plugin in the executable, a mapped cache file)
+/// as well as its own.
 pub(crate) struct CodePublisher;
 
 impl CustomCodeMemory for CodePublisher {
@@ -173,85 +211,63 @@ fn protect(ptr: *const u8, len: usize, protection: libc::c_int) -> wasmtime::Res
     }
 }
 
-/// A hash of a component's bytes, for its cache key.
-pub(crate) fn fingerprint(bytes: &[u8]) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    bytes.hash(&mut hasher);
-    hasher.finish()
-}
+#[cfg(all(test, feature = "compile"))]
+mod tests {
+    use super::*;
 
-fn key(engine: &Engine, fingerprint: u64) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    engine.precompile_compatibility_hash().hash(&mut hasher);
-    fingerprint.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// The cache files of one key (`<key>.<crc32>.cwasm`), whatever their CRC says.
-fn cached_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|entry| {
-            let name = entry.ok()?.file_name();
-            let name = name.to_str()?;
-            (name.starts_with(prefix) && name.ends_with(".cwasm")).then(|| dir.join(name))
-        })
-        .collect();
-    files.sort();
-    files
-}
-
-/// The CRC-32 a cache file's name promises for its contents.
-fn promised_crc(file: &Path) -> Option<u32> {
-    let name = file.file_name()?.to_str()?;
-    let crc = name.strip_suffix(".cwasm")?.rsplit_once('.')?.1;
-    u32::from_str_radix(crc, 16).ok()
-}
-
-/// `file`, mapped privately and read-only, if it may be handed to wasmtime: `Err` with the
-/// reason when it must not be.
-fn mapped(file: &Path) -> Result<Mmap, String> {
-    // O_NOFOLLOW: a symlink is refused, not followed; O_NONBLOCK: opening a FIFO returns at
-    // once instead of waiting for a writer.
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(file)
-        .map_err(|e| format!("cannot open it: {e}"))?;
-    let metadata = opened
-        .metadata()
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    if !metadata.file_type().is_file() {
-        return Err("it is not a regular file".into());
+    /// The plugin compiled by an engine of the running settings changed by `change`.
+    fn compiled_with(change: impl FnOnce(&mut Config)) -> &'static [u8] {
+        let mut config = compiling_config(false);
+        change(&mut config);
+        let engine = Engine::new(&config).unwrap();
+        let compiled = engine
+            .precompile_component(crate::EMBEDDED_COMPONENT)
+            .unwrap();
+        compiled.leak()
     }
-    let promised = promised_crc(file).ok_or("its name does not say its checksum")?;
-    // Mapped rather than read: the checksum runs over the page cache itself, with no copy,
-    // and the code then runs from the same pages. Private, as wasmtime maps its own files:
-    // making the code executable never reaches the file.
-    // SAFETY: cache files are only ever replaced by a rename, never changed in place, so the
-    // mapped bytes stay what they are.
-    let mapped = unsafe { memmap2::MmapOptions::new().map_copy_read_only(&opened) }
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    if crc32fast::hash(&mapped) != promised {
-        return Err("its checksum does not match its contents".into());
-    }
-    Ok(mapped)
-}
 
-/// Writes atomically, so that a concurrent run never reads half a file; a file or link already
-/// at the name is replaced, never written through.
-fn store(dir: &Path, prefix: &str, compiled: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let file = dir.join(format!("{prefix}{:08x}.cwasm", crc32fast::hash(compiled)));
-    let temp = dir.join(format!(".{}.{prefix}tmp", std::process::id()));
-    std::fs::write(&temp, compiled)?;
-    // The rename replaces a file, a FIFO or a link at the name; only a directory blocks it.
-    if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_dir()) {
-        let _ = std::fs::remove_dir_all(&file);
+    fn running() -> Engine {
+        Engine::new(&running_config(false)).unwrap()
     }
-    std::fs::rename(&temp, &file).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
+
+    #[test]
+    fn the_builtin_code_runs_in_the_running_engine() {
+        assert!(precompiled(&running(), &PRECOMPILED.0).is_ok());
+        assert!(precompiled(&running(), compiled_with(|_| {})).is_ok());
+    }
+
+    /// Code compiled with settings other than the running engine's (were the build script's
+    /// and the host's ever to drift) is refused with a reason, never run.
+    #[test]
+    fn code_of_other_settings_is_refused() {
+        let Err(refused) = precompiled(
+            &running(),
+            compiled_with(|config| {
+                config.epoch_interruption(false);
+            }),
+        ) else {
+            panic!("run")
+        };
+        assert!(refused.contains("epoch"), "{refused}");
+    }
+
+    /// Code that uses processor features this one lacks (as a build with `-C target-cpu=native`
+    /// copied to an older machine would) is refused with a reason, never run.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn code_for_another_processor_is_refused() {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return;
+        }
+        let Err(refused) = precompiled(
+            &running(),
+            // SAFETY: a real x86-64 feature, which wasmtime checks before running the code.
+            compiled_with(|config| unsafe {
+                config.cranelift_flag_enable("has_avx512f");
+            }),
+        ) else {
+            panic!("run")
+        };
+        assert!(refused.contains("has_avx512f"), "{refused}");
+    }
 }

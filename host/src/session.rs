@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use wasmtime::component::{HasSelf, Linker};
-use wasmtime::{Config, Engine, Store, UpdateDeadline};
+use wasmtime::{Engine, Store, UpdateDeadline};
 
 use crate::Error;
 use crate::bindings::Plugin as Bindings;
@@ -15,16 +15,13 @@ use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::choice_imports;
 use crate::imports::State;
 use crate::journal::{self, Journal};
-use crate::loader::{self, CodePublisher, Compiled, LoadKind};
+use crate::loader::{self, Compiled, LoadKind};
 use crate::replay::{Given, Recorder};
 use crate::sandbox::{GuestClock, Limits, Ticker};
 use crate::ui::Ui;
 
 /// The plugin component that this crate embeds (`host/plugin/interview.wasm`).
 pub const EMBEDDED_COMPONENT: &[u8] = include_bytes!("../plugin/interview.wasm");
-
-/// A hash of [`EMBEDDED_COMPONENT`], made when the crate was built.
-const EMBEDDED_FINGERPRINT: u64 = include!(concat!(env!("OUT_DIR"), "/embedded_fingerprint.rs"));
 
 /// The interview plugin, compiled and ready to instantiate. Cheap to share; load it once.
 pub struct Plugin {
@@ -33,7 +30,9 @@ pub struct Plugin {
     limits: Limits,
     load_kind: LoadKind,
     source: Arc<Source>,
-    _ticker: Ticker,
+    /// The epoch thread of an engine of this plugin's own; the built-in plugin's engine has
+    /// one for the process.
+    _ticker: Option<Ticker>,
 }
 
 /// The component's bytes, and their SHA-256 once a journal needs it (which a journal names):
@@ -59,20 +58,21 @@ pub struct PluginBuilder {
 }
 
 impl PluginBuilder {
-    /// Loads the component from a file instead of the embedded one.
+    /// Loads the component from a file instead of the embedded one (the `compile` feature).
     pub fn component_path(mut self, path: impl Into<PathBuf>) -> Self {
         self.path = Some(path.into());
         self
     }
 
-    /// Uses these component bytes instead of the embedded ones.
+    /// Uses these component bytes instead of the embedded ones (the `compile` feature).
     pub fn component_bytes(mut self, bytes: impl Into<Vec<u8>>) -> Self {
         self.bytes = Some(bytes.into());
         self
     }
 
-    /// Where compiled components are kept (default [`loader::default_cache_dir`]); `None`
-    /// compiles every time.
+    /// Where compiled components other than the built-in one are kept (default
+    /// [`loader::default_cache_dir`]); `None` compiles every time. The built-in plugin was
+    /// compiled when this crate was built and never uses it.
     pub fn cache_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.cache_dir = dir;
         self
@@ -84,35 +84,43 @@ impl PluginBuilder {
         self
     }
 
-    /// Names the plugin's compiled functions for Linux `perf`: wasmtime writes where each one
-    /// lies to `/tmp/perf-<pid>.map`, which `perf report` reads, so a profile of the host shows
-    /// the guest's functions beside its own (by their source names when the component keeps
-    /// its name section). Compiles the component afresh: the cached file keeps no symbols.
+    /// Names the plugin's compiled functions for Linux `perf` (the `compile` feature):
+    /// wasmtime writes where each one lies to `/tmp/perf-<pid>.map`, which `perf report`
+    /// reads, so a profile of the host shows the guest's functions beside its own (by their
+    /// source names when the component keeps its name section). Compiles the component afresh:
+    /// the code compiled ahead of time, or cached, keeps no symbols.
     pub fn perf_map(mut self, on: bool) -> Self {
         self.perf_map = on;
         self
     }
 
-    /// Compiles (or reads from the cache) the component.
-    pub fn build(self) -> Result<Plugin, Error> {
-        let bytes: Cow<'static, [u8]> = match (&self.path, self.bytes) {
+    /// Makes the component ready: the built-in plugin at once, as it was compiled when this
+    /// crate was built; another component, or one for a profiler, is compiled (or read from
+    /// the cache), which takes the `compile` feature and is an [`Error::Compile`] without it.
+    pub fn build(mut self) -> Result<Plugin, Error> {
+        let bytes: Cow<'static, [u8]> = match (&self.path, self.bytes.take()) {
             (Some(path), _) => Cow::Owned(std::fs::read(path).map_err(|source| Error::Read {
                 path: path.clone(),
                 source,
             })?),
             (None, Some(bytes)) => Cow::Owned(bytes),
+            (None, None) if !self.perf_map => {
+                let builtin = loader::builtin()?;
+                return Ok(Plugin {
+                    engine: builtin.engine.clone(),
+                    compiled: builtin.compiled.clone(),
+                    limits: self.limits,
+                    load_kind: LoadKind::Builtin,
+                    source: Arc::new(Source {
+                        bytes: Cow::Borrowed(EMBEDDED_COMPONENT),
+                        digest: OnceLock::new(),
+                    }),
+                    _ticker: None,
+                });
+            }
             (None, None) => Cow::Borrowed(EMBEDDED_COMPONENT),
         };
-        let fingerprint = match &bytes {
-            Cow::Borrowed(_) => EMBEDDED_FINGERPRINT,
-            Cow::Owned(bytes) => loader::fingerprint(bytes),
-        };
-        let config = |compiler| engine_config(compiler, self.perf_map);
-        let engine = Engine::new(&config(false)).map_err(Error::Compile)?;
-        let compiler = || Engine::new(&config(true)).map_err(Error::Compile);
-        let cache_dir = self.cache_dir.as_deref().filter(|_| !self.perf_map);
-        let (compiled, load_kind) =
-            loader::load(&engine, compiler, &bytes, fingerprint, cache_dir)?;
+        let (engine, compiled, load_kind) = compile(&bytes, &self)?;
         let ticker = Ticker::start(&engine);
         Ok(Plugin {
             engine,
@@ -123,44 +131,38 @@ impl PluginBuilder {
                 bytes,
                 digest: OnceLock::new(),
             }),
-            _ticker: ticker,
+            _ticker: Some(ticker),
         })
     }
 }
 
-/// The engine's settings, chosen for a process that starts, asks and ends: one engine
-/// compiles (`compiler`), the other runs what it compiled, with the same settings. A
-/// `perf_map` engine keeps what a native profiler reads.
-fn engine_config(compiler: bool, perf_map: bool) -> Config {
-    let mut config = Config::new();
-    config.enable_compiler(compiler);
-    if !compiler {
-        // Runs a cached file's code where it is mapped (see the loader).
-        config.with_custom_code_memory(Some(Arc::new(CodePublisher)));
-    }
-    config.epoch_interruption(true);
-    // What a trap reports is the plugin's own message; wasm offsets in it would help nobody,
-    // and the map from code to offsets is a sixth of the compiled file.
-    config.generate_address_map(false);
-    // Only a native debugger or profiler walks wasm frames with `.eh_frame`; registering it
-    // costs every start, and wasmtime's own traps and backtraces do without it.
-    config.native_unwind_info(false);
-    // Nor does anything but a native profiler read the compiled file's symbol table: 36 KB, a
-    // twentieth of the file.
-    config.debug_symbols(false);
-    // Copy-on-write memory images pay off when one module is instantiated many times; a
-    // process that instantiates once would spend more making the image than copying the
-    // plugin's 50 KB of data.
-    config.memory_init_cow(false);
-    if perf_map {
-        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
-        config.debug_symbols(true);
-    }
-    config
+/// `bytes` compiled (or read from the cache), with the engine that runs them.
+#[cfg(feature = "compile")]
+fn compile(bytes: &[u8], how: &PluginBuilder) -> Result<(Engine, Compiled, LoadKind), Error> {
+    let engine = Engine::new(&loader::running_config(how.perf_map)).map_err(Error::Compile)?;
+    let compiler = || Engine::new(&loader::compiling_config(how.perf_map)).map_err(Error::Compile);
+    let cache_dir = how.cache_dir.as_deref().filter(|_| !how.perf_map);
+    let (compiled, load_kind) = loader::load(
+        &engine,
+        compiler,
+        bytes,
+        loader::fingerprint(bytes),
+        cache_dir,
+    )?;
+    Ok((engine, compiled, load_kind))
+}
+
+/// Without a compiler, only the built-in plugin runs.
+#[cfg(not(feature = "compile"))]
+fn compile(_: &[u8], _: &PluginBuilder) -> Result<(Engine, Compiled, LoadKind), Error> {
+    Err(Error::Compile(wasmtime::Error::msg(
+        "this build runs only its built-in plugin: compiling another component, or one for \
+         a profiler, takes interview-host's `compile` feature",
+    )))
 }
 
 impl Plugin {
-    /// The embedded component, with the default cache folder and limits.
+    /// The built-in plugin, with the default limits.
     pub fn load() -> Result<Plugin, Error> {
         Plugin::builder().build()
     }
@@ -182,7 +184,7 @@ impl Plugin {
         }
     }
 
-    /// Whether the component was compiled now or read from the cache.
+    /// Whether the component is the built-in one, compiled now or read from the cache.
     pub fn load_kind(&self) -> &LoadKind {
         &self.load_kind
     }

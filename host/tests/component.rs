@@ -5,15 +5,10 @@ use std::sync::OnceLock;
 use interview_host::*;
 use serde_json::{Value as Json, json};
 
-/// One compiled plugin for the whole file: compiling is the slow part of a debug build.
+/// One plugin for the whole file.
 fn plugin() -> &'static Plugin {
     static PLUGIN: OnceLock<Plugin> = OnceLock::new();
-    PLUGIN.get_or_init(|| {
-        Plugin::builder()
-            .cache_dir(None)
-            .build()
-            .expect("the embedded component loads")
-    })
+    PLUGIN.get_or_init(|| Plugin::load().expect("the built-in plugin loads"))
 }
 
 fn call(arguments: &str, steps: impl IntoIterator<Item = Step>) -> (Json, Session<ScriptedUi>) {
@@ -272,6 +267,46 @@ fn the_host_refuses_oversized_requests_before_copying_them() {
     );
 }
 
+/// The built-in plugin was compiled when the crate was built: loading it compiles nothing and
+/// touches no cache folder, even one that cannot exist (a file where the folder would be).
+/// Plugins loaded at once, in threads, share its code, which outlives any of them.
+#[test]
+fn the_builtin_plugin_needs_no_compiler_and_no_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_folder = dir.path().join("file");
+    std::fs::write(&not_a_folder, "").unwrap();
+    let sessions: Vec<_> = std::thread::scope(|scope| {
+        let loads: Vec<_> = (0..4)
+            .map(|_| {
+                let cache = not_a_folder.clone();
+                scope.spawn(move || Plugin::builder().cache_dir(Some(cache)).build().unwrap())
+            })
+            .collect();
+        loads
+            .into_iter()
+            .map(|load| {
+                let plugin = load.join().unwrap();
+                assert_eq!(plugin.load_kind(), &LoadKind::Builtin);
+                plugin
+                    .session(ScriptedUi::new([Step::Select(SelectReply::picked(1))]))
+                    .unwrap()
+            })
+            .collect()
+    });
+    for mut session in sessions {
+        let result = session
+            .call(
+                "interview",
+                r#"{"question": "Which?", "options": ["a", "b"]}"#,
+            )
+            .unwrap();
+        let result: Json = serde_json::from_str(&result).unwrap();
+        assert_eq!(result["answer"], "b");
+    }
+    assert_eq!(std::fs::read(&not_a_folder).unwrap(), b"");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
 #[test]
 fn compiled_once_then_read_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
@@ -288,9 +323,10 @@ fn compiled_once_then_read_from_the_cache() {
     );
 }
 
-/// The embedded plugin, with its cache in `dir`.
+/// The plugin compiled from its WebAssembly (not the code built in), with its cache in `dir`.
 fn load_cached_in(dir: &std::path::Path) -> Plugin {
     Plugin::builder()
+        .component_bytes(EMBEDDED_COMPONENT.to_vec())
         .cache_dir(Some(dir.into()))
         .build()
         .unwrap()

@@ -1,5 +1,5 @@
-//! What the command tests share: running `interview` with one compile cache, and reading what
-//! it printed.
+//! What the command tests share: running `interview` with one compile cache (for the runs of
+//! other components), and reading what it printed.
 #![allow(dead_code)] // each test binary uses its own share of these
 
 use std::io::Write;
@@ -14,7 +14,7 @@ pub const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.j
 
 pub fn interview() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_interview"));
-    // One cache for every test: the component is compiled once, not once per run.
+    // One cache for every test: a `--component` is compiled once, not once per run.
     command.env(
         "XDG_CACHE_HOME",
         concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),

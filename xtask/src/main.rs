@@ -1,5 +1,5 @@
-//! Project tasks: `cargo xtask build-guest [--check]`, `cargo xtask release` and `cargo xtask
-//! startup-order`.
+//! Project tasks: `cargo xtask build-guest [--check]`, `cargo xtask release [--startup-order]`
+//! and `cargo xtask startup-order`.
 //!
 //! `build-guest` rebuilds the plugin component from `guest/` and writes it to
 //! `host/plugin/interview.wasm`, the file the host embeds and the repository commits. With
@@ -10,7 +10,7 @@
 //!
 //! `release` builds the `interview` executable as it is meant to be installed (see
 //! [`release`]) and prints its path. `startup-order` writes the list of functions a start runs,
-//! which `release` lays out together (see [`startup_order`]).
+//! which `release --startup-order` lays out together (see [`startup_order`]).
 
 mod release;
 mod shrink;
@@ -43,11 +43,12 @@ fn main() -> ExitCode {
         ["build-guest"] => build_guest(Output::Committed),
         ["build-guest", "--check"] => build_guest(Output::Check),
         ["build-guest", "--names", file] => build_guest(Output::Named(PathBuf::from(file))),
-        ["release"] => release::release(&workspace_root()),
+        ["release"] => release::release(&workspace_root(), false),
+        ["release", "--startup-order"] => release::release(&workspace_root(), true),
         ["startup-order"] => startup_order::generate(&workspace_root()),
         _ => Err(
             "usage: cargo xtask build-guest [--check | --names FILE] | cargo xtask release \
-                  | cargo xtask startup-order"
+                  [--startup-order] | cargo xtask startup-order"
                 .to_string(),
         ),
     };

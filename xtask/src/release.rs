@@ -11,12 +11,15 @@
 //! 11,800 places in 3 KB rather than 280 KB, which makes a one-question run about 4% faster.
 //! The code that applies them is the static C library's own: it runs on any system.
 //!
-//! Where the linker is lld (rustup's Rust on x86-64 Linux links with its own), the functions a
-//! start runs are laid out together, in the order `xtask/startup-order.txt` lists them (see
-//! [`crate::startup_order`]; this program stands in for the linker to do it). A start then
-//! maps its code from a few neighbouring stretches of the file rather than from pages strewn
-//! over 12 MB of code: each page fault maps the 64 KB around it, and the kernel maps a file
-//! cached in single pages (as after reading it back from disk) one page at a time.
+//! With `--startup-order`, where the linker is lld (rustup's Rust on x86-64 Linux links with its
+//! own), the functions a start runs are laid out together, in the order
+//! `xtask/startup-order.txt` lists them (see [`crate::startup_order`]; this program stands in
+//! for the linker to do it). A start then maps its code from a few neighbouring stretches of
+//! the file rather than from pages strewn over the code: each page fault maps the 64 KB around
+//! it, and the kernel maps a file cached in single pages (as after reading it back from disk)
+//! one page at a time. It is an opt-in: with the plugin's code built into the executable, what
+//! it saves is within a start's noise (see the performance notes), and the list goes stale
+//! with every new Rust or dependency.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -24,19 +27,21 @@ use std::process::Command;
 
 use crate::{cargo, in_temp_dir, startup_order, target_dir, write_file};
 
-/// Builds the executable and prints its path on stdout.
-pub fn release(root: &Path) -> Result<(), String> {
-    let built = build(root)?;
+/// Builds the executable (its start-up functions laid out together when `ordered`) and prints
+/// its path on stdout.
+pub fn release(root: &Path, ordered: bool) -> Result<(), String> {
+    let built = build(root, ordered)?;
     println!("{}", built.display());
     Ok(())
 }
 
-/// Builds the executable and returns its path.
-pub fn build(root: &Path) -> Result<PathBuf, String> {
+/// Builds the executable (its start-up functions laid out together when `ordered`) and returns
+/// its path.
+pub fn build(root: &Path, asked: bool) -> Result<PathBuf, String> {
     let host = host_target()?;
     let order = root.join(startup_order::FILE);
     let linux = host.ends_with("-linux-gnu");
-    let lld = linux && links_with_lld(&host)?;
+    let lld = asked && linux && links_with_lld(&host)?;
     let ordered = lld && order.exists();
     let mut cargo = cargo();
     cargo.current_dir(root).args([
@@ -82,8 +87,13 @@ pub fn build(root: &Path) -> Result<PathBuf, String> {
     let built = target_dir(root).join(&host).join("release/interview");
     if ordered {
         startup_order::report(&order, &built);
-    } else if linux && !lld {
+    } else if asked && linux && !lld {
         eprintln!("xtask: the linker is not lld: the start-up functions are not laid out together");
+    } else if asked && lld {
+        eprintln!(
+            "xtask: no {}: the start-up functions are not laid out",
+            startup_order::FILE
+        );
     }
     Ok(built)
 }

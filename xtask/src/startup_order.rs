@@ -1,10 +1,9 @@
-//! `cargo xtask startup-order`: which of the executable's functions a start runs, for the
-//! release build to lay out together (see [`crate::release`]).
+//! `cargo xtask startup-order`: which of the executable's functions a start runs, for
+//! `cargo xtask release --startup-order` to lay out together (see [`crate::release`]).
 //!
 //! It runs the executable just built under Valgrind's callgrind, which names every function
 //! that runs, however briefly: answering one numbered question from a pipe, and one arrow-key
-//! select in a pseudo-terminal (through util-linux's `script`), each from a compiled plugin in
-//! the cache. To those it adds what runs in their place elsewhere: the C library's start (which
+//! select in a pseudo-terminal (through util-linux's `script`). To those it adds what runs in their place elsewhere: the C library's start (which
 //! callgrind calls "below main"), other names of the same code, and the variants of a function
 //! for other processors (`__memmove_avx512_unaligned_erms` beside the `__memmove_avx_…` that
 //! Valgrind's processor picks, `calculate_avx512` beside `calculate`). The list is written to
@@ -57,7 +56,7 @@ pub fn generate(root: &Path) -> Result<(), String> {
          runs",
     )?;
     let script = which("script").ok_or("util-linux's `script` is not installed")?;
-    let executable = release::build(root)?;
+    let executable = release::build(root, false)?;
     let called = in_temp_dir("startup-order", |dir| {
         record(&valgrind, &script, &executable, dir)
     })?;

@@ -18,7 +18,8 @@ def plugin():
 
 @pytest.fixture(scope="session")
 def rust_command():
-    """The Rust command (`cargo build` puts it in target/debug), or INTERVIEW_RUST."""
+    """The Rust command, or INTERVIEW_RUST: `cargo build --features compile` (or `cargo test`)
+    puts it in target/debug, able to run another component, which the fault tests give it."""
     path = Path(os.environ.get("INTERVIEW_RUST", ROOT / "target" / "debug" / "interview"))
-    assert path.is_file(), f"the Rust command is not built at {path}: run cargo build first"
+    assert path.is_file(), f"the Rust command is not built at {path}: run cargo build --features compile first"
     return path
