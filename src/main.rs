@@ -490,9 +490,7 @@ fn elicit(
     let exit = match elicitation.ending {
         ElicitEnding::Accepted => Exit::Answered,
         ElicitEnding::Declined => Exit::Declined,
-        ElicitEnding::Cancelled
-            if (session.ui().stop_reason() == Some(StopReason::Interrupted)) =>
-        {
+        ElicitEnding::Cancelled if session.ui().stop_reason() == Some(StopReason::Interrupted) => {
             Exit::Interrupted
         }
         ElicitEnding::Cancelled => Exit::Cancelled,
