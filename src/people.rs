@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use interview_host::LineReader;
-use interview_host::NumberedUi;
+use interview_host::LineUi;
 use interview_host::TerminalUi;
 use interview_host::{Absence, NoPerson, ScriptedUi, Ui, is_foreground};
 
@@ -66,7 +66,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
     };
     stop_on_signal(interrupter.flag());
     let colour = colour(request_on_stdin || std::io::stderr().is_terminal());
-    Box::new(NumberedUi::new(lines, out, colour))
+    Box::new(LineUi::new(lines, out, colour))
 }
 
 /// A browser page for the person: served on 127.0.0.1; when a request has questions and no page

@@ -71,12 +71,18 @@ fn a_run_cut_off_resumes_from_the_journal_and_removes_it() {
     let second = run(&args, "3\n\n");
     let said = stderr(&second);
     assert_eq!(second.status.code(), Some(0), "{said}");
+    // Lines are all a line-mode host sees: the answers kept are shown at the review.
+    let resumed = said.find("Resumed where you left off.\n").expect(&said);
+    let asked = said.find("How many replicas?").expect(&said);
     assert!(
-        said.contains("Resumed where you left off; your 2 answers are kept:"),
+        resumed < asked,
+        "said before the question asked next:\n{said}"
+    );
+    assert!(
+        said.contains("  1. Which environment?: staging\n"),
         "{said}"
     );
-    assert!(said.contains("✔ Which environment?: staging"), "{said}");
-    assert!(said.contains("✔ Release name?: Aurora"), "{said}");
+    assert!(said.contains("  2. Release name?: Aurora\n"), "{said}");
     assert!(
         !said.contains("Release name?\n"),
         "an answered question is not asked again:\n{said}"
@@ -160,7 +166,11 @@ fn an_elicitation_resumes_and_its_secret_is_asked_again() {
     let second = run(&args, "swordfish\n2\n\n");
     let said = stderr(&second);
     assert_eq!(second.status.code(), Some(0), "{said}");
-    assert!(said.contains("your answer is kept:"), "{said}");
+    assert!(said.contains("Resumed where you left off.\n"), "{said}");
+    assert!(
+        !said.contains("user\n"),
+        "an answered field is not asked again:\n{said}"
+    );
     let reply = result(&second);
     assert_eq!(
         reply["content"],

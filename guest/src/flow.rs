@@ -3,6 +3,7 @@
 //! given so far.
 
 use crate::judge::{Leeway, Reply, Verdict, judge};
+use crate::lines::{ImportedLines, Lines};
 use crate::model::*;
 use crate::printable::Printable;
 use crate::secret_choice;
@@ -25,34 +26,67 @@ pub trait Ui {
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply;
 }
 
-/// The UI the host provides through the component's imports.
-pub struct ImportedUi;
+/// The UI the host provides through the component's imports: its widgets, or, where it reads
+/// only lines, the plugin's own line mode over its `write` and `read-line`.
+#[derive(Default)]
+pub struct ImportedUi {
+    lines: Option<Lines<ImportedLines>>,
+}
+
+impl ImportedUi {
+    /// The line mode, once the host has said it reads lines.
+    fn lines(&mut self) -> Option<&mut Lines<ImportedLines>> {
+        self.lines.as_mut()
+    }
+}
 
 impl Ui for ImportedUi {
     fn mode(&mut self) -> Mode {
-        crate::bindings::interview::plugin::ui::mode()
+        let mode = crate::bindings::interview::plugin::ui::mode();
+        if mode == Mode::Lines && self.lines.is_none() {
+            self.lines = Some(Lines::new(ImportedLines));
+        }
+        mode
     }
     fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {
-        crate::bindings::interview::plugin::ui::select(frame, request)
+        match self.lines() {
+            Some(lines) => lines.select(frame, request),
+            None => crate::bindings::interview::plugin::ui::select(frame, request),
+        }
     }
     fn multi_select(
         &mut self,
         frame: &Frame,
         request: &mut MultiSelectRequest,
     ) -> MultiSelectReply {
-        crate::bindings::interview::plugin::ui::multi_select(frame, request)
+        match self.lines() {
+            Some(lines) => lines.multi_select(frame, request),
+            None => crate::bindings::interview::plugin::ui::multi_select(frame, request),
+        }
     }
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        crate::bindings::interview::plugin::ui::text(frame, request)
+        match self.lines() {
+            Some(lines) => lines.text(frame, request),
+            None => crate::bindings::interview::plugin::ui::text(frame, request),
+        }
     }
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        crate::bindings::interview::plugin::ui::confirm(frame, *request)
+        match self.lines() {
+            Some(lines) => lines.confirm(frame, request),
+            None => crate::bindings::interview::plugin::ui::confirm(frame, *request),
+        }
     }
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        crate::bindings::interview::plugin::ui::number(frame, *request)
+        match self.lines() {
+            Some(lines) => lines.number(frame, request),
+            None => crate::bindings::interview::plugin::ui::number(frame, *request),
+        }
     }
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
-        crate::bindings::interview::plugin::ui::review(request)
+        match self.lines() {
+            Some(lines) => lines.review(request),
+            None => crate::bindings::interview::plugin::ui::review(request),
+        }
     }
 }
 
@@ -135,12 +169,15 @@ pub fn run(
     let total = questions.len() as u32;
     loop {
         while let Some(question) = questions.get_mut(index) {
+            let position = index as u32 + 1;
             let frame = Frame {
-                position: index as u32 + 1,
+                position,
                 total,
                 header: question.header.clone(),
+                place: place(position, total, question.header.as_deref()),
                 prompt: question.prompt.clone(),
                 required: question.required,
+                mark_optional: mark_optional(question),
                 hint: hint(question),
                 error: error.take(),
                 context: policy.context.map(str::to_string),
@@ -193,6 +230,23 @@ pub fn run(
         }
     }
     Ending::Answered(given(answers))
+}
+
+/// The line above a question: `Question 2 of 4 · Deploy` in a batch, the header alone for a
+/// single question.
+fn place(position: u32, total: u32, header: Option<&str>) -> Option<String> {
+    match (total > 1, header) {
+        (true, Some(h)) => Some(format!("Question {position} of {total} · {h}")),
+        (true, None) => Some(format!("Question {position} of {total}")),
+        (false, header) => header.map(str::to_string),
+    }
+}
+
+/// Whether " (optional)" goes after the prompt: the question may be skipped, and neither its
+/// prompt nor its header says so already.
+fn mark_optional(question: &Question) -> bool {
+    let says = |text: &str| text.trim_end().to_lowercase().ends_with("(optional)");
+    !(question.required || says(&question.prompt) || question.header.as_deref().is_some_and(says))
 }
 
 /// Shows `question` with the widget of its kind, preset with `preset` (an earlier or rejected

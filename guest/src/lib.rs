@@ -32,6 +32,7 @@ pub mod elicit;
 pub mod flow;
 pub mod judge;
 pub mod limits;
+mod lines;
 pub mod llm_text;
 pub mod model;
 pub mod native;
@@ -71,7 +72,12 @@ impl Guest for Plugin {
     }
 
     fn call(name: String, arguments: String, settings: Settings) -> String {
-        tool::call(&name, &arguments, &settings, &mut flow::ImportedUi)
+        tool::call(
+            &name,
+            &arguments,
+            &settings,
+            &mut flow::ImportedUi::default(),
+        )
     }
 
     fn check(name: String, arguments: String) -> String {
@@ -87,11 +93,15 @@ impl Guest for Plugin {
     }
 
     fn ask(questions: Vec<Question>, settings: Settings) -> Outcome {
-        tool::ask(questions, &settings, &mut flow::ImportedUi)
+        tool::ask(questions, &settings, &mut flow::ImportedUi::default())
     }
 
     fn elicit(request: String, requester: Option<String>) -> Elicitation {
-        elicit::elicit(&request, requester.as_deref(), &mut flow::ImportedUi)
+        elicit::elicit(
+            &request,
+            requester.as_deref(),
+            &mut flow::ImportedUi::default(),
+        )
     }
 }
 

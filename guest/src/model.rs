@@ -14,9 +14,9 @@ pub use crate::bindings::interview::plugin::types::{
     Value,
 };
 pub use crate::bindings::interview::plugin::ui::{
-    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
-    SelectRequest, TextReply, TextRequest, UiMode as Mode,
+    ConfirmReply, ConfirmRequest, Frame, LineRead, MultiPick, MultiSelectReply, MultiSelectRequest,
+    Nav, NumberReply, NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply,
+    SelectRequest, Span, TextReply, TextRequest, Tone, UiMode as Mode,
 };
 
 /// The label of the free-text entry of choice questions (the wording of `ask_question`).

@@ -95,6 +95,7 @@ impl<U: Ui> Ui for Printable<'_, U> {
 fn printable(frame: &Frame) -> Frame {
     Frame {
         header: line(&frame.header),
+        place: line(&frame.place),
         prompt: sanitize::text(&frame.prompt),
         hint: line(&frame.hint),
         error: frame.error.as_deref().map(sanitize::text),

@@ -38,7 +38,7 @@ pub struct Script {
 impl Script {
     pub fn new(steps: impl IntoIterator<Item = Step>) -> Self {
         Script {
-            mode: Mode::Numbered,
+            mode: Mode::Widgets,
             steps: steps.into_iter().collect(),
             frames: Vec::new(),
             shown: Vec::new(),

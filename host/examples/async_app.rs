@@ -10,13 +10,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use interview_host::{NumberedUi, Plugin};
+use interview_host::{LineUi, Plugin};
 
 /// Runs one `interview` tool call with the person at the terminal, off the async threads.
 async fn ask(plugin: Arc<Plugin>, arguments: String) -> Result<String, Box<dyn std::error::Error>> {
     let result = tokio::task::spawn_blocking(move || {
         // A session is made where it is used: the UI (stdin, stderr) stays on this thread.
-        let mut session = plugin.session(NumberedUi::stdio())?;
+        let mut session = plugin.session(LineUi::stdio())?;
         session.call("interview", &arguments)
     })
     .await??;

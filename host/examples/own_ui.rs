@@ -25,7 +25,7 @@ struct ChatUi {
 
 impl ChatUi {
     fn say(&self, frame: &Frame) {
-        if let Some(place) = frame.place() {
+        if let Some(place) = &frame.place {
             println!("[{place}]");
         }
         if let Some(error) = &frame.error {
@@ -53,7 +53,7 @@ impl ChatUi {
 
 impl Ui for ChatUi {
     fn mode(&mut self) -> UiMode {
-        UiMode::Numbered
+        UiMode::Widgets
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {

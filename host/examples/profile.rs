@@ -28,7 +28,7 @@ struct AnswerAtOnce;
 
 impl Ui for AnswerAtOnce {
     fn mode(&mut self) -> UiMode {
-        UiMode::Terminal
+        UiMode::Widgets
     }
 
     fn select(&mut self, frame: &Frame, _: &SelectRequest) -> SelectReply {

@@ -10,7 +10,7 @@
 
 use std::io::IsTerminal;
 
-use interview_host::{NumberedUi, Plugin, TerminalUi, Ui};
+use interview_host::{LineUi, Plugin, TerminalUi, Ui};
 
 const REQUEST: &str = r#"{
   "questions": [
@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ui: Box<dyn Ui> = if drawable {
         Box::new(TerminalUi::new(std::io::stderr(), true))
     } else {
-        Box::new(NumberedUi::stdio())
+        Box::new(LineUi::stdio())
     };
     let mut session = plugin.session(ui)?;
     let result = session.call("interview", REQUEST)?;

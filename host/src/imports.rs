@@ -27,6 +27,7 @@ pub(crate) struct State<U> {
 fn clean_frame(frame: Frame) -> Frame {
     Frame {
         header: frame.header.as_deref().map(sanitize::line),
+        place: frame.place.as_deref().map(sanitize::line),
         hint: frame.hint.as_deref().map(sanitize::line),
         prompt: sanitize::text(&frame.prompt),
         error: frame.error.as_deref().map(sanitize::text),
@@ -65,6 +66,10 @@ impl<U: Ui> State<U> {
         }
         if let Some(answered) = self.recorder.take_resumed(position) {
             self.timed(|ui| ui.resumed(&answered));
+        }
+        let held = self.recorder.take_held();
+        if !held.is_empty() {
+            self.timed(|ui| ui.write(&held));
         }
         let reply = self.timed(ask);
         let answer = given(&reply);
@@ -216,6 +221,18 @@ impl<U: Ui> wit::Host for State<U> {
             ..r
         };
         self.reply(None, false, |ui| ui.review(&request), |_| None)
+    }
+
+    fn write(&mut self, spans: Vec<Span>) {
+        // While lines are played back, the person has seen this text already: only what
+        // leads up to the first line they are asked for is written (see `Recorder::hold`).
+        if let Some(spans) = self.recorder.hold(spans) {
+            self.timed(|ui| ui.write(&spans));
+        }
+    }
+
+    fn read_line(&mut self, hidden: bool) -> LineRead {
+        self.reply(None, hidden, |ui| ui.read_line(hidden), |_| None)
     }
 }
 

@@ -5,7 +5,7 @@
 //! runs it with wasmtime (compiled when this crate is built), keeps it in a sandbox (memory cap,
 //! compute budget, no WASI at all), and provides its `ui` imports through the [`Ui`] trait:
 //! a [`TerminalUi`] drawn with arrow keys (the `terminal` feature, on by default), a
-//! [`NumberedUi`] for line-by-line terminals, pipes and screen readers, a `WebUi` that asks in a
+//! [`LineUi`] for line-by-line terminals, pipes and screen readers, a `WebUi` that asks in a
 //! browser page (the `web` feature), a [`ScriptedUi`] for tests, or a UI of your own.
 //!
 //! The examples in `examples/` ask in a terminal (`terminal.rs`), write a UI of their own
@@ -18,7 +18,7 @@
 //!
 //! # fn main() -> Result<(), interview_host::Error> {
 //! let plugin = Plugin::load()?;
-//! // A UI that picks the second option; use `NumberedUi::stdio()` to ask a person.
+//! // A UI that picks the second option; use `LineUi::stdio()` to ask a person.
 //! let ui = ScriptedUi::new([Step::Select(SelectReply::picked(1))]);
 //! let mut session = plugin.session(ui)?;
 //! let result = session.call(
@@ -62,9 +62,9 @@ pub use bindings::interview::plugin::types::{
     Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
 };
 pub use bindings::interview::plugin::ui::{
-    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, Nav, NumberReply,
-    NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply, TextReply,
-    TextRequest, UiMode,
+    ConfirmReply, ConfirmRequest, Frame, LineRead, MultiPick, MultiSelectReply, Nav, NumberReply,
+    NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply, Span, TextReply,
+    TextRequest, Tone, UiMode,
 };
 pub use error::Error;
 pub use foreground::is_foreground;
@@ -76,7 +76,7 @@ pub use mcp_elicitation::PersonElicitation;
 pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
-pub use ui::numbered::NumberedUi;
+pub use ui::lines::LineUi;
 pub use ui::scripted::{ScriptedUi, Shown, Step};
 #[cfg(feature = "terminal")]
 pub use ui::terminal::TerminalUi;

@@ -11,6 +11,7 @@ use serde_json::{Value as Json, json};
 
 use crate::journal::Journal;
 pub(crate) use crate::ui::scripted::Step as Reply;
+use crate::ui::{LineRead, Span};
 use crate::{
     ConfirmReply, Frame, MultiSelectReply, MultiSelectRequest, Nav, NumberReply, ReviewReply,
     SelectReply, SelectRequest, TextReply,
@@ -86,6 +87,9 @@ pub(crate) struct Recorder {
     /// Whether the replies of the call being run go to the journal: it asks, and the
     /// journal took it.
     journaling: bool,
+    /// The line mode's text written since the last line played back, while lines are
+    /// played back: the question the person is asked next, once they are.
+    held: Vec<Span>,
 }
 
 impl Recorder {
@@ -147,10 +151,30 @@ impl Recorder {
         let unwrapped = R::unwrap(reply.clone());
         if unwrapped.is_some() {
             self.recorded.push(reply);
+            self.held.clear();
         } else {
             self.replay.clear();
         }
         unwrapped
+    }
+
+    /// The line mode's text, while lines are played back: held (`None`), since the person
+    /// saw it when they typed those lines, until the plugin reads a line that is not played
+    /// back ([`Recorder::take_held`]). Otherwise `spans`, to write now. (A resumed request in
+    /// the line mode lists no answers kept: the host sees lines, not answers; the review
+    /// shows them.)
+    pub(crate) fn hold(&mut self, spans: Vec<Span>) -> Option<Vec<Span>> {
+        // After a journal's lines, what the person is told of the resume comes first.
+        if self.replay.is_empty() && !self.resumed {
+            return Some(spans);
+        }
+        self.held.extend(spans);
+        None
+    }
+
+    /// The text held while lines were played back, to write before the person is asked.
+    pub(crate) fn take_held(&mut self) -> Vec<Span> {
+        std::mem::take(&mut self.held)
     }
 
     /// Once, when a journal's replies have been played and the person is about to be asked
@@ -195,6 +219,8 @@ fn cancels(reply: &Reply) -> bool {
         | Reply::Confirm(ConfirmReply::Nav(nav))
         | Reply::Number(NumberReply::Nav(nav)) => nav,
         Reply::Review(review) => return *review == ReviewReply::Cancel,
+        // The input ending, or an interrupt: a resumed run reads from there.
+        Reply::Line(read) => return !matches!(read, LineRead::Line(_) | LineRead::TooLong(_)),
         _ => return false,
     };
     *nav == Nav::Cancel
@@ -270,8 +296,10 @@ mod tests {
             position,
             total: 2,
             header: None,
+            place: None,
             prompt: format!("Question {position}"),
             required: true,
+            mark_optional: false,
             hint: None,
             error: None,
             context: None,

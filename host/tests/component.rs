@@ -558,7 +558,9 @@ mod misbehaving {
         // Every function runs this body: the first two calls are `cabi_realloc`'s, for the
         // call's name and arguments (memory is grown, and both are put at 512); the third is
         // `call`, which asks a select with a 44-byte choice at 4096 copied onto the end of the
-        // list until there are 64, each naming the 1 MiB text at 1 MiB as label and value.
+        // list until there are 64, each naming the 1 MiB text at 1 MiB as label and value. The
+        // arguments are at 1024: the frame (84 bytes of zeros), then the request, its options
+        // first.
         let doublings: String = (0..6)
             .map(|n| 44 << n)
             .map(|bytes| {
@@ -577,8 +579,8 @@ mod misbehaving {
              (i32.store (i32.const 4104) (i32.const {mib}))
              (i32.store (i32.const 4108) (i32.const {mib}))
              {doublings}
-             (i32.store (i32.const 1096) (i32.const 4096))
-             (i32.store (i32.const 1100) (i32.const 64))
+             (i32.store (i32.const 1108) (i32.const 4096))
+             (i32.store (i32.const 1112) (i32.const 64))
              (call 1 (i32.const 1024) (i32.const 2048))
              unreachable"
         );

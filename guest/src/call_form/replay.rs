@@ -67,7 +67,7 @@ fn as_text(value: &Json) -> String {
 
 impl Ui for Replay<'_> {
     fn mode(&mut self) -> Mode {
-        Mode::Terminal
+        Mode::Widgets
     }
 
     fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {

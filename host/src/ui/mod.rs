@@ -4,7 +4,7 @@
 //! what the person did. Every string a UI receives has already been sanitized (no escape or
 //! control sequences), whichever UI it is.
 
-pub mod numbered;
+pub mod lines;
 mod options;
 pub mod scripted;
 #[cfg(feature = "terminal")]
@@ -20,8 +20,9 @@ use crate::replay::Given;
 use crate::sanitize;
 pub use options::{ChoiceRef, Options, TooMuchText};
 pub use wit::{
-    ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, Nav, NumberReply,
-    NumberRequest, Pick, ReviewReply, ReviewRequest, SelectReply, TextReply, TextRequest, UiMode,
+    ConfirmReply, ConfirmRequest, Frame, LineRead, MultiPick, MultiSelectReply, Nav, NumberReply,
+    NumberRequest, Pick, ReviewReply, ReviewRequest, SelectReply, Span, TextReply, TextRequest,
+    Tone, UiMode,
 };
 
 /// A single choice: the WIT's `select-request`, its options kept as [`Options`].
@@ -74,17 +75,6 @@ impl SelectReply {
     }
 }
 
-/// " (optional)" after the prompt of an optional question, unless the prompt or the header
-/// already ends so (a form's title often reads "Phone (optional)").
-pub(crate) fn optional_mark(frame: &Frame) -> &'static str {
-    let says = |text: &str| text.trim_end().to_lowercase().ends_with("(optional)");
-    if frame.required || says(&frame.prompt) || frame.header.as_deref().is_some_and(says) {
-        ""
-    } else {
-        " (optional)"
-    }
-}
-
 /// Why a UI stopped asking before the person was done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
@@ -92,19 +82,18 @@ pub enum StopReason {
     Ended,
     /// Interrupted: Ctrl-C, a signal, the question withdrawn, the page's tab closed.
     Interrupted,
-    /// The person typed `quit` or `exit`: they have left.
-    Quit,
 }
 
 impl StopReason {
     /// Stopped before they were done without choosing to (interrupted, or their input ended):
-    /// what a journal is kept for, to resume.
+    /// what a journal is kept for, to resume. Every stop is, today; a person who chooses to
+    /// stop cancels, and no UI stops for it.
     pub fn cut_off(self) -> bool {
         matches!(self, StopReason::Interrupted | StopReason::Ended)
     }
 }
 
-/// A way to reach a person: a terminal, a numbered line dialogue, a web form, a test script.
+/// A way to reach a person: a terminal, a line dialogue, a web form, a test script.
 pub trait Ui {
     /// How this UI reaches a person; [`UiMode::Unavailable`] makes the plugin ask nothing.
     fn mode(&mut self) -> UiMode;
@@ -123,6 +112,17 @@ pub trait Ui {
     /// After the last question of a batch (and of every elicitation form): submit, change one
     /// answer, cancel, or, when `request.declinable`, decline.
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply;
+    /// In [`UiMode::Lines`]: writes the plugin's text, which draws the line mode's widgets
+    /// itself. A UI of another mode is never asked.
+    fn write(&mut self, spans: &[Span]) {
+        let _ = spans;
+    }
+    /// In [`UiMode::Lines`]: the next line the person typed; `hidden` for a secret, not to be
+    /// echoed. A UI of another mode is never asked, and has no lines.
+    fn read_line(&mut self, hidden: bool) -> LineRead {
+        let _ = hidden;
+        LineRead::Ended
+    }
     /// The plugin has finished a request (answered, cancelled, or nothing asked): a UI that
     /// holds the terminal lets it go here.
     fn finished(&mut self) {}
@@ -160,6 +160,12 @@ impl<U: Ui + ?Sized> Ui for Box<U> {
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
         (**self).review(request)
     }
+    fn write(&mut self, spans: &[Span]) {
+        (**self).write(spans)
+    }
+    fn read_line(&mut self, hidden: bool) -> LineRead {
+        (**self).read_line(hidden)
+    }
     fn finished(&mut self) {
         (**self).finished()
     }
@@ -195,6 +201,12 @@ impl<U: Ui + ?Sized> Ui for std::sync::Arc<std::sync::Mutex<U>> {
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
         lock(self).review(request)
     }
+    fn write(&mut self, spans: &[Span]) {
+        lock(self).write(spans)
+    }
+    fn read_line(&mut self, hidden: bool) -> LineRead {
+        lock(self).read_line(hidden)
+    }
     fn finished(&mut self) {
         lock(self).finished()
     }
@@ -209,22 +221,6 @@ impl<U: Ui + ?Sized> Ui for std::sync::Arc<std::sync::Mutex<U>> {
 /// The shared UI, even after a panic while another session held it.
 fn lock<U: ?Sized>(ui: &std::sync::Mutex<U>) -> std::sync::MutexGuard<'_, U> {
     ui.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-impl Frame {
-    /// The line above a question: `Question 2 of 4 · Deploy` in a batch, the header alone
-    /// for a single question, or nothing.
-    pub fn place(&self) -> Option<String> {
-        match (self.total > 1, &self.header) {
-            (true, Some(h)) => Some(format!(
-                "Question {} of {} · {h}",
-                self.position, self.total
-            )),
-            (true, None) => Some(format!("Question {} of {}", self.position, self.total)),
-            (false, Some(h)) => Some(h.clone()),
-            (false, None) => None,
-        }
-    }
 }
 
 /// What a resumed request says before the answers kept from its journal.
@@ -250,6 +246,32 @@ pub(crate) fn resumed_line(given: &Given) -> (String, String) {
     (sanitize::line(&title), sanitize::line(&given.answer_text()))
 }
 
+/// Widgets that are never shown, and cancel if a plugin asks them anyway: those of a UI with
+/// nobody to ask, or of the line mode, whose plugin draws its widgets itself.
+macro_rules! widgets_that_cancel {
+    () => {
+        fn select(&mut self, _: &Frame, _: &SelectRequest) -> SelectReply {
+            SelectReply::Nav(Nav::Cancel)
+        }
+        fn multi_select(&mut self, _: &Frame, _: &MultiSelectRequest) -> MultiSelectReply {
+            MultiSelectReply::Nav(Nav::Cancel)
+        }
+        fn text(&mut self, _: &Frame, _: &TextRequest) -> TextReply {
+            TextReply::Nav(Nav::Cancel)
+        }
+        fn confirm(&mut self, _: &Frame, _: &ConfirmRequest) -> ConfirmReply {
+            ConfirmReply::Nav(Nav::Cancel)
+        }
+        fn number(&mut self, _: &Frame, _: &NumberRequest) -> NumberReply {
+            NumberReply::Nav(Nav::Cancel)
+        }
+        fn review(&mut self, _: &ReviewRequest) -> ReviewReply {
+            ReviewReply::Cancel
+        }
+    };
+}
+use widgets_that_cancel;
+
 /// The UI of a process with nobody to ask, and why: the plugin asks nothing and reports
 /// `unavailable`, with the reason in words for the model. Also the UI of a session that never
 /// asks (one that lists definitions or checks a request).
@@ -260,40 +282,5 @@ impl Ui for NoPerson {
     fn mode(&mut self) -> UiMode {
         UiMode::Unavailable(self.0)
     }
-    fn select(&mut self, _: &Frame, _: &SelectRequest) -> SelectReply {
-        SelectReply::Nav(Nav::Cancel)
-    }
-    fn multi_select(&mut self, _: &Frame, _: &MultiSelectRequest) -> MultiSelectReply {
-        MultiSelectReply::Nav(Nav::Cancel)
-    }
-    fn text(&mut self, _: &Frame, _: &TextRequest) -> TextReply {
-        TextReply::Nav(Nav::Cancel)
-    }
-    fn confirm(&mut self, _: &Frame, _: &ConfirmRequest) -> ConfirmReply {
-        ConfirmReply::Nav(Nav::Cancel)
-    }
-    fn number(&mut self, _: &Frame, _: &NumberRequest) -> NumberReply {
-        NumberReply::Nav(Nav::Cancel)
-    }
-    fn review(&mut self, _: &ReviewRequest) -> ReviewReply {
-        ReviewReply::Cancel
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::testing::frame;
-    use super::*;
-
-    #[test]
-    fn optional_is_said_once() {
-        assert_eq!(optional_mark(&frame("Nickname?", false)), " (optional)");
-        assert_eq!(optional_mark(&frame("Nickname (Optional) ", false)), "");
-        assert_eq!(optional_mark(&frame("Nickname?", true)), "");
-        let titled = Frame {
-            header: Some("Phone (optional)".into()),
-            ..frame("Contact phone number", false)
-        };
-        assert_eq!(optional_mark(&titled), "");
-    }
+    widgets_that_cancel!();
 }

@@ -39,6 +39,7 @@ steps!(
     Confirm(ConfirmReply),
     Number(NumberReply),
     Review(ReviewReply),
+    Line(LineRead),
 );
 
 /// What one widget was shown.
@@ -65,16 +66,31 @@ pub struct ScriptedUi {
     stop: Option<StopReason>,
     steps: VecDeque<Step>,
     shown: Vec<Shown>,
+    written: String,
 }
 
 impl ScriptedUi {
     /// A UI that replies with `steps`, in order, to the widgets it is shown.
     pub fn new(steps: impl IntoIterator<Item = Step>) -> Self {
         ScriptedUi {
-            mode: UiMode::Numbered,
+            mode: UiMode::Widgets,
             stop: None,
             steps: steps.into_iter().collect(),
             shown: Vec::new(),
+            written: String::new(),
+        }
+    }
+
+    /// A UI of the line mode that types `lines`, in order, then ends its input: the plugin
+    /// draws and reads every question itself ([`ScriptedUi::written`] has what it wrote).
+    pub fn lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Self {
+        ScriptedUi {
+            mode: UiMode::Lines,
+            ..ScriptedUi::new(
+                lines
+                    .into_iter()
+                    .map(|line| Step::Line(LineRead::Line(line.to_string()))),
+            )
         }
     }
 
@@ -98,6 +114,11 @@ impl ScriptedUi {
     /// Everything shown so far, in order.
     pub fn shown(&self) -> &[Shown] {
         &self.shown
+    }
+
+    /// The text the plugin wrote in the line mode, without its tones.
+    pub fn written(&self) -> &str {
+        &self.written
     }
 
     /// Steps not played yet.
@@ -147,6 +168,18 @@ impl Ui for ScriptedUi {
         match self.steps.pop_front() {
             Some(Step::Review(reply)) => reply,
             _ => ReviewReply::Cancel,
+        }
+    }
+
+    fn write(&mut self, spans: &[Span]) {
+        self.written
+            .extend(spans.iter().map(|span| span.text.as_str()));
+    }
+
+    fn read_line(&mut self, _: bool) -> LineRead {
+        match self.steps.pop_front() {
+            Some(Step::Line(read)) => read,
+            _ => LineRead::Ended,
         }
     }
 }

@@ -83,9 +83,8 @@ fn heading(frame: Option<&Frame>, title: &str, theme: &Theme) -> Vec<Line> {
         ];
     };
     let mut lines = Vec::new();
-    let place = frame.place();
-    if let Some(place) = place {
-        lines.push(Line::new().push(place, theme.header));
+    if let Some(place) = &frame.place {
+        lines.push(Line::new().push(place.clone(), theme.header));
     }
     for (i, text) in frame.prompt.lines().enumerate() {
         let lead = if i == 0 { "? " } else { "  " };
@@ -95,12 +94,11 @@ fn heading(frame: Option<&Frame>, title: &str, theme: &Theme) -> Vec<Line> {
                 .push(text.to_string(), theme.prompt),
         );
     }
-    let optional = crate::ui::optional_mark(frame);
-    if !optional.is_empty()
+    if frame.mark_optional
         && let Some(last) = lines.last_mut()
     {
         last.spans.push(render::Span {
-            text: optional.into(),
+            text: " (optional)".into(),
             style: theme.muted,
         });
     }
@@ -154,6 +152,7 @@ mod tests {
         let second = Frame {
             position: 2,
             total: 2,
+            place: Some("Question 2 of 2".into()),
             ..first
         };
         assert_eq!(

@@ -489,7 +489,7 @@ impl Ui for TerminalUi {
     }
 
     fn mode(&mut self) -> UiMode {
-        UiMode::Terminal
+        UiMode::Widgets
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {

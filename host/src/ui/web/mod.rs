@@ -430,7 +430,7 @@ impl Ui for WebUi {
     fn mode(&mut self) -> UiMode {
         self.begin();
         if self.wait_for_page() {
-            UiMode::Terminal
+            UiMode::Widgets
         } else {
             self.unopened = true;
             UiMode::Unavailable(Absence::PageNotOpened)

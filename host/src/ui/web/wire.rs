@@ -9,13 +9,13 @@ use crate::ui::*;
 /// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
 pub(super) fn frame(frame: &Frame) -> Json {
     json!({
-        "place": frame.place(),
+        "place": frame.place,
         "position": frame.position,
         "total": frame.total,
         "header": frame.header,
         "prompt": frame.prompt,
         "required": frame.required,
-        "optional_mark": optional_mark(frame).trim(),
+        "optional_mark": if frame.mark_optional { "(optional)" } else { "" },
         "hint": frame.hint,
         "error": frame.error,
         "context": frame.context,

@@ -1,37 +1,36 @@
-//! What the numbered mode says: the question and its place, the numbered list, defaults,
-//! hints said once, and the review.
+//! What the line mode says: the question and its place, the numbered list, defaults, hints said
+//! once, and the review.
 
-use super::answers::select_extras;
+use super::read::select_extras;
 use super::*;
 
-impl NumberedUi {
-    /// The request's context, the first time it is asked about: it stays the same for all
-    /// of its questions.
+impl<I: LineIo> Lines<I> {
+    /// The request's context, the first time it is asked about: it stays the same for all of
+    /// its questions.
     fn show_context(&mut self, context: Option<&str>, declinable: bool) {
         self.declinable = declinable;
         if let Some(context) = context.filter(|c| self.context.as_deref() != Some(*c)) {
-            self.say("");
-            let line = self.style.bold(context);
-            self.say(&line);
+            self.say(Tone::Plain, "");
+            self.say(Tone::Strong, context);
             self.context = Some(context.to_string());
         }
     }
 
-    /// The header line and the question.
+    /// The place line and the question.
     pub(super) fn show_frame(&mut self, frame: &Frame) {
         self.show_context(frame.context.as_deref(), frame.declinable);
-        self.say("");
-        let place = frame.place();
-        if let Some(place) = place {
-            let line = self.style.dim(&place);
-            self.say(&line);
+        self.say(Tone::Plain, "");
+        if let Some(place) = &frame.place {
+            self.say(Tone::Faint, place);
         }
-        let optional = super::optional_mark(frame);
-        let prompt = self.style.bold(&format!("{}{optional}", frame.prompt));
-        self.say(&prompt);
+        let optional = if frame.mark_optional {
+            " (optional)"
+        } else {
+            ""
+        };
+        self.say(Tone::Strong, &format!("{}{optional}", frame.prompt));
         if let Some(hint) = &frame.hint {
-            let line = self.style.dim(&format!("({hint})"));
-            self.say(&line);
+            self.say(Tone::Faint, &format!("({hint})"));
         }
     }
 
@@ -53,7 +52,7 @@ impl NumberedUi {
         }
     }
 
-    fn show_list(&mut self, options: &crate::Options, ticks: Option<&[u32]>, extras: &[&str]) {
+    fn show_list(&mut self, options: &[Choice], ticks: Option<&[u32]>, extras: &[&str]) {
         let width = (options.len() + extras.len()).to_string().len();
         for (i, option) in options.iter().enumerate() {
             let tick = match ticks {
@@ -61,49 +60,44 @@ impl NumberedUi {
                 Some(_) => "[ ] ",
                 None => "",
             };
-            let badge = if option.recommended {
-                self.style.dim(" (recommended)")
-            } else {
-                String::new()
-            };
-            self.say(&format!(
-                "  {:>width$}. {tick}{}{badge}",
-                i + 1,
-                option.label
-            ));
+            self.put(
+                Tone::Plain,
+                &format!("  {:>width$}. {tick}{}", i + 1, option.label),
+            );
+            if option.recommended {
+                self.put(Tone::Faint, " (recommended)");
+            }
+            self.put(Tone::Plain, "\n");
             let pad = " ".repeat(width + 4 + tick.len());
-            if let Some(description) = option.description {
+            if let Some(description) = &option.description {
                 for line in description.lines() {
-                    let line = self.style.dim(&format!("{pad}{line}"));
-                    self.say(&line);
+                    self.say(Tone::Faint, &format!("{pad}{line}"));
                 }
             }
-            if let Some(preview) = option.preview {
+            if let Some(preview) = &option.preview {
                 self.show_preview(&pad, preview);
             }
         }
         for (k, extra) in extras.iter().enumerate() {
             let tick = if ticks.is_some() { "[ ] " } else { "" };
-            self.say(&format!(
-                "  {:>width$}. {tick}{extra}",
-                options.len() + k + 1
-            ));
+            self.say(
+                Tone::Plain,
+                &format!("  {:>width$}. {tick}{extra}", options.len() + k + 1),
+            );
         }
     }
 
-    /// An option's preview under it, each line behind a bar so that it reads as one block;
-    /// a long one is cut, saying how many lines were left out.
+    /// An option's preview under it, each line behind a bar so that it reads as one block; a
+    /// long one is cut, saying how many lines were left out.
     fn show_preview(&mut self, pad: &str, preview: &str) {
         const MOST: usize = 40;
-        let lines: Vec<&str> = preview.lines().collect();
-        for line in lines.iter().take(MOST) {
-            self.say(&format!("{pad}│ {line}"));
+        let mut lines = preview.lines();
+        for line in lines.by_ref().take(MOST) {
+            self.say(Tone::Plain, &format!("{pad}│ {line}"));
         }
-        if lines.len() > MOST {
-            let more = self
-                .style
-                .dim(&format!("{pad}│ … {} more lines", lines.len() - MOST));
-            self.say(&more);
+        let more = lines.count();
+        if more > 0 {
+            self.say(Tone::Faint, &format!("{pad}│ … {more} more lines"));
         }
     }
 
@@ -113,13 +107,13 @@ impl NumberedUi {
         self.show_list(&request.options, None, &extras);
         let note = with_note(request.note.as_deref());
         match (request.selected, &request.other_text) {
-            // Where the default is out of range (a plugin other than ours), none is said.
             (Some(i), _) => {
                 if let Some(option) = request.options.get(i as usize) {
-                    self.say(&format!("(default: {}. {}{note})", i + 1, option.label));
+                    let label = &option.label;
+                    self.say(Tone::Plain, &format!("(default: {}. {label}{note})", i + 1));
                 }
             }
-            (None, Some(text)) => self.say(&format!("(default: {text})")),
+            (None, Some(text)) => self.say(Tone::Plain, &format!("(default: {text})")),
             _ => {}
         }
         let hint = match (request.other_label.is_some(), request.notes) {
@@ -134,14 +128,12 @@ impl NumberedUi {
             }
             (false, false) => "Type the number of your choice.",
         };
-        self.hint(
-            if request.notes {
-                "select note"
-            } else {
-                "select"
-            },
-            hint,
-        );
+        let key = if request.notes {
+            "select note"
+        } else {
+            "select"
+        };
+        self.hint(key, hint);
     }
 
     pub(super) fn show_multi(&mut self, frame: &Frame, request: &MultiSelectRequest) {
@@ -156,7 +148,10 @@ impl NumberedUi {
                 .collect();
             picked.extend(request.other_text.iter().cloned());
             let note = with_note(request.note.as_deref());
-            self.say(&format!("(default: {}{note})", picked.join(", ")));
+            self.say(
+                Tone::Plain,
+                &format!("(default: {}{note})", picked.join(", ")),
+            );
         }
         // `none` only where no pick is an answer: a question that needs one says so in its hint.
         let none = request.min_picks.unwrap_or(0) == 0;
@@ -187,24 +182,30 @@ impl NumberedUi {
             } else {
                 ""
             };
-            let line = self
-                .style
-                .dim(&format!("Press Enter to accept{or_decline}, or quit."));
-            self.say(&line);
+            self.say(
+                Tone::Faint,
+                &format!("Press Enter to accept{or_decline}, or quit."),
+            );
             return;
         }
-        self.say("");
-        let title = self.style.bold("Review your answers");
-        self.say(&title);
+        self.say(Tone::Plain, "");
+        self.say(Tone::Strong, "Review your answers");
         let width = items.len().to_string().len();
         for (i, item) in items.iter().enumerate() {
-            let title = super::short_title(item.header.as_deref(), &item.prompt);
-            self.say(&format!("  {:>width$}. {title}: {}", i + 1, item.answer));
+            let title = item
+                .header
+                .as_deref()
+                .unwrap_or_else(|| item.prompt.lines().next().unwrap_or(""));
+            self.say(
+                Tone::Plain,
+                &format!("  {:>width$}. {title}: {}", i + 1, item.answer),
+            );
         }
         if request.declinable {
             self.hint(
                 "form review",
-                "Press Enter to send these answers, type a number to change one, `decline` to refuse, or quit.",
+                "Press Enter to send these answers, type a number to change one, `decline` to \
+                 refuse, or quit.",
             );
         } else {
             self.hint(
