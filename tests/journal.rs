@@ -71,8 +71,12 @@ fn a_run_cut_off_resumes_from_the_journal_and_removes_it() {
     let second = run(&args, "3\n\n");
     let said = stderr(&second);
     assert_eq!(second.status.code(), Some(0), "{said}");
-    // Lines are all a line-mode host sees: the answers kept are shown at the review.
-    let resumed = said.find("Resumed where you left off.\n").expect(&said);
+    // The answers kept as they were typed (the host sees lines), then at the review in words.
+    assert!(said.contains("✔ Which environment?: 2\n"), "{said}");
+    assert!(said.contains("✔ Release name?: Aurora\n"), "{said}");
+    let resumed = said
+        .find("Resumed where you left off; your 2 answers are kept:\n")
+        .expect(&said);
     let asked = said.find("How many replicas?").expect(&said);
     assert!(
         resumed < asked,
@@ -166,7 +170,10 @@ fn an_elicitation_resumes_and_its_secret_is_asked_again() {
     let second = run(&args, "swordfish\n2\n\n");
     let said = stderr(&second);
     assert_eq!(second.status.code(), Some(0), "{said}");
-    assert!(said.contains("Resumed where you left off.\n"), "{said}");
+    assert!(
+        said.contains("your answer is kept:\n  ✔ user: ada\n"),
+        "{said}"
+    );
     assert!(
         !said.contains("user\n"),
         "an answered field is not asked again:\n{said}"

@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use serde_json::Value as Json;
 use wasmtime::StoreLimits;
 
 use crate::bindings::interview::plugin::ui::{self as wit, *};
@@ -231,8 +232,21 @@ impl<U: Ui> wit::Host for State<U> {
         }
     }
 
-    fn read_line(&mut self, hidden: bool) -> LineRead {
-        self.reply(None, hidden, |ui| ui.read_line(hidden), |_| None)
+    fn read_line(&mut self, hidden: bool, answering: Option<Frame>) -> LineRead {
+        let answering = answering.map(clean_frame);
+        self.reply(
+            answering.as_ref().map(|frame| frame.position),
+            hidden,
+            |ui| ui.read_line(hidden),
+            // What was typed to a question, as typed: the plugin reads it, but should it
+            // fail, the line is what the person gave.
+            |read| match (read, &answering) {
+                (LineRead::Line(line), Some(frame)) => {
+                    replay::given(frame, Some(Json::String(line.clone())), None)
+                }
+                _ => None,
+            },
+        )
     }
 }
 

@@ -17,7 +17,7 @@ use read::{Command, Reading, command, leaves, read_confirm, read_multi, read_rev
 /// Where the line mode writes and reads: the host's `write` and `read-line`.
 pub trait LineIo {
     fn write(&mut self, spans: &[Span]);
-    fn read_line(&mut self, hidden: bool) -> LineRead;
+    fn read_line(&mut self, hidden: bool, answering: Option<&Frame>) -> LineRead;
 }
 
 /// The host's `write` and `read-line` imports.
@@ -27,8 +27,8 @@ impl LineIo for ImportedLines {
     fn write(&mut self, spans: &[Span]) {
         crate::bindings::interview::plugin::ui::write(spans)
     }
-    fn read_line(&mut self, hidden: bool) -> LineRead {
-        crate::bindings::interview::plugin::ui::read_line(hidden)
+    fn read_line(&mut self, hidden: bool, answering: Option<&Frame>) -> LineRead {
+        crate::bindings::interview::plugin::ui::read_line(hidden, answering)
     }
 }
 
@@ -52,6 +52,8 @@ pub struct Lines<I> {
     context: Option<String>,
     declinable: bool,
     stop: Option<Stop>,
+    /// The question being read, for the host to keep what is typed to it.
+    answering: Option<Frame>,
 }
 
 impl<I: LineIo> Lines<I> {
@@ -63,6 +65,7 @@ impl<I: LineIo> Lines<I> {
             context: None,
             declinable: false,
             stop: None,
+            answering: None,
         }
     }
 
@@ -115,7 +118,7 @@ impl<I: LineIo> Lines<I> {
         loop {
             self.put(Tone::Plain, prompt);
             self.flush();
-            match self.io.read_line(hidden) {
+            match self.io.read_line(hidden, self.answering.as_ref()) {
                 LineRead::TooLong(limit) => self.error(&format!(
                     "That line is more than {limit} bytes; type a shorter answer."
                 )),

@@ -18,6 +18,7 @@ impl<I: LineIo> Lines<I> {
 
     /// The place line and the question.
     pub(super) fn show_frame(&mut self, frame: &Frame) {
+        self.answering = Some(frame.clone());
         self.show_context(frame.context.as_deref(), frame.declinable);
         self.say(Tone::Plain, "");
         if let Some(place) = &frame.place {
@@ -174,6 +175,7 @@ impl<I: LineIo> Lines<I> {
     }
 
     pub(super) fn show_review(&mut self, request: &ReviewRequest) {
+        self.answering = None;
         self.show_context(request.context.as_deref(), request.declinable);
         let items = &request.items;
         if items.is_empty() {

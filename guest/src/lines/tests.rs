@@ -75,6 +75,7 @@ struct Typed {
     last: LineRead,
     written: Vec<Span>,
     hidden: Vec<bool>,
+    answering: Vec<Option<u32>>,
 }
 
 impl Typed {
@@ -87,6 +88,7 @@ impl Typed {
             last: LineRead::Ended,
             written: Vec::new(),
             hidden: Vec::new(),
+            answering: Vec::new(),
         }
     }
     fn screen(&self) -> String {
@@ -98,8 +100,9 @@ impl LineIo for &mut Typed {
     fn write(&mut self, spans: &[Span]) {
         self.written.extend_from_slice(spans);
     }
-    fn read_line(&mut self, hidden: bool) -> LineRead {
+    fn read_line(&mut self, hidden: bool, answering: Option<&Frame>) -> LineRead {
         self.hidden.push(hidden);
+        self.answering.push(answering.map(|f| f.position));
         self.lines.pop_front().unwrap_or_else(|| self.last.clone())
     }
 }
@@ -342,6 +345,11 @@ fn a_line_over_the_hosts_limit_is_refused_and_asked_for_again() {
     drop(lines);
     assert_eq!(reply, TextReply::Submitted("hunter2".into()));
     assert_eq!(typed.hidden, [true, true], "a secret is read unechoed");
+    assert_eq!(
+        typed.answering,
+        [Some(1), Some(1)],
+        "the host is told which question"
+    );
     let screen = typed.screen();
     assert!(
         screen.contains("> ! That line is more than 8 bytes; type a shorter answer.\n> "),

@@ -18,17 +18,18 @@ from .plugin import (
 )
 from .scripted import ScriptedUi
 from .ui import (
-    Absence, Choice, ConfirmRequest, Discuss, Edit, Frame, Mode, MultiPicked, MultiSelectRequest,
-    Nav, NumberRequest, Other, Picked, Review, ReviewItem, ReviewRequest, SelectRequest,
-    TextRequest, Ui, Unavailable,
+    Absence, Choice, ConfirmRequest, Discuss, Edit, Frame, LineEnd, Mode, MultiPicked,
+    MultiSelectRequest, Nav, NumberRequest, Other, Picked, Review, ReviewItem, ReviewRequest,
+    SelectRequest, Span, TextRequest, Tone, TooLong, Ui, Unavailable,
 )
 
 __version__ = "0.3.0"
 
 __all__ = [
     "Absence", "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "Ending", "FORMATS",
-    "Frame", "Given", "LineUi", "Limits", "Mode", "MultiPicked", "MultiSelectRequest", "Nav",
+    "Frame", "Given", "LineEnd", "LineUi", "Limits", "Mode", "MultiPicked", "MultiSelectRequest", "Nav",
     "NumberRequest", "Other", "Picked", "Plugin", "PluginError", "Result", "Review", "ReviewItem",
-    "ReviewRequest", "ScriptedUi", "SelectRequest", "Status", "TextRequest", "ToolDefinition", "Ui",
+    "ReviewRequest", "ScriptedUi", "SelectRequest", "Span", "Status", "TextRequest", "Tone",
+    "TooLong", "ToolDefinition", "Ui",
     "Unavailable", "WIT_VERSION", "__version__",
 ]

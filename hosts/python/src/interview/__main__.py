@@ -225,7 +225,7 @@ def _run(plugin: Plugin, args) -> int:
         result = plugin.check(args.tool, args.text)
         code = STATUS_EXIT.get(result.status, INVALID)
         return code if _print(result.json) else UNWRITTEN
-    ui = LineUi(line_limit=plugin.limits.request_bytes)
+    ui = LineUi(line_limit=plugin.limits.request_bytes, colour=sys.stderr.isatty())
     with _Interrupt(ui):
         if args.command == "elicit":
             elicitation = plugin.elicit(args.text, ui, requester=args.server)

@@ -217,6 +217,9 @@ class _Call:
         self.recorded: List[tuple] = []
         self.given: List[Given] = []
         self.replay = deque(replay)
+        self.held: List[u.Span] = []
+        """The line mode's text written while lines are played back: the person saw it when
+        they typed them; only what leads up to the first line asked again is written."""
         self.store: Optional[wasmtime.Store] = None
         self.remaining = limits.compute
         self.running_since = time.monotonic()
@@ -243,9 +246,13 @@ class _Call:
         """A widget's reply: played back when the call is a replay, else asked and recorded."""
         if self.replay and self.replay[0][0] == kind:
             answer = self.replay.popleft()[1]
+            self.held.clear()
         else:
             # The plugin took another path than the one replayed: the person is asked from here.
             self.replay.clear()
+            if self.held:
+                held, self.held = self.held, []
+                self.timed(lambda: self.ui.write(held))
             answer = self.timed(ask)
         self.recorded.append((kind, answer))
         noted = given(answer)
@@ -371,6 +378,8 @@ class Plugin:
                 imports.add_func("confirm", _widget(call, "confirm", u.ConfirmRequest, _confirm_reply, _plain_given))
                 imports.add_func("number", _widget(call, "number", u.NumberRequest, _number_reply, _plain_given))
                 imports.add_func("review", lambda store, request: _review(call, request))
+                imports.add_func("write", lambda store, spans: _write(call, spans))
+                imports.add_func("read-line", lambda store, hidden, answering: _read_line(call, hidden, answering))
         return linker
 
     def _run(self, name: str, ui: Optional[u.Ui], *args):
@@ -501,6 +510,31 @@ def _widget(call: _Call, method, request_type, reply, given):
         return reply(answer)
 
     return widget
+
+
+def _write(call: _Call, spans):
+    shown = [u.Span(span.text, u.Tone(span.tone)) for span in spans]
+    if call.replay:
+        call.held.extend(shown)
+    else:
+        call.timed(lambda: call.ui.write(shown))
+
+
+def _line_read(read):
+    # Before `str`: a LineEnd is one too.
+    if isinstance(read, u.LineEnd):
+        return Variant(read.value)
+    if isinstance(read, u.TooLong):
+        return Variant("too-long", read.limit)
+    return Variant("line", read)
+
+
+def _read_line(call: _Call, hidden: bool, answering):
+    # What was typed to a question, as typed: should the plugin fail, it is what the person gave.
+    frame = None if answering is None else _read(u.Frame, answering)
+    given = lambda read: (_given(frame, read) if frame is not None and isinstance(read, str)
+                          and not isinstance(read, u.LineEnd) else None)
+    return _line_read(call.reply("read_line", lambda: call.ui.read_line(hidden), given))
 
 
 def _review(call: _Call, request):

@@ -19,7 +19,7 @@ class ScriptedUi(Ui):
         self.asked: List[Tuple[str, object, object]] = []
 
     def mode(self) -> Union[Mode, Unavailable]:
-        return Mode.NUMBERED if self.unavailable is None else Unavailable(self.unavailable)
+        return Mode.WIDGETS if self.unavailable is None else Unavailable(self.unavailable)
 
     def _next(self, widget, frame, request, out_of_replies):
         self.asked.append((widget, frame, request))

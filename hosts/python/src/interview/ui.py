@@ -21,10 +21,11 @@ from typing import List, Optional, Union
 class Mode(str, Enum):
     """How the UI reaches a person (or :class:`Unavailable`: nobody can answer)."""
 
-    TERMINAL = "terminal"
-    """A terminal that is drawn on and read key by key."""
-    NUMBERED = "numbered"
-    """Line by line: numbered lists, one answer per line."""
+    WIDGETS = "widgets"
+    """The UI draws each widget (a terminal read key by key, a web page, a chat)."""
+    LINES = "lines"
+    """Line by line: the plugin writes its numbered lists (:meth:`Ui.write`) and reads each
+    line itself (:meth:`Ui.read_line`); the widgets are not called."""
 
 
 class Absence(str, Enum):
@@ -86,10 +87,14 @@ class Frame:
     """1-based position in the batch."""
     total: int
     header: Optional[str]
+    place: Optional[str]
+    """The line above the question: ``Question 2 of 4 · Deploy``, or the header alone."""
     prompt: str
     """The question; may hold line breaks."""
     required: bool
-    """When false the person may skip it: show " (optional)"."""
+    """When false the person may skip it."""
+    mark_optional: bool
+    """Show " (optional)" after the prompt (the prompt or header does not say it already)."""
     hint: Optional[str]
     """What an acceptable answer is, in words (``pick 1 to 3``); show it near the widget."""
     error: Optional[str]
@@ -211,6 +216,45 @@ class Edit:
     index: int
 
 
+class Tone(str, Enum):
+    """How a span of the line mode's text is set off, where the medium can."""
+
+    PLAIN = "plain"
+    STRONG = "strong"
+    """The question, a title: bold."""
+    FAINT = "faint"
+    """Hints, descriptions, the place line: dim."""
+    ALERT = "alert"
+    """Why an answer was refused: bold red."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """Text the plugin writes in the line mode; it may hold line breaks."""
+
+    text: str
+    tone: Tone = Tone.PLAIN
+
+
+@dataclass(frozen=True)
+class TooLong:
+    """A line longer than ``limit`` bytes was read past and dropped: the plugin asks again."""
+
+    limit: int
+
+
+class LineEnd(str, Enum):
+    """No line will come again."""
+
+    ENDED = "ended"
+    """The input ended (end of file, a closed pipe)."""
+    INTERRUPTED = "interrupted"
+    """Ctrl-C, a signal, the request withdrawn."""
+
+
+LineRead = Union[str, TooLong, LineEnd]
+"""A line (without its line break), a line too long, or the end."""
+
 SelectReply = Union[Picked, Other, Discuss, Nav]
 MultiSelectReply = Union[MultiPicked, Nav]
 TextReply = Union[str, Nav]
@@ -227,7 +271,7 @@ class Ui:
 
     def mode(self) -> Union[Mode, Unavailable]:
         """How this UI reaches a person; :class:`Unavailable` makes the plugin ask nothing."""
-        return Mode.NUMBERED
+        return Mode.WIDGETS
 
     def select(self, frame: Frame, request: SelectRequest) -> SelectReply:
         return Nav.CANCEL
@@ -247,6 +291,13 @@ class Ui:
     def review(self, request: ReviewRequest) -> ReviewReply:
         """After the last question of a batch of two or more, and of every elicitation."""
         return Review.SUBMIT
+
+    def write(self, spans: List[Span]) -> None:
+        """In :attr:`Mode.LINES`: writes the plugin's text as it is."""
+
+    def read_line(self, hidden: bool) -> LineRead:
+        """In :attr:`Mode.LINES`: the next line typed; ``hidden`` for a secret (no echo)."""
+        return LineEnd.ENDED
 
     def finished(self) -> None:
         """Called after each request, so that a UI can forget what it said once per request."""
