@@ -49,7 +49,7 @@ function show(frame, fields, read) {
 }
 
 const ui = {
-  mode: () => ({ tag: 'terminal' }),
+  mode: () => ({ tag: 'widgets' }),
 
   select(frame, request) {
     const list = element('select', undefined, { id: 'answer' });

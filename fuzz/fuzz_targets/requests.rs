@@ -126,7 +126,7 @@ impl<'a> Person<'a> {
 
 impl Ui for Person<'_> {
     fn mode(&mut self) -> Mode {
-        Mode::Terminal
+        Mode::Widgets
     }
     fn select(&mut self, _: &Frame, request: &mut SelectRequest) -> SelectReply {
         // The question lends its options for each showing and must get them back: asked

@@ -32,7 +32,7 @@ pub mod elicit;
 pub mod flow;
 pub mod judge;
 pub mod limits;
-mod lines;
+pub mod lines;
 pub mod llm_text;
 pub mod model;
 pub mod native;

@@ -6,7 +6,7 @@ import { receiveMessageOnPort, workerData, parentPort } from 'node:worker_thread
 import { call, elicit } from './plugin.js';
 import { INTERRUPTED, LineUi, TOO_LONG, writeAll } from './line-ui.js';
 
-const { command, args, lines, counters, interactive } = workerData;
+const { command, args, lines, counters, interactive, colour } = workerData;
 const MARKERS = { tooLong: TOO_LONG, interrupted: INTERRUPTED };
 
 function nextLine() {
@@ -19,7 +19,7 @@ function nextLine() {
 }
 
 const stderr = { write: (text) => writeAll(2, text) };
-const ui = new LineUi({ input: nextLine, output: stderr, interactive });
+const ui = new LineUi({ input: nextLine, output: stderr, interactive, colour });
 const onRecovered = (failure) => stderr.write(`interview: the plugin failed after the answers were given (${failure}); they were played back into a fresh instance with larger limits\n`);
 try {
   if (command === 'elicit') {

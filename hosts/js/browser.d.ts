@@ -2,9 +2,9 @@
 // make sense there, each returning a promise, with a UI whose widgets may answer later.
 
 import type {
-  ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, NumberReply,
-  NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextReply, TextRequest,
-  UiMode,
+  ConfirmReply, ConfirmRequest, Frame, LineRead, MultiSelectReply, MultiSelectRequest,
+  NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, Span,
+  TextReply, TextRequest, UiMode,
 } from './generated/interfaces/interview-plugin-ui.js';
 import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
 import type { Limits, PluginError, SandboxOptions } from './index.js';
@@ -17,7 +17,9 @@ export { PluginError } from './index.js';
 type Later<T> = T | Promise<T>;
 
 /** A way to reach a person in the page: each widget returns what the person did, or a promise
- * of it; the plugin judges it and asks again with `frame.error` set when it is not acceptable. */
+ * of it; the plugin judges it and asks again with `frame.error` set when it is not acceptable.
+ * As in index.d.ts: `{ tag: 'widgets' }` or `{ tag: 'lines' }` (a terminal in the page: the
+ * plugin writes its text with `write` and reads each line with `readLine`). */
 export interface Ui {
   mode(): Later<UiMode>;
   select(frame: Frame, request: SelectRequest): Later<SelectReply>;
@@ -26,6 +28,8 @@ export interface Ui {
   confirm(frame: Frame, request: ConfirmRequest): Later<ConfirmReply>;
   number(frame: Frame, request: NumberRequest): Later<NumberReply>;
   review(request: ReviewRequest): Later<ReviewReply>;
+  write?(spans: Span[]): Later<void>;
+  readLine?(hidden: boolean): Later<LineRead>;
   finished?(): void;
 }
 

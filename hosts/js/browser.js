@@ -76,6 +76,7 @@ async function attempt(name, args, ui, mode, limits, replayed) {
     for (;;) {
       const message = { modules: built, name, args, mode, replies: replies.map(({ widget, reply }) => ({ widget, reply })) };
       const outcome = await runOnce(worker, message, limits.computeMs);
+      if (outcome.written?.length) await ui.write(outcome.written);
       if ('result' in outcome) return { result: outcome.result, replies };
       if ('error' in outcome) return { failure: outcome.error, replies };
       const { widget, params, used } = outcome.asked;

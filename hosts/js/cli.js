@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `interview-plugin` (npx interview-plugin): the interview command in numbered mode, named apart
+// `interview-plugin` (npx interview-plugin): the interview command in line mode, named apart
 // from the Rust `interview` so that installing this package never shadows it. Answers come from stdin
 // one per line, the questions go to stderr, the result JSON goes to stdout, and the exit code
 // says how it ended, as with the Rust command.
@@ -171,6 +171,10 @@ function notUtf8Argument() {
   return undefined;
 }
 
+/** The plugin's tones as attributes only on a terminal, and never with `NO_COLOR` or
+ * `TERM=dumb`, as in the Rust command. */
+const colour = () => Boolean(process.stderr.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+
 /** Asks in a worker thread (see ask-worker.js), feeding it stdin's lines; Ctrl-C, SIGTERM and
  * SIGHUP stop the person's UI, which returns the answers so far. Resolves to the exit code. */
 function ask(command, args) {
@@ -182,7 +186,7 @@ function ask(command, args) {
     Atomics.notify(counters, 0);
   };
   const worker = new Worker(new URL('./ask-worker.js', import.meta.url), {
-    workerData: { command, args, lines: port2, counters, interactive: Boolean(process.stdin.isTTY) },
+    workerData: { command, args, lines: port2, counters, interactive: Boolean(process.stdin.isTTY), colour: colour() },
     transferList: [port2],
   });
   const splitter = lineSplitter(LIMITS.requestBytes);

@@ -1,6 +1,7 @@
 // The thread the plugin runs in, one per call: the calling thread can stop it when it computes
-// past its budget, which it could not do to code running on its own thread. Each widget is
-// sent to the calling thread, which asks its UI, and this thread waits for the reply.
+// past its budget, which it could not do to code running on its own thread. Each call of the UI
+// (a widget, the line mode's write and read) is sent to the calling thread, which makes it, and
+// this thread waits for the reply.
 
 import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 
@@ -25,7 +26,8 @@ function ask(widget, params) {
 }
 
 const widget = (name) => (...params) => ask(name, params);
-const ui = Object.fromEntries(['mode', 'select', 'multiSelect', 'text', 'confirm', 'number', 'review'].map((w) => [w, widget(w)]));
+const UI = ['mode', 'select', 'multiSelect', 'text', 'confirm', 'number', 'review', 'write', 'readLine'];
+const ui = Object.fromEntries(UI.map((w) => [w, widget(w)]));
 
 const message = (error) => (error instanceof Error ? error.message : String(error));
 

@@ -3,9 +3,9 @@
 // options the value or `undefined`. Every text a UI is given is already safe to print.
 
 import type {
-  ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, Nav, NumberReply,
-  NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextReply, TextRequest,
-  UiMode,
+  ConfirmReply, ConfirmRequest, Frame, LineRead, MultiSelectReply, MultiSelectRequest, Nav,
+  NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, Span,
+  TextReply, TextRequest, UiMode,
 } from './generated/interfaces/interview-plugin-ui.js';
 import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
 import type { Absence } from './generated/interfaces/interview-plugin-types.js';
@@ -15,10 +15,13 @@ export type { Choice } from './generated/interfaces/interview-plugin-types.js';
 export type { Absence, ElicitEnding, ToolDefinition, ToolFormat };
 
 /** A way to reach a person: the widgets the plugin asks through. Each returns what the person
- * did; the plugin judges it and asks again with `frame.error` set when it is not acceptable. */
+ * did; the plugin judges it and asks again with `frame.error` set when it is not acceptable.
+ * Draw `frame.place` above the question and " (optional)" after it where `frame.markOptional`. */
 export interface Ui {
-  /** How this UI reaches a person (`{ tag: 'numbered' }`); `{ tag: 'unavailable', val: absence }`
-   * makes the plugin ask nothing and tell the model why (`'no-terminal'`, `'no-input'`, ...). */
+  /** How this UI reaches a person: `{ tag: 'widgets' }` (the widget methods are called),
+   * `{ tag: 'lines' }` (the plugin writes its numbered lists with `write` and reads every line
+   * with `readLine`; the widget methods are not called), or `{ tag: 'unavailable', val: absence }`,
+   * which makes the plugin ask nothing and tell the model why (`'no-terminal'`, `'no-input'`, ...). */
   mode(): UiMode;
   select(frame: Frame, request: SelectRequest): SelectReply;
   multiSelect(frame: Frame, request: MultiSelectRequest): MultiSelectReply;
@@ -27,6 +30,12 @@ export interface Ui {
   number(frame: Frame, request: NumberRequest): NumberReply;
   /** After the last question of a batch of two or more, and of every elicitation. */
   review(request: ReviewRequest): ReviewReply;
+  /** In `lines` mode: writes the plugin's text as it is, each span in its tone where the medium
+   * can set it off (`strong`, `faint`, `alert`). */
+  write?(spans: Span[]): void;
+  /** In `lines` mode: the next line typed, without its line break; `hidden`: a secret, not to be
+   * echoed. `{ tag: 'ended' }` and `{ tag: 'interrupted' }` say that no line will come again. */
+  readLine?(hidden: boolean): LineRead;
   /** Called after each request, so that a UI can forget what it said once per request. */
   finished?(): void;
 }
@@ -83,15 +92,21 @@ export function definitions(options?: SandboxOptions): ToolDefinition[];
 /** The tool definitions as an ecosystem lists them, as JSON text. */
 export function definitionsAs(format: ToolFormat, options?: SandboxOptions): string;
 
-/** Numbered lists and one answer per line, read as the Rust command's numbered mode reads
- * them (an answer line keeps at most 8 MiB; bytes that are not UTF-8 become U+FFFD).
- * `input`: the answers as one text, or a function giving the next line (null at the end),
- * else stdin; `output`: where questions go (else stderr); `interactive`: a person types the
- * lines (else: when stdin is a terminal). */
+/** The `lines` mode's input and output: the plugin's text to `output` (else stderr), one line
+ * per answer from `input` (an answer line keeps at most 8 MiB; bytes that are not UTF-8 become
+ * U+FFFD). `input`: the lines as one text, or a function giving the next line (null at the
+ * end), else stdin; `interactive`: a person types the lines (else: when stdin is a terminal),
+ * so input that ends at once is no sign that nobody is there; `colour`: the plugin's tones as a
+ * terminal's attributes (bold, dim, red). */
 export class LineUi {
-  constructor(options?: { input?: string | (() => string | null); output?: { write(text: string): unknown }; interactive?: boolean });
-  /** Why asking stopped: `quit`, `ended` (the input ended) or `interrupted`. */
-  stopped?: 'quit' | 'ended' | 'interrupted';
+  constructor(options?: {
+    input?: string | (() => string | null);
+    output?: { write(text: string): unknown };
+    interactive?: boolean;
+    colour?: boolean;
+  });
+  /** Why reading stopped: `ended` (the input ended) or `interrupted`. */
+  stopped?: 'ended' | 'interrupted';
 }
 export interface LineUi extends Ui {}
 

@@ -81,6 +81,9 @@ function attempt(name, args, ui, limits, replay) {
   // Failures come as messages; a thread that dies without one runs out of its budget.
   worker.on('error', () => {});
   const recorded = [];
+  // The line mode's text written while lines are played back: the person saw it when they typed
+  // them. Only what leads up to the first line read live is written.
+  const held = [];
   let answers = [];
   let remaining = limits.computeMs;
   let since = performance.now();
@@ -115,12 +118,18 @@ function attempt(name, args, ui, limits, replay) {
       let reply;
       if (widget === 'mode') {
         reply = ui.mode();
+      } else if (widget === 'write') {
+        const [spans] = params;
+        if (replay.length) held.push(...spans);
+        else ui.write(spans);
       } else {
         if (replay.length && replay[0].widget === widget) {
           reply = replay.shift().reply;
+          held.length = 0;
         } else {
           // The plugin took another path than the one played back: the person is asked from here.
           replay.length = 0;
+          if (held.length) ui.write(held.splice(0));
           reply = ui[widget](...params);
         }
         recorded.push({ widget, reply });

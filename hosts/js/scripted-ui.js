@@ -14,7 +14,7 @@ export class ScriptedUi {
   }
 
   mode() {
-    return this.unavailable ? { tag: 'unavailable', val: this.unavailable } : { tag: 'numbered' };
+    return this.unavailable ? { tag: 'unavailable', val: this.unavailable } : { tag: 'widgets' };
   }
 
   next(widget, frame, request, outOfReplies = CANCEL) {

@@ -122,6 +122,9 @@ const GIVEN = {
   text: (frame, request, reply) => (reply.tag === 'submitted' ? given(frame, reply.val) : undefined),
   confirm: (frame, request, reply) => (reply.tag === 'answered' ? given(frame, reply.val) : undefined),
   number: (frame, request, reply) => (reply.tag === 'entered' ? given(frame, reply.val) : undefined),
+  // A line typed to a question (`answering`; none at the review), as typed: the plugin reads it,
+  // but should it fail, the line is what the person gave.
+  readLine: (hidden, answering, reply) => (reply.tag === 'line' && answering ? given(answering, reply.val) : undefined),
 };
 
 /** `answers` with what `reply` to `widget` answered, in question order: a later answer to a

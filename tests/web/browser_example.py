@@ -110,7 +110,7 @@ def the_sandbox_bounds_the_plugin(page):
         const request = { questions: [0, 1].map((i) => ({ question: `Pick ${i}`, type: 'multi_select', options })) };
         const failures = [];
         try { await check('interview', request, { limits: { ...LIMITS, computeMs: 10 } }); } catch (e) { failures.push([e.name, e.message]); }
-        const ui = { mode: () => ({ tag: 'terminal' }), text: async () => ({ tag: 'submitted', val: 'x'.repeat(3 << 20) }) };
+        const ui = { mode: () => ({ tag: 'widgets' }), text: async () => ({ tag: 'submitted', val: 'x'.repeat(3 << 20) }) };
         try { await call('interview', { question: 'Paste the log' }, ui, { limits: { ...LIMITS, memoryBytes: 4 << 20 } }); }
         catch (e) { failures.push([e.name, e.function, e.given.map((g) => [g.question, g.answer.length])]); }
         const valid = JSON.parse(await check('interview', request)).status;
