@@ -1029,3 +1029,27 @@ fn numbered_multi_select_offers_none_only_where_no_pick_is_an_answer() {
         "{none_is_an_answer}"
     );
 }
+
+/// The shared table of tricky typed lines (signs, superscripts, case beyond ASCII, ranges,
+/// labels, notes): what the agent gets for each. The Python and npm commands run the same
+/// table, and since the plugin reads every line, all three agree.
+#[test]
+fn typed_lines_mean_what_the_shared_table_says() {
+    let table: Json = serde_json::from_str(include_str!("lines/tricky.json")).unwrap();
+    let cases = table["cases"].as_array().unwrap();
+    assert!(cases.len() >= 20, "the table has its cases");
+    for (i, case) in cases.iter().enumerate() {
+        let name = case["name"].as_str().unwrap();
+        let request = write_request(&format!("tricky_{i}"), &case["request"]);
+        let output = run(&["ask", &request], case["typed"].as_str().unwrap());
+        let result = result(&output);
+        for (field, expected) in case["expect"].as_object().unwrap() {
+            assert_eq!(
+                &result[field],
+                expected,
+                "{name}: {field} of {result}\n{}",
+                stderr(&output)
+            );
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -89,5 +89,23 @@ test('check and schema', () => {
     const js = npx(['schema', '--format', format]);
     assert.equal(js.status, 0);
     assert.deepEqual(JSON.parse(js.stdout), JSON.parse(run([RUST], ['schema', '--format', format]).stdout));
+  }
+});
+
+test('a tricky line means what the shared table says, as in the Rust command', () => {
+  // The plugin reads every line, so this command, the Rust one and the Python one agree.
+  const { cases } = JSON.parse(readFileSync(join(ROOT, 'tests', 'lines', 'tricky.json'), 'utf8'));
+  const dir = mkdtempSync(join(tmpdir(), 'interview-tricky-'));
+  try {
+    for (const { name, request, typed, expect } of cases) {
+      const path = join(dir, 'request.json');
+      writeFileSync(path, JSON.stringify(request));
+      const result = JSON.parse(both(['ask', path], typed).stdout);
+      for (const [field, expected] of Object.entries(expect)) {
+        assert.deepEqual(result[field], expected, `${name}: ${field} of ${JSON.stringify(result)}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

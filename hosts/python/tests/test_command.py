@@ -103,3 +103,16 @@ def test_check_and_schema(rust_command):
         rust = subprocess.run([str(rust_command), "schema", "--format", format],
                               capture_output=True, text=True)
         assert json.loads(python.stdout) == json.loads(rust.stdout)
+
+
+TRICKY = json.loads((ROOT / "tests" / "lines" / "tricky.json").read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("case", TRICKY, ids=[case["name"] for case in TRICKY])
+def test_a_tricky_line_means_what_the_shared_table_says(rust_command, tmp_path, case):
+    # The plugin reads every line, so this command, the Rust one and the npm one agree.
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(case["request"]), encoding="utf-8")
+    result = json.loads(both(rust_command, "ask", str(path), answers=case["typed"]).stdout)
+    for field, expected in case["expect"].items():
+        assert result[field] == expected, (case["name"], field, result)
