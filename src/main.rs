@@ -106,7 +106,7 @@ fn failure_reply(command: &Command) -> Option<FailureReply> {
             let source = request.clone();
             Some(Box::new(move |message| {
                 // Read here to answer with the request's id: the plugin failed before it read it.
-                let limit = interview_host::Limits::default().request_bytes;
+                let limit = interview_host::Limits::default().request_bytes();
                 let text = request::read(&source, limit).unwrap_or_default();
                 request::failed_elicitation(&text, message, &[])
             }))
@@ -523,7 +523,8 @@ fn read_request(
     source: &str,
     reply: fn(&str) -> serde_json::Value,
 ) -> Result<String, Exit> {
-    request::read(source, plugin.limits().request_bytes).map_err(|message| refuse(&message, reply))
+    request::read(source, plugin.limits().request_bytes())
+        .map_err(|message| refuse(&message, reply))
 }
 
 /// Pretty for a person at a terminal, one line for a program; invisible and control

@@ -92,7 +92,7 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
         people::on_signals();
     }
     let mut asker: Asker = Some(person);
-    let limit = plugin.limits().request_bytes;
+    let limit = plugin.limits().request_bytes();
     let mut input = std::io::stdin().lock();
     let mut stdout = std::io::stdout().lock();
     let mut number = 0usize;

@@ -265,7 +265,7 @@ mod tests {
         let mut state = State {
             ui: ScriptedUi::new([]),
             limits: crate::Limits::default().store_limits(),
-            memory_bytes: crate::Limits::default().memory_bytes,
+            memory_bytes: crate::Limits::default().memory_bytes(),
             clock: crate::sandbox::GuestClock::new(),
             recorder: Default::default(),
         };

@@ -89,7 +89,7 @@ impl LineReader {
             pending: Vec::new(),
             // An answer can't be longer than a request may be: a line that is has no use,
             // and only its end is worth waiting for.
-            limit: crate::Limits::default().request_bytes,
+            limit: crate::Limits::default().request_bytes(),
             dropping: false,
             start: 0,
             searched: 0,

@@ -7,17 +7,15 @@ use std::time::{Duration, Instant};
 
 use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder};
 
-/// How much the plugin may use.
-#[derive(Clone, Debug)]
+/// How much the plugin may use: read with the getters, set from the defaults with the `with_`
+/// methods (`Limits::default().with_memory_bytes(16 << 20)`), so that a limit added later
+/// breaks no caller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
-    /// Linear memory of the plugin, in bytes; also the most option text the host copies out
-    /// of it for one question (a plugin may name one text for many options).
-    pub memory_bytes: usize,
-    /// Guest computation per export call, not counting time in host calls (the UI).
-    pub compute: Duration,
-    /// The largest arguments JSON the host hands over; the plugin itself refuses more than 1 MiB
-    /// with an `invalid` result that says so.
-    pub request_bytes: usize,
+    memory_bytes: usize,
+    compute: Duration,
+    request_bytes: usize,
 }
 
 impl Default for Limits {
@@ -31,6 +29,46 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Linear memory of the plugin, in bytes (default 64 MiB); also the most option text the
+    /// host copies out of it for one question (a plugin may name one text for many options).
+    pub fn memory_bytes(&self) -> usize {
+        self.memory_bytes
+    }
+
+    /// Guest computation per export call, not counting time in host calls, the UI's (default
+    /// 2 s).
+    pub fn compute(&self) -> Duration {
+        self.compute
+    }
+
+    /// The largest arguments JSON the host hands over (default 8 MiB); the plugin itself
+    /// refuses more than 1 MiB with an `invalid` result that says so. Also the longest line
+    /// the line mode reads.
+    pub fn request_bytes(&self) -> usize {
+        self.request_bytes
+    }
+
+    /// These limits with `bytes` of memory.
+    pub fn with_memory_bytes(self, bytes: usize) -> Limits {
+        Limits {
+            memory_bytes: bytes,
+            ..self
+        }
+    }
+
+    /// These limits with `compute` of guest computation per call.
+    pub fn with_compute(self, compute: Duration) -> Limits {
+        Limits { compute, ..self }
+    }
+
+    /// These limits with requests of up to `bytes`.
+    pub fn with_request_bytes(self, bytes: usize) -> Limits {
+        Limits {
+            request_bytes: bytes,
+            ..self
+        }
+    }
+
     /// The limits for replaying a request the plugin failed after the person answered: more
     /// compute and memory, so that a request that was merely large still gets its result.
     pub(crate) fn enlarged(&self) -> Limits {

@@ -1,17 +1,19 @@
 //! Loading the plugin and calling it: [`Plugin`] is the compiled component (load it once),
 //! [`Session`] an instance of it talking to one [`Ui`].
 
+use std::any::{Any, TypeId};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
 
 use crate::Error;
-use crate::bindings::Plugin as Bindings;
 use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition, ToolFormat};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
+use crate::bindings::{Plugin as Bindings, PluginPre as BindingsPre};
 use crate::choice_imports;
 use crate::imports::State;
 use crate::journal::{self, Journal};
@@ -25,6 +27,10 @@ pub const EMBEDDED_COMPONENT: &[u8] = include_bytes!("../plugin/interview.wasm")
 
 /// The interview plugin, compiled and ready to instantiate. Cheap to share; load it once.
 pub struct Plugin {
+    /// The component linked to the host's imports, once per kind of UI (a store's data names
+    /// its UI's type): imports are looked up and type-checked once, not for every session.
+    /// First, so that it is dropped before the code it refers to (`compiled`).
+    linked: Mutex<HashMap<TypeId, Box<dyn Any + Send + Sync>>>,
     engine: Engine,
     compiled: Compiled,
     limits: Limits,
@@ -116,6 +122,7 @@ impl PluginBuilder {
                         digest: OnceLock::new(),
                     }),
                     _ticker: None,
+                    linked: Mutex::default(),
                 });
             }
             (None, None) => Cow::Borrowed(EMBEDDED_COMPONENT),
@@ -132,6 +139,7 @@ impl PluginBuilder {
                 digest: OnceLock::new(),
             }),
             _ticker: Some(ticker),
+            linked: Mutex::default(),
         })
     }
 }
@@ -189,18 +197,36 @@ impl Plugin {
         &self.load_kind
     }
 
-    /// A new instance of the plugin that asks through `ui`.
-    pub fn session<U: Ui + 'static>(&self, ui: U) -> Result<Session<U>, Error> {
+    /// The component linked to the imports of a UI of type `U`: made the first time a session
+    /// of that type starts, and shared by the later ones.
+    fn linked<U: Ui + 'static>(&self) -> Result<BindingsPre<State<U>>, Error> {
+        let mut linked = self.linked.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(pre) = linked
+            .get(&TypeId::of::<U>())
+            .and_then(|pre| pre.downcast_ref::<BindingsPre<State<U>>>())
+        {
+            return Ok(pre.clone());
+        }
         let mut linker = Linker::new(&self.engine);
         Bindings::add_to_linker::<State<U>, HasSelf<State<U>>>(&mut linker, |state| state)
             .map_err(Error::Instantiate)?;
         choice_imports::add_to_linker(&mut linker).map_err(Error::Instantiate)?;
+        let pre = linker
+            .instantiate_pre(self.compiled.component())
+            .and_then(BindingsPre::new)
+            .map_err(Error::Instantiate)?;
+        linked.insert(TypeId::of::<U>(), Box::new(pre.clone()));
+        Ok(pre)
+    }
+
+    /// A new instance of the plugin that asks through `ui`.
+    pub fn session<U: Ui + 'static>(&self, ui: U) -> Result<Session<U>, Error> {
         let mut session = Session {
             engine: self.engine.clone(),
             limits: self.limits.clone(),
             store: None,
-            linker,
-            compiled: self.compiled.clone(),
+            linked: self.linked()?,
+            _compiled: self.compiled.clone(),
             instance: None,
             settings: Settings {
                 skip_response: None,
@@ -220,7 +246,7 @@ pub struct Session<U: Ui + 'static> {
     limits: Limits,
     /// Present between calls; taken only while a trapped store is replaced.
     store: Option<Store<State<U>>>,
-    linker: Linker<State<U>>,
+    linked: BindingsPre<State<U>>,
     /// None after a trap: the next call instantiates again.
     instance: Option<Bindings>,
     settings: Settings,
@@ -229,7 +255,7 @@ pub struct Session<U: Ui + 'static> {
     /// The component, whose digest a journal names.
     source: Arc<Source>,
     /// Last, so that it is dropped after everything that runs its code.
-    compiled: Compiled,
+    _compiled: Compiled,
 }
 
 impl<U: Ui + 'static> Session<U> {
@@ -476,13 +502,13 @@ impl<U: Ui + 'static> Session<U> {
         let state = State {
             ui,
             limits: limits.store_limits(),
-            memory_bytes: limits.memory_bytes,
+            memory_bytes: limits.memory_bytes(),
             clock: GuestClock::new(),
             recorder,
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
-        let budget = limits.compute;
+        let budget = limits.compute();
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |context| {
             if context.data().clock.guest_time() > budget {
@@ -496,7 +522,7 @@ impl<U: Ui + 'static> Session<U> {
     }
 
     fn check_size(&self, arguments: &str) -> Result<(), Error> {
-        let limit = self.limits.request_bytes;
+        let limit = self.limits.request_bytes();
         if arguments.len() > limit {
             return Err(Error::RequestTooLarge {
                 bytes: arguments.len(),
@@ -512,7 +538,7 @@ impl<U: Ui + 'static> Session<U> {
                 .store
                 .as_mut()
                 .expect("a session has a store between calls");
-            let bindings = Bindings::instantiate(store, self.compiled.component(), &self.linker)?;
+            let bindings = self.linked.instantiate(store)?;
             self.instance = Some(bindings);
         }
         Ok(())

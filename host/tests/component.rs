@@ -236,10 +236,7 @@ fn definitions_and_check_through_the_component() {
 
 #[test]
 fn the_host_refuses_oversized_requests_before_copying_them() {
-    let limits = Limits {
-        request_bytes: 1000,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_request_bytes(1000);
     let small = Plugin::builder()
         .cache_dir(None)
         .limits(limits)
@@ -511,10 +508,7 @@ mod misbehaving {
         let budget = Duration::from_millis(200);
         let plugin = load(
             "(loop (br 0)) unreachable",
-            Limits {
-                compute: budget,
-                ..Limits::default()
-            },
+            Limits::default().with_compute(budget),
         );
         let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         let started = Instant::now();
@@ -535,13 +529,7 @@ mod misbehaving {
     #[test]
     fn a_guest_that_eats_memory_is_stopped_at_the_cap() {
         let body = "(loop (drop (memory.grow (i32.const 16))) (br 0)) unreachable";
-        let plugin = load(
-            body,
-            Limits {
-                memory_bytes: 8 << 20,
-                ..Limits::default()
-            },
-        );
+        let plugin = load(body, Limits::default().with_memory_bytes(8 << 20));
         let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
         match session.call("interview", "{}") {
             Err(Error::Trap { source, .. }) => assert!(cause(&source).contains("memory")),
@@ -590,10 +578,7 @@ mod misbehaving {
                 "(global $reallocs (mut i32) (i32.const 0))",
                 &body,
             ))
-            .limits(Limits {
-                memory_bytes: 8 * mib,
-                ..Limits::default()
-            })
+            .limits(Limits::default().with_memory_bytes(8 * mib))
             .build()
             .unwrap();
         let mut session = plugin.session(NoPerson(Absence::NoTerminal)).unwrap();
@@ -637,10 +622,7 @@ mod misbehaving {
 fn answers_survive_a_plugin_that_fails_after_them() {
     let small = Plugin::builder()
         .cache_dir(None)
-        .limits(Limits {
-            memory_bytes: 8 << 20,
-            ..Limits::default()
-        })
+        .limits(Limits::default().with_memory_bytes(8 << 20))
         .build()
         .unwrap();
     let request = r#"{"question": "Paste the log", "multiline": true}"#;

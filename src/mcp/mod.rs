@@ -108,7 +108,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     } else {
         None
     };
-    let limit = plugin.limits().request_bytes;
+    let limit = plugin.limits().request_bytes();
     let server = Server {
         plugin: Arc::new(plugin),
         tools: Arc::new(tools),

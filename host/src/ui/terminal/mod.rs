@@ -76,7 +76,7 @@ impl<W> PasteLimit<W> {
     fn new(widget: W) -> Self {
         PasteLimit {
             widget,
-            limit: crate::Limits::default().request_bytes,
+            limit: crate::Limits::default().request_bytes(),
             refused: None,
         }
     }
