@@ -2,7 +2,7 @@
 //! panics while the terminal is still in raw mode, so that `tests/terminal.rs` can check that
 //! the panic hook gives the terminal back (canonical mode, echo, cursor, no bracketed paste).
 
-use interview_host::{ChoiceRef, Frame, SelectRequest, TerminalUi, Ui};
+use interview_host::ui::{ChoiceRef, Frame, SelectRequest, TerminalUi, Ui};
 
 fn main() {
     let mut ui = TerminalUi::on_controlling_terminal(true).expect("a terminal");

@@ -14,10 +14,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use interview_host::json_text;
-use interview_host::{
-    ElicitEnding, Error, Given, Journal, Plugin, Session, StopReason, ToolFormat, Ui,
-};
+use interview_host::ask::{ElicitEnding, ToolFormat};
+use interview_host::ui::{StopReason, Ui};
+use interview_host::{Error, Given, Journal, Plugin, Session};
+use interview_text::json as json_text;
 
 use cli::{Asking, Cli, Command, Journaling, Parsed, Reaching};
 use exit::Exit;
@@ -54,7 +54,9 @@ fn through_inbox(
     let stop = people::stop_on_signals();
     let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
     let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
-        *person = Box::new(interview_host::NoPerson(interview_host::Absence::NoInbox));
+        *person = Box::new(interview_host::ui::NoPerson(
+            interview_host::ui::Absence::NoInbox,
+        ));
         return Ok(None);
     };
     let exit = match call {
@@ -122,8 +124,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Schema { format } => {
             let mut session = plugin
-                .session(interview_host::NoPerson(
-                    interview_host::Absence::NoTerminal,
+                .session(interview_host::ui::NoPerson(
+                    interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
             let definitions = session
@@ -174,8 +176,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Err(exit) => return Ok(exit),
             };
             let mut session = plugin
-                .session(interview_host::NoPerson(
-                    interview_host::Absence::NoTerminal,
+                .session(interview_host::ui::NoPerson(
+                    interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
             let result = session.check(&tool, &arguments).map_err(plugin_error)?;
@@ -204,8 +206,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             // A plugin that cannot start would fail every line alike: said once, as when the
             // component does not load.
             plugin
-                .session(interview_host::NoPerson(
-                    interview_host::Absence::NoTerminal,
+                .session(interview_host::ui::NoPerson(
+                    interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
             let mut person = asking.reaching.person(true)?;
@@ -508,8 +510,8 @@ fn elicit(
 fn leave_to_exit(mut session: PersonSession) {
     drop(std::mem::replace(
         session.ui_mut(),
-        Box::new(interview_host::NoPerson(
-            interview_host::Absence::NoTerminal,
+        Box::new(interview_host::ui::NoPerson(
+            interview_host::ui::Absence::NoTerminal,
         )),
     ));
     std::mem::forget(session);

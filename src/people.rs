@@ -7,10 +7,9 @@ use std::os::fd::AsFd;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use interview_host::LineReader;
-use interview_host::LineUi;
-use interview_host::TerminalUi;
-use interview_host::{Absence, NoPerson, ScriptedUi, Ui, is_foreground};
+use interview_host::ui::{
+    Absence, LineReader, LineUi, NoPerson, ScriptedUi, TerminalUi, Ui, is_foreground,
+};
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
 /// routes them to it.
@@ -76,18 +75,18 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
 pub fn page(
     open: bool,
     open_timeout: std::time::Duration,
-) -> Result<interview_host::WebUi, String> {
-    page_served(interview_host::WebUi::start(), open, open_timeout)
+) -> Result<interview_host::ui::WebUi, String> {
+    page_served(interview_host::ui::WebUi::start(), open, open_timeout)
 }
 
 /// [`page`], served as `started` says (at an address of the caller's choosing).
 #[cfg(feature = "web")]
 pub fn page_served(
-    started: std::io::Result<interview_host::WebUi>,
+    started: std::io::Result<interview_host::ui::WebUi>,
     open: bool,
     open_timeout: std::time::Duration,
-) -> Result<interview_host::WebUi, String> {
-    use interview_host::PageNotice;
+) -> Result<interview_host::ui::WebUi, String> {
+    use interview_host::ui::PageNotice;
     let mut ui = started.map_err(|e| format!("cannot serve the page: {e}"))?;
     ui.open_when_needed(open);
     ui.open_timeout(open_timeout);

@@ -165,8 +165,8 @@ pub fn judged_invalid(
     arguments: &str,
 ) -> Option<Json> {
     let result = plugin
-        .session(interview_host::NoPerson(
-            interview_host::Absence::NoTerminal,
+        .session(interview_host::ui::NoPerson(
+            interview_host::ui::Absence::NoTerminal,
         ))
         .and_then(|mut session| session.call(tool, arguments))
         .ok()?;

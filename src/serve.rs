@@ -14,7 +14,10 @@ use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use interview_host::{Error, Given, Plugin, Session, StopReason, Ui, json_text};
+use interview_host::{Error, Given, Plugin, Session};
+
+use interview_host::ui::{StopReason, Ui};
+use interview_text::json as json_text;
 use serde_json::{Map, Value as Json};
 
 use crate::exit::Exit;
@@ -247,8 +250,8 @@ fn with_person(
         Err(error) => {
             // The UI went down with the session that could not start; a plugin that cannot
             // start will not start for the next request either.
-            *asker = Some(Box::new(interview_host::NoPerson(
-                interview_host::Absence::NoTerminal,
+            *asker = Some(Box::new(interview_host::ui::NoPerson(
+                interview_host::ui::Absence::NoTerminal,
             )));
             return failed(&error.chain(), &[]);
         }
@@ -315,7 +318,7 @@ fn elicit(
         asker,
         |session| {
             let elicitation = session.elicit(request, server)?;
-            if elicitation.ending == interview_host::ElicitEnding::Unavailable {
+            if elicitation.ending == interview_host::ask::ElicitEnding::Unavailable {
                 let who = server.map_or("an MCP server".to_string(), |s| format!("{s:?}"));
                 warn(&format!(
                     "interview: nobody is at a terminal to answer the elicitation from {who}; \

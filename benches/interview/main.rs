@@ -14,18 +14,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use interview_host::ask::{Choice, ElicitEnding};
 use interview_host::internals::keys::Key;
 use interview_host::internals::layout;
 use interview_host::internals::render::Renderer;
 use interview_host::internals::select::Select;
 use interview_host::internals::theme::Theme;
 use interview_host::internals::widget::Widget;
-use interview_host::{
-    Absence, Choice, ConfirmReply, EMBEDDED_COMPONENT, ElicitEnding, Frame, MultiPick,
-    MultiSelectReply, NoPerson, NumberReply, Plugin, ReviewReply, SelectReply, SelectRequest,
-    TextReply,
+use interview_host::ui::{
+    Absence, ConfirmReply, Frame, MultiPick, MultiSelectReply, NoPerson, NumberReply, ReviewReply,
+    SelectReply, SelectRequest, TextReply,
 };
-use interview_host::{ScriptedUi, Step};
+use interview_host::ui::{ScriptedUi, Step};
+use interview_host::{EMBEDDED_COMPONENT, Plugin};
 
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort();

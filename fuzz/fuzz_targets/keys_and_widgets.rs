@@ -9,7 +9,7 @@ use interview_host::internals::keys::Key;
 use interview_host::internals::theme::Theme;
 use interview_host::internals::widget::Widget;
 use interview_host::internals::{confirm, layout, multi_select, number, review, select, text};
-use interview_host::{ConfirmRequest, Frame};
+use interview_host::ui::{ConfirmRequest, Frame};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

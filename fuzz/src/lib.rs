@@ -1,9 +1,11 @@
 //! What the fuzz targets share: widget requests made from the fuzzer's bytes, and the checks
 //! every reply must pass whatever the person did.
 
-use interview_host::{
-    Choice, Frame, MultiSelectReply, MultiSelectRequest, NumberRequest, Options, ReviewItem,
-    ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextRequest,
+use interview_host::ask::Choice;
+
+use interview_host::ui::{
+    Frame, MultiSelectReply, MultiSelectRequest, NumberRequest, Options, ReviewItem, ReviewReply,
+    ReviewRequest, SelectReply, SelectRequest, TextRequest,
 };
 
 /// The fuzzer's bytes, read from the front; past the end, zeros.

@@ -10,7 +10,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use interview_host::{LineUi, Plugin};
+use interview_host::Plugin;
+
+use interview_host::ui::LineUi;
 
 /// Runs one `interview` tool call with the person at the terminal, off the async threads.
 async fn ask(plugin: Arc<Plugin>, arguments: String) -> Result<String, Box<dyn std::error::Error>> {

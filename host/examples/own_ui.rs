@@ -11,10 +11,12 @@
 
 use std::io::BufRead;
 
-use interview_host::{
+use interview_host::Plugin;
+
+use interview_host::ui::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, Plugin, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
-    TextReply, TextRequest, Ui, UiMode,
+    NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextReply,
+    TextRequest, Ui, UiMode,
 };
 
 /// Messages on stdout, replies from stdin. The end of input cancels: the plugin then returns
@@ -37,7 +39,7 @@ impl ChatUi {
         }
     }
 
-    fn list(&self, options: &interview_host::Options) {
+    fn list(&self, options: &interview_host::ui::Options) {
         for (i, option) in options.iter().enumerate() {
             println!("     {}. {}", i + 1, option.label);
         }

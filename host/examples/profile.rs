@@ -16,10 +16,12 @@
 
 use std::time::{Duration, Instant};
 
-use interview_host::{
+use interview_host::Plugin;
+
+use interview_host::ui::{
     ConfirmReply, ConfirmRequest, Frame, MultiPick, MultiSelectReply, MultiSelectRequest, Nav,
-    NumberReply, NumberRequest, Plugin, ReviewReply, ReviewRequest, SelectReply, SelectRequest,
-    TextReply, TextRequest, Ui, UiMode,
+    NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, TextReply,
+    TextRequest, Ui, UiMode,
 };
 
 /// Takes the first option, the initial value or a fixed text, and cancels a question whose

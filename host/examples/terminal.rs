@@ -10,7 +10,9 @@
 
 use std::io::IsTerminal;
 
-use interview_host::{LineUi, Plugin, TerminalUi, Ui};
+use interview_host::Plugin;
+
+use interview_host::ui::{LineUi, TerminalUi, Ui};
 
 const REQUEST: &str = r#"{
   "questions": [

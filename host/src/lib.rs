@@ -14,7 +14,8 @@
 //! `PersonElicitation`).
 //!
 //! ```
-//! use interview_host::{Plugin, ScriptedUi, SelectReply, Step};
+//! use interview_host::Plugin;
+//! use interview_host::ui::{ScriptedUi, SelectReply, Step};
 //!
 //! # fn main() -> Result<(), interview_host::Error> {
 //! let plugin = Plugin::load()?;
@@ -36,8 +37,6 @@
 #![warn(missing_docs)]
 
 mod bindings;
-// The one sanitizer and JSON escaping, shared with the plugin.
-pub use interview_text::json as json_text;
 use interview_text::sanitize;
 mod choice_imports;
 mod engine_settings;
@@ -52,23 +51,9 @@ mod mcp_elicitation;
 mod replay;
 mod sandbox;
 mod session;
-mod ui;
+pub mod ui;
 
-pub use bindings::exports::interview::plugin::tool::{
-    ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
-};
-pub use bindings::interview::plugin::types::{
-    Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,
-    Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion, Value,
-};
-pub use bindings::interview::plugin::ui::{
-    ConfirmReply, ConfirmRequest, Frame, LineRead, MultiPick, MultiSelectReply, Nav, NumberReply,
-    NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply, Span, TextReply,
-    TextRequest, Tone, UiMode,
-};
 pub use error::Error;
-pub use foreground::is_foreground;
-pub use input::{Input, Interrupter, LineReader, LineSource};
 pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};
 #[cfg(feature = "rmcp")]
@@ -76,15 +61,24 @@ pub use mcp_elicitation::PersonElicitation;
 pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
-pub use ui::lines::LineUi;
-pub use ui::scripted::{ScriptedUi, Shown, Step};
-#[cfg(feature = "terminal")]
-pub use ui::terminal::TerminalUi;
-#[cfg(feature = "web")]
-pub use ui::web::{PageNotice, WebUi};
-pub use ui::{
-    ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, StopReason, TooMuchText, Ui,
-};
+
+/// Questions, answers and tool definitions: the `types` and `tool` interfaces of the WIT, for
+/// [`Session::ask`] (typed questions in, a typed [`Outcome`](ask::Outcome) out), for
+/// [`Session::elicit`], and for listing the tools.
+pub mod ask {
+    pub use crate::bindings::exports::interview::plugin::tool::{
+        ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
+    };
+    pub use crate::bindings::interview::plugin::types::{
+        Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin,
+        Outcome, Question, QuestionKind, RequestError, SelectQuestion, TextFormat, TextQuestion,
+        Value,
+    };
+}
+
+// The crate's own code names these at its root.
+use ask::*;
+use ui::*;
 
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.
 #[doc(hidden)]

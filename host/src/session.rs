@@ -290,8 +290,8 @@ impl<U: Ui + 'static> Session<U> {
     /// result is safe.
     ///
     /// ```
-    /// use interview_host::{ScriptedUi, Step};
-    /// use interview_host::{Journal, Plugin, TextReply};
+    /// use interview_host::ui::{ScriptedUi, Step, TextReply};
+    /// use interview_host::{Journal, Plugin};
     ///
     /// # fn main() -> Result<(), interview_host::Error> {
     /// let dir = tempfile::tempdir().unwrap();
@@ -308,7 +308,7 @@ impl<U: Ui + 'static> Session<U> {
     /// // The same request with the same journal asks only what is left.
     /// let mut again = plugin.session(ScriptedUi::new([
     ///     Step::Text(TextReply::Submitted("Curiosity".into())),
-    ///     Step::Review(interview_host::ReviewReply::Submit),
+    ///     Step::Review(interview_host::ui::ReviewReply::Submit),
     /// ]))?;
     /// again.keep_journal(Journal::open(&path)?);
     /// let result: serde_json::Value = serde_json::from_str(&again.call("interview", request)?).unwrap();
@@ -351,8 +351,9 @@ impl<U: Ui + 'static> Session<U> {
     /// JSON-RPC response), and `ending` says how it came about.
     ///
     /// ```
-    /// use interview_host::{ScriptedUi, Step};
-    /// use interview_host::{ElicitEnding, Plugin, ReviewReply, TextReply};
+    /// use interview_host::Plugin;
+    /// use interview_host::ask::ElicitEnding;
+    /// use interview_host::ui::{ReviewReply, ScriptedUi, Step, TextReply};
     ///
     /// # fn main() -> Result<(), interview_host::Error> {
     /// let request = r#"{"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": {
@@ -422,7 +423,7 @@ impl<U: Ui + 'static> Session<U> {
     /// ```
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let plugin = interview_host::Plugin::load()?;
-    /// let mut session = plugin.session(interview_host::NoPerson(interview_host::Absence::NoTerminal))?;
+    /// let mut session = plugin.session(interview_host::ui::NoPerson(interview_host::ui::Absence::NoTerminal))?;
     /// let call = r#"{"question": "Ship it?", "type": "confirm"}"#;
     /// let form: serde_json::Value = serde_json::from_str(&session.form("interview", call)?)?;
     /// assert_eq!(form["params"]["requestedSchema"]["properties"]["q1"]["type"], "boolean");

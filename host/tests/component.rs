@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use interview_host::ask::*;
+use interview_host::ui::*;
 use interview_host::*;
 use serde_json::{Value as Json, json};
 

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use interview_host::ask::*;
+use interview_host::ui::*;
 use interview_host::*;
 use serde_json::Value as Json;
 

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use interview_host::{
-    Nav, PersonElicitation, Plugin, ReviewReply, ScriptedUi, SelectReply, Step, TextReply, Ui,
-};
+use interview_host::{PersonElicitation, Plugin};
+
+use interview_host::ui::{Nav, ReviewReply, ScriptedUi, SelectReply, Step, TextReply, Ui};
 use rmcp::model::*;
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};

@@ -4,7 +4,9 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-use interview_host::{Plugin, WebUi};
+use interview_host::Plugin;
+
+use interview_host::ui::WebUi;
 use serde_json::{Value as Json, json};
 
 /// One HTTP/1.1 request with `Connection: close`: the status and the body.

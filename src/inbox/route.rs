@@ -3,7 +3,9 @@
 
 use std::sync::atomic::AtomicBool;
 
-use interview_host::{Journal, Plugin, Ui, UiMode};
+use interview_host::{Journal, Plugin};
+
+use interview_host::ui::{Ui, UiMode};
 use serde_json::Value as Json;
 
 use super::{Ask, Call, From, Reached};
@@ -60,11 +62,11 @@ pub fn invalid(plugin: &Plugin, call: &Call, server: Option<&str>) -> bool {
             tool, arguments, ..
         } => request::judged_invalid(plugin, tool, arguments).is_some(),
         Call::Elicit { request } => plugin
-            .session(interview_host::NoPerson(
-                interview_host::Absence::NoTerminal,
+            .session(interview_host::ui::NoPerson(
+                interview_host::ui::Absence::NoTerminal,
             ))
             .and_then(|mut session| session.elicit(request, server))
-            .is_ok_and(|e| e.ending == interview_host::ElicitEnding::Invalid),
+            .is_ok_and(|e| e.ending == interview_host::ask::ElicitEnding::Invalid),
     }
 }
 

@@ -10,7 +10,9 @@ use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use interview_host::{Journal, Plugin, StopReason, Ui, is_foreground};
+use interview_host::{Journal, Plugin};
+
+use interview_host::ui::{StopReason, Ui, is_foreground};
 use interview_text::sanitize;
 use serde_json::Value as Json;
 
@@ -41,7 +43,7 @@ enum Desktop {
     Terminal { numbered: bool },
     /// One page for the inbox's lifetime.
     #[cfg(feature = "web")]
-    Page(Arc<Mutex<interview_host::WebUi>>),
+    Page(Arc<Mutex<interview_host::ui::WebUi>>),
 }
 
 impl Desktop {
@@ -171,12 +173,12 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
 /// user's (`INTERVIEW_INBOX_PORT`, else one derived from the user id), else any free one when
 /// that is taken; and a token kept in the inbox's folder, readable by this user only.
 #[cfg(feature = "web")]
-fn stable_page(place: &Place) -> std::io::Result<interview_host::WebUi> {
+fn stable_page(place: &Place) -> std::io::Result<interview_host::ui::WebUi> {
     let path = place.data.join("web-token");
     let token = match std::fs::read_to_string(&path) {
         Ok(token) if token.trim().len() == 32 => token.trim().to_string(),
         _ => {
-            let token = interview_host::WebUi::new_token()?;
+            let token = interview_host::ui::WebUi::new_token()?;
             let mut file = std::fs::OpenOptions::new()
                 .write(true)
                 .create(true)
@@ -195,7 +197,7 @@ fn stable_page(place: &Place) -> std::io::Result<interview_host::WebUi> {
         .unwrap_or(41000 + (uid % 1000) as u16);
     let listener = std::net::TcpListener::bind(("127.0.0.1", port))
         .or_else(|_| std::net::TcpListener::bind(("127.0.0.1", 0)))?;
-    interview_host::WebUi::serve(listener, token)
+    interview_host::ui::WebUi::serve(listener, token)
 }
 
 /// The inbox's socket, removed when the inbox closes.

@@ -11,7 +11,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use interview_host::{Absence, NoPerson, Plugin};
+use interview_host::Plugin;
+
+use interview_host::ui::{Absence, NoPerson};
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
     InputRequests, InputRequiredResult, InputResponses,

@@ -21,7 +21,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use interview_host::{Absence, NoPerson, Plugin, TerminalUi, ToolFormat, Ui};
+use interview_host::Plugin;
+
+use interview_host::ask::ToolFormat;
+
+use interview_host::ui::{Absence, NoPerson, TerminalUi, Ui};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
@@ -62,7 +66,7 @@ pub enum Reach {
 #[cfg(feature = "web")]
 #[derive(Clone)]
 struct Page {
-    ui: Arc<std::sync::Mutex<interview_host::WebUi>>,
+    ui: Arc<std::sync::Mutex<interview_host::ui::WebUi>>,
     stop: Arc<AtomicBool>,
 }
 

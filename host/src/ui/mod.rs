@@ -1,28 +1,39 @@
-//! The UIs a host offers the plugin: one trait, the widget-level `ui` interface of the WIT.
+//! The UIs a host offers the plugin: one trait ([`Ui`]), the `ui` interface of the WIT, with
+//! its requests and replies, and the UIs this crate provides: [`TerminalUi`] (arrow keys),
+//! [`LineUi`] (the line mode), [`WebUi`] (a browser page), [`ScriptedUi`] (tests) and
+//! [`NoPerson`].
 //!
 //! The plugin decides what to ask and judges every answer; a UI only shows a widget and reports
 //! what the person did. Every string a UI receives has already been sanitized (no escape or
 //! control sequences), whichever UI it is.
 
-pub mod lines;
+pub(crate) mod lines;
 mod options;
-pub mod scripted;
+pub(crate) mod scripted;
 #[cfg(feature = "terminal")]
-pub mod terminal;
+pub(crate) mod terminal;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(feature = "web")]
-pub mod web;
+pub(crate) mod web;
 
 pub use crate::bindings::interview::plugin::types::Absence;
 use crate::bindings::interview::plugin::ui as wit;
+pub use crate::foreground::is_foreground;
+pub use crate::input::{Input, Interrupter, LineReader, LineSource};
 use crate::replay::Given;
 use crate::sanitize;
+pub use lines::LineUi;
 pub use options::{ChoiceRef, Options, TooMuchText};
+pub use scripted::{ScriptedUi, Shown, Step};
+#[cfg(feature = "terminal")]
+pub use terminal::TerminalUi;
+#[cfg(feature = "web")]
+pub use web::{PageNotice, WebUi};
 pub use wit::{
     ConfirmReply, ConfirmRequest, Frame, LineRead, MultiPick, MultiSelectReply, Nav, NumberReply,
-    NumberRequest, Pick, ReviewReply, ReviewRequest, SelectReply, Span, TextReply, TextRequest,
-    Tone, UiMode,
+    NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply, Span, TextReply,
+    TextRequest, Tone, UiMode,
 };
 
 /// A single choice: the WIT's `select-request`, its options kept as [`Options`].

@@ -12,7 +12,7 @@ use crate::Choice;
 /// touched for a long list).
 ///
 /// ```
-/// use interview_host::{ChoiceRef, Options};
+/// use interview_host::ui::{ChoiceRef, Options};
 ///
 /// let options: Options = ["dev", "prod"].into_iter().map(ChoiceRef::plain).collect();
 /// assert_eq!(options.len(), 2);
