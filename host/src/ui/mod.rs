@@ -8,6 +8,8 @@
 //! control sequences), whichever UI it is.
 
 pub(crate) mod lines;
+#[cfg(test)]
+mod mirrors;
 mod options;
 pub(crate) mod scripted;
 #[cfg(feature = "terminal")]

@@ -7,7 +7,7 @@ use serde_json::{Value as Json, json};
 use crate::ui::*;
 
 /// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
-pub(super) fn frame(frame: &Frame) -> Json {
+pub(in crate::ui) fn frame(frame: &Frame) -> Json {
     json!({
         "place": frame.place,
         "position": frame.position,
@@ -15,7 +15,7 @@ pub(super) fn frame(frame: &Frame) -> Json {
         "header": frame.header,
         "prompt": frame.prompt,
         "required": frame.required,
-        "optional_mark": if frame.mark_optional { "(optional)" } else { "" },
+        "mark_optional": frame.mark_optional,
         "hint": frame.hint,
         "error": frame.error,
         "context": frame.context,
@@ -35,7 +35,7 @@ fn choices(options: &crate::Options) -> Json {
         .collect()
 }
 
-pub(super) fn select(request: &SelectRequest) -> Json {
+pub(in crate::ui) fn select(request: &SelectRequest) -> Json {
     json!({
         "options": choices(&request.options),
         "selected": request.selected,
@@ -47,7 +47,7 @@ pub(super) fn select(request: &SelectRequest) -> Json {
     })
 }
 
-pub(super) fn multi_select(request: &MultiSelectRequest) -> Json {
+pub(in crate::ui) fn multi_select(request: &MultiSelectRequest) -> Json {
     json!({
         "options": choices(&request.options),
         "selected": request.selected,
@@ -60,7 +60,7 @@ pub(super) fn multi_select(request: &MultiSelectRequest) -> Json {
     })
 }
 
-pub(super) fn text(request: &TextRequest) -> Json {
+pub(in crate::ui) fn text(request: &TextRequest) -> Json {
     json!({
         "multiline": request.multiline,
         "placeholder": request.placeholder,
@@ -71,15 +71,15 @@ pub(super) fn text(request: &TextRequest) -> Json {
     })
 }
 
-pub(super) fn confirm(request: &ConfirmRequest) -> Json {
+pub(in crate::ui) fn confirm(request: &ConfirmRequest) -> Json {
     json!({ "initial": request.initial })
 }
 
-pub(super) fn number(request: &NumberRequest) -> Json {
+pub(in crate::ui) fn number(request: &NumberRequest) -> Json {
     json!({ "initial": request.initial, "integer": request.integer })
 }
 
-pub(super) fn review(request: &ReviewRequest) -> Json {
+pub(in crate::ui) fn review(request: &ReviewRequest) -> Json {
     let items: Vec<Json> = request
         .items
         .iter()
@@ -107,7 +107,7 @@ fn index(value: &Json) -> Option<u32> {
     value.as_u64().and_then(|i| u32::try_from(i).ok())
 }
 
-pub(super) fn select_reply(reply: &Json) -> Option<SelectReply> {
+pub(in crate::ui) fn select_reply(reply: &Json) -> Option<SelectReply> {
     if let Some(nav) = nav(reply) {
         return Some(SelectReply::Nav(nav));
     }
@@ -122,7 +122,7 @@ pub(super) fn select_reply(reply: &Json) -> Option<SelectReply> {
     Some(SelectReply::Picked(Pick { index, note }))
 }
 
-pub(super) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
+pub(in crate::ui) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
     if let Some(nav) = nav(reply) {
         return Some(MultiSelectReply::Nav(nav));
     }
@@ -141,28 +141,28 @@ pub(super) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
     }))
 }
 
-pub(super) fn text_reply(reply: &Json) -> Option<TextReply> {
+pub(in crate::ui) fn text_reply(reply: &Json) -> Option<TextReply> {
     match nav(reply) {
         Some(nav) => Some(TextReply::Nav(nav)),
         None => text_of(reply, "submitted").map(TextReply::Submitted),
     }
 }
 
-pub(super) fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
+pub(in crate::ui) fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
     match nav(reply) {
         Some(nav) => Some(ConfirmReply::Nav(nav)),
         None => reply.get("answered")?.as_bool().map(ConfirmReply::Answered),
     }
 }
 
-pub(super) fn number_reply(reply: &Json) -> Option<NumberReply> {
+pub(in crate::ui) fn number_reply(reply: &Json) -> Option<NumberReply> {
     match nav(reply) {
         Some(nav) => Some(NumberReply::Nav(nav)),
         None => text_of(reply, "entered").map(NumberReply::Entered),
     }
 }
 
-pub(super) fn review_reply(reply: &Json) -> Option<ReviewReply> {
+pub(in crate::ui) fn review_reply(reply: &Json) -> Option<ReviewReply> {
     if let Some(n) = reply.get("edit") {
         return index(n).map(ReviewReply::Edit);
     }
