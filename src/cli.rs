@@ -507,7 +507,7 @@ Examples:
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageError> {
     use lexopt::Arg::{Long, Short, Value};
     let mut parser = lexopt::Parser::from_args(args);
-    let mut given = Given::default();
+    let mut given = Collected::default();
     let mut command: Option<&Spec> = None;
     let mut help = false;
     while let Some(arg) = parser
@@ -589,13 +589,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageEr
 
 /// The options and the request given so far, by option name.
 #[derive(Default)]
-struct Given {
+struct Collected {
     request: Option<String>,
     values: HashMap<&'static str, Vec<String>>,
     flags: Vec<&'static str>,
 }
 
-impl Given {
+impl Collected {
     fn set(
         &mut self,
         command: Option<&Spec>,

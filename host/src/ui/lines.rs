@@ -183,9 +183,9 @@ mod tests {
     use super::*;
 
     /// Inputs as a reader gives them, then the end.
-    struct Given(VecDeque<Input>, bool);
+    struct Inputs(VecDeque<Input>, bool);
 
-    impl LineSource for Given {
+    impl LineSource for Inputs {
         fn next_input(&mut self) -> Input {
             self.0.pop_front().unwrap_or(Input::End)
         }
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn tones_become_attributes_that_never_span_a_line_break() {
         let screen = Screen::default();
-        let mut ui = LineUi::new(Given(VecDeque::new(), true), screen.clone(), true);
+        let mut ui = LineUi::new(Inputs(VecDeque::new(), true), screen.clone(), true);
         ui.write(&[
             span("\nQuestion 1 of 2\n", Tone::Faint),
             span("Deploy?\x1b[2J", Tone::Strong),
@@ -233,13 +233,13 @@ mod tests {
 
     #[test]
     fn input_that_ends_at_once_is_nobody_and_a_stopped_ui_reads_and_shows_nothing() {
-        let mut ui = LineUi::new(Given(VecDeque::new(), false), std::io::sink(), false);
+        let mut ui = LineUi::new(Inputs(VecDeque::new(), false), std::io::sink(), false);
         assert_eq!(ui.mode(), UiMode::Unavailable(Absence::NoInput));
         assert_eq!(ui.mode(), UiMode::Unavailable(Absence::NoInput));
 
         let screen = Screen::default();
         let lines = [Input::Line("1".into()), Input::Interrupted];
-        let mut ui = LineUi::new(Given(lines.into(), false), screen.clone(), false);
+        let mut ui = LineUi::new(Inputs(lines.into(), false), screen.clone(), false);
         assert_eq!(ui.mode(), UiMode::Lines);
         assert_eq!(ui.read_line(false), LineRead::Line("1".into()));
         assert_eq!(ui.read_line(false), LineRead::Interrupted);
@@ -253,7 +253,7 @@ mod tests {
     #[test]
     fn a_line_over_the_limit_is_said_to_the_plugin() {
         let mut ui = LineUi::new(
-            Given([Input::TooLong(8)].into(), true),
+            Inputs([Input::TooLong(8)].into(), true),
             std::io::sink(),
             false,
         );
