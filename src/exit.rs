@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use interview_host::ask::Status;
+
 /// How a run of `interview` ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -21,6 +23,20 @@ pub enum Exit {
     Unwritten = 6,
     /// Interrupted by a signal; the answers so far are in the result.
     Interrupted = 130,
+}
+
+impl Exit {
+    /// The exit code of a tool call that ended with `status`, as the plugin's WIT says it;
+    /// a cancel is `Interrupted` when a signal or Ctrl-C cut the person off.
+    pub fn of(status: Status, interrupted: bool) -> Exit {
+        match status {
+            Status::Answered => Exit::Answered,
+            Status::Cancelled if interrupted => Exit::Interrupted,
+            Status::Cancelled => Exit::Cancelled,
+            Status::Invalid => Exit::Invalid,
+            Status::Unavailable => Exit::Unavailable,
+        }
+    }
 }
 
 impl From<Exit> for ExitCode {

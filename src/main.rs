@@ -14,7 +14,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use interview_host::ask::{ElicitEnding, ToolFormat};
+use interview_host::ask::{ElicitEnding, Status, ToolFormat};
 use interview_host::ui::{StopReason, Ui};
 use interview_host::{Error, Given, Journal, Plugin, Session};
 use interview_text::json as json_text;
@@ -180,11 +180,11 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
-            let result = session.check(&tool, &arguments).map_err(plugin_error)?;
+            let checked = session.check(&tool, &arguments).map_err(plugin_error)?;
             let result: serde_json::Value =
-                serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
+                serde_json::from_str(&checked.json).map_err(|e| failed(e.to_string()))?;
             print_json(&result)?;
-            Ok(if result["status"] == "valid" {
+            Ok(if checked.valid {
                 Exit::Answered
             } else {
                 Exit::Invalid
@@ -366,12 +366,12 @@ enum Ending {
 }
 
 impl Ending {
-    fn of(status: &str, session: &PersonSession) -> Ending {
+    fn of(status: Status, session: &PersonSession) -> Ending {
         match status {
-            "cancelled" if session.ui().stop_reason().is_some_and(StopReason::cut_off) => {
+            Status::Cancelled if session.ui().stop_reason().is_some_and(StopReason::cut_off) => {
                 Ending::CutOff
             }
-            "unavailable" => Ending::Unreached,
+            Status::Unavailable => Ending::Unreached,
             _ => Ending::Decided,
         }
     }
@@ -421,28 +421,28 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
     };
     warn_recovered(session.recovered_from());
     let json: serde_json::Value =
-        serde_json::from_str(&result).map_err(|e| failed(e.to_string()))?;
+        serde_json::from_str(&result.json).map_err(|e| failed(e.to_string()))?;
     print_json(&json)?;
-    let ending = Ending::of(json["status"].as_str().unwrap_or_default(), &session);
+    let ending = Ending::of(result.status, &session);
     end_journal(&mut session, ending);
-    let exit = exit_of_result(
-        &json,
+    let exit = Exit::of(
+        result.status,
         session.ui().stop_reason() == Some(StopReason::Interrupted),
     );
     leave_to_exit(session);
     Ok(exit)
 }
 
-/// The exit code of a tool call's result.
+/// The exit code of a tool call's result that came as JSON (from an inbox).
 fn exit_of_result(result: &serde_json::Value, interrupted: bool) -> Exit {
-    match result["status"].as_str() {
-        Some("answered") => Exit::Answered,
-        Some("cancelled") if interrupted => Exit::Interrupted,
-        Some("cancelled") => Exit::Cancelled,
-        Some("unavailable") => Exit::Unavailable,
-        Some("failed") => Exit::Failed,
-        _ => Exit::Invalid,
-    }
+    let status = match result["status"].as_str() {
+        Some("answered") => Status::Answered,
+        Some("cancelled") => Status::Cancelled,
+        Some("unavailable") => Status::Unavailable,
+        Some("failed") => return Exit::Failed,
+        _ => Status::Invalid,
+    };
+    Exit::of(status, interrupted)
 }
 
 /// The exit code of an elicitation's reply (the reply itself, or a JSON-RPC response holding

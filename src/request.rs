@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, Read};
 
+use interview_host::ask::Status;
 use interview_host::{Error, Given};
 use serde_json::{Value as Json, json};
 
@@ -169,9 +170,9 @@ pub fn judged_invalid(
             interview_host::ui::Absence::NoTerminal,
         ))
         .and_then(|mut session| session.call(tool, arguments))
-        .ok()?;
-    let result: Json = serde_json::from_str(&result).ok()?;
-    (result["status"] == "invalid").then_some(result)
+        .ok()
+        .filter(|result| result.status == Status::Invalid)?;
+    serde_json::from_str(&result.json).ok()
 }
 
 /// One line of a stream of requests (`serve`), read within a size limit.

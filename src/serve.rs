@@ -288,7 +288,7 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
         asker,
         |session| {
             session.set_skip_response(options.skip_response.clone());
-            session.call(tool, arguments)
+            session.call(tool, arguments).map(|result| result.json)
         },
         request::failed,
     )

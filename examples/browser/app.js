@@ -100,7 +100,7 @@ ask.onclick = async () => {
   ask.disabled = true;
   result.textContent = '';
   try {
-    result.textContent = await call('interview', document.getElementById('request').value, ui);
+    result.textContent = (await call('interview', document.getElementById('request').value, ui)).json;
   } catch (error) {
     result.textContent = `${error.name}: ${error.message}`;
   } finally {

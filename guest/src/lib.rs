@@ -57,7 +57,7 @@ mod testing;
 mod tests;
 
 use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
-use model::{Elicitation, Outcome, Question, Settings, ToolFormat};
+use model::{CallResult, Checked, Elicitation, Outcome, Question, Settings, ToolFormat};
 
 /// The component's export: each function hands over to [`tool`] with the imported UI.
 struct Plugin;
@@ -71,7 +71,7 @@ impl Guest for Plugin {
         tool_formats::render(&schema::definitions(), format)
     }
 
-    fn call(name: String, arguments: String, settings: Settings) -> String {
+    fn call(name: String, arguments: String, settings: Settings) -> CallResult {
         tool::call(
             &name,
             &arguments,
@@ -80,7 +80,7 @@ impl Guest for Plugin {
         )
     }
 
-    fn check(name: String, arguments: String) -> String {
+    fn check(name: String, arguments: String) -> Checked {
         tool::check(&name, &arguments)
     }
 

@@ -108,7 +108,7 @@ pub fn run(
     };
     let result = crate::tool::call(tool, arguments, &settings, &mut script);
     (
-        serde_json::from_str(&result).expect("the result is JSON"),
+        serde_json::from_str(&result.json).expect("the result is JSON"),
         script,
     )
 }

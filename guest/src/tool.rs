@@ -8,8 +8,8 @@ use crate::request::{self, Call, Request};
 use crate::{json_text, result, validate};
 
 /// Runs a tool call and returns the result JSON.
-pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> String {
-    answer(name, arguments, |request| {
+pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> CallResult {
+    let result = judged(name, arguments, |request| {
         let ending = flow::run(
             &mut request.questions,
             &request.secret,
@@ -17,23 +17,45 @@ pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) 
             ui,
         );
         result::outcome(request, &ending.into())
-    })
+    });
+    let status = match result["status"].as_str() {
+        Some("answered") => Status::Answered,
+        Some("cancelled") => Status::Cancelled,
+        Some("unavailable") => Status::Unavailable,
+        _ => Status::Invalid,
+    };
+    CallResult {
+        status,
+        json: json_text::to_string(&result, false),
+    }
 }
 
 /// The JSON text answering the call `name` with `arguments`: an invalid call's result, a
 /// signal's, or what `ask` makes of the questions.
 pub fn answer(name: &str, arguments: &str, ask: impl FnOnce(&mut Request) -> Json) -> String {
-    let result = match request::parse(name, arguments) {
+    json_text::to_string(&judged(name, arguments, ask), false)
+}
+
+/// [`answer`]'s result, as JSON.
+fn judged(name: &str, arguments: &str, ask: impl FnOnce(&mut Request) -> Json) -> Json {
+    match request::parse(name, arguments) {
         Err(error) => result::invalid(&error),
         Ok(Call::Signal(text)) => result::signal(&text),
         Ok(Call::Ask(mut request)) => ask(&mut request),
-    };
-    json_text::to_string(&result, false)
+    }
 }
 
 /// Checks a tool call without asking: the `invalid` result, or the questions as understood.
-pub fn check(name: &str, arguments: &str) -> String {
-    let result = match request::parse(name, arguments) {
+pub fn check(name: &str, arguments: &str) -> Checked {
+    let checked = checked(name, arguments);
+    Checked {
+        valid: checked["status"] == "valid",
+        json: json_text::to_string(&checked, false),
+    }
+}
+
+fn checked(name: &str, arguments: &str) -> Json {
+    match request::parse(name, arguments) {
         Err(error) => result::invalid(&error),
         Ok(Call::Signal(_)) => json!({ "status": "valid", "questions": [] }),
         Ok(Call::Ask(request)) => {
@@ -52,8 +74,7 @@ pub fn check(name: &str, arguments: &str) -> String {
                     .collect::<Vec<_>>(),
             })
         }
-    };
-    json_text::to_string(&result, false)
+    }
 }
 
 /// Asks typed questions, after the same validation as `call`.

@@ -22,7 +22,7 @@ async fn ask(plugin: Arc<Plugin>, arguments: String) -> Result<String, Box<dyn s
         session.call("interview", &arguments)
     })
     .await??;
-    Ok(result)
+    Ok(result.json)
 }
 
 #[tokio::main]

@@ -129,7 +129,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             {"question": "Anything I should know before starting?", "required": false}
         ]}"#,
     )?;
-    let result: serde_json::Value = serde_json::from_str(&result)?;
+    let result: serde_json::Value = serde_json::from_str(&result.json)?;
     println!("{}", result["text"].as_str().unwrap_or_default());
     Ok(())
 }

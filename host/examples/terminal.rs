@@ -37,6 +37,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut session = plugin.session(ui)?;
     let result = session.call("interview", REQUEST)?;
-    println!("{result}");
+    println!("{}", result.json);
     Ok(())
 }

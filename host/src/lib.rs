@@ -15,6 +15,7 @@
 //!
 //! ```
 //! use interview_host::Plugin;
+//! use interview_host::ask::Status;
 //! use interview_host::ui::{ScriptedUi, SelectReply, Step};
 //!
 //! # fn main() -> Result<(), interview_host::Error> {
@@ -26,8 +27,8 @@
 //!     "interview",
 //!     r#"{"questions": [{"question": "Which environment?", "options": ["dev", "staging"]}]}"#,
 //! )?;
-//! let result: serde_json::Value = serde_json::from_str(&result).unwrap();
-//! assert_eq!(result["status"], "answered");
+//! assert_eq!(result.status, Status::Answered);
+//! let result: serde_json::Value = serde_json::from_str(&result.json).unwrap();
 //! assert_eq!(result["answer"], "staging");
 //! assert_eq!(result["text"], "User selected: 2. staging");
 //! # Ok(())
@@ -67,7 +68,7 @@ pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 /// [`Session::elicit`], and for listing the tools.
 pub mod ask {
     pub use crate::bindings::exports::interview::plugin::tool::{
-        ElicitEnding, Elicitation, ToolDefinition, ToolFormat,
+        CallResult, Checked, ElicitEnding, Elicitation, Status, ToolDefinition, ToolFormat,
     };
     pub use crate::bindings::interview::plugin::types::{
         Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin,

@@ -11,7 +11,9 @@ use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
 
 use crate::Error;
-use crate::bindings::exports::interview::plugin::tool::{Elicitation, ToolDefinition, ToolFormat};
+use crate::bindings::exports::interview::plugin::tool::{
+    CallResult, Checked, Elicitation, ToolDefinition, ToolFormat,
+};
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::bindings::{Plugin as Bindings, PluginPre as BindingsPre};
 use crate::choice_imports;
@@ -311,7 +313,7 @@ impl<U: Ui + 'static> Session<U> {
     ///     Step::Review(interview_host::ui::ReviewReply::Submit),
     /// ]))?;
     /// again.keep_journal(Journal::open(&path)?);
-    /// let result: serde_json::Value = serde_json::from_str(&again.call("interview", request)?).unwrap();
+    /// let result: serde_json::Value = serde_json::from_str(&again.call("interview", request)?.json).unwrap();
     /// assert_eq!(result["answers"][0]["value"], "Ada");
     /// assert_eq!(result["answers"][1]["value"], "Curiosity");
     /// assert_eq!(again.ui().shown().len(), 2, "the second question and the review");
@@ -333,8 +335,9 @@ impl<U: Ui + 'static> Session<U> {
         self.store_mut().data_mut().recorder.set_journal(None)
     }
 
-    /// Runs the tool `name` with the model's JSON `arguments` and returns the result JSON.
-    pub fn call(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
+    /// Runs the tool `name` with the model's JSON `arguments`: how it ended, and the result
+    /// JSON for the agent.
+    pub fn call(&mut self, name: &str, arguments: &str) -> Result<CallResult, Error> {
         self.check_size(arguments)?;
         let settings = self.settings.clone();
         let request = || journal::digest(&[b"call", name.as_bytes(), arguments.as_bytes()]);
@@ -391,8 +394,9 @@ impl<U: Ui + 'static> Session<U> {
         })
     }
 
-    /// Validates a tool call without asking: the `invalid` result, or the questions understood.
-    pub fn check(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
+    /// Validates a tool call without asking: whether it is valid, and the `invalid` result or
+    /// the questions understood.
+    pub fn check(&mut self, name: &str, arguments: &str) -> Result<Checked, Error> {
         self.check_size(arguments)?;
         self.run("check", None, |bindings, store| {
             bindings

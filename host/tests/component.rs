@@ -15,7 +15,7 @@ fn plugin() -> &'static Plugin {
 
 fn call(arguments: &str, steps: impl IntoIterator<Item = Step>) -> (Json, Session<ScriptedUi>) {
     let mut session = plugin().session(ScriptedUi::new(steps)).unwrap();
-    let result = session.call("interview", arguments).unwrap();
+    let result = session.call("interview", arguments).unwrap().json;
     (serde_json::from_str(&result).unwrap(), session)
 }
 
@@ -123,7 +123,10 @@ fn the_plugin_escapes_invisible_characters_in_its_json_and_never_shows_them() {
         ))]))
         .unwrap();
     // The plugin's own text, as the Python and JavaScript hosts print it.
-    let text = session.call("interview", &request.to_string()).unwrap();
+    let text = session
+        .call("interview", &request.to_string())
+        .unwrap()
+        .json;
     assert!(
         text.contains(r"Deploy\udb40\udc41\udb40\udc42?")
             && text.contains(r"a\u3164b\u115fc\uffa0d\u034fe\u17b4f"),
@@ -185,7 +188,8 @@ fn one_session_serves_many_calls_and_keeps_its_settings() {
     let first: Json = serde_json::from_str(
         &session
             .call("interview", r#"{"question": "Why?"}"#)
-            .unwrap(),
+            .unwrap()
+            .json,
     )
     .unwrap();
     assert_eq!(first["answer"], "Not sure.");
@@ -198,7 +202,8 @@ fn one_session_serves_many_calls_and_keeps_its_settings() {
                 "ask_question",
                 r#"{"question": "A or B?", "options": ["A", "B"]}"#,
             )
-            .unwrap(),
+            .unwrap()
+            .json,
     )
     .unwrap();
     assert_eq!(second["text"], "User selected: 1. A");
@@ -212,7 +217,8 @@ fn no_person_means_unavailable_at_once() {
     let result: Json = serde_json::from_str(
         &session
             .call("interview", r#"{"question": "Name?"}"#)
-            .unwrap(),
+            .unwrap()
+            .json,
     )
     .unwrap();
     assert_eq!(result["status"], "unavailable");
@@ -230,7 +236,8 @@ fn definitions_and_check_through_the_component() {
     let checked: Json = serde_json::from_str(
         &session
             .check("interview", r#"{"question": "x", "options": []}"#)
-            .unwrap(),
+            .unwrap()
+            .json,
     )
     .unwrap();
     assert_eq!(checked["error"]["path"], "options");
@@ -256,7 +263,8 @@ fn the_host_refuses_oversized_requests_before_copying_them() {
     // The plugin's own limit (1 MiB) is an invalid result that says so.
     let mut session = plugin().session(NoPerson(Absence::NoTerminal)).unwrap();
     let huge = format!(r#"{{"question": "{}"}}"#, "x".repeat(1 << 20));
-    let result: Json = serde_json::from_str(&session.call("interview", &huge).unwrap()).unwrap();
+    let result: Json =
+        serde_json::from_str(&session.call("interview", &huge).unwrap().json).unwrap();
     assert_eq!(result["status"], "invalid");
     assert!(
         result["error"]["message"]
@@ -298,7 +306,8 @@ fn the_builtin_plugin_needs_no_compiler_and_no_cache() {
                 "interview",
                 r#"{"question": "Which?", "options": ["a", "b"]}"#,
             )
-            .unwrap();
+            .unwrap()
+            .json;
         let result: Json = serde_json::from_str(&result).unwrap();
         assert_eq!(result["answer"], "b");
     }
@@ -345,7 +354,10 @@ fn a_session_outlives_the_cached_plugin_it_came_from() {
         .unwrap();
     drop(plugin);
     for _ in 0..2 {
-        let result = session.call("interview", r#"{"question": "x"}"#).unwrap();
+        let result = session
+            .call("interview", r#"{"question": "x"}"#)
+            .unwrap()
+            .json;
         let result: Json = serde_json::from_str(&result).unwrap();
         assert_eq!(result["status"], "unavailable");
     }
@@ -632,7 +644,8 @@ fn answers_survive_a_plugin_that_fails_after_them() {
     let log = "all good\n".repeat(1 << 17) + "done";
     let ui = ScriptedUi::new([Step::Text(TextReply::Submitted(log.clone()))]);
     let mut session = small.session(ui).unwrap();
-    let result: Json = serde_json::from_str(&session.call("interview", request).unwrap()).unwrap();
+    let result: Json =
+        serde_json::from_str(&session.call("interview", request).unwrap().json).unwrap();
     assert_eq!(result["status"], "answered");
     assert!(
         result["answer"] == log.as_str(),
@@ -655,6 +668,6 @@ fn answers_survive_a_plugin_that_fails_after_them() {
                 "the answer is the whole text"
             );
         }
-        other => panic!("{:?}", other.map(|r| r.len())),
+        other => panic!("{:?}", other.map(|r| r.json.len())),
     }
 }

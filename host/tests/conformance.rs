@@ -170,6 +170,7 @@ fn run_case(plugin: &Plugin, path: &std::path::Path) -> Result<(), String> {
         session
             .call(case["tool"].as_str().unwrap(), &arguments)
             .unwrap()
+            .json
     };
     let result: Json = serde_json::from_str(&reply).unwrap();
     let asked: Vec<_> = session.ui().shown().iter().map(widget_of).collect();

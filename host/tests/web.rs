@@ -48,7 +48,7 @@ fn a_page_answers_through_the_plugin_and_strangers_are_refused() {
     let asking = std::thread::spawn(move || {
         let mut session = Plugin::load().unwrap().session(ui).unwrap();
         let request = r#"{"question": "Which?", "options": ["a", "b"], "allow_other": false}"#;
-        session.call("interview", request).unwrap()
+        session.call("interview", request).unwrap().json
     });
 
     let view = |tab: &str, after: u64| {
@@ -237,7 +237,8 @@ fn a_page_nobody_opens_leaves_the_request_unavailable_after_the_open_timeout() {
             "interview",
             r#"{"question": "Which?", "options": ["a", "b"]}"#,
         )
-        .unwrap();
+        .unwrap()
+        .json;
     let took = started.elapsed();
     let result: Json = serde_json::from_str(&result).unwrap();
     assert_eq!(result["status"], "unavailable", "{result}");
@@ -258,7 +259,8 @@ fn an_invalid_request_says_no_address() {
     let mut session = Plugin::load().unwrap().session(ui).unwrap();
     let result = session
         .call("interview", r#"{"question": "Which?", "options": 3}"#)
-        .unwrap();
+        .unwrap()
+        .json;
     let result: Json = serde_json::from_str(&result).unwrap();
     assert_eq!(result["status"], "invalid", "{result}");
     assert_eq!(*notes.lock().unwrap(), Vec::<String>::new());

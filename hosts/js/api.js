@@ -23,6 +23,24 @@ function sized(value, limits) {
   return arguments_;
 }
 
+/** What `call` and `check` return: the `status` the plugin gave beside the JSON (a call's
+ * `answered`, `cancelled`, `invalid` or `unavailable`; a check's `valid` or `invalid`), so that
+ * nothing reads the JSON to learn how it ended, and `json`, the result the agent reads, which is
+ * also the result as a string (`JSON.parse(result)` reads it). */
+export class Result {
+  constructor(status, json) {
+    this.status = status;
+    this.json = json;
+  }
+
+  toString() {
+    return this.json;
+  }
+}
+
+/** `f` of a value, or of what a promise of one gives. */
+const then = (value, f) => (value instanceof Promise ? value.then(f) : f(value));
+
 /** The exports, each run by `run(name, args, ui, options)` under `options.limits` (default
  * `LIMITS`); a UI hears `finished()` once its call is done, also when `run` returns a promise. */
 export function exports(run, LIMITS) {
@@ -41,18 +59,21 @@ export function exports(run, LIMITS) {
 
   return {
     /** Runs a tool call: `name` is the tool the model called (`interview` reads every known
-     * dialect), `args` its arguments (JSON text, or a value to serialize). Returns the result
-     * JSON text: `status`, `answers`, `text` for the model, ... Throws `PluginError` when the
-     * plugin fails, with the answers the person gave. */
+     * dialect), `args` its arguments (JSON text, or a value to serialize). Returns a `Result`:
+     * its `status`, and its `json` (`status`, `answers`, `text` for the model, ...). Throws
+     * `PluginError` when the plugin fails, with the answers the person gave. */
     call(name, args, ui, { skipResponse, ...options } = {}) {
       const limits = options.limits ?? LIMITS;
-      return asking(ui, 'call', [name, sized(args, limits), { skipResponse: skipResponse ?? undefined }], options);
+      const result = asking(ui, 'call', [name, sized(args, limits), { skipResponse: skipResponse ?? undefined }], options);
+      return then(result, ({ status, json }) => new Result(status, json));
     },
 
-    /** Checks a tool call without asking anything: the `invalid` result, or `{"status":
-     * "valid", "questions": [...]}`, as JSON text. */
+    /** Checks a tool call without asking anything: a `Result` whose status is `valid` or
+     * `invalid`, and whose JSON is the `invalid` result or `{"status": "valid", "questions":
+     * [...]}`. */
     check(name, args, options = {}) {
-      return asking(undefined, 'check', [name, sized(args, options.limits ?? LIMITS)], options);
+      const checked = asking(undefined, 'check', [name, sized(args, options.limits ?? LIMITS)], options);
+      return then(checked, ({ valid, json }) => new Result(valid ? 'valid' : 'invalid', json));
     },
 
     /** Answers an MCP `elicitation/create` request (the params or the whole JSON-RPC request;

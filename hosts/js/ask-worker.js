@@ -26,8 +26,8 @@ try {
     const { ending, reply } = elicit(args.text, ui, { requester: args.server, onRecovered });
     parentPort.postMessage({ reply, ending, interrupted: ui.stopped === 'interrupted' });
   } else {
-    const reply = call(args.tool, args.text, ui, { skipResponse: args.skipResponse, onRecovered });
-    parentPort.postMessage({ reply, status: JSON.parse(reply).status, interrupted: ui.stopped === 'interrupted' });
+    const { status, json } = call(args.tool, args.text, ui, { skipResponse: args.skipResponse, onRecovered });
+    parentPort.postMessage({ reply: json, status, interrupted: ui.stopped === 'interrupted' });
   }
 } catch (error) {
   parentPort.postMessage({ failed: { message: error.message, function: error.function, given: error.given ?? [] } });

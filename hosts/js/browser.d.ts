@@ -39,10 +39,19 @@ export const LIMITS: Readonly<Limits>;
 
 /** Fetches and compiles the plugin (otherwise done at the first call). */
 export function load(limits?: Limits): Promise<void>;
-/** Runs a tool call (arguments as JSON text or a value); the result JSON text. */
-export function call(name: string, args: unknown, ui: Ui, options?: { skipResponse?: string } & SandboxOptions): Promise<string>;
-/** Checks a tool call without asking anything: the `invalid` result or the questions, JSON text. */
-export function check(name: string, args: unknown, options?: SandboxOptions): Promise<string>;
+/** What `call` and `check` give: how it ended, as the plugin said it beside the JSON, and the
+ * result JSON the agent reads (also what the result gives as a string). */
+export class Result {
+  /** A call's `answered`, `cancelled`, `invalid` or `unavailable`; a check's `valid` or `invalid`. */
+  status: 'answered' | 'cancelled' | 'invalid' | 'unavailable' | 'valid';
+  json: string;
+  toString(): string;
+}
+
+/** Runs a tool call (arguments as JSON text or a value): how it ended, and the result JSON. */
+export function call(name: string, args: unknown, ui: Ui, options?: { skipResponse?: string } & SandboxOptions): Promise<Result>;
+/** Checks a tool call without asking anything: valid or invalid, and the `invalid` result or the questions as JSON. */
+export function check(name: string, args: unknown, options?: SandboxOptions): Promise<Result>;
 /** Answers an MCP `elicitation/create` request: how it ended, and the JSON text to send back. */
 export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): Promise<{ ending: ElicitEnding; reply: string }>;
 /** The tools the plugin answers, `interview` first. */

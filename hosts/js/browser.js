@@ -8,10 +8,10 @@
 //
 // Nothing here needs Node.js: the core modules are fetched next to this file and compiled once.
 
-import { FORMATS, WIT_VERSION, exports } from './api.js';
+import { FORMATS, Result, WIT_VERSION, exports } from './api.js';
 import { LIMITS, PluginError, capped, noted } from './shared.js';
 
-export { FORMATS, LIMITS, PluginError, WIT_VERSION };
+export { FORMATS, LIMITS, PluginError, Result, WIT_VERSION };
 
 const CORE = ['interview.core.wasm', 'interview.core2.wasm', 'interview.core3.wasm'];
 /** How long a new worker may take to load the glue before the call gives up on it. */

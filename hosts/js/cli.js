@@ -279,8 +279,8 @@ async function main(argv) {
       return print(unreadable(command, problem)) ? 2 : UNWRITTEN;
     }
     if (command === 'check') {
-      const result = check(values.tool, text);
-      return print(result) ? EXIT[JSON.parse(result).status] ?? 2 : UNWRITTEN;
+      const { status, json } = check(values.tool, text);
+      return print(json) ? EXIT[status] ?? 2 : UNWRITTEN;
     }
     return await ask(command, { text, tool: values.tool, server: values.server, skipResponse: values['skip-response'] });
   } catch (error) {

@@ -100,7 +100,7 @@ pub fn answered(
             let reply = match call {
                 Call::Tool {
                     tool, arguments, ..
-                } => session.call(tool, arguments),
+                } => session.call(tool, arguments).map(|result| result.json),
                 Call::Elicit { request } => session.elicit(request, server).map(|e| e.reply),
             };
             if let Some(journal) = session.take_journal() {

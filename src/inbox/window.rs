@@ -398,7 +398,7 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
             skip_response,
         } => {
             session.set_skip_response(skip_response.clone());
-            session.call(tool, arguments)
+            session.call(tool, arguments).map(|result| result.json)
         }
         Call::Elicit { request } => session
             .elicit(request, ask.from.server.as_deref())

@@ -301,6 +301,7 @@ impl Server {
             plugin
                 .session(ui)
                 .and_then(|mut session| session.call(&name, &arguments))
+                .map(|result| result.json)
         });
         tokio::pin!(call);
         let joined = tokio::select! {

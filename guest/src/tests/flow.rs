@@ -209,7 +209,7 @@ fn the_host_skip_response_is_used() {
         &settings,
         &mut script,
     );
-    let result: serde_json::Value = serde_json::from_str(&result).unwrap();
+    let result: serde_json::Value = serde_json::from_str(&result.json).unwrap();
     assert_eq!(result["answer"], "No idea.");
     assert_eq!(result["text"], "User skipped this question: No idea.");
 }
@@ -336,7 +336,7 @@ fn no_person_no_questions_and_the_model_told_why() {
         },
         &mut script,
     );
-    let result: serde_json::Value = serde_json::from_str(&result).unwrap();
+    let result: serde_json::Value = serde_json::from_str(&result.json).unwrap();
     assert_eq!(result["status"], "unavailable");
     assert_eq!(result["reason"], "background");
     assert!(

@@ -214,7 +214,7 @@ fn a_text_format_is_read_shown_and_enforced_in_an_agents_request() {
         "the format is shown"
     );
     let checked: serde_json::Value =
-        serde_json::from_str(&crate::tool::check("interview", request)).unwrap();
+        serde_json::from_str(&crate::tool::check("interview", request).json).unwrap();
     assert_eq!(checked["questions"][0]["format"], "date");
     let bad = error(r#"{"question": "When?", "format": "phone"}"#);
     assert_eq!(bad.path, "format");
@@ -258,7 +258,8 @@ fn result_json_escapes_what_could_drive_a_terminal_or_hide_text() {
         r#"{"question": "Name?"}"#,
         &settings,
         &mut script,
-    );
+    )
+    .json;
     assert!(result.contains(r"left\u202eright\u009b2J"), "{result}");
     assert!(!result.contains('\u{202e}') && !result.contains('\u{9b}'));
     let parsed: serde_json::Value = serde_json::from_str(&result).unwrap();

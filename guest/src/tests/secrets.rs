@@ -147,15 +147,18 @@ fn a_choice_is_not_secret_where_nothing_is_typed() {
 
 #[test]
 fn a_name_that_holds_a_secret_makes_a_text_question_secret() {
-    let checked: Json = serde_json::from_str(&crate::tool::check(
-        "interview",
-        r#"{"questions": [
+    let checked: Json = serde_json::from_str(
+        &crate::tool::check(
+            "interview",
+            r#"{"questions": [
             {"id": "api_key", "question": "Your key?"},
             {"id": "githubToken", "question": "Your token?"},
             {"id": "tokenizer", "question": "Which tokenizer?"},
             {"id": "client_secret", "question": "Pick one", "options": ["a"]}
         ]}"#,
-    ))
+        )
+        .json,
+    )
     .unwrap();
     let secret: Vec<&Json> = checked["questions"]
         .as_array()

@@ -301,13 +301,16 @@ fn typed_ask_is_validated_too() {
 #[test]
 fn check_reports_the_error_or_the_questions_understood() {
     let invalid: serde_json::Value =
-        serde_json::from_str(&crate::tool::check("interview", "{}")).unwrap();
+        serde_json::from_str(&crate::tool::check("interview", "{}").json).unwrap();
     assert_eq!(invalid["status"], "invalid");
     assert_eq!(invalid["error"]["path"], "");
-    let valid: serde_json::Value = serde_json::from_str(&crate::tool::check(
-        "interview",
-        r#"{"question": "x", "options": ["a"], "default": "a"}"#,
-    ))
+    let valid: serde_json::Value = serde_json::from_str(
+        &crate::tool::check(
+            "interview",
+            r#"{"question": "x", "options": ["a"], "default": "a"}"#,
+        )
+        .json,
+    )
     .unwrap();
     assert_eq!(valid["status"], "valid");
     assert_eq!(valid["questions"][0]["type"], "select");
@@ -389,8 +392,9 @@ fn a_call_held_to_the_strict_schema_reads_as_the_same_call_without_its_nulls() {
     ]});
     let strict = strictly(&interview["parameters"], questions.clone(), "");
     assert!(strict["questions"][0]["options"].is_null(), "{strict}");
-    let checked =
-        |arguments: &serde_json::Value| crate::tool::check("interview", &arguments.to_string());
+    let checked = |arguments: &serde_json::Value| {
+        crate::tool::check("interview", &arguments.to_string()).json
+    };
     let read = checked(&strict);
     assert!(read.contains(r#""status":"valid""#), "{read}");
     assert_eq!(read, checked(&questions));

@@ -25,10 +25,13 @@ test('require() gives a loader that resolves to the exports import gives', async
 
 test('a program given on the command line as an ES module runs the plugin in its threads', () => {
   const program = `import { call, ScriptedUi } from 'interview-plugin';
-    console.log(call('interview', ${JSON.stringify(JSON.stringify(CONFIRM))}, new ScriptedUi([{ tag: 'answered', val: true }])));`;
+    const result = call('interview', ${JSON.stringify(JSON.stringify(CONFIRM))}, new ScriptedUi([{ tag: 'answered', val: true }]));
+    console.log(result.status, result.json);`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8', timeout: 30000 });
   assert.equal(run.status, 0, run.stderr);
-  assert.equal(JSON.parse(run.stdout).status, 'answered');
+  const [status, json] = [run.stdout.slice(0, run.stdout.indexOf(' ')), run.stdout.slice(run.stdout.indexOf(' ') + 1)];
+  assert.equal(status, 'answered', 'the status the plugin gave beside the JSON');
+  assert.equal(JSON.parse(json).status, 'answered');
 });
 
 test('the browser condition resolves to a build that reaches no Node.js module', () => {

@@ -76,10 +76,11 @@ class Result:
     json: str
 
     @classmethod
-    def from_json(cls, text: str) -> "Result":
+    def of(cls, status: "Status", text: str) -> "Result":
+        """The result JSON ``text``, whose status the plugin gave beside it."""
         data = json.loads(text)
-        return cls(Status(data["status"]), data.get("answers", []), data.get("text"),
-                   data.get("error"), data.get("questions"), data, text)
+        return cls(status, data.get("answers", []), data.get("text"), data.get("error"),
+                   data.get("questions"), data, text)
 
     def __str__(self) -> str:
         return self.json
@@ -432,14 +433,16 @@ class Plugin:
         settings = Record()
         setattr(settings, "skip-response", skip_response)
         try:
-            return Result.from_json(self._run("call", ui, tool, self._sized(arguments), settings))
+            result = self._run("call", ui, tool, self._sized(arguments), settings)
+            return Result.of(Status(result.status), result.json)
         finally:
             ui.finished()
 
     def check(self, tool: str, arguments) -> Result:
         """Checks a tool call without asking anything: an ``invalid`` :class:`Result` with its
         ``error``, or a ``valid`` one with the ``questions`` the call would ask."""
-        return Result.from_json(self._run("check", None, tool, self._sized(arguments)))
+        checked = self._run("check", None, tool, self._sized(arguments))
+        return Result.of(Status.VALID if checked.valid else Status.INVALID, checked.json)
 
     def elicit(self, request, ui: u.Ui, *, requester: Optional[str] = None) -> Elicitation:
         """Answers an MCP ``elicitation/create`` request (the params, or the whole JSON-RPC
