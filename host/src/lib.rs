@@ -81,7 +81,7 @@ pub use ui::scripted::{ScriptedUi, Shown, Step};
 #[cfg(feature = "terminal")]
 pub use ui::terminal::TerminalUi;
 #[cfg(feature = "web")]
-pub use ui::web::{PageNotice, WebUi};
+pub use ui::web::{PageNotice, WebUi, wire as web_wire};
 pub use ui::{
     ChoiceRef, MultiSelectRequest, NoPerson, Options, SelectRequest, StopReason, TooMuchText, Ui,
 };

@@ -1,13 +1,17 @@
 //! What the page is sent (a widget's frame and request, as JSON) and what it posts back (the
 //! person's reply), read into the WIT's reply types. A reply that doesn't read is `None`: the
 //! page is told, and the widget stays open.
+//!
+//! Public for a UI that relays the widgets to a page elsewhere (the team inbox of the
+//! `interview` command), so that its page and this one read the same JSON.
 
 use serde_json::{Value as Json, json};
 
 use crate::ui::*;
 
 /// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
-pub(super) fn frame(frame: &Frame) -> Json {
+/// The frame of a question as the page reads it.
+pub fn frame(frame: &Frame) -> Json {
     json!({
         "place": frame.place(),
         "position": frame.position,
@@ -35,7 +39,8 @@ fn choices(options: &crate::Options) -> Json {
         .collect()
 }
 
-pub(super) fn select(request: &SelectRequest) -> Json {
+/// A single choice's request as the page reads it.
+pub fn select(request: &SelectRequest) -> Json {
     json!({
         "options": choices(&request.options),
         "selected": request.selected,
@@ -47,7 +52,8 @@ pub(super) fn select(request: &SelectRequest) -> Json {
     })
 }
 
-pub(super) fn multi_select(request: &MultiSelectRequest) -> Json {
+/// A multiple choice's request as the page reads it.
+pub fn multi_select(request: &MultiSelectRequest) -> Json {
     json!({
         "options": choices(&request.options),
         "selected": request.selected,
@@ -60,7 +66,8 @@ pub(super) fn multi_select(request: &MultiSelectRequest) -> Json {
     })
 }
 
-pub(super) fn text(request: &TextRequest) -> Json {
+/// A text question's request as the page reads it.
+pub fn text(request: &TextRequest) -> Json {
     json!({
         "multiline": request.multiline,
         "placeholder": request.placeholder,
@@ -71,15 +78,18 @@ pub(super) fn text(request: &TextRequest) -> Json {
     })
 }
 
-pub(super) fn confirm(request: &ConfirmRequest) -> Json {
+/// A yes-or-no question's request as the page reads it.
+pub fn confirm(request: &ConfirmRequest) -> Json {
     json!({ "initial": request.initial })
 }
 
-pub(super) fn number(request: &NumberRequest) -> Json {
+/// A number question's request as the page reads it.
+pub fn number(request: &NumberRequest) -> Json {
     json!({ "initial": request.initial, "integer": request.integer })
 }
 
-pub(super) fn review(request: &ReviewRequest) -> Json {
+/// The review's request as the page reads it.
+pub fn review(request: &ReviewRequest) -> Json {
     let items: Vec<Json> = request
         .items
         .iter()
@@ -107,7 +117,8 @@ fn index(value: &Json) -> Option<u32> {
     value.as_u64().and_then(|i| u32::try_from(i).ok())
 }
 
-pub(super) fn select_reply(reply: &Json) -> Option<SelectReply> {
+/// The page's reply to a single choice; `None` when it does not read as one.
+pub fn select_reply(reply: &Json) -> Option<SelectReply> {
     if let Some(nav) = nav(reply) {
         return Some(SelectReply::Nav(nav));
     }
@@ -122,7 +133,8 @@ pub(super) fn select_reply(reply: &Json) -> Option<SelectReply> {
     Some(SelectReply::Picked(Pick { index, note }))
 }
 
-pub(super) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
+/// The page's reply to a multiple choice; `None` when it does not read as one.
+pub fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
     if let Some(nav) = nav(reply) {
         return Some(MultiSelectReply::Nav(nav));
     }
@@ -141,28 +153,32 @@ pub(super) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
     }))
 }
 
-pub(super) fn text_reply(reply: &Json) -> Option<TextReply> {
+/// The page's reply to a text question; `None` when it does not read as one.
+pub fn text_reply(reply: &Json) -> Option<TextReply> {
     match nav(reply) {
         Some(nav) => Some(TextReply::Nav(nav)),
         None => text_of(reply, "submitted").map(TextReply::Submitted),
     }
 }
 
-pub(super) fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
+/// The page's reply to a yes-or-no question; `None` when it does not read as one.
+pub fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
     match nav(reply) {
         Some(nav) => Some(ConfirmReply::Nav(nav)),
         None => reply.get("answered")?.as_bool().map(ConfirmReply::Answered),
     }
 }
 
-pub(super) fn number_reply(reply: &Json) -> Option<NumberReply> {
+/// The page's reply to a number question; `None` when it does not read as one.
+pub fn number_reply(reply: &Json) -> Option<NumberReply> {
     match nav(reply) {
         Some(nav) => Some(NumberReply::Nav(nav)),
         None => text_of(reply, "entered").map(NumberReply::Entered),
     }
 }
 
-pub(super) fn review_reply(reply: &Json) -> Option<ReviewReply> {
+/// The page's reply to the review; `None` when it does not read as one.
+pub fn review_reply(reply: &Json) -> Option<ReviewReply> {
     if let Some(n) = reply.get("edit") {
         return index(n).map(ReviewReply::Edit);
     }
