@@ -76,6 +76,14 @@ pub struct Asking {
     pub tool: String,
     pub skip_response: Option<String>,
     pub reaching: Reaching,
+    /// `--inbox URL`: ask through the team inbox there instead.
+    pub team: Option<TeamInbox>,
+}
+
+/// The team inbox a request is asked through (`--inbox`, `--to`).
+pub struct TeamInbox {
+    pub url: String,
+    pub to: Option<String>,
 }
 
 /// Where the person answers, for `ask`, `serve` and `elicit`.
@@ -258,6 +266,23 @@ const REACHING: &[Opt] = &[
     OPEN_TIMEOUT,
 ];
 
+/// `--inbox` and `--to`, of `ask`.
+#[cfg(feature = "team")]
+const TEAM: &[Opt] = &[
+    valued(
+        "inbox",
+        "URL",
+        "Ask through the team inbox at URL (`interview inbox serve`), with the agent's token \
+         from INTERVIEW_INBOX_TOKEN: a person answers on its page; this process keeps judging \
+         the answers, and waits, retrying while the server is down.",
+    ),
+    valued(
+        "to",
+        "NAME",
+        "With --inbox: the person or group the question is for (default: anyone).",
+    ),
+];
+
 const JOURNAL: &[Opt] = &[valued(
     "journal",
     "FILE",
@@ -414,6 +439,9 @@ const COMMANDS: &[Spec] = &[
         name: "ask",
         about: "Ask the questions of a request and print the result JSON.",
         request: Some(REQUEST_ASKED),
+        #[cfg(feature = "team")]
+        options: &[ASKING, REACHING, TEAM, JOURNAL],
+        #[cfg(not(feature = "team"))]
         options: &[ASKING, REACHING, JOURNAL],
     },
     Spec {
@@ -738,6 +766,10 @@ impl Given {
             tool: self.defaulted(spec, "tool"),
             skip_response: self.value(spec, "skip-response"),
             reaching: self.reaching(spec)?,
+            team: self.value(spec, "inbox").map(|url| TeamInbox {
+                url,
+                to: self.value(spec, "to"),
+            }),
         })
     }
 

@@ -9,6 +9,8 @@ mod mcp;
 mod people;
 mod request;
 mod serve;
+#[cfg(feature = "team")]
+mod team;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -66,7 +68,52 @@ fn through_inbox(
     Ok(Some(answer(&result, exit)))
 }
 
+/// The UI of a request asked through the team inbox at `team.url` (`--inbox`), with the
+/// token of `INTERVIEW_INBOX_TOKEN`.
+#[cfg(feature = "team")]
+fn team_inbox(team: cli::TeamInbox, call: inbox::Call) -> Result<Box<dyn Ui>, Failure> {
+    let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
+        (
+            Exit::Failed,
+            format!(
+                "--inbox {} needs the agent's token in INTERVIEW_INBOX_TOKEN \
+                 (`interview inbox token add --agent NAME` makes one)",
+                team.url
+            ),
+        )
+    })?;
+    let ask = inbox::Ask {
+        from: inbox::From::here("ask", None, None),
+        call,
+    };
+    let from = serde_json::to_value(&ask.from).map_err(|e| failed(e.to_string()))?;
+    let inbox = team::remote::Inbox {
+        url: team.url,
+        token,
+        to: team.to,
+    };
+    Ok(Box::new(team::remote::RemoteUi::new(
+        inbox,
+        ask.key(),
+        from,
+        people::stop_on_signals(),
+    )))
+}
+
 fn main() -> ExitCode {
+    #[cfg(feature = "team")]
+    {
+        let args: Vec<_> = std::env::args_os().skip(1).collect();
+        if team::admin::is_team_command(&args) {
+            return match team::admin::run(args) {
+                Ok(()) => Exit::Answered.into(),
+                Err((code, message)) => {
+                    let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
+                    ExitCode::from(code)
+                }
+            };
+        }
+    }
     let cli = match cli::parse(std::env::args_os().skip(1)) {
         Ok(Parsed::Run(cli)) => *cli,
         Ok(Parsed::Print(text)) => {
@@ -221,23 +268,32 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
         }
         Command::Ask {
             request,
-            asking,
+            mut asking,
             journal: Journaling { journal },
         } => {
             let arguments = match read_request(&plugin, &request, request::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let mut person = asking.reaching.person(request == "-")?;
             let call = inbox::Call::Tool {
                 tool: asking.tool.clone(),
                 arguments: arguments.clone(),
                 skip_response: asking.skip_response.clone(),
             };
-            let route = inbox::Route::choose(asking.reaching.ui, &mut person);
-            if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
-                return Ok(exit);
-            }
+            let person = match asking.team.take() {
+                #[cfg(feature = "team")]
+                Some(team) => team_inbox(team, call)?,
+                #[cfg(not(feature = "team"))]
+                Some(_) => unreachable!("--inbox is an option of builds with the team feature"),
+                None => {
+                    let mut person = asking.reaching.person(request == "-")?;
+                    let route = inbox::Route::choose(asking.reaching.ui, &mut person);
+                    if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
+                        return Ok(exit);
+                    }
+                    person
+                }
+            };
             let Asking {
                 tool,
                 skip_response,

@@ -1,0 +1,299 @@
+//! The asking side of the team inbox: a [`Ui`] whose every widget is put up on the server
+//! (`--inbox URL`) as the question's current step, and whose reply is the one a person gave
+//! there. The plugin stays here and judges every reply, so a refused one comes back as the
+//! next step with its error.
+//!
+//! Nothing is lost: a server that is down or restarting is retried with backoff, a step is put
+//! up again after a restart as the same step (the server matches it by the request's key and
+//! the view), and an asker that restarts finds its steps, and the replies given, again.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use interview_host::web_wire as wire;
+use interview_host::{
+    Absence, ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, Nav,
+    NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, StopReason,
+    TextReply, TextRequest, Ui, UiMode,
+};
+use serde_json::{Value as Json, json};
+
+/// How long a long poll asks the server to wait, and how long the connection may take beyond.
+const POLL_SECONDS: u64 = 20;
+const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
+/// The backoff between retries while the server cannot be reached: from the first to the last.
+const FIRST_RETRY: Duration = Duration::from_millis(200);
+const LAST_RETRY: Duration = Duration::from_secs(5);
+
+/// Where and as whom to ask.
+pub struct Inbox {
+    /// The server's address (`http://host:port`, or behind a proxy `https://…`).
+    pub url: String,
+    /// The agent's token (`INTERVIEW_INBOX_TOKEN`).
+    pub token: String,
+    /// Whom the questions are for (`--to`): a person or a group; `None` for anyone.
+    pub to: Option<String>,
+}
+
+/// A request asked through the team inbox (see the module documentation).
+pub struct RemoteUi {
+    inbox: Inbox,
+    agent: ureq::Agent,
+    /// The request's identity (`Ask::key`), and who asks, as the server keeps them.
+    key: String,
+    from: Json,
+    folder: Option<String>,
+    /// The question and step last put up in this run.
+    question: Option<i64>,
+    seq: Option<i64>,
+    stop: Arc<AtomicBool>,
+    stopped: Option<StopReason>,
+}
+
+/// Why a call to the server gave up.
+enum Failed {
+    /// The server will not take it (a bad token, a refused body): retrying would not help.
+    Refused(String),
+    /// Asked to stop (Ctrl-C, a signal).
+    Stopped,
+}
+
+impl RemoteUi {
+    /// A UI asking `key`'s questions in `inbox`, stopping when `stop` is set.
+    pub fn new(inbox: Inbox, key: String, from: Json, stop: Arc<AtomicBool>) -> RemoteUi {
+        let folder = from["folder"].as_str().map(str::to_owned);
+        RemoteUi {
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(10))
+                .timeout(POLL_TIMEOUT)
+                .build(),
+            inbox: Inbox {
+                url: inbox.url.trim_end_matches('/').to_owned(),
+                ..inbox
+            },
+            key,
+            from,
+            folder,
+            question: None,
+            seq: None,
+            stop,
+            stopped: None,
+        }
+    }
+
+    /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
+    /// is retried with backoff; a refusal (4xx) is final.
+    fn call(&self, method: &str, path: &str, body: Option<&Json>) -> Result<Json, Failed> {
+        let url = format!("{}{path}", self.inbox.url);
+        let mut pause = FIRST_RETRY;
+        let mut said = false;
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Err(Failed::Stopped);
+            }
+            let request = self
+                .agent
+                .request(method, &url)
+                .set("authorization", &format!("Bearer {}", self.inbox.token));
+            let response = match body {
+                Some(body) => request.send_json(body),
+                None => request.call(),
+            };
+            let why = match response {
+                Ok(response) => match response.into_json::<Json>() {
+                    Ok(json) => return Ok(json),
+                    Err(e) => format!("an unreadable answer ({e})"),
+                },
+                Err(ureq::Error::Status(code, response)) if code < 500 => {
+                    let text = response.into_string().unwrap_or_default();
+                    let error = serde_json::from_str::<Json>(&text)
+                        .ok()
+                        .and_then(|j| j["error"].as_str().map(str::to_owned))
+                        .unwrap_or(text);
+                    return Err(Failed::Refused(format!(
+                        "the team inbox at {} refused: {} ({code})",
+                        self.inbox.url,
+                        interview_text::sanitize::line(&error)
+                    )));
+                }
+                Err(error) => error.to_string(),
+            };
+            if !said {
+                eprintln!(
+                    "interview: the team inbox at {} cannot be reached ({}); trying again",
+                    self.inbox.url,
+                    interview_text::sanitize::line(&why)
+                );
+                said = true;
+            }
+            // Slept in slices, so that Ctrl-C is heard within one.
+            let until = std::time::Instant::now() + pause;
+            while std::time::Instant::now() < until && !self.stop.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            pause = (pause * 2).min(LAST_RETRY);
+        }
+    }
+
+    /// Puts up `view` as the next step and waits for its reply.
+    fn ask(&mut self, kind: &str, view: &Json) -> Result<Json, Failed> {
+        let body = json!({
+            "key": self.key, "from": self.from, "folder": self.folder, "to": self.inbox.to,
+            "kind": kind, "view": view, "after": self.seq,
+        });
+        let posted = self.call("POST", "/api/steps", Some(&body))?;
+        let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
+        else {
+            return Err(Failed::Refused(format!(
+                "the team inbox at {} answered a step with {posted}",
+                self.inbox.url
+            )));
+        };
+        if self.question.is_some_and(|q| q != question) {
+            return Err(Failed::Refused(
+                "the team inbox lost this question (its database was replaced?)".into(),
+            ));
+        }
+        self.question = Some(question);
+        self.seq = Some(seq);
+        let path = format!("/api/steps/{question}/{seq}?wait={POLL_SECONDS}");
+        loop {
+            let state = self.call("GET", &path, None)?;
+            if state["state"] == "replied" {
+                return Ok(state["reply"].clone());
+            }
+        }
+    }
+
+    /// Asks with a widget until its reply reads as one of `kind`; a reply that doesn't is put
+    /// up again with an error, and a failure ends the request as `cancel`.
+    fn widget<R>(
+        &mut self,
+        kind: &str,
+        frame: &Frame,
+        request: Json,
+        read: fn(&Json) -> Option<R>,
+        cancel: R,
+    ) -> R {
+        let mut view = json!({ "frame": wire::frame(frame), "request": request });
+        self.answer(kind, &mut view, read, cancel)
+    }
+
+    fn answer<R>(
+        &mut self,
+        kind: &str,
+        view: &mut Json,
+        read: fn(&Json) -> Option<R>,
+        cancel: R,
+    ) -> R {
+        if self.stopped.is_some() {
+            return cancel;
+        }
+        loop {
+            match self.ask(kind, view) {
+                Ok(reply) => match read(&reply) {
+                    Some(read) => return read,
+                    None => {
+                        view["frame"]["error"] =
+                            "That reply can't answer this question; answer again.".into();
+                    }
+                },
+                Err(Failed::Stopped) => {
+                    self.stopped = Some(StopReason::Interrupted);
+                    return cancel;
+                }
+                Err(Failed::Refused(why)) => {
+                    eprintln!("interview: {why}");
+                    self.stopped = Some(StopReason::Ended);
+                    return cancel;
+                }
+            }
+        }
+    }
+}
+
+impl Ui for RemoteUi {
+    /// A token the server does not take means nobody can be asked: `no-inbox`, said on stderr.
+    fn mode(&mut self) -> UiMode {
+        match self.call("GET", "/api/whoami", None) {
+            Ok(_) => UiMode::Terminal,
+            Err(Failed::Refused(why)) => {
+                eprintln!("interview: {why}");
+                UiMode::Unavailable(Absence::NoInbox)
+            }
+            Err(Failed::Stopped) => {
+                self.stopped = Some(StopReason::Interrupted);
+                UiMode::Unavailable(Absence::NoInbox)
+            }
+        }
+    }
+
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        let request = wire::select(request);
+        let cancel = SelectReply::Nav(Nav::Cancel);
+        self.widget("select", frame, request, wire::select_reply, cancel)
+    }
+
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        let request = wire::multi_select(request);
+        let cancel = MultiSelectReply::Nav(Nav::Cancel);
+        self.widget(
+            "multi_select",
+            frame,
+            request,
+            wire::multi_select_reply,
+            cancel,
+        )
+    }
+
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        let cancel = TextReply::Nav(Nav::Cancel);
+        self.widget("text", frame, wire::text(request), wire::text_reply, cancel)
+    }
+
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        let cancel = ConfirmReply::Nav(Nav::Cancel);
+        self.widget(
+            "confirm",
+            frame,
+            wire::confirm(request),
+            wire::confirm_reply,
+            cancel,
+        )
+    }
+
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        let cancel = NumberReply::Nav(Nav::Cancel);
+        self.widget(
+            "number",
+            frame,
+            wire::number(request),
+            wire::number_reply,
+            cancel,
+        )
+    }
+
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        let mut view = json!({ "request": wire::review(request) });
+        self.answer("review", &mut view, wire::review_reply, ReviewReply::Cancel)
+    }
+
+    /// The plugin is done: the question leaves the team's list.
+    fn finished(&mut self) {
+        if let Some(question) = self.question.take()
+            && self.stopped.is_none()
+        {
+            let body = json!({ "status": "finished" });
+            let _ = self.call(
+                "POST",
+                &format!("/api/questions/{question}/finish"),
+                Some(&body),
+            );
+        }
+    }
+
+    fn stop_reason(&self) -> Option<StopReason> {
+        self.stopped
+    }
+}
