@@ -81,6 +81,8 @@ pub struct Asking {
 }
 
 /// The team inbox a request is asked through (`--inbox`, `--to`).
+// Without the team feature `--inbox` is not offered, so none is ever made, and nothing reads it.
+#[cfg_attr(not(feature = "team"), allow(dead_code))]
 pub struct TeamInbox {
     pub url: String,
     pub to: Option<String>,

@@ -1,0 +1,327 @@
+//! The team inbox end to end: the real `interview inbox serve` on 127.0.0.1, the real
+//! `interview ask --inbox URL` with no terminal, and a person answering through the HTTP API as
+//! the page does.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+
+const BATCH: &str = r#"{"questions": [
+    {"header": "Env", "question": "Where to?", "options": ["dev", "staging", "prod"]},
+    {"header": "Migrate", "question": "Run the migrations?", "type": "confirm"}]}"#;
+
+const REPLICAS: &str =
+    r#"{"question": "How many replicas?", "type": "number", "min": 1, "max": 9, "integer": true}"#;
+
+/// A team inbox's database with its tokens, and the server on it.
+struct Team {
+    dir: tempfile::TempDir,
+    agent: String,
+    ann: String,
+    bob: String,
+    server: Option<Child>,
+    url: String,
+}
+
+fn interview(args: &[&str]) -> Output {
+    common::interview().args(args).output().unwrap()
+}
+
+impl Team {
+    fn new() -> Team {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("team.sqlite3");
+        let db = db.to_str().unwrap();
+        let token = |who: &[&str]| {
+            let mut args = vec!["inbox", "token", "add", "--db", db];
+            args.extend_from_slice(who);
+            let output = interview(&args);
+            assert!(output.status.success(), "{}", common::stderr(&output));
+            String::from_utf8(output.stdout).unwrap().trim().to_owned()
+        };
+        let agent = token(&["--agent", "ci"]);
+        let ann = token(&["--person", "ann", "--group", "ops"]);
+        let bob = token(&["--person", "bob"]);
+        let mut team = Team {
+            dir,
+            agent,
+            ann,
+            bob,
+            server: None,
+            url: String::new(),
+        };
+        team.start("127.0.0.1:0");
+        team
+    }
+
+    fn db(&self) -> String {
+        self.dir.path().join("team.sqlite3").display().to_string()
+    }
+
+    /// Starts the server on `listen` and reads its address from what it says.
+    fn start(&mut self, listen: &str) {
+        let mut server = common::interview()
+            .args(["inbox", "serve", "--db", &self.db(), "--listen", listen])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut said = String::new();
+        BufReader::new(server.stderr.take().unwrap())
+            .read_line(&mut said)
+            .unwrap();
+        let url = said
+            .split_once("listens on ")
+            .map(|(_, url)| url.trim().trim_end_matches('/').to_owned())
+            .unwrap_or_else(|| panic!("the server said: {said}"));
+        self.url = url;
+        self.server = Some(server);
+    }
+
+    /// Kills the server at once, as a crash would.
+    fn kill(&mut self) {
+        let mut server = self.server.take().unwrap();
+        server.kill().unwrap();
+        server.wait().unwrap();
+    }
+
+    fn ask(&self, request: &str, extra: &[&str]) -> Child {
+        let path = self.dir.path().join("request.json");
+        std::fs::write(&path, request).unwrap();
+        let mut command = common::interview();
+        command
+            .args(["ask", path.to_str().unwrap(), "--inbox", &self.url])
+            .args(extra)
+            .env("INTERVIEW_INBOX_TOKEN", &self.agent)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        common::without_terminal(&mut command).spawn().unwrap()
+    }
+
+    /// `GET path` with `token`: the status and the JSON body.
+    fn get(&self, token: &str, path: &str) -> (u16, Json) {
+        let response = ureq::get(&format!("{}{path}", self.url))
+            .set("authorization", &format!("Bearer {token}"))
+            .call();
+        read(response)
+    }
+
+    /// Answers `question`'s step `seq` with `reply` as `token`'s holder.
+    fn answer(&self, token: &str, question: &Json, reply: Json) -> (u16, Json) {
+        let path = format!(
+            "{}/api/questions/{}/steps/{}/reply",
+            self.url, question["question"], question["seq"]
+        );
+        let response = ureq::post(&path)
+            .set("authorization", &format!("Bearer {token}"))
+            .send_json(reply);
+        read(response)
+    }
+
+    /// The open questions `token`'s holder sees.
+    fn open(&self, token: &str) -> Vec<Json> {
+        let (status, body) = self.get(token, "/api/questions");
+        assert_eq!(status, 200, "{body}");
+        body["questions"].as_array().unwrap().clone()
+    }
+
+    /// Waits until `token`'s holder sees a question whose step comes after `after`.
+    fn next_question(&self, token: &str, after: i64) -> Json {
+        let started = Instant::now();
+        loop {
+            if let Some(q) = self
+                .open(token)
+                .into_iter()
+                .find(|q| q["seq"].as_i64() > Some(after))
+            {
+                return q;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no question came"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn audit(&self) -> Vec<Json> {
+        let output = interview(&["inbox", "audit", "--db", &self.db()]);
+        assert!(output.status.success(), "{}", common::stderr(&output));
+        common::json_lines(&output.stdout)
+    }
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        if let Some(mut server) = self.server.take() {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
+    }
+}
+
+fn read(response: Result<ureq::Response, ureq::Error>) -> (u16, Json) {
+    let response = match response {
+        Ok(response) => response,
+        Err(ureq::Error::Status(_, response)) => response,
+        Err(error) => panic!("{error}"),
+    };
+    (response.status(), response.into_json().unwrap())
+}
+
+fn finished(child: Child) -> (Json, i32, String) {
+    let output = child.wait_with_output().unwrap();
+    let result = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            common::stderr(&output)
+        )
+    });
+    (
+        result,
+        output.status.code().unwrap(),
+        common::stderr(&output),
+    )
+}
+
+#[test]
+fn a_question_for_a_group_is_answered_once_by_a_member_and_a_refused_answer_is_asked_again() {
+    let team = Team::new();
+    let asker = team.ask(REPLICAS, &["--to", "ops"]);
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["kind"], "number");
+    assert_eq!(question["frame"]["prompt"], "How many replicas?");
+    // Bob is not in ops: he neither sees it nor can answer it.
+    assert!(team.open(&team.bob).is_empty());
+    let (status, body) = team.answer(&team.bob, &question, json!({"entered": "2"}));
+    assert_eq!(status, 404, "{body}");
+    // An agent's token may not answer, nor a person's ask.
+    let (status, _) = team.answer(&team.agent, &question, json!({"entered": "2"}));
+    assert_eq!(status, 403);
+    // A reply that is no number question's is refused before it is kept.
+    let (status, body) = team.answer(&team.ann, &question, json!({"picked": 0}));
+    assert_eq!(status, 400, "{body}");
+
+    // Out of range: the plugin, on the asking side, refuses it and asks again with its error.
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "42"}));
+    assert_eq!((status, &body["accepted"]), (200, &json!(true)), "{body}");
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "3"}));
+    assert_eq!(status, 409, "a step takes one answer: {body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("already answered by ann")
+    );
+    let again = team.next_question(&team.ann, question["seq"].as_i64().unwrap());
+    assert_eq!(again["question"], question["question"]);
+    let error = again["frame"]["error"].as_str().unwrap_or_default();
+    assert!(error.contains('9'), "the plugin's error is shown: {again}");
+
+    let (status, body) = team.answer(&team.ann, &again, json!({"entered": "3"}));
+    assert_eq!(status, 200, "{body}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(
+        (code, &result["status"]),
+        (0, &json!("answered")),
+        "{stderr}"
+    );
+    assert_eq!(common::values(&result), [json!(3)]);
+    assert!(
+        team.open(&team.ann).is_empty(),
+        "a finished question leaves the list"
+    );
+
+    let audit = team.audit();
+    let events: Vec<(&str, &str)> = audit
+        .iter()
+        .map(|e| (e["event"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    let asking: Vec<_> = events
+        .iter()
+        .filter(|(event, _)| !event.starts_with("token"))
+        .copied()
+        .collect();
+    assert_eq!(
+        asking,
+        [
+            ("asked", "ci"),
+            ("step", "ci"),
+            ("answered", "ann"),
+            ("step", "ci"),
+            ("answered", "ann"),
+            ("finished", "ci"),
+        ]
+    );
+    let answered = audit.iter().filter(|e| e["event"] == "answered");
+    let answers: Vec<&Json> = answered.map(|e| &e["detail"]).collect();
+    assert_eq!(
+        answers,
+        [&json!({"entered": "42"}), &json!({"entered": "3"})]
+    );
+    assert!(
+        audit
+            .iter()
+            .all(|e| e["at"].as_str().unwrap().ends_with('Z'))
+    );
+}
+
+#[test]
+fn a_server_killed_and_restarted_loses_no_acknowledged_answer_and_the_asker_carries_on() {
+    let mut team = Team::new();
+    let asker = team.ask(BATCH, &[]);
+    let first = team.next_question(&team.bob, 0);
+    let (status, _) = team.answer(&team.bob, &first, json!({"picked": 2}));
+    assert_eq!(status, 200);
+    let second = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+    // Killed while the asker waits on the second step; started again on the same address.
+    let listen = team.url.trim_start_matches("http://").to_owned();
+    team.kill();
+    std::thread::sleep(Duration::from_millis(500));
+    team.start(&listen);
+    let again = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+    assert_eq!(again["seq"], second["seq"], "the same step, not a new one");
+    let (status, body) = team.answer(&team.bob, &again, json!({"answered": true}));
+    assert_eq!(status, 200, "{body}");
+    let review = team.next_question(&team.bob, again["seq"].as_i64().unwrap());
+    assert_eq!(review["kind"], "review");
+    let (status, _) = team.answer(&team.bob, &review, json!({"review": "submit"}));
+    assert_eq!(status, 200);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(common::values(&result), [json!("prod"), json!(true)]);
+}
+
+#[test]
+fn a_token_the_server_does_not_know_is_no_inbox_said_plainly() {
+    let team = Team::new();
+    let path = team.dir.path().join("request.json");
+    std::fs::write(&path, REPLICAS).unwrap();
+    let output = common::interview()
+        .args(["ask", path.to_str().unwrap(), "--inbox", &team.url])
+        .env("INTERVIEW_INBOX_TOKEN", "itk_forged")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert_eq!(common::result(&output)["status"], "unavailable");
+    assert!(
+        stderr.contains("not known here, or was revoked"),
+        "{stderr}"
+    );
+    // No token at all: said before anything is asked.
+    let output = common::interview()
+        .args(["ask", path.to_str().unwrap(), "--inbox", &team.url])
+        .env_remove("INTERVIEW_INBOX_TOKEN")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4));
+    assert!(common::stderr(&output).contains("INTERVIEW_INBOX_TOKEN"));
+}
