@@ -9,6 +9,13 @@ use serde_json::{Value as Json, json};
 
 use crate::ui::*;
 
+/// The page itself. `{{NONCE}}` marks where the nonce of its script and style goes (serve it
+/// with a Content-Security-Policy that allows only that nonce). It long-polls
+/// `view?after=SEQ&tab=ID` for `{seq, kind, frame, request}` (or `{seq, kind: "done"}` …) and
+/// posts `{seq, tab, reply}` to `reply`, both relative to its own address; a reply refused
+/// with `{"error": …}` is shown on the widget.
+pub const PAGE: &str = include_str!("page.html");
+
 /// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
 /// The frame of a question as the page reads it.
 pub fn frame(frame: &Frame) -> Json {
