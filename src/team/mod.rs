@@ -8,6 +8,7 @@
 //! exactly once. Its own commands (`inbox serve|token|audit`) are read in [`admin`].
 
 pub mod admin;
+mod page;
 pub mod remote;
 mod server;
 pub mod store;

@@ -14,7 +14,7 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value as Json_, json};
@@ -32,10 +32,10 @@ const RECHECK: Duration = Duration::from_millis(400);
 
 /// What every handler shares.
 #[derive(Clone)]
-struct App {
-    store: Arc<dyn Store>,
+pub(super) struct App {
+    pub(super) store: Arc<dyn Store>,
     /// Wakes this server's waiting polls when it took an answer (others find it by re-reading).
-    answered: Arc<tokio::sync::Notify>,
+    pub(super) answered: Arc<tokio::sync::Notify>,
 }
 
 /// Serves `store` on `listen` until SIGINT or SIGTERM; says the address on stderr once it
@@ -67,7 +67,7 @@ pub fn run(listen: &str, store: Box<dyn Store>) -> Result<(), String> {
 
 fn router(app: App) -> axum::Router {
     axum::Router::new()
-        .route("/", get(page))
+        .merge(super::page::routes())
         .route("/api/whoami", get(whoami))
         .route("/api/steps", post(post_step))
         .route("/api/steps/{question}/{seq}", get(wait_reply))
@@ -93,7 +93,7 @@ async fn stopped() {
 }
 
 /// An error the client is told about: a status and a sentence.
-struct Refusal(StatusCode, String);
+pub(super) struct Refusal(pub(super) StatusCode, pub(super) String);
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
@@ -101,7 +101,7 @@ impl IntoResponse for Refusal {
     }
 }
 
-type Reply = Result<Response, Refusal>;
+pub(super) type Reply = Result<Response, Refusal>;
 
 fn internal(error: String) -> Refusal {
     eprintln!("interview: {error}");
@@ -109,7 +109,7 @@ fn internal(error: String) -> Refusal {
 }
 
 /// Runs a store call on a blocking thread.
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     app: &App,
     work: impl FnOnce(&dyn Store) -> Result<T, String> + Send + 'static,
 ) -> Result<T, Refusal> {
@@ -120,12 +120,15 @@ async fn blocking<T: Send + 'static>(
         .map_err(internal)
 }
 
-/// The holder of the request's token, who must be of `kind`.
-async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result<Holder, Refusal> {
-    let given = headers
+/// The holder of the request's token (its `Authorization`, or the page's cookie), who must be
+/// of `kind`.
+pub(super) async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result<Holder, Refusal> {
+    let bearer = headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let given = bearer
+        .or_else(|| super::page::cookie_token(headers))
         .ok_or_else(|| {
             Refusal(
                 StatusCode::UNAUTHORIZED,
@@ -151,13 +154,6 @@ async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result<Holder, Re
         ));
     }
     Ok(holder)
-}
-
-async fn page() -> Html<&'static str> {
-    Html(
-        "<!doctype html><title>interview team inbox</title><p>The team inbox: its page is \
-         not served by this version; answer through the API (docs/team-inbox.md).</p>",
-    )
 }
 
 async fn whoami(State(app): State<App>, headers: HeaderMap) -> Reply {
@@ -344,11 +340,24 @@ async fn answer(
 ) -> Reply {
     let person = holder(&app, &headers, Kind::Person).await?;
     let Json(reply) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
-    let at = Posted { question, seq };
+    take_answer(&app, person, Posted { question, seq }, reply, address).await
+}
+
+/// Keeps `person`'s `reply` to the step `at`, once: a reply that is no answer to the step's
+/// widget is refused before it is kept, and a second answer gets 409.
+pub(super) async fn take_answer(
+    app: &App,
+    person: Holder,
+    at: Posted,
+    reply: Json_,
+    address: SocketAddr,
+) -> Reply {
     let who = person.clone();
     // The step's kind, to read the reply as its widget would before it is kept for good.
-    let open = blocking(&app, move |store| store.open_questions(&who)).await?;
-    let step = open.iter().find(|q| q.question == question && q.seq == seq);
+    let open = blocking(app, move |store| store.open_questions(&who)).await?;
+    let step = open
+        .iter()
+        .find(|q| q.question == at.question && q.seq == at.seq);
     if let Some(step) = step
         && !reader(&step.kind).is_some_and(|reads| reads(&reply))
     {
@@ -359,7 +368,7 @@ async fn answer(
     }
     let address = address.to_string();
     let name = person.name.clone();
-    let answered = blocking(&app, move |store| {
+    let answered = blocking(app, move |store| {
         store.answer(&person, at, &reply, &address)
     })
     .await?;
@@ -378,7 +387,10 @@ async fn answer(
         )),
         Answered::Unknown => Err(Refusal(
             StatusCode::NOT_FOUND,
-            format!("no question {question} step {seq} for {name} to answer"),
+            format!(
+                "no question {} step {} for {name} to answer",
+                at.question, at.seq
+            ),
         )),
     }
 }

@@ -129,6 +129,17 @@ pub struct OpenQuestion {
     pub view: Json,
 }
 
+/// Where a question stands, for a page showing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Its last step.
+    pub seq: i64,
+    /// That step has its reply (the asker's plugin is judging it, or finishing).
+    pub answered: bool,
+    /// The asker's plugin finished it.
+    pub closed: bool,
+}
+
 /// One line of the audit trail.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AuditEntry {
@@ -174,6 +185,8 @@ pub trait Store: Send + Sync {
     -> Result<(), String>;
     /// The open questions `person` may answer, oldest first, each with its current step.
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String>;
+    /// Where question `question` stands, if `person` may answer it.
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String>;
     /// The audit trail from `since` (ms since the epoch) on, oldest first.
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String>;
 }

@@ -385,6 +385,27 @@ impl Store for Sqlite {
             .collect())
     }
 
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
+        let db = self.lock();
+        let row: Option<(Option<String>, Option<i64>, i64, bool)> = db
+            .query_row(
+                "SELECT q.addressed, q.closed_at, s.seq, s.reply IS NOT NULL
+                 FROM questions q JOIN steps s ON s.question = q.id
+                 WHERE q.id = ?1 ORDER BY s.seq DESC LIMIT 1",
+                params![question],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(row.filter(|(to, ..)| person.may_answer(to.as_deref())).map(
+            |(_, closed, seq, answered)| Progress {
+                seq,
+                answered,
+                closed: closed.is_some(),
+            },
+        ))
+    }
+
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
         let db = self.lock();
         let mut query = db
