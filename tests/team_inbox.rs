@@ -1,6 +1,7 @@
 //! The team inbox end to end: the real `interview inbox serve` on 127.0.0.1, the real
 //! `interview ask --inbox URL` with no terminal, and a person answering through the HTTP API as
-//! the page does.
+//! the page does. On SQLite; on PostgreSQL instead when `INTERVIEW_TEST_POSTGRES` names a
+//! server (CI runs them both ways).
 
 mod common;
 
@@ -20,6 +21,9 @@ const REPLICAS: &str =
 /// A team inbox's database with its tokens, and the server on it.
 struct Team {
     dir: tempfile::TempDir,
+    db: String,
+    /// The PostgreSQL database of this test's, when the tests run on one.
+    _database: Option<common::postgres::Database>,
     agent: String,
     ann: String,
     bob: String,
@@ -34,10 +38,13 @@ fn interview(args: &[&str]) -> Output {
 impl Team {
     fn new() -> Team {
         let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("team.sqlite3");
-        let db = db.to_str().unwrap();
+        let database = common::postgres::Database::create();
+        let db = match &database {
+            Some(database) => database.url.clone(),
+            None => dir.path().join("team.sqlite3").display().to_string(),
+        };
         let token = |who: &[&str]| {
-            let mut args = vec!["inbox", "token", "add", "--db", db];
+            let mut args = vec!["inbox", "token", "add", "--db", &db];
             args.extend_from_slice(who);
             let output = interview(&args);
             assert!(output.status.success(), "{}", common::stderr(&output));
@@ -47,6 +54,8 @@ impl Team {
         let ann = token(&["--person", "ann", "--group", "ops"]);
         let bob = token(&["--person", "bob"]);
         let mut team = Team {
+            db,
+            _database: database,
             dir,
             agent,
             ann,
@@ -58,14 +67,10 @@ impl Team {
         team
     }
 
-    fn db(&self) -> String {
-        self.dir.path().join("team.sqlite3").display().to_string()
-    }
-
     /// Starts the server on `listen` and reads its address from what it says.
     fn start(&mut self, listen: &str) {
         let mut server = common::interview()
-            .args(["inbox", "serve", "--db", &self.db(), "--listen", listen])
+            .args(["inbox", "serve", "--db", &self.db, "--listen", listen])
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -149,7 +154,7 @@ impl Team {
     }
 
     fn audit(&self) -> Vec<Json> {
-        let output = interview(&["inbox", "audit", "--db", &self.db()]);
+        let output = interview(&["inbox", "audit", "--db", &self.db]);
         assert!(output.status.success(), "{}", common::stderr(&output));
         common::json_lines(&output.stdout)
     }

@@ -1,12 +1,16 @@
 //! The team inbox's memory, behind one interface: who may ask and answer (tokens, kept
 //! hashed), the questions with their steps (each widget the asker's plugin put up, and the
-//! one reply it got), and the audit trail. SQLite by default ([`sqlite`]).
+//! one reply it got), and the audit trail. SQLite by default ([`sqlite`]), PostgreSQL for
+//! several servers ([`postgres`]).
 //!
 //! Every method is blocking and does its work in one transaction, so that the server can run
 //! any of them on a blocking thread, and several servers can share one database: nothing that
 //! matters is kept in a server's memory.
 
+pub mod postgres;
 pub mod sqlite;
+#[cfg(test)]
+pub(crate) mod tests;
 
 use serde_json::Value as Json;
 
@@ -191,15 +195,39 @@ pub trait Store: Send + Sync {
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String>;
 }
 
-/// Opens the store `db` names: a file path for SQLite.
+/// Opens the store `db` names: a `postgres://` (or `postgresql://`) URL, else an SQLite file.
 pub fn open(db: &str) -> Result<Box<dyn Store>, String> {
     if db.starts_with("postgres://") || db.starts_with("postgresql://") {
-        return Err(
-            "PostgreSQL is not supported by this build yet: give --db a file path for SQLite"
-                .into(),
-        );
+        return Ok(Box::new(postgres::Postgres::open(db)?));
     }
     Ok(Box::new(sqlite::Sqlite::open(std::path::Path::new(db))?))
+}
+
+/// A token holder's groups, as kept: comma-separated.
+fn groups_of(text: &str) -> Vec<String> {
+    text.split(',')
+        .filter(|g| !g.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// JSON kept as text; what no longer reads (written by hand?) is null rather than an error.
+fn parse_json(text: &str) -> Json {
+    serde_json::from_str(text).unwrap_or(Json::Null)
+}
+
+/// What the audit says of a token added.
+fn token_detail(holder: &Holder) -> Json {
+    serde_json::json!({"name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups})
+}
+
+/// What the audit says of a question asked, and of a step put up.
+fn asked_detail(post: &StepPost) -> Json {
+    serde_json::json!({"from": post.from, "to": post.to})
+}
+
+fn step_detail(post: &StepPost) -> Json {
+    serde_json::json!({"kind": post.kind, "view": post.view})
 }
 
 /// Now, in ms since the epoch.

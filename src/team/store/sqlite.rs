@@ -96,17 +96,6 @@ fn audit(
     .map(drop)
 }
 
-fn groups_of(text: &str) -> Vec<String> {
-    text.split(',')
-        .filter(|g| !g.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
-fn parse_json(text: &str) -> Json {
-    serde_json::from_str(text).unwrap_or(Json::Null)
-}
-
 impl Store for Sqlite {
     fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
         self.write(|tx| {
@@ -121,9 +110,14 @@ impl Store for Sqlite {
                     now_ms()
                 ],
             )?;
-            let detail = json!({"name": holder.name, "kind": holder.kind.as_str(),
-                "groups": holder.groups});
-            audit(tx, "token-added", "admin", None, None, &detail)
+            audit(
+                tx,
+                "token-added",
+                "admin",
+                None,
+                None,
+                &token_detail(holder),
+            )
         })
     }
 
@@ -216,12 +210,18 @@ impl Store for Sqlite {
                         ],
                     )?;
                     let id = tx.last_insert_rowid();
-                    let detail = json!({"from": post.from, "to": post.to});
                     let at = Posted {
                         question: id,
                         seq: 0,
                     };
-                    audit(tx, "asked", agent, Some(address), Some(at), &detail)?;
+                    audit(
+                        tx,
+                        "asked",
+                        agent,
+                        Some(address),
+                        Some(at),
+                        &asked_detail(post),
+                    )?;
                     id
                 }
             };
@@ -250,8 +250,14 @@ impl Store for Sqlite {
                 params![question, seq, post.kind, view, now_ms()],
             )?;
             let at = Posted { question, seq };
-            let detail = json!({"kind": post.kind, "view": post.view});
-            audit(tx, "step", agent, Some(address), Some(at), &detail)?;
+            audit(
+                tx,
+                "step",
+                agent,
+                Some(address),
+                Some(at),
+                &step_detail(post),
+            )?;
             Ok(at)
         })
     }
@@ -435,172 +441,22 @@ impl Store for Sqlite {
 mod tests {
     use super::*;
 
-    fn person(name: &str, groups: &[&str]) -> Holder {
-        Holder {
-            kind: Kind::Person,
-            name: name.into(),
-            groups: groups.iter().map(|g| g.to_string()).collect(),
-        }
-    }
-
-    fn post(key: &str, prompt: &str, after: Option<i64>, to: Option<&str>) -> StepPost {
-        StepPost {
-            key: key.into(),
-            from: json!({"command": "ask"}),
-            folder: Some("/src/app".into()),
-            to: to.map(str::to_owned),
-            kind: "text".into(),
-            view: json!({"frame": {"prompt": prompt}, "request": {}}),
-            after,
-        }
-    }
-
-    fn store() -> (tempfile::TempDir, Sqlite) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Sqlite::open(&dir.path().join("team.sqlite3")).unwrap();
-        (dir, store)
-    }
-
     #[test]
-    fn a_step_is_answered_once_and_the_second_answer_is_told_who_was_first() {
-        let (_dir, store) = store();
-        let at = store
-            .post_step("ci", &post("k1", "Name?", None, None), "10.0.0.1")
-            .unwrap();
-        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
-        let (ann, bob) = (person("ann", &[]), person("bob", &[]));
-        let reply = json!({"submitted": "Ada"});
-        assert_eq!(
-            store.answer(&ann, at, &reply, "10.0.0.2").unwrap(),
-            Answered::Accepted
-        );
-        let second = store.answer(&bob, at, &json!({"submitted": "Bo"}), "10.0.0.3");
-        assert!(
-            matches!(second.unwrap(), Answered::Taken { by, .. } if by == "ann"),
-            "the second answer is refused"
-        );
-        assert_eq!(
-            store.reply("ci", at).unwrap(),
-            ReplyState::Replied {
-                reply,
-                by: "ann".into()
-            }
-        );
-        // Another agent cannot read it.
-        assert_eq!(store.reply("other", at).unwrap(), ReplyState::Unknown);
-    }
-
-    #[test]
-    fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
-        let (_dir, store) = store();
-        let first = store
-            .post_step("ci", &post("k1", "Name?", None, None), "a")
-            .unwrap();
-        // The same post again (the server restarted before the asker heard back): same step.
-        let again = store
-            .post_step("ci", &post("k1", "Name?", None, None), "a")
-            .unwrap();
-        assert_eq!(first, again);
-        store
-            .answer(&person("ann", &[]), first, &json!({"submitted": ""}), "b")
-            .unwrap();
-        // The plugin refused it: the same question with its error is the next step.
-        let refused = store
-            .post_step("ci", &post("k1", "Name? (required)", Some(1), None), "a")
-            .unwrap();
-        assert_eq!((refused.question, refused.seq), (first.question, 2));
-        // An answer to a step the asker has left is refused.
-        assert_eq!(
-            store
-                .answer(&person("bob", &[]), first, &json!({"submitted": "x"}), "c")
-                .unwrap(),
-            Answered::Taken {
-                by: "ann".into(),
-                at: match store.reply("ci", first).unwrap() {
-                    ReplyState::Replied { .. } => store.audit(0).unwrap()[2].at,
-                    other => panic!("{other:?}"),
-                }
-            }
-        );
-        // An asker that restarts finds its first step, answered, and then the open one.
-        let resumed = store
-            .post_step("ci", &post("k1", "Name?", None, None), "a")
-            .unwrap();
-        assert_eq!(resumed, first);
-        store.finish("ci", first.question, "answered", "a").unwrap();
-        assert!(
-            store
-                .open_questions(&person("ann", &[]))
-                .unwrap()
-                .is_empty()
-        );
-        // Asked again once finished: a new question.
-        let new = store
-            .post_step("ci", &post("k1", "Name?", None, None), "a")
-            .unwrap();
-        assert_ne!(new.question, first.question);
-    }
-
-    #[test]
-    fn a_question_addressed_to_a_group_is_listed_for_its_members_only() {
-        let (_dir, store) = store();
-        let at = store
-            .post_step("ci", &post("k", "Deploy?", None, Some("ops")), "a")
-            .unwrap();
-        let (ann, bob) = (person("ann", &["ops"]), person("bob", &["dev"]));
-        assert_eq!(store.open_questions(&ann).unwrap().len(), 1);
-        assert!(store.open_questions(&bob).unwrap().is_empty());
-        assert_eq!(
-            store
-                .answer(&bob, at, &json!({"answered": true}), "b")
-                .unwrap(),
-            Answered::Unknown
-        );
-        let agent = Holder {
-            kind: Kind::Agent,
-            name: "ci".into(),
-            groups: vec![],
-        };
-        assert_eq!(
-            store
-                .answer(&agent, at, &json!({"answered": true}), "b")
-                .unwrap(),
-            Answered::Unknown,
-            "an agent's token never answers"
-        );
-    }
-
-    #[test]
-    fn tokens_are_found_by_hash_until_revoked_and_the_audit_says_it_all() {
-        let (_dir, store) = store();
-        store.add_token("h1", &person("ann", &["ops"])).unwrap();
-        assert_eq!(store.holder("h1").unwrap(), Some(person("ann", &["ops"])));
-        assert_eq!(store.holder("h2").unwrap(), None);
-        assert_eq!(store.revoke("ann").unwrap(), 1);
-        assert_eq!(store.holder("h1").unwrap(), None);
-        assert_eq!(store.revoke("ann").unwrap(), 0);
-        assert!(store.tokens().unwrap()[0].revoked_at.is_some());
-        let events: Vec<String> = store
-            .audit(0)
-            .unwrap()
-            .into_iter()
-            .map(|e| e.event)
-            .collect();
-        assert_eq!(events, ["token-added", "token-revoked"]);
-        assert!(store.audit(now_ms() + 1000).unwrap().is_empty());
-    }
-
-    #[test]
-    fn what_was_answered_outlives_the_process() {
+    fn what_was_answered_outlives_the_process_in_a_file_of_its_owners() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("team.sqlite3");
         let at = {
             let store = Sqlite::open(&path).unwrap();
             let at = store
-                .post_step("ci", &post("k", "Name?", None, None), "a")
+                .post_step(
+                    "ci",
+                    &crate::team::store::tests::post("k", "Name?", None, None),
+                    "a",
+                )
                 .unwrap();
+            let ann = crate::team::store::tests::person("ann", &[]);
             store
-                .answer(&person("ann", &[]), at, &json!({"submitted": "Ada"}), "b")
+                .answer(&ann, at, &json!({"submitted": "Ada"}), "b")
                 .unwrap();
             at
         };
@@ -611,5 +467,17 @@ mod tests {
         ));
         let meta = std::fs::metadata(&path).unwrap();
         assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn a_database_of_a_newer_layout_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", 9)
+            .unwrap();
+        let error = Sqlite::open(&path).err().unwrap();
+        assert!(error.contains("newer interview (layout 9)"), "{error}");
     }
 }
