@@ -330,3 +330,75 @@ fn a_token_the_server_does_not_know_is_no_inbox_said_plainly() {
     assert_eq!(output.status.code(), Some(4));
     assert!(common::stderr(&output).contains("INTERVIEW_INBOX_TOKEN"));
 }
+
+/// Starts an asker of `BATCH`, answers its first question (`prod`), and kills it with SIGKILL
+/// once it has put up the second: an agent that died mid-request.
+fn asker_killed_after_the_first_answer(team: &Team, extra: &[&str]) -> Json {
+    let mut first_asker = team.ask(BATCH, extra);
+    let first = team.next_question(&team.bob, 0);
+    let (status, _) = team.answer(&team.bob, &first, json!({"picked": 2}));
+    assert_eq!(status, 200);
+    let second = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+    first_asker.kill().unwrap();
+    first_asker.wait().unwrap();
+    second
+}
+
+#[test]
+fn an_agent_that_died_asks_again_and_finds_the_answers_given_without_asking_them_again() {
+    for extra in [&[][..], &["--journal", "answers.journal"][..]] {
+        let team = Team::new();
+        let extra: Vec<String> = extra
+            .iter()
+            .map(|a| match *a {
+                "answers.journal" => team.dir.path().join(a).display().to_string(),
+                a => a.to_string(),
+            })
+            .collect();
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let second = asker_killed_after_the_first_answer(&team, &extra);
+        let again = team.ask(BATCH, &extra);
+        // Nothing new to answer: the second question is still the one open, as it was.
+        std::thread::sleep(Duration::from_millis(1500));
+        let open = team.open(&team.bob);
+        assert_eq!(open.len(), 1, "{open:?}");
+        assert_eq!(
+            (&open[0]["question"], &open[0]["seq"]),
+            (&second["question"], &second["seq"]),
+            "with {extra:?}"
+        );
+        let (status, _) = team.answer(&team.bob, &open[0], json!({"answered": false}));
+        assert_eq!(status, 200);
+        let review = team.next_question(&team.bob, second["seq"].as_i64().unwrap());
+        let (status, _) = team.answer(&team.bob, &review, json!({"review": "submit"}));
+        assert_eq!(status, 200);
+        let (result, code, stderr) = finished(again);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(common::values(&result), [json!("prod"), json!(false)]);
+    }
+}
+
+#[test]
+fn ctrl_c_of_the_asker_ends_it_cancelled_and_its_question_waits_for_it_to_come_back() {
+    let team = Team::new();
+    let asker = team.ask(REPLICAS, &[]);
+    let question = team.next_question(&team.bob, 0);
+    // SAFETY: kill sends a signal to a child of ours.
+    unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(
+        (code, &result["status"]),
+        (130, &json!("cancelled")),
+        "{stderr}"
+    );
+    // Still open, for the same request asked again.
+    let again = team.ask(REPLICAS, &[]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let open = team.open(&team.bob);
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0]["seq"], question["seq"]);
+    let (status, _) = team.answer(&team.bob, &open[0], json!({"entered": "4"}));
+    assert_eq!(status, 200);
+    let (result, code, _) = finished(again);
+    assert_eq!((code, common::values(&result)), (0, vec![json!(4)]));
+}

@@ -7,9 +7,9 @@
 //! up again after a restart as the same step (the server matches it by the request's key and
 //! the view), and an asker that restarts finds its steps, and the replies given, again.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use interview_host::web_wire as wire;
 use interview_host::{
@@ -25,6 +25,8 @@ const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
 /// The backoff between retries while the server cannot be reached: from the first to the last.
 const FIRST_RETRY: Duration = Duration::from_millis(200);
 const LAST_RETRY: Duration = Duration::from_secs(5);
+/// How long a finished question's closing is retried while the server is down.
+const FINISH_PATIENCE: Duration = Duration::from_secs(10);
 
 /// Where and as whom to ask.
 pub struct Inbox {
@@ -83,30 +85,24 @@ impl RemoteUi {
     }
 
     /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
-    /// is retried with backoff; a refusal (4xx) is final.
-    fn call(&self, method: &str, path: &str, body: Option<&Json>) -> Result<Json, Failed> {
+    /// is retried with backoff, until `give_up` if given; a refusal (4xx) is final.
+    fn call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        give_up: Option<Instant>,
+    ) -> Result<Json, Failed> {
         let url = format!("{}{path}", self.inbox.url);
         let mut pause = FIRST_RETRY;
         let mut said = false;
         loop {
-            if self.stop.load(Ordering::SeqCst) {
-                return Err(Failed::Stopped);
-            }
-            let request = self
-                .agent
-                .request(method, &url)
-                .set("authorization", &format!("Bearer {}", self.inbox.token));
-            let response = match body {
-                Some(body) => request.send_json(body),
-                None => request.call(),
-            };
-            let why = match response {
-                Ok(response) => match response.into_json::<Json>() {
+            let why = match self.send(method, &url, body)? {
+                Ok((200..=299, text)) => match serde_json::from_str(&text) {
                     Ok(json) => return Ok(json),
                     Err(e) => format!("an unreadable answer ({e})"),
                 },
-                Err(ureq::Error::Status(code, response)) if code < 500 => {
-                    let text = response.into_string().unwrap_or_default();
+                Ok((code @ 400..=499, text)) => {
                     let error = serde_json::from_str::<Json>(&text)
                         .ok()
                         .and_then(|j| j["error"].as_str().map(str::to_owned))
@@ -117,7 +113,8 @@ impl RemoteUi {
                         interview_text::sanitize::line(&error)
                     )));
                 }
-                Err(error) => error.to_string(),
+                Ok((code, _)) => format!("status {code}"),
+                Err(why) => why,
             };
             if !said {
                 eprintln!(
@@ -127,12 +124,62 @@ impl RemoteUi {
                 );
                 said = true;
             }
+            let until = Instant::now() + pause;
+            if give_up.is_some_and(|limit| until > limit) {
+                return Err(Failed::Refused(format!(
+                    "the team inbox at {} could not be reached in time",
+                    self.inbox.url
+                )));
+            }
             // Slept in slices, so that Ctrl-C is heard within one.
-            let until = std::time::Instant::now() + pause;
-            while std::time::Instant::now() < until && !self.stop.load(Ordering::SeqCst) {
+            while Instant::now() < until {
+                if self.stop.load(Ordering::SeqCst) {
+                    return Err(Failed::Stopped);
+                }
                 std::thread::sleep(Duration::from_millis(50));
             }
             pause = (pause * 2).min(LAST_RETRY);
+        }
+    }
+
+    /// One request, sent from a thread of its own so that Ctrl-C is heard during a long poll:
+    /// its status and body, or why it got none.
+    fn send(
+        &self,
+        method: &str,
+        url: &str,
+        body: Option<&Json>,
+    ) -> Result<Result<(u16, String), String>, Failed> {
+        let request = self
+            .agent
+            .request(method, url)
+            .set("authorization", &format!("Bearer {}", self.inbox.token));
+        let body = body.cloned();
+        let (sent, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            let response = match body {
+                Some(body) => request.send_json(body),
+                None => request.call(),
+            };
+            let outcome = match response {
+                Ok(response) | Err(ureq::Error::Status(_, response)) => {
+                    let status = response.status();
+                    response
+                        .into_string()
+                        .map(|text| (status, text))
+                        .map_err(|e| e.to_string())
+                }
+                Err(error) => Err(error.to_string()),
+            };
+            let _ = sent.send(outcome);
+        });
+        loop {
+            match received.recv_timeout(Duration::from_millis(50)) {
+                Ok(outcome) => return Ok(outcome),
+                Err(mpsc::RecvTimeoutError::Timeout) if !self.stop.load(Ordering::SeqCst) => {}
+                // Stopped: the request is left to end on its own.
+                Err(_) => return Err(Failed::Stopped),
+            }
         }
     }
 
@@ -142,7 +189,7 @@ impl RemoteUi {
             "key": self.key, "from": self.from, "folder": self.folder, "to": self.inbox.to,
             "kind": kind, "view": view, "after": self.seq,
         });
-        let posted = self.call("POST", "/api/steps", Some(&body))?;
+        let posted = self.call("POST", "/api/steps", Some(&body), None)?;
         let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
         else {
             return Err(Failed::Refused(format!(
@@ -159,7 +206,7 @@ impl RemoteUi {
         self.seq = Some(seq);
         let path = format!("/api/steps/{question}/{seq}?wait={POLL_SECONDS}");
         loop {
-            let state = self.call("GET", &path, None)?;
+            let state = self.call("GET", &path, None, None)?;
             if state["state"] == "replied" {
                 return Ok(state["reply"].clone());
             }
@@ -216,7 +263,7 @@ impl RemoteUi {
 impl Ui for RemoteUi {
     /// A token the server does not take means nobody can be asked: `no-inbox`, said on stderr.
     fn mode(&mut self) -> UiMode {
-        match self.call("GET", "/api/whoami", None) {
+        match self.call("GET", "/api/whoami", None, None) {
             Ok(_) => UiMode::Terminal,
             Err(Failed::Refused(why)) => {
                 eprintln!("interview: {why}");
@@ -284,12 +331,12 @@ impl Ui for RemoteUi {
         if let Some(question) = self.question.take()
             && self.stopped.is_none()
         {
+            // Only to take it off the list (whose steps are all answered by now): a server that
+            // stays down is not waited for long, the result is the agent's already.
             let body = json!({ "status": "finished" });
-            let _ = self.call(
-                "POST",
-                &format!("/api/questions/{question}/finish"),
-                Some(&body),
-            );
+            let path = format!("/api/questions/{question}/finish");
+            let give_up = Instant::now() + FINISH_PATIENCE;
+            let _ = self.call("POST", &path, Some(&body), Some(give_up));
         }
     }
 
