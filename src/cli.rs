@@ -268,7 +268,7 @@ const REACHING: &[Opt] = &[
     OPEN_TIMEOUT,
 ];
 
-/// `--inbox` and `--to`, of `ask`.
+/// `--inbox` and `--to`, of `ask` and `serve`.
 #[cfg(feature = "team")]
 const TEAM: &[Opt] = &[
     valued(
@@ -497,6 +497,9 @@ const COMMANDS: &[Spec] = &[
                 elicitation/create request (another JSON-RPC method gets error -32601). After \
                 `quit`, later requests answer cancelled.",
         request: None,
+        #[cfg(feature = "team")]
+        options: &[ASKING, REACHING, TEAM, SERVE],
+        #[cfg(not(feature = "team"))]
         options: &[ASKING, REACHING, SERVE],
     },
 ];

@@ -68,36 +68,12 @@ fn through_inbox(
     Ok(Some(answer(&result, exit)))
 }
 
-/// The UI of a request asked through the team inbox at `team.url` (`--inbox`), with the
-/// token of `INTERVIEW_INBOX_TOKEN`.
+/// The team inbox of `--inbox`, and its token; a missing token fails (exit 4) before anything
+/// is asked.
 #[cfg(feature = "team")]
-fn team_inbox(team: cli::TeamInbox, call: inbox::Call) -> Result<Box<dyn Ui>, Failure> {
-    let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
-        (
-            Exit::Failed,
-            format!(
-                "--inbox {} needs the agent's token in INTERVIEW_INBOX_TOKEN \
-                 (`interview inbox token add --agent NAME` makes one)",
-                team.url
-            ),
-        )
-    })?;
-    let ask = inbox::Ask {
-        from: inbox::From::here("ask", None, None),
-        call,
-    };
-    let from = serde_json::to_value(&ask.from).map_err(|e| failed(e.to_string()))?;
-    let inbox = team::remote::Inbox {
-        url: team.url,
-        token,
-        to: team.to,
-    };
-    Ok(Box::new(team::remote::RemoteUi::new(
-        inbox,
-        ask.key(),
-        from,
-        people::stop_on_signals(),
-    )))
+fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
+    team::remote::Team::new(team.url, team.to, people::stop_on_signals())
+        .map_err(|e| (Exit::Failed, e))
 }
 
 fn main() -> ExitCode {
@@ -255,14 +231,29 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     interview_host::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
-            let mut person = asking.reaching.person(true)?;
-            let inbox = inbox::Route::choose(asking.reaching.ui, &mut person);
+            // With --inbox each request has a person of its own, there.
+            let through_team = asking.team.is_some();
+            #[cfg(feature = "team")]
+            let mut asking = asking;
+            #[cfg(feature = "team")]
+            let team = asking.team.take().map(team_inbox).transpose()?;
+            let mut person: Box<dyn Ui> = if through_team {
+                Box::new(interview_host::NoPerson(interview_host::Absence::NoInbox))
+            } else {
+                asking.reaching.person(true)?
+            };
+            let inbox = match through_team {
+                true => None,
+                false => inbox::Route::choose(asking.reaching.ui, &mut person),
+            };
             let options = serve::Options {
                 tool: asking.tool,
                 skip_response: asking.skip_response,
                 server,
                 state,
                 inbox: inbox.map(serve::Inboxed::new),
+                #[cfg(feature = "team")]
+                team,
             };
             Ok(serve::run(&plugin, options, person))
         }
@@ -282,7 +273,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             };
             let person = match asking.team.take() {
                 #[cfg(feature = "team")]
-                Some(team) => team_inbox(team, call)?,
+                Some(team) => Box::new(team_inbox(team)?.ui_for("ask", call, None)),
                 #[cfg(not(feature = "team"))]
                 Some(_) => unreachable!("--inbox is an option of builds with the team feature"),
                 None => {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -401,4 +401,48 @@ fn ctrl_c_of_the_asker_ends_it_cancelled_and_its_question_waits_for_it_to_come_b
     assert_eq!(status, 200);
     let (result, code, _) = finished(again);
     assert_eq!((code, common::values(&result)), (0, vec![json!(4)]));
+}
+
+#[test]
+fn serve_asks_each_line_through_the_team_inbox_in_turn() {
+    let team = Team::new();
+    let mut command = common::interview();
+    command
+        .args(["serve", "--inbox", &team.url, "--to", "ann"])
+        .env("INTERVIEW_INBOX_TOKEN", &team.agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut serve = common::without_terminal(&mut command).spawn().unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    writeln!(stdin, "{REPLICAS}").unwrap();
+    writeln!(stdin, r#"{{"question": "Release name?"}}"#).unwrap();
+    drop(stdin);
+    let first = team.next_question(&team.ann, 0);
+    assert!(team.open(&team.bob).is_empty(), "addressed to ann alone");
+    let (status, _) = team.answer(&team.ann, &first, json!({"entered": "5"}));
+    assert_eq!(status, 200);
+    let started = Instant::now();
+    let second = loop {
+        let open = team.open(&team.ann);
+        if let Some(q) = open
+            .into_iter()
+            .find(|q| q["question"] != first["question"])
+        {
+            break q;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no second question"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(second["frame"]["prompt"], "Release name?");
+    let (status, _) = team.answer(&team.ann, &second, json!({"submitted": "Ada"}));
+    assert_eq!(status, 200);
+    let output = serve.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let results = common::json_lines(&output.stdout);
+    let values: Vec<Json> = results.iter().flat_map(common::values).collect();
+    assert_eq!(values, [json!(5), json!("Ada")]);
 }

@@ -19,6 +19,8 @@ use interview_host::{
 };
 use serde_json::{Value as Json, json};
 
+use crate::inbox::{Ask, Call, From};
+
 /// How long a long poll asks the server to wait, and how long the connection may take beyond.
 const POLL_SECONDS: u64 = 20;
 const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
@@ -29,6 +31,7 @@ const LAST_RETRY: Duration = Duration::from_secs(5);
 const FINISH_PATIENCE: Duration = Duration::from_secs(10);
 
 /// Where and as whom to ask.
+#[derive(Clone)]
 pub struct Inbox {
     /// The server's address (`http://host:port`, or behind a proxy `https://…`).
     pub url: String,
@@ -36,6 +39,40 @@ pub struct Inbox {
     pub token: String,
     /// Whom the questions are for (`--to`): a person or a group; `None` for anyone.
     pub to: Option<String>,
+}
+
+/// The team inbox a command asks through (`--inbox`): a [`RemoteUi`] for each request.
+pub struct Team {
+    inbox: Inbox,
+    stop: Arc<AtomicBool>,
+}
+
+impl Team {
+    /// The team inbox at `url`, for questions addressed `to` (anyone when `None`), with the
+    /// agent's token from `INTERVIEW_INBOX_TOKEN`; requests stop when `stop` is set.
+    pub fn new(url: String, to: Option<String>, stop: Arc<AtomicBool>) -> Result<Team, String> {
+        let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
+            format!(
+                "--inbox {url} needs the agent's token in INTERVIEW_INBOX_TOKEN \
+                 (`interview inbox token add --agent NAME` makes one)"
+            )
+        })?;
+        Ok(Team {
+            inbox: Inbox { url, token, to },
+            stop,
+        })
+    }
+
+    /// The UI of `call`, asked by `command` (for an elicitation, from `server`): its identity
+    /// is the request's, as the local inbox's, so the same request asked again finds it.
+    pub fn ui_for(&self, command: &str, call: Call, server: Option<String>) -> RemoteUi {
+        let ask = Ask {
+            from: From::here(command, None, server),
+            call,
+        };
+        let from = serde_json::to_value(&ask.from).unwrap_or_default();
+        RemoteUi::new(self.inbox.clone(), ask.key(), from, self.stop.clone())
+    }
 }
 
 /// A request asked through the team inbox (see the module documentation).
