@@ -49,6 +49,8 @@ pub enum Command {
         tools: Vec<String>,
         ui: mcp::Reach,
         tty: Option<PathBuf>,
+        /// `--inbox URL`: every call asked through the team inbox there.
+        team: Option<TeamInbox>,
         #[cfg(feature = "web")]
         no_open: bool,
         #[cfg(feature = "web")]
@@ -268,7 +270,7 @@ const REACHING: &[Opt] = &[
     OPEN_TIMEOUT,
 ];
 
-/// `--inbox` and `--to`, of `ask` and `serve`.
+/// `--inbox` and `--to`, of `ask`, `serve` and `mcp`.
 #[cfg(feature = "team")]
 const TEAM: &[Opt] = &[
     valued(
@@ -477,6 +479,9 @@ const COMMANDS: &[Spec] = &[
                 has one; calls queue for the one person; a call nobody can answer returns \
                 `unavailable` at once.",
         request: None,
+        #[cfg(feature = "team")]
+        options: &[MCP, TEAM],
+        #[cfg(not(feature = "team"))]
         options: &[MCP],
     },
     Spec {
@@ -739,6 +744,7 @@ impl Given {
                     _ => mcp::Reach::Auto,
                 },
                 tty: self.value(spec, "tty").map(PathBuf::from),
+                team: self.team(spec),
                 #[cfg(feature = "web")]
                 no_open: self.flag("no-open"),
                 #[cfg(feature = "web")]
@@ -771,10 +777,15 @@ impl Given {
             tool: self.defaulted(spec, "tool"),
             skip_response: self.value(spec, "skip-response"),
             reaching: self.reaching(spec)?,
-            team: self.value(spec, "inbox").map(|url| TeamInbox {
-                url,
-                to: self.value(spec, "to"),
-            }),
+            team: self.team(spec),
+        })
+    }
+
+    /// `--inbox` and `--to`.
+    fn team(&mut self, spec: &Spec) -> Option<TeamInbox> {
+        self.value(spec, "inbox").map(|url| TeamInbox {
+            url,
+            to: self.value(spec, "to"),
         })
     }
 

@@ -162,15 +162,22 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             tools,
             ui,
             tty,
+            team,
             #[cfg(feature = "web")]
             no_open,
             #[cfg(feature = "web")]
             open_timeout,
         } => {
+            #[cfg(feature = "team")]
+            let team = team.map(team_inbox).transpose()?;
+            #[cfg(not(feature = "team"))]
+            let _ = team;
             let options = mcp::Options {
                 tools,
                 reach: ui,
                 tty,
+                #[cfg(feature = "team")]
+                team,
                 #[cfg(feature = "web")]
                 open: !no_open,
                 #[cfg(feature = "web")]
@@ -273,7 +280,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             };
             let person = match asking.team.take() {
                 #[cfg(feature = "team")]
-                Some(team) => Box::new(team_inbox(team)?.ui_for("ask", call, None)),
+                Some(team) => Box::new(team_inbox(team)?.ui_for("ask", call, None, None)),
                 #[cfg(not(feature = "team"))]
                 Some(_) => unreachable!("--inbox is an option of builds with the team feature"),
                 None => {

@@ -307,7 +307,7 @@ fn team_person(
 ) -> Option<Asker> {
     #[cfg(feature = "team")]
     if let Some(team) = &options.team {
-        let remote = team.ui_for("serve", call, server.map(str::to_owned));
+        let remote = team.ui_for("serve", call, None, server.map(str::to_owned));
         return Some(asker.replace(Box::new(remote)));
     }
     let _ = (asker, options, call, server);

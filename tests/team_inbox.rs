@@ -446,3 +446,42 @@ fn serve_asks_each_line_through_the_team_inbox_in_turn() {
     let values: Vec<Json> = results.iter().flat_map(common::values).collect();
     assert_eq!(values, [json!(5), json!("Ada")]);
 }
+
+#[test]
+fn an_mcp_call_is_asked_in_the_team_inbox_under_the_clients_name() {
+    let team = Team::new();
+    let mut command = common::interview();
+    command
+        .args(["mcp", "--inbox", &team.url])
+        .env("INTERVIEW_INBOX_TOKEN", &team.agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut mcp = common::without_terminal(&mut command).spawn().unwrap();
+    let mut stdin = mcp.stdin.take().unwrap();
+    let mut replies = BufReader::new(mcp.stdout.take().unwrap()).lines();
+    let mut send = |message: Json| writeln!(stdin, "{message}").unwrap();
+    send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "pipes", "version": "1"}}}),
+    );
+    let initialized: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert_eq!(initialized["id"], 0);
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Ship it?", "type": "confirm"}}}),
+    );
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["from"]["client"], "pipes");
+    assert_eq!(question["from"]["command"], "mcp");
+    let (status, _) = team.answer(&team.ann, &question, json!({"answered": true}));
+    assert_eq!(status, 200);
+    let reply: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert_eq!(reply["id"], 1, "{reply}");
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(common::values(result), [json!(true)], "{reply}");
+    mcp.kill().unwrap();
+    mcp.wait().unwrap();
+}

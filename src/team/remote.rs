@@ -63,11 +63,18 @@ impl Team {
         })
     }
 
-    /// The UI of `call`, asked by `command` (for an elicitation, from `server`): its identity
-    /// is the request's, as the local inbox's, so the same request asked again finds it.
-    pub fn ui_for(&self, command: &str, call: Call, server: Option<String>) -> RemoteUi {
+    /// The UI of `call`, asked by `command` for `client` (an MCP client's name; for an
+    /// elicitation, from `server`): its identity is the request's, as the local inbox's, so
+    /// the same request asked again finds it.
+    pub fn ui_for(
+        &self,
+        command: &str,
+        call: Call,
+        client: Option<String>,
+        server: Option<String>,
+    ) -> RemoteUi {
         let ask = Ask {
-            from: From::here(command, None, server),
+            from: From::here(command, client, server),
             call,
         };
         let from = serde_json::to_value(&ask.from).unwrap_or_default();
@@ -119,6 +126,12 @@ impl RemoteUi {
             stop,
             stopped: None,
         }
+    }
+
+    /// Stops when `stop` is set instead (one call of several, withdrawn on its own).
+    #[cfg(feature = "mcp")]
+    pub fn stopping_on(self, stop: Arc<AtomicBool>) -> RemoteUi {
+        RemoteUi { stop, ..self }
     }
 
     /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
