@@ -485,3 +485,35 @@ fn an_mcp_call_is_asked_in_the_team_inbox_under_the_clients_name() {
     mcp.kill().unwrap();
     mcp.wait().unwrap();
 }
+
+#[test]
+fn the_page_signs_a_person_in_with_a_cookie_only_their_token_earns() {
+    let team = Team::new();
+    let login = |token: &str, proto: Option<&str>| {
+        let mut request = ureq::post(&format!("{}/login", team.url));
+        if let Some(proto) = proto {
+            request = request.set("x-forwarded-proto", proto);
+        }
+        match request.send_json(json!({ "token": token })) {
+            Ok(response) | Err(ureq::Error::Status(_, response)) => response,
+            Err(error) => panic!("{error}"),
+        }
+    };
+    let signed_in = login(&team.ann, None);
+    assert_eq!(signed_in.status(), 200);
+    let cookie = signed_in.header("set-cookie").unwrap().to_owned();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    assert!(!cookie.contains("Secure"), "{cookie}");
+    let behind_tls = login(&team.ann, Some("https"));
+    assert!(behind_tls.header("set-cookie").unwrap().ends_with("; Secure"));
+    // The cookie is the person's token: the API takes it as the page sends it.
+    let pair = cookie.split(';').next().unwrap();
+    let listed = ureq::get(&format!("{}/api/questions", team.url))
+        .set("cookie", pair)
+        .call()
+        .unwrap();
+    assert_eq!(listed.status(), 200);
+    // An agent's token, or none that is known, signs nobody in.
+    assert_eq!(login(&team.agent, None).status(), 403);
+    assert_eq!(login("itk_unknown", None).status(), 401);
+}

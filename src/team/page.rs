@@ -95,8 +95,9 @@ struct Login {
     token: String,
 }
 
-/// Checks a person's token and keeps it in the page's cookie.
-async fn login(State(app): State<App>, Json(login): Json<Login>) -> Reply {
+/// Checks a person's token and keeps it in the page's cookie: `Secure` when a proxy says the
+/// page came over HTTPS, so that the browser never sends it in the clear.
+async fn login(State(app): State<App>, given: HeaderMap, Json(login): Json<Login>) -> Reply {
     let token = login.token.trim().to_owned();
     let mut headers = HeaderMap::new();
     let bearer = format!("Bearer {token}");
@@ -107,7 +108,12 @@ async fn login(State(app): State<App>, Json(login): Json<Login>) -> Reply {
             .map_err(|_| Refusal(StatusCode::BAD_REQUEST, "that is not a token".into()))?,
     );
     let person = holder(&app, &headers, Kind::Person).await?;
-    let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000");
+    let https = given
+        .get("x-forwarded-proto")
+        .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"));
+    let secure = if https { "; Secure" } else { "" };
+    let cookie =
+        format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000{secure}");
     Ok((
         [(header::SET_COOKIE, cookie)],
         Json(json!({ "name": person.name, "groups": person.groups })),
