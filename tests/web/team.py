@@ -1,5 +1,6 @@
 """The team inbox's page in Debian's Chromium (headless, driven by Playwright): agents with no
-terminal ask through `interview ask --inbox URL`, a person signs in on the list with their token,
+terminal ask through `interview ask --inbox URL` (as another user, `nobody`, when this runs as
+root: an agent elsewhere in spirit, sharing nothing with the server but its address), a person signs in on the list with their token,
 filters it, answers on the question's page (the local page's widgets), an answer the plugin
 refuses is asked again with its error, and each agent gets exactly the answer given. The list
 fits a phone's width.
@@ -34,14 +35,19 @@ def server(db):
     return process, line.split(" on ", 1)[1].strip()
 
 
+# Run as root (CI), the agents are another user.
+AS_AGENT = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+
+
 def asker(folder, url, agent_token, request, *options):
     """`interview ask --inbox` with no terminal, in its project folder, in a session of its own."""
     os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, 0o755)
     path = os.path.join(folder, "request.json")
     with open(path, "w") as file:
         json.dump(request, file)
     return subprocess.Popen(
-        [INTERVIEW, "ask", path, "--inbox", url, *options], stdin=subprocess.DEVNULL,
+        [*AS_AGENT, INTERVIEW, "ask", path, "--inbox", url, *options], stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
         env={**os.environ, "INTERVIEW_INBOX_TOKEN": agent_token}, start_new_session=True)
 
@@ -54,6 +60,7 @@ def finished(process):
 def main():
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as place, sync_playwright() as playwright:
+        os.chmod(place, 0o755)  # the agents' folders are in it
         db = os.path.join(place, "team.sqlite3")
         ci, ann = token(db, "--agent", "ci"), token(db, "--person", "ann", "--group", "ops")
         process, url = server(db)
