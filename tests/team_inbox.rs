@@ -74,10 +74,7 @@ impl Team {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut said = String::new();
-        BufReader::new(server.stderr.take().unwrap())
-            .read_line(&mut said)
-            .unwrap();
+        let said = first_line(server.stderr.take().unwrap());
         let url = said
             .split_once("listens on ")
             .map(|(_, url)| url.trim().trim_end_matches('/').to_owned())
@@ -167,6 +164,13 @@ impl Drop for Team {
             let _ = server.wait();
         }
     }
+}
+
+/// The first line a child says on `stream`.
+fn first_line(stream: impl std::io::Read) -> String {
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line).unwrap();
+    line
 }
 
 fn read(response: Result<ureq::Response, ureq::Error>) -> (u16, Json) {
@@ -505,7 +509,12 @@ fn the_page_signs_a_person_in_with_a_cookie_only_their_token_earns() {
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
     assert!(!cookie.contains("Secure"), "{cookie}");
     let behind_tls = login(&team.ann, Some("https"));
-    assert!(behind_tls.header("set-cookie").unwrap().ends_with("; Secure"));
+    assert!(
+        behind_tls
+            .header("set-cookie")
+            .unwrap()
+            .ends_with("; Secure")
+    );
     // The cookie is the person's token: the API takes it as the page sends it.
     let pair = cookie.split(';').next().unwrap();
     let listed = ureq::get(&format!("{}/api/questions", team.url))
@@ -516,4 +525,133 @@ fn the_page_signs_a_person_in_with_a_cookie_only_their_token_earns() {
     // An agent's token, or none that is known, signs nobody in.
     assert_eq!(login(&team.agent, None).status(), 403);
     assert_eq!(login("itk_unknown", None).status(), 401);
+}
+
+/// Runs `openssl args` in `dir`.
+fn openssl(dir: &std::path::Path, args: &[&str]) {
+    let output = std::process::Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+}
+
+#[test]
+fn an_asker_reaches_the_server_behind_a_tls_proxy_trusting_the_systems_certificates() {
+    let team = Team::new();
+    let dir = team.dir.path();
+    // A certificate authority of the test's own, and the proxy's certificate for localhost.
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    openssl(
+        dir,
+        &[
+            &["req", "-x509"][..],
+            &ec,
+            &[
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=interview test CA",
+            ],
+        ]
+        .concat(),
+    );
+    openssl(
+        dir,
+        &[
+            &["req"][..],
+            &ec,
+            &[
+                "-keyout",
+                "key.pem",
+                "-out",
+                "leaf.csr",
+                "-subj",
+                "/CN=localhost",
+            ],
+        ]
+        .concat(),
+    );
+    std::fs::write(
+        dir.join("leaf.ext"),
+        "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n",
+    )
+    .unwrap();
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "leaf.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "cert.pem",
+            "-days",
+            "1",
+            "-extfile",
+            "leaf.ext",
+        ],
+    );
+    let port = team.url.rsplit(':').next().unwrap();
+    let mut proxy = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/team/tls_proxy.py"
+        ))
+        .args(["cert.pem", "key.pem", port])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let https = format!(
+        "https://localhost:{}",
+        first_line(proxy.stdout.take().unwrap()).trim()
+    );
+
+    let path = dir.join("request.json");
+    std::fs::write(&path, REPLICAS).unwrap();
+    let ask = |ca: &str| {
+        let mut command = common::interview();
+        command
+            .args(["ask", path.to_str().unwrap(), "--inbox", &https])
+            .env("INTERVIEW_INBOX_TOKEN", &team.agent)
+            .env("SSL_CERT_FILE", dir.join(ca))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        common::without_terminal(&mut command).spawn().unwrap()
+    };
+    // A server whose certificate the system does not trust is not talked to.
+    let mut distrusting = ask("cert.pem.missing");
+    let said = first_line(distrusting.stderr.take().unwrap());
+    assert!(said.contains("cannot be reached"), "{said}");
+    assert!(said.to_lowercase().contains("certificate"), "{said}");
+    distrusting.kill().unwrap();
+    distrusting.wait().unwrap();
+
+    let trusting = ask("ca.pem");
+    let question = team.next_question(&team.ann, 0);
+    let (status, _) = team.answer(&team.ann, &question, json!({"entered": "6"}));
+    assert_eq!(status, 200);
+    let (result, code, stderr) = finished(trusting);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(common::values(&result), [json!(6)]);
+    proxy.kill().unwrap();
+    proxy.wait().unwrap();
 }

@@ -5,7 +5,7 @@ Checks that every asker got exactly the answer meant for it, that every step was
 exactly once (the answerers' 200s, the audit's `answered` lines and the askers agree), and prints
 the figures.
 
-    python3 tests/team_load.py target/debug/interview postgres://user@127.0.0.1:PORT/DB \
+    python3 tests/team/load.py target/debug/interview postgres://user@127.0.0.1:PORT/DB \
         [--askers 500] [--answerers 20] [--limit 90]
 
 The database must be empty (a new one): the test counts everything in its audit trail.
