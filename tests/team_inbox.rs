@@ -655,3 +655,20 @@ fn an_asker_reaches_the_server_behind_a_tls_proxy_trusting_the_systems_certifica
     proxy.kill().unwrap();
     proxy.wait().unwrap();
 }
+
+#[test]
+fn a_question_for_nobody_there_is_refused_naming_the_name() {
+    let team = Team::new();
+    let (result, code, stderr) = finished(team.ask(REPLICAS, &["--to", "carol & co"]));
+    assert_eq!(
+        (code, &result["status"]),
+        (3, &json!("unavailable")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(r#"nobody here is named "carol & co""#),
+        "{stderr}"
+    );
+    assert!(team.open(&team.ann).is_empty());
+    assert!(team.audit().iter().all(|e| e["event"] != "asked"));
+}

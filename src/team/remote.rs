@@ -310,10 +310,28 @@ impl RemoteUi {
     }
 }
 
+/// `text` for a URL's query, every byte but unreserved ones as `%XX`.
+fn percent_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 impl Ui for RemoteUi {
-    /// A token the server does not take means nobody can be asked: `no-inbox`, said on stderr.
+    /// A token the server does not take, or an addressee nobody answers for, means nobody can
+    /// be asked: `no-inbox`, said on stderr.
     fn mode(&mut self) -> UiMode {
-        match self.call("GET", "/api/whoami", None, None) {
+        // The addressee is checked too, so that a question for nobody is not asked at all.
+        let path = match &self.inbox.to {
+            Some(to) => format!("/api/whoami?to={}", percent_encoded(to)),
+            None => "/api/whoami".to_owned(),
+        };
+        match self.call("GET", &path, None, None) {
             Ok(_) => UiMode::Terminal,
             Err(Failed::Refused(why)) => {
                 eprintln!("interview: {why}");

@@ -158,15 +158,44 @@ pub(super) async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result
     Ok(holder)
 }
 
-async fn whoami(State(app): State<App>, headers: HeaderMap) -> Reply {
+#[derive(Deserialize)]
+struct To {
+    to: Option<String>,
+}
+
+/// Who holds the token; with `?to=NAME`, also whether anyone here answers questions for that
+/// name (an asker checks before its first question).
+async fn whoami(State(app): State<App>, headers: HeaderMap, Query(to): Query<To>) -> Reply {
     let holder = match holder(&app, &headers, Kind::Person).await {
         Ok(holder) => holder,
         Err(_) => holder(&app, &headers, Kind::Agent).await?,
     };
+    addressee(&app, to.to.as_deref().filter(|to| !to.is_empty())).await?;
     Ok(Json(json!({
         "name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups,
     }))
     .into_response())
+}
+
+/// Refuses a question addressed `to` a name that no live person's token has, as a name or a
+/// group: it would wait for nobody.
+async fn addressee(app: &App, to: Option<&str>) -> Result<(), Refusal> {
+    let Some(to) = to.map(str::to_owned) else {
+        return Ok(());
+    };
+    let tokens = blocking(app, |store| store.tokens()).await?;
+    let someone = tokens.iter().any(|entry| {
+        entry.revoked_at.is_none()
+            && entry.holder.kind == Kind::Person
+            && (entry.holder.name == to || entry.holder.groups.contains(&to))
+    });
+    if someone {
+        return Ok(());
+    }
+    Err(Refusal(
+        StatusCode::BAD_REQUEST,
+        format!("--to: nobody here is named {to:?} or in a group of that name"),
+    ))
 }
 
 /// The widget kinds a step may be, each with the reader of its replies.
@@ -215,11 +244,13 @@ async fn post_step(
             "the request's key must be 1 to 128 characters".into(),
         ));
     }
+    let to = body.to.filter(|to| !to.is_empty());
+    addressee(&app, to.as_deref()).await?;
     let post = StepPost {
         key: body.key,
         from: body.from,
         folder: body.folder,
-        to: body.to.filter(|to| !to.is_empty()),
+        to,
         kind: body.kind,
         view: body.view,
         after: body.after,
