@@ -49,6 +49,8 @@ pub enum Command {
         tools: Vec<String>,
         ui: mcp::Reach,
         tty: Option<PathBuf>,
+        /// `--inbox URL`: every call asked through the team inbox there.
+        team: Option<TeamInbox>,
         #[cfg(feature = "web")]
         no_open: bool,
         #[cfg(feature = "web")]
@@ -76,6 +78,16 @@ pub struct Asking {
     pub tool: String,
     pub skip_response: Option<String>,
     pub reaching: Reaching,
+    /// `--inbox URL`: ask through the team inbox there instead.
+    pub team: Option<TeamInbox>,
+}
+
+/// The team inbox a request is asked through (`--inbox`, `--to`).
+// Without the team feature `--inbox` is not offered, so none is ever made, and nothing reads it.
+#[cfg_attr(not(feature = "team"), allow(dead_code))]
+pub struct TeamInbox {
+    pub url: String,
+    pub to: Option<String>,
 }
 
 /// Where the person answers, for `ask`, `serve` and `elicit`.
@@ -258,6 +270,23 @@ const REACHING: &[Opt] = &[
     OPEN_TIMEOUT,
 ];
 
+/// `--inbox` and `--to`, of `ask`, `serve` and `mcp`.
+#[cfg(feature = "team")]
+const TEAM: &[Opt] = &[
+    valued(
+        "inbox",
+        "URL",
+        "Ask through the team inbox at URL (`interview inbox serve`), with the agent's token \
+         from INTERVIEW_INBOX_TOKEN: a person answers on its page; this process keeps judging \
+         the answers, and waits, retrying while the server is down.",
+    ),
+    valued(
+        "to",
+        "NAME",
+        "With --inbox: the person or group the question is for (default: anyone).",
+    ),
+];
+
 const JOURNAL: &[Opt] = &[valued(
     "journal",
     "FILE",
@@ -414,6 +443,9 @@ const COMMANDS: &[Spec] = &[
         name: "ask",
         about: "Ask the questions of a request and print the result JSON.",
         request: Some(REQUEST_ASKED),
+        #[cfg(feature = "team")]
+        options: &[ASKING, REACHING, TEAM, JOURNAL],
+        #[cfg(not(feature = "team"))]
         options: &[ASKING, REACHING, JOURNAL],
     },
     Spec {
@@ -447,6 +479,9 @@ const COMMANDS: &[Spec] = &[
                 has one; calls queue for the one person; a call nobody can answer returns \
                 `unavailable` at once.",
         request: None,
+        #[cfg(feature = "team")]
+        options: &[MCP, TEAM],
+        #[cfg(not(feature = "team"))]
         options: &[MCP],
     },
     Spec {
@@ -467,6 +502,9 @@ const COMMANDS: &[Spec] = &[
                 elicitation/create request (another JSON-RPC method gets error -32601). After \
                 `quit`, later requests answer cancelled.",
         request: None,
+        #[cfg(feature = "team")]
+        options: &[ASKING, REACHING, TEAM, SERVE],
+        #[cfg(not(feature = "team"))]
         options: &[ASKING, REACHING, SERVE],
     },
 ];
@@ -706,6 +744,7 @@ impl Collected {
                     _ => mcp::Reach::Auto,
                 },
                 tty: self.value(spec, "tty").map(PathBuf::from),
+                team: self.team(spec),
                 #[cfg(feature = "web")]
                 no_open: self.flag("no-open"),
                 #[cfg(feature = "web")]
@@ -738,6 +777,15 @@ impl Collected {
             tool: self.defaulted(spec, "tool"),
             skip_response: self.value(spec, "skip-response"),
             reaching: self.reaching(spec)?,
+            team: self.team(spec),
+        })
+    }
+
+    /// `--inbox` and `--to`.
+    fn team(&mut self, spec: &Spec) -> Option<TeamInbox> {
+        self.value(spec, "inbox").map(|url| TeamInbox {
+            url,
+            to: self.value(spec, "to"),
         })
     }
 

@@ -9,6 +9,8 @@ mod mcp;
 mod people;
 mod request;
 mod serve;
+#[cfg(feature = "team")]
+mod team;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -68,7 +70,28 @@ fn through_inbox(
     Ok(Some(answer(&result, exit)))
 }
 
+/// The team inbox of `--inbox`, and its token; a missing token fails (exit 4) before anything
+/// is asked.
+#[cfg(feature = "team")]
+fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
+    team::remote::Team::new(team.url, team.to, people::stop_on_signals())
+        .map_err(|e| (Exit::Failed, e))
+}
+
 fn main() -> ExitCode {
+    #[cfg(feature = "team")]
+    {
+        let args: Vec<_> = std::env::args_os().skip(1).collect();
+        if team::admin::is_team_command(&args) {
+            return match team::admin::run(args) {
+                Ok(()) => Exit::Answered.into(),
+                Err((code, message)) => {
+                    let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
+                    ExitCode::from(code)
+                }
+            };
+        }
+    }
     let cli = match cli::parse(std::env::args_os().skip(1)) {
         Ok(Parsed::Run(cli)) => *cli,
         Ok(Parsed::Print(text)) => {
@@ -141,15 +164,22 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             tools,
             ui,
             tty,
+            team,
             #[cfg(feature = "web")]
             no_open,
             #[cfg(feature = "web")]
             open_timeout,
         } => {
+            #[cfg(feature = "team")]
+            let team = team.map(team_inbox).transpose()?;
+            #[cfg(not(feature = "team"))]
+            let _ = team;
             let options = mcp::Options {
                 tools,
                 reach: ui,
                 tty,
+                #[cfg(feature = "team")]
+                team,
                 #[cfg(feature = "web")]
                 open: !no_open,
                 #[cfg(feature = "web")]
@@ -210,36 +240,62 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
-            let mut person = asking.reaching.person(true)?;
-            let inbox = inbox::Route::choose(asking.reaching.ui, &mut person);
+            // With --inbox each request has a person of its own, there.
+            let through_team = asking.team.is_some();
+            #[cfg(feature = "team")]
+            let mut asking = asking;
+            #[cfg(feature = "team")]
+            let team = asking.team.take().map(team_inbox).transpose()?;
+            let mut person: Box<dyn Ui> = if through_team {
+                Box::new(interview_host::ui::NoPerson(
+                    interview_host::ui::Absence::NoInbox,
+                ))
+            } else {
+                asking.reaching.person(true)?
+            };
+            let inbox = match through_team {
+                true => None,
+                false => inbox::Route::choose(asking.reaching.ui, &mut person),
+            };
             let options = serve::Options {
                 tool: asking.tool,
                 skip_response: asking.skip_response,
                 server,
                 state,
                 inbox: inbox.map(serve::Inboxed::new),
+                #[cfg(feature = "team")]
+                team,
             };
             Ok(serve::run(&plugin, options, person))
         }
         Command::Ask {
             request,
-            asking,
+            mut asking,
             journal: Journaling { journal },
         } => {
             let arguments = match read_request(&plugin, &request, request::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
-            let mut person = asking.reaching.person(request == "-")?;
             let call = inbox::Call::Tool {
                 tool: asking.tool.clone(),
                 arguments: arguments.clone(),
                 skip_response: asking.skip_response.clone(),
             };
-            let route = inbox::Route::choose(asking.reaching.ui, &mut person);
-            if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
-                return Ok(exit);
-            }
+            let person = match asking.team.take() {
+                #[cfg(feature = "team")]
+                Some(team) => Box::new(team_inbox(team)?.ui_for("ask", call, None, None)),
+                #[cfg(not(feature = "team"))]
+                Some(_) => unreachable!("--inbox is an option of builds with the team feature"),
+                None => {
+                    let mut person = asking.reaching.person(request == "-")?;
+                    let route = inbox::Route::choose(asking.reaching.ui, &mut person);
+                    if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
+                        return Ok(exit);
+                    }
+                    person
+                }
+            };
             let Asking {
                 tool,
                 skip_response,

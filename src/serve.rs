@@ -38,6 +38,9 @@ pub struct Options {
     pub state: Option<StateKeys>,
     /// `Some` when the requests go to `interview inbox`.
     pub inbox: Option<Inboxed>,
+    /// `Some` when the requests go to a team inbox (`--inbox URL`).
+    #[cfg(feature = "team")]
+    pub team: Option<crate::team::remote::Team>,
 }
 
 /// Requests handed to the inboxes, and the flag that a signal sets to withdraw one (and end
@@ -283,7 +286,8 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
     {
         return result;
     }
-    with_person(
+    let aside = team_person(asker, options, call(), None);
+    let result = with_person(
         plugin,
         asker,
         |session| {
@@ -291,7 +295,39 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
             session.call(tool, arguments).map(|result| result.json)
         },
         request::failed,
-    )
+    );
+    put_back(asker, aside);
+    result
+}
+
+/// With `--inbox`, the person of a request is the team inbox's, asked about this `call`: the
+/// session's own person is put aside meanwhile, and returned to be put back.
+fn team_person(
+    asker: &mut Asker,
+    options: &Options,
+    call: inbox::Call,
+    server: Option<&str>,
+) -> Option<Asker> {
+    #[cfg(feature = "team")]
+    if let Some(team) = &options.team {
+        let remote = team.ui_for("serve", call, None, server.map(str::to_owned));
+        return Some(asker.replace(Box::new(remote)));
+    }
+    let _ = (asker, options, call, server);
+    None
+}
+
+/// Puts back the person put aside by [`team_person`]; an interrupted request's UI stays, for
+/// the session to end on it.
+fn put_back(asker: &mut Asker, aside: Option<Asker>) {
+    let interrupted = asker
+        .as_ref()
+        .is_some_and(|person| person.stop_reason() == Some(StopReason::Interrupted));
+    if let Some(aside) = aside
+        && !interrupted
+    {
+        *asker = aside;
+    }
 }
 
 /// Answers one elicitation from `server`; the reply to send back to the server. With nobody to
@@ -313,7 +349,8 @@ fn elicit(
     {
         return reply;
     }
-    with_person(
+    let aside = team_person(asker, options, call(), server);
+    let reply = with_person(
         plugin,
         asker,
         |session| {
@@ -328,7 +365,9 @@ fn elicit(
             Ok(elicitation.reply)
         },
         |message, given| request::failed_elicitation(request, message, given),
-    )
+    );
+    put_back(asker, aside);
+    reply
 }
 
 /// One line of state mode: the state back, with the answer under the response key; and

@@ -78,6 +78,9 @@ pub struct Options {
     /// The terminal the person chose (`--tty`): asked on when the client has no forms, or
     /// always under `--ui terminal`.
     pub tty: Option<std::path::PathBuf>,
+    /// `--inbox URL`: every call is asked through the team inbox there.
+    #[cfg(feature = "team")]
+    pub team: Option<crate::team::remote::Team>,
     /// Under `--ui web`: open the browser when a call needs the page.
     #[cfg(feature = "web")]
     pub open: bool,
@@ -120,6 +123,8 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         tty: options.tty.map(Arc::new),
         #[cfg(feature = "web")]
         page,
+        #[cfg(feature = "team")]
+        team: options.team.map(Arc::new),
         person: Arc::new(tokio::sync::Mutex::new(())),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -172,6 +177,9 @@ struct Server {
     tty: Option<Arc<std::path::PathBuf>>,
     #[cfg(feature = "web")]
     page: Option<Page>,
+    /// `--inbox`: the team inbox every call is asked through.
+    #[cfg(feature = "team")]
+    team: Option<Arc<crate::team::remote::Team>>,
     /// Held while a call asks the person: calls queue for them, one at a time.
     person: Arc<tokio::sync::Mutex<()>>,
 }
@@ -296,6 +304,43 @@ impl Server {
         let _heartbeat = Heartbeat::start(context, self.where_asked());
         let _turn = self.person.lock().await;
         let (ui, stop) = self.person(dismissed);
+        self.run_call(ui, stop, name, arguments, context).await
+    }
+
+    /// Asks one tool call through the team inbox: its own question there, withdrawn when the
+    /// client cancels the call. Calls do not queue: a team has many people.
+    #[cfg(feature = "team")]
+    async fn in_team(
+        &self,
+        team: &crate::team::remote::Team,
+        name: String,
+        arguments: String,
+        context: &RequestContext<RoleServer>,
+    ) -> Json {
+        let _heartbeat = Heartbeat::start(context, "Waiting for the team inbox".into());
+        let call = inbox::Call::Tool {
+            tool: name.clone(),
+            arguments: arguments.clone(),
+            skip_response: None,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let ui = team
+            .ui_for("mcp", call, clients::name(context), None)
+            .stopping_on(stop.clone());
+        self.run_call(Box::new(ui), Some(stop), name, arguments, context)
+            .await
+    }
+
+    /// Runs one tool call with `ui`, off the async threads; a cancelled request sets `stop`,
+    /// which withdraws the question, and still returns what the person had answered.
+    async fn run_call(
+        &self,
+        ui: Box<dyn Ui + Send>,
+        stop: Option<Arc<AtomicBool>>,
+        name: String,
+        arguments: String,
+        context: &RequestContext<RoleServer>,
+    ) -> Json {
         let plugin = self.plugin.clone();
         let call = tokio::task::spawn_blocking(move || {
             plugin
@@ -395,6 +440,11 @@ impl ServerHandler for Server {
         }
         let arguments = Json::Object(request.arguments.unwrap_or_default()).to_string();
         let name = request.name.to_string();
+        #[cfg(feature = "team")]
+        if let Some(team) = &self.team {
+            let result = self.in_team(team, name, arguments, &context).await;
+            return Ok(reply_of(result));
+        }
         let inboxed = self.in_inbox(&name, &arguments, &context).await;
         let asked = if let Some(result) = inboxed {
             forms::Asked::Done(result)
@@ -426,13 +476,19 @@ impl ServerHandler for Server {
             forms::Asked::Unfit => self.ask(name, arguments, false, &context).await,
             forms::Asked::Dismissed => self.ask(name, arguments, true, &context).await,
         };
-        let text = result["text"].as_str().unwrap_or_default().to_string();
-        let mut reply = if result["status"] == "invalid" {
-            CallToolResult::error(vec![ContentBlock::text(text)])
-        } else {
-            CallToolResult::success(vec![ContentBlock::text(text)])
-        };
-        reply.structured_content = Some(result);
-        Ok(reply.into())
+        Ok(reply_of(result))
     }
+}
+
+/// The reply to a tool call whose result is `result`: its text for the model, the result as
+/// structured content, an error when the request was invalid.
+fn reply_of(result: Json) -> CallToolResponse {
+    let text = result["text"].as_str().unwrap_or_default().to_string();
+    let mut reply = if result["status"] == "invalid" {
+        CallToolResult::error(vec![ContentBlock::text(text)])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    };
+    reply.structured_content = Some(result);
+    reply.into()
 }

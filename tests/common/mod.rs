@@ -8,6 +8,8 @@ use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value as Json;
 
+#[cfg(feature = "team")]
+pub mod postgres;
 pub mod term;
 
 pub const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.json");

@@ -31,7 +31,7 @@ pub use scripted::{ScriptedUi, Shown, Step};
 #[cfg(feature = "terminal")]
 pub use terminal::TerminalUi;
 #[cfg(feature = "web")]
-pub use web::{PageNotice, WebUi};
+pub use web::{PageNotice, WebUi, wire as web_wire};
 pub use wit::{
     ConfirmReply, ConfirmRequest, Frame, LineRead, MultiPick, MultiSelectReply, Nav, NumberReply,
     NumberRequest, Pick, ReviewItem, ReviewReply, ReviewRequest, SelectReply, Span, TextReply,

@@ -23,7 +23,7 @@ mod listener;
 mod opener;
 mod routes;
 mod server;
-pub(in crate::ui) mod wire;
+pub mod wire;
 
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

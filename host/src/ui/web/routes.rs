@@ -14,11 +14,10 @@ use serde_json::{Value as Json, json};
 
 use super::Exchange;
 use super::http::{Request, Response};
+use super::wire::PAGE;
 
 /// How long the page's ask for a new view waits before it is answered with the same one.
 const LONG_POLL: Duration = Duration::from_secs(5);
-
-const PAGE: &str = include_str!("page.html");
 
 /// Where the page is served.
 pub(super) struct Site {

@@ -1,13 +1,24 @@
 //! What the page is sent (a widget's frame and request, as JSON) and what it posts back (the
 //! person's reply), read into the WIT's reply types. A reply that doesn't read is `None`: the
 //! page is told, and the widget stays open.
+//!
+//! Public for a UI that relays the widgets to a page elsewhere (the team inbox of the
+//! `interview` command), so that its page and this one read the same JSON.
 
 use serde_json::{Value as Json, json};
 
 use crate::ui::*;
 
+/// The page itself. `{{NONCE}}` marks where the nonce of its script and style goes (serve it
+/// with a Content-Security-Policy that allows only that nonce). It long-polls
+/// `view?after=SEQ&tab=ID` for `{seq, kind, frame, request}` (or `{seq, kind: "done"}` …) and
+/// posts `{seq, tab, reply}` to `reply`, both relative to its own address; a reply refused
+/// with `{"error": …}` is shown on the widget.
+pub const PAGE: &str = include_str!("page.html");
+
 /// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
-pub(in crate::ui) fn frame(frame: &Frame) -> Json {
+/// The frame of a question as the page reads it.
+pub fn frame(frame: &Frame) -> Json {
     json!({
         "place": frame.place,
         "position": frame.position,
@@ -35,7 +46,8 @@ fn choices(options: &crate::Options) -> Json {
         .collect()
 }
 
-pub(in crate::ui) fn select(request: &SelectRequest) -> Json {
+/// A single choice's request as the page reads it.
+pub fn select(request: &SelectRequest) -> Json {
     json!({
         "options": choices(&request.options),
         "selected": request.selected,
@@ -47,7 +59,8 @@ pub(in crate::ui) fn select(request: &SelectRequest) -> Json {
     })
 }
 
-pub(in crate::ui) fn multi_select(request: &MultiSelectRequest) -> Json {
+/// A multiple choice's request as the page reads it.
+pub fn multi_select(request: &MultiSelectRequest) -> Json {
     json!({
         "options": choices(&request.options),
         "selected": request.selected,
@@ -60,7 +73,8 @@ pub(in crate::ui) fn multi_select(request: &MultiSelectRequest) -> Json {
     })
 }
 
-pub(in crate::ui) fn text(request: &TextRequest) -> Json {
+/// A text question's request as the page reads it.
+pub fn text(request: &TextRequest) -> Json {
     json!({
         "multiline": request.multiline,
         "placeholder": request.placeholder,
@@ -71,15 +85,18 @@ pub(in crate::ui) fn text(request: &TextRequest) -> Json {
     })
 }
 
-pub(in crate::ui) fn confirm(request: &ConfirmRequest) -> Json {
+/// A yes-or-no question's request as the page reads it.
+pub fn confirm(request: &ConfirmRequest) -> Json {
     json!({ "initial": request.initial })
 }
 
-pub(in crate::ui) fn number(request: &NumberRequest) -> Json {
+/// A number question's request as the page reads it.
+pub fn number(request: &NumberRequest) -> Json {
     json!({ "initial": request.initial, "integer": request.integer })
 }
 
-pub(in crate::ui) fn review(request: &ReviewRequest) -> Json {
+/// The review's request as the page reads it.
+pub fn review(request: &ReviewRequest) -> Json {
     let items: Vec<Json> = request
         .items
         .iter()
@@ -107,7 +124,8 @@ fn index(value: &Json) -> Option<u32> {
     value.as_u64().and_then(|i| u32::try_from(i).ok())
 }
 
-pub(in crate::ui) fn select_reply(reply: &Json) -> Option<SelectReply> {
+/// The page's reply to a single choice; `None` when it does not read as one.
+pub fn select_reply(reply: &Json) -> Option<SelectReply> {
     if let Some(nav) = nav(reply) {
         return Some(SelectReply::Nav(nav));
     }
@@ -122,7 +140,8 @@ pub(in crate::ui) fn select_reply(reply: &Json) -> Option<SelectReply> {
     Some(SelectReply::Picked(Pick { index, note }))
 }
 
-pub(in crate::ui) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
+/// The page's reply to a multiple choice; `None` when it does not read as one.
+pub fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply> {
     if let Some(nav) = nav(reply) {
         return Some(MultiSelectReply::Nav(nav));
     }
@@ -141,28 +160,32 @@ pub(in crate::ui) fn multi_select_reply(reply: &Json) -> Option<MultiSelectReply
     }))
 }
 
-pub(in crate::ui) fn text_reply(reply: &Json) -> Option<TextReply> {
+/// The page's reply to a text question; `None` when it does not read as one.
+pub fn text_reply(reply: &Json) -> Option<TextReply> {
     match nav(reply) {
         Some(nav) => Some(TextReply::Nav(nav)),
         None => text_of(reply, "submitted").map(TextReply::Submitted),
     }
 }
 
-pub(in crate::ui) fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
+/// The page's reply to a yes-or-no question; `None` when it does not read as one.
+pub fn confirm_reply(reply: &Json) -> Option<ConfirmReply> {
     match nav(reply) {
         Some(nav) => Some(ConfirmReply::Nav(nav)),
         None => reply.get("answered")?.as_bool().map(ConfirmReply::Answered),
     }
 }
 
-pub(in crate::ui) fn number_reply(reply: &Json) -> Option<NumberReply> {
+/// The page's reply to a number question; `None` when it does not read as one.
+pub fn number_reply(reply: &Json) -> Option<NumberReply> {
     match nav(reply) {
         Some(nav) => Some(NumberReply::Nav(nav)),
         None => text_of(reply, "entered").map(NumberReply::Entered),
     }
 }
 
-pub(in crate::ui) fn review_reply(reply: &Json) -> Option<ReviewReply> {
+/// The page's reply to the review; `None` when it does not read as one.
+pub fn review_reply(reply: &Json) -> Option<ReviewReply> {
     if let Some(n) = reply.get("edit") {
         return index(n).map(ReviewReply::Edit);
     }

@@ -1,0 +1,227 @@
+//! The team inbox's own commands: `interview inbox serve`, `inbox token add|list|revoke` and
+//! `inbox audit`. Read apart from the asking commands' options: they share none.
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use lexopt::Arg::{Long, Value};
+use serde_json::json;
+
+use super::store::{self, Holder, Kind};
+
+const USAGE: &str = "\
+Usage:
+  interview inbox serve --db PATH [--listen ADDRESS]
+  interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
+  interview inbox token list --db PATH
+  interview inbox token revoke --db PATH NAME
+  interview inbox audit --db PATH [--since WHEN]
+
+--db        the database: an SQLite file (created if missing)
+--listen    where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
+--group     a group the person answers for (questions asked with --to GROUP); repeatable
+--since     seconds since the epoch, or an age: 90s, 30m, 12h, 7d
+";
+
+/// Whether `args` (after the program's name) are one of these commands.
+pub fn is_team_command(args: &[OsString]) -> bool {
+    args.first().is_some_and(|a| a == "inbox")
+        && args
+            .get(1)
+            .is_some_and(|a| a == "serve" || a == "token" || a == "audit")
+}
+
+/// Runs the command in `args` (see [`is_team_command`]); `Err` is what to say on stderr,
+/// usage errors with the usage (exit 2), others exit 4.
+pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
+    let usage = |message: String| (2, format!("{message}\n\n{USAGE}"));
+    let first = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .unwrap_or("")
+        .to_owned();
+    let mut parser = lexopt::Parser::from_args(args.into_iter().skip(2));
+    let mut words = Vec::new();
+    let (mut db, mut listen, mut since) = (None, None, None);
+    let (mut person, mut agent, mut groups) = (None, None, Vec::new());
+    let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
+        let value = parser.value().map_err(|e| usage(e.to_string()))?;
+        value
+            .into_string()
+            .map_err(|v| usage(format!("'{}' is not UTF-8", v.display())))
+    };
+    while let Some(arg) = parser.next().map_err(|e| usage(e.to_string()))? {
+        match arg {
+            Long("db") => db = Some(value(&mut parser)?),
+            Long("listen") => listen = Some(value(&mut parser)?),
+            Long("since") => since = Some(value(&mut parser)?),
+            Long("person") => person = Some(value(&mut parser)?),
+            Long("agent") => agent = Some(value(&mut parser)?),
+            Long("group") => groups.push(value(&mut parser)?),
+            Long("help") => {
+                print!("{USAGE}");
+                return Ok(());
+            }
+            Value(word) => words.push(word.to_string_lossy().into_owned()),
+            other => return Err(usage(format!("unexpected argument {other:?}"))),
+        }
+    }
+    let db = db.ok_or_else(|| usage("--db is needed: the inbox's database".into()))?;
+    let words: Vec<&str> = std::iter::once(first.as_str())
+        .chain(words.iter().map(String::as_str))
+        .collect();
+    let open = || store::open(&db).map_err(|e| (4, e));
+    match words.as_slice() {
+        ["serve"] => {
+            let listen = listen.as_deref().unwrap_or("127.0.0.1:8470");
+            super::server::run(listen, open()?).map_err(|e| (4, e))
+        }
+        ["token", "add"] => {
+            let holder = match (person, agent) {
+                (Some(name), None) => Holder {
+                    kind: Kind::Person,
+                    name,
+                    groups,
+                },
+                (None, Some(name)) if groups.is_empty() => Holder {
+                    kind: Kind::Agent,
+                    name,
+                    groups,
+                },
+                (None, Some(_)) => return Err(usage("--group is for a --person".into())),
+                _ => {
+                    return Err(usage(
+                        "one of --person NAME or --agent NAME is needed".into(),
+                    ));
+                }
+            };
+            valid_name(&holder.name).map_err(usage)?;
+            for group in &holder.groups {
+                valid_name(group).map_err(usage)?;
+            }
+            let token = super::token::generate().map_err(|e| (4, e))?;
+            open()?
+                .add_token(&super::token::hash(&token), &holder)
+                .map_err(|e| (4, e))?;
+            // The token is said once, on stdout, for a script to keep; it is not stored.
+            println!("{token}");
+            Ok(())
+        }
+        ["token", "list"] => {
+            let mut out = std::io::stdout().lock();
+            for entry in open()?.tokens().map_err(|e| (4, e))? {
+                let line = json!({
+                    "name": entry.holder.name, "kind": entry.holder.kind.as_str(),
+                    "groups": entry.holder.groups, "hash": entry.hash_prefix,
+                    "created_at": timestamp(entry.created_at),
+                    "revoked_at": entry.revoked_at.map(timestamp),
+                });
+                let _ = writeln!(out, "{line}");
+            }
+            Ok(())
+        }
+        ["token", "revoke", name] => match open()?.revoke(name).map_err(|e| (4, e))? {
+            0 => Err((4, format!("no live token of '{name}' to revoke"))),
+            n => {
+                eprintln!("interview: revoked {n} token(s) of '{name}'");
+                Ok(())
+            }
+        },
+        ["audit"] => {
+            let since = match since {
+                Some(since) => parse_since(&since).map_err(usage)?,
+                None => 0,
+            };
+            let mut out = std::io::stdout().lock();
+            for entry in open()?.audit(since).map_err(|e| (4, e))? {
+                let line = json!({
+                    "at": timestamp(entry.at), "event": entry.event, "actor": entry.actor,
+                    "address": entry.address, "question": entry.question, "step": entry.seq,
+                    "detail": entry.detail,
+                });
+                if writeln!(out, "{line}").is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        }
+        other => Err(usage(format!("unknown command: inbox {}", other.join(" ")))),
+    }
+}
+
+/// A name of a person, agent or group: shown in lists and matched by `--to`, so plain.
+fn valid_name(name: &str) -> Result<(), String> {
+    let plain = |c: char| c.is_alphanumeric() || "-_.@".contains(c);
+    if name.is_empty() || name.len() > 64 || !name.chars().all(plain) {
+        return Err(format!(
+            "'{}' is not a name: 1 to 64 letters, digits, '-', '_', '.' or '@'",
+            interview_text::sanitize::line(name)
+        ));
+    }
+    Ok(())
+}
+
+/// `--since`: seconds since the epoch, or an age (`30m`) back from now; in ms.
+fn parse_since(text: &str) -> Result<i64, String> {
+    let bad = || format!("invalid --since '{text}': seconds since the epoch, or 90s, 30m, 12h, 7d");
+    let text = text.trim();
+    if let Ok(seconds) = text.parse::<i64>() {
+        return seconds.checked_mul(1000).ok_or_else(bad);
+    }
+    let split = text.len().checked_sub(1).ok_or_else(bad)?;
+    let (number, unit) = text.split_at(split);
+    let number: i64 = number.parse().map_err(|_| bad())?;
+    let unit = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return Err(bad()),
+    };
+    Ok(store::now_ms() - number.saturating_mul(unit * 1000))
+}
+
+/// ms since the epoch as an RFC 3339 time in UTC, to the millisecond.
+fn timestamp(ms: i64) -> String {
+    let (days, rest) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (h, m, s, milli) = (
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000,
+    );
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_and_print_as_people_write_them() {
+        assert_eq!(timestamp(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(timestamp(1_764_131_405_123), "2025-11-26T04:30:05.123Z");
+        assert_eq!(parse_since("1700000000"), Ok(1_700_000_000_000));
+        let hour_ago = parse_since("1h").unwrap();
+        assert!((store::now_ms() - 3_600_000 - hour_ago).abs() < 1000);
+        assert!(parse_since("soon").unwrap_err().contains("'soon'"));
+        assert!(parse_since("").is_err());
+    }
+
+    #[test]
+    fn names_are_plain() {
+        assert!(valid_name("ann.lee@ops").is_ok());
+        assert!(valid_name("a b").is_err());
+        assert!(valid_name("\u{1b}[31m").unwrap_err().contains("not a name"));
+    }
+}

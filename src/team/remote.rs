@@ -1,0 +1,414 @@
+//! The asking side of the team inbox: a [`Ui`] whose every widget is put up on the server
+//! (`--inbox URL`) as the question's current step, and whose reply is the one a person gave
+//! there. The plugin stays here and judges every reply, so a refused one comes back as the
+//! next step with its error.
+//!
+//! Nothing is lost: a server that is down or restarting is retried with backoff, a step is put
+//! up again after a restart as the same step (the server matches it by the request's key and
+//! the view), and an asker that restarts finds its steps, and the replies given, again.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use interview_host::ui::web_wire as wire;
+use interview_host::ui::{
+    Absence, ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, Nav,
+    NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, StopReason,
+    TextReply, TextRequest, Ui, UiMode,
+};
+use serde_json::{Value as Json, json};
+
+use crate::inbox::{Ask, Call, From};
+
+/// How long a long poll asks the server to wait, and how long the connection may take beyond.
+const POLL_SECONDS: u64 = 20;
+const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
+/// The backoff between retries while the server cannot be reached: from the first to the last.
+const FIRST_RETRY: Duration = Duration::from_millis(200);
+const LAST_RETRY: Duration = Duration::from_secs(5);
+/// How long a finished question's closing is retried while the server is down.
+const FINISH_PATIENCE: Duration = Duration::from_secs(10);
+
+/// Where and as whom to ask.
+#[derive(Clone)]
+pub struct Inbox {
+    /// The server's address (`http://host:port`, or behind a proxy `https://…`).
+    pub url: String,
+    /// The agent's token (`INTERVIEW_INBOX_TOKEN`).
+    pub token: String,
+    /// Whom the questions are for (`--to`): a person or a group; `None` for anyone.
+    pub to: Option<String>,
+}
+
+/// The team inbox a command asks through (`--inbox`): a [`RemoteUi`] for each request.
+pub struct Team {
+    inbox: Inbox,
+    stop: Arc<AtomicBool>,
+}
+
+impl Team {
+    /// The team inbox at `url`, for questions addressed `to` (anyone when `None`), with the
+    /// agent's token from `INTERVIEW_INBOX_TOKEN`; requests stop when `stop` is set.
+    pub fn new(url: String, to: Option<String>, stop: Arc<AtomicBool>) -> Result<Team, String> {
+        let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
+            format!(
+                "--inbox {url} needs the agent's token in INTERVIEW_INBOX_TOKEN \
+                 (`interview inbox token add --agent NAME` makes one)"
+            )
+        })?;
+        Ok(Team {
+            inbox: Inbox { url, token, to },
+            stop,
+        })
+    }
+
+    /// The UI of `call`, asked by `command` for `client` (an MCP client's name; for an
+    /// elicitation, from `server`): its identity is the request's, as the local inbox's, so
+    /// the same request asked again finds it.
+    pub fn ui_for(
+        &self,
+        command: &str,
+        call: Call,
+        client: Option<String>,
+        server: Option<String>,
+    ) -> RemoteUi {
+        let ask = Ask {
+            from: From::here(command, client, server),
+            call,
+        };
+        let from = serde_json::to_value(&ask.from).unwrap_or_default();
+        RemoteUi::new(self.inbox.clone(), ask.key(), from, self.stop.clone())
+    }
+}
+
+/// A request asked through the team inbox (see the module documentation).
+pub struct RemoteUi {
+    inbox: Inbox,
+    agent: ureq::Agent,
+    /// The request's identity (`Ask::key`), and who asks, as the server keeps them.
+    key: String,
+    from: Json,
+    folder: Option<String>,
+    /// The question and step last put up in this run.
+    question: Option<i64>,
+    seq: Option<i64>,
+    stop: Arc<AtomicBool>,
+    stopped: Option<StopReason>,
+}
+
+/// Why a call to the server gave up.
+enum Failed {
+    /// The server will not take it (a bad token, a refused body): retrying would not help.
+    Refused(String),
+    /// Asked to stop (Ctrl-C, a signal).
+    Stopped,
+}
+
+impl RemoteUi {
+    /// A UI asking `key`'s questions in `inbox`, stopping when `stop` is set.
+    pub fn new(inbox: Inbox, key: String, from: Json, stop: Arc<AtomicBool>) -> RemoteUi {
+        let folder = from["folder"].as_str().map(str::to_owned);
+        RemoteUi {
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(10))
+                .timeout(POLL_TIMEOUT)
+                .build(),
+            inbox: Inbox {
+                url: inbox.url.trim_end_matches('/').to_owned(),
+                ..inbox
+            },
+            key,
+            from,
+            folder,
+            question: None,
+            seq: None,
+            stop,
+            stopped: None,
+        }
+    }
+
+    /// Stops when `stop` is set instead (one call of several, withdrawn on its own).
+    #[cfg(feature = "mcp")]
+    pub fn stopping_on(self, stop: Arc<AtomicBool>) -> RemoteUi {
+        RemoteUi { stop, ..self }
+    }
+
+    /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
+    /// is retried with backoff, until `give_up` if given; a refusal (4xx) is final.
+    fn call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        give_up: Option<Instant>,
+    ) -> Result<Json, Failed> {
+        let url = format!("{}{path}", self.inbox.url);
+        let mut pause = FIRST_RETRY;
+        let mut said = false;
+        loop {
+            let why = match self.send(method, &url, body)? {
+                Ok((200..=299, text)) => match serde_json::from_str(&text) {
+                    Ok(json) => return Ok(json),
+                    Err(e) => format!("an unreadable answer ({e})"),
+                },
+                Ok((code @ 400..=499, text)) => {
+                    let error = serde_json::from_str::<Json>(&text)
+                        .ok()
+                        .and_then(|j| j["error"].as_str().map(str::to_owned))
+                        .unwrap_or(text);
+                    return Err(Failed::Refused(format!(
+                        "the team inbox at {} refused: {} ({code})",
+                        self.inbox.url,
+                        interview_text::sanitize::line(&error)
+                    )));
+                }
+                Ok((code, _)) => format!("status {code}"),
+                Err(why) => why,
+            };
+            if !said {
+                eprintln!(
+                    "interview: the team inbox at {} cannot be reached ({}); trying again",
+                    self.inbox.url,
+                    interview_text::sanitize::line(&why)
+                );
+                said = true;
+            }
+            let until = Instant::now() + pause;
+            if give_up.is_some_and(|limit| until > limit) {
+                return Err(Failed::Refused(format!(
+                    "the team inbox at {} could not be reached in time",
+                    self.inbox.url
+                )));
+            }
+            // Slept in slices, so that Ctrl-C is heard within one.
+            while Instant::now() < until {
+                if self.stop.load(Ordering::SeqCst) {
+                    return Err(Failed::Stopped);
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            pause = (pause * 2).min(LAST_RETRY);
+        }
+    }
+
+    /// One request, sent from a thread of its own so that Ctrl-C is heard during a long poll:
+    /// its status and body, or why it got none.
+    fn send(
+        &self,
+        method: &str,
+        url: &str,
+        body: Option<&Json>,
+    ) -> Result<Result<(u16, String), String>, Failed> {
+        let request = self
+            .agent
+            .request(method, url)
+            .set("authorization", &format!("Bearer {}", self.inbox.token));
+        let body = body.cloned();
+        let (sent, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            let response = match body {
+                Some(body) => request.send_json(body),
+                None => request.call(),
+            };
+            let outcome = match response {
+                Ok(response) | Err(ureq::Error::Status(_, response)) => {
+                    let status = response.status();
+                    response
+                        .into_string()
+                        .map(|text| (status, text))
+                        .map_err(|e| e.to_string())
+                }
+                Err(error) => Err(error.to_string()),
+            };
+            let _ = sent.send(outcome);
+        });
+        loop {
+            match received.recv_timeout(Duration::from_millis(50)) {
+                Ok(outcome) => return Ok(outcome),
+                Err(mpsc::RecvTimeoutError::Timeout) if !self.stop.load(Ordering::SeqCst) => {}
+                // Stopped: the request is left to end on its own.
+                Err(_) => return Err(Failed::Stopped),
+            }
+        }
+    }
+
+    /// Puts up `view` as the next step and waits for its reply.
+    fn ask(&mut self, kind: &str, view: &Json) -> Result<Json, Failed> {
+        let body = json!({
+            "key": self.key, "from": self.from, "folder": self.folder, "to": self.inbox.to,
+            "kind": kind, "view": view, "after": self.seq,
+        });
+        let posted = self.call("POST", "/api/steps", Some(&body), None)?;
+        let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
+        else {
+            return Err(Failed::Refused(format!(
+                "the team inbox at {} answered a step with {posted}",
+                self.inbox.url
+            )));
+        };
+        if self.question.is_some_and(|q| q != question) {
+            return Err(Failed::Refused(
+                "the team inbox lost this question (its database was replaced?)".into(),
+            ));
+        }
+        self.question = Some(question);
+        self.seq = Some(seq);
+        let path = format!("/api/steps/{question}/{seq}?wait={POLL_SECONDS}");
+        loop {
+            let state = self.call("GET", &path, None, None)?;
+            if state["state"] == "replied" {
+                return Ok(state["reply"].clone());
+            }
+        }
+    }
+
+    /// Asks with a widget until its reply reads as one of `kind`; a reply that doesn't is put
+    /// up again with an error, and a failure ends the request as `cancel`.
+    fn widget<R>(
+        &mut self,
+        kind: &str,
+        frame: &Frame,
+        request: Json,
+        read: fn(&Json) -> Option<R>,
+        cancel: R,
+    ) -> R {
+        let mut view = json!({ "frame": wire::frame(frame), "request": request });
+        self.answer(kind, &mut view, read, cancel)
+    }
+
+    fn answer<R>(
+        &mut self,
+        kind: &str,
+        view: &mut Json,
+        read: fn(&Json) -> Option<R>,
+        cancel: R,
+    ) -> R {
+        if self.stopped.is_some() {
+            return cancel;
+        }
+        loop {
+            match self.ask(kind, view) {
+                Ok(reply) => match read(&reply) {
+                    Some(read) => return read,
+                    None => {
+                        view["frame"]["error"] =
+                            "That reply can't answer this question; answer again.".into();
+                    }
+                },
+                Err(Failed::Stopped) => {
+                    self.stopped = Some(StopReason::Interrupted);
+                    return cancel;
+                }
+                Err(Failed::Refused(why)) => {
+                    eprintln!("interview: {why}");
+                    self.stopped = Some(StopReason::Ended);
+                    return cancel;
+                }
+            }
+        }
+    }
+}
+
+/// `text` for a URL's query, every byte but unreserved ones as `%XX`.
+fn percent_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+impl Ui for RemoteUi {
+    /// A token the server does not take, or an addressee nobody answers for, means nobody can
+    /// be asked: `no-inbox`, said on stderr.
+    fn mode(&mut self) -> UiMode {
+        // The addressee is checked too, so that a question for nobody is not asked at all.
+        let path = match &self.inbox.to {
+            Some(to) => format!("/api/whoami?to={}", percent_encoded(to)),
+            None => "/api/whoami".to_owned(),
+        };
+        match self.call("GET", &path, None, None) {
+            Ok(_) => UiMode::Widgets,
+            Err(Failed::Refused(why)) => {
+                eprintln!("interview: {why}");
+                UiMode::Unavailable(Absence::NoInbox)
+            }
+            Err(Failed::Stopped) => {
+                self.stopped = Some(StopReason::Interrupted);
+                UiMode::Unavailable(Absence::NoInbox)
+            }
+        }
+    }
+
+    fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        let request = wire::select(request);
+        let cancel = SelectReply::Nav(Nav::Cancel);
+        self.widget("select", frame, request, wire::select_reply, cancel)
+    }
+
+    fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
+        let request = wire::multi_select(request);
+        let cancel = MultiSelectReply::Nav(Nav::Cancel);
+        self.widget(
+            "multi_select",
+            frame,
+            request,
+            wire::multi_select_reply,
+            cancel,
+        )
+    }
+
+    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        let cancel = TextReply::Nav(Nav::Cancel);
+        self.widget("text", frame, wire::text(request), wire::text_reply, cancel)
+    }
+
+    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        let cancel = ConfirmReply::Nav(Nav::Cancel);
+        self.widget(
+            "confirm",
+            frame,
+            wire::confirm(request),
+            wire::confirm_reply,
+            cancel,
+        )
+    }
+
+    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        let cancel = NumberReply::Nav(Nav::Cancel);
+        self.widget(
+            "number",
+            frame,
+            wire::number(request),
+            wire::number_reply,
+            cancel,
+        )
+    }
+
+    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        let mut view = json!({ "request": wire::review(request) });
+        self.answer("review", &mut view, wire::review_reply, ReviewReply::Cancel)
+    }
+
+    /// The plugin is done: the question leaves the team's list.
+    fn finished(&mut self) {
+        if let Some(question) = self.question.take()
+            && self.stopped.is_none()
+        {
+            // Only to take it off the list (whose steps are all answered by now): a server that
+            // stays down is not waited for long, the result is the agent's already.
+            let body = json!({ "status": "finished" });
+            let path = format!("/api/questions/{question}/finish");
+            let give_up = Instant::now() + FINISH_PATIENCE;
+            let _ = self.call("POST", &path, Some(&body), Some(give_up));
+        }
+    }
+
+    fn stop_reason(&self) -> Option<StopReason> {
+        self.stopped
+    }
+}

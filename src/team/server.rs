@@ -1,0 +1,429 @@
+//! `interview inbox serve`: the team inbox over HTTP (axum on tokio).
+//!
+//! Agents put up each widget their plugin asks for (`POST /api/steps`) and wait for its reply
+//! (`GET /api/steps/{question}/{seq}`, a long poll); people list the open questions
+//! (`GET /api/questions`) and answer one step (`POST /api/questions/{question}/steps/{seq}/reply`).
+//! Every request carries a token (`Authorization: Bearer …`). The server keeps nothing that
+//! matters in memory: a long poll re-reads the database, so several servers can share one,
+//! and one that restarts has lost nothing. Plain HTTP: TLS is a reverse proxy's job.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value as Json_, json};
+
+use super::store::{Answered, Holder, Kind, Posted, ReplyState, StepPost, Store};
+use super::token;
+
+/// The longest body a request may have: a widget of the plugin's longest request, as the
+/// local inbox allows.
+const BODY_LIMIT: usize = 17 << 20;
+/// How long a long poll waits for a reply before it says "still waiting".
+const LONGEST_WAIT: Duration = Duration::from_secs(25);
+/// How often a waiting poll re-reads the database, for an answer given through another server
+/// (one given through this one wakes it at once): hundreds of askers waiting make this many
+/// reads a second each.
+const RECHECK: Duration = Duration::from_secs(1);
+
+/// What every handler shares.
+#[derive(Clone)]
+pub(super) struct App {
+    pub(super) store: Arc<dyn Store>,
+    /// Wakes this server's waiting polls when it took an answer (others find it by re-reading).
+    pub(super) answered: Arc<tokio::sync::Notify>,
+}
+
+/// Serves `store` on `listen` until SIGINT or SIGTERM; says the address on stderr once it
+/// listens (`--listen 127.0.0.1:0` picks a free port).
+pub fn run(listen: &str, store: Box<dyn Store>) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        eprintln!("interview: the team inbox listens on http://{address}/");
+        let app = App {
+            store: Arc::from(store),
+            answered: Arc::new(tokio::sync::Notify::new()),
+        };
+        axum::serve(
+            listener,
+            router(app).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(stopped())
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))
+    })
+}
+
+fn router(app: App) -> axum::Router {
+    axum::Router::new()
+        .merge(super::page::routes())
+        .route("/api/whoami", get(whoami))
+        .route("/api/steps", post(post_step))
+        .route("/api/steps/{question}/{seq}", get(wait_reply))
+        .route("/api/questions", get(open_questions))
+        .route("/api/questions/{question}/finish", post(finish))
+        .route("/api/questions/{question}/steps/{seq}/reply", post(answer))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(app)
+}
+
+async fn stopped() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}
+
+/// An error the client is told about: a status and a sentence.
+pub(super) struct Refusal(pub(super) StatusCode, pub(super) String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+pub(super) type Reply = Result<Response, Refusal>;
+
+fn internal(error: String) -> Refusal {
+    eprintln!("interview: {error}");
+    Refusal(StatusCode::INTERNAL_SERVER_ERROR, error)
+}
+
+/// Runs a store call on a blocking thread.
+pub(super) async fn blocking<T: Send + 'static>(
+    app: &App,
+    work: impl FnOnce(&dyn Store) -> Result<T, String> + Send + 'static,
+) -> Result<T, Refusal> {
+    let store = app.store.clone();
+    tokio::task::spawn_blocking(move || work(&*store))
+        .await
+        .map_err(|e| internal(format!("a database call failed: {e}")))?
+        .map_err(internal)
+}
+
+/// The holder of the request's token (its `Authorization`, or the page's cookie), who must be
+/// of `kind`.
+pub(super) async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result<Holder, Refusal> {
+    let bearer = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let given = bearer
+        .or_else(|| super::page::cookie_token(headers))
+        .ok_or_else(|| {
+            Refusal(
+                StatusCode::UNAUTHORIZED,
+                "no token: send Authorization: Bearer <token> (INTERVIEW_INBOX_TOKEN)".into(),
+            )
+        })?;
+    let hash = token::hash(given);
+    let found = blocking(app, move |store| store.holder(&hash)).await?;
+    let holder = found.ok_or_else(|| {
+        Refusal(
+            StatusCode::UNAUTHORIZED,
+            "the token is not known here, or was revoked".into(),
+        )
+    })?;
+    if holder.kind != kind {
+        let needed = match kind {
+            Kind::Person => "answering takes a person's token",
+            Kind::Agent => "asking takes an agent's token",
+        };
+        return Err(Refusal(
+            StatusCode::FORBIDDEN,
+            format!("{needed}; this one is {}'s", holder.name),
+        ));
+    }
+    Ok(holder)
+}
+
+#[derive(Deserialize)]
+struct To {
+    to: Option<String>,
+}
+
+/// Who holds the token; with `?to=NAME`, also whether anyone here answers questions for that
+/// name (an asker checks before its first question).
+async fn whoami(State(app): State<App>, headers: HeaderMap, Query(to): Query<To>) -> Reply {
+    let holder = match holder(&app, &headers, Kind::Person).await {
+        Ok(holder) => holder,
+        Err(_) => holder(&app, &headers, Kind::Agent).await?,
+    };
+    addressee(&app, to.to.as_deref().filter(|to| !to.is_empty())).await?;
+    Ok(Json(json!({
+        "name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups,
+    }))
+    .into_response())
+}
+
+/// Refuses a question addressed `to` a name that no live person's token has, as a name or a
+/// group: it would wait for nobody.
+async fn addressee(app: &App, to: Option<&str>) -> Result<(), Refusal> {
+    let Some(to) = to.map(str::to_owned) else {
+        return Ok(());
+    };
+    let tokens = blocking(app, |store| store.tokens()).await?;
+    let someone = tokens.iter().any(|entry| {
+        entry.revoked_at.is_none()
+            && entry.holder.kind == Kind::Person
+            && (entry.holder.name == to || entry.holder.groups.contains(&to))
+    });
+    if someone {
+        return Ok(());
+    }
+    Err(Refusal(
+        StatusCode::BAD_REQUEST,
+        format!("--to: nobody here is named {to:?} or in a group of that name"),
+    ))
+}
+
+/// The widget kinds a step may be, each with the reader of its replies.
+fn reader(kind: &str) -> Option<fn(&Json_) -> bool> {
+    use interview_host::ui::web_wire as w;
+    Some(match kind {
+        "select" => |r| w::select_reply(r).is_some(),
+        "multi_select" => |r| w::multi_select_reply(r).is_some(),
+        "text" => |r| w::text_reply(r).is_some(),
+        "confirm" => |r| w::confirm_reply(r).is_some(),
+        "number" => |r| w::number_reply(r).is_some(),
+        "review" => |r| w::review_reply(r).is_some(),
+        _ => return None,
+    })
+}
+
+#[derive(Deserialize)]
+struct StepBody {
+    key: String,
+    #[serde(default)]
+    from: Json_,
+    folder: Option<String>,
+    to: Option<String>,
+    kind: String,
+    view: Json_,
+    after: Option<i64>,
+}
+
+async fn post_step(
+    State(app): State<App>,
+    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Result<Json<StepBody>, axum::extract::rejection::JsonRejection>,
+) -> Reply {
+    let agent = holder(&app, &headers, Kind::Agent).await?;
+    let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
+    if reader(&body.kind).is_none() {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            format!("'{}' is not a widget of the plugin's", body.kind),
+        ));
+    }
+    if body.key.is_empty() || body.key.len() > 128 {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            "the request's key must be 1 to 128 characters".into(),
+        ));
+    }
+    let to = body.to.filter(|to| !to.is_empty());
+    addressee(&app, to.as_deref()).await?;
+    let post = StepPost {
+        key: body.key,
+        from: body.from,
+        folder: body.folder,
+        to,
+        kind: body.kind,
+        view: body.view,
+        after: body.after,
+    };
+    let address = address.to_string();
+    let posted = blocking(&app, move |store| {
+        store.post_step(&agent.name, &post, &address)
+    })
+    .await?;
+    Ok(Json(json!({ "question": posted.question, "seq": posted.seq })).into_response())
+}
+
+#[derive(Deserialize)]
+struct Wait {
+    /// Seconds to wait for a reply (at most 25).
+    wait: Option<u64>,
+}
+
+async fn wait_reply(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path((question, seq)): Path<(i64, i64)>,
+    Query(wait): Query<Wait>,
+) -> Reply {
+    let agent = holder(&app, &headers, Kind::Agent).await?;
+    let at = Posted { question, seq };
+    let longest = Duration::from_secs(wait.wait.unwrap_or(0)).min(LONGEST_WAIT);
+    let started = tokio::time::Instant::now();
+    loop {
+        // Made before the read, so that an answer taken meanwhile still wakes this poll.
+        let woken = app.answered.notified();
+        let name = agent.name.clone();
+        match blocking(&app, move |store| store.reply(&name, at)).await? {
+            ReplyState::Replied { reply, by } => {
+                return Ok(
+                    Json(json!({ "state": "replied", "reply": reply, "by": by })).into_response(),
+                );
+            }
+            ReplyState::Unknown => {
+                return Err(Refusal(
+                    StatusCode::NOT_FOUND,
+                    format!("no step {seq} of question {question} of {}'s", agent.name),
+                ));
+            }
+            ReplyState::Waiting if started.elapsed() >= longest => {
+                return Ok(Json(json!({ "state": "waiting" })).into_response());
+            }
+            ReplyState::Waiting => {
+                let left = longest.saturating_sub(started.elapsed()).min(RECHECK);
+                tokio::select! {
+                    _ = woken => {}
+                    _ = tokio::time::sleep(left) => {}
+                }
+            }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct FinishBody {
+    status: String,
+}
+
+async fn finish(
+    State(app): State<App>,
+    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(question): Path<i64>,
+    body: Result<Json<FinishBody>, axum::extract::rejection::JsonRejection>,
+) -> Reply {
+    let agent = holder(&app, &headers, Kind::Agent).await?;
+    let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let address = address.to_string();
+    blocking(&app, move |store| {
+        store.finish(&agent.name, question, &body.status, &address)
+    })
+    .await?;
+    Ok(Json(json!({ "finished": question })).into_response())
+}
+
+#[derive(Deserialize)]
+struct Filter {
+    folder: Option<String>,
+    agent: Option<String>,
+}
+
+async fn open_questions(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(filter): Query<Filter>,
+) -> Reply {
+    let person = holder(&app, &headers, Kind::Person).await?;
+    let open = blocking(&app, move |store| store.open_questions(&person)).await?;
+    let listed: Vec<Json_> = open
+        .into_iter()
+        .filter(|q| {
+            filter
+                .folder
+                .as_ref()
+                .is_none_or(|f| q.folder.as_ref() == Some(f))
+        })
+        .filter(|q| filter.agent.as_ref().is_none_or(|a| &q.agent == a))
+        .map(|q| {
+            json!({
+                "question": q.question, "seq": q.seq, "kind": q.kind, "agent": q.agent,
+                "from": q.from, "folder": q.folder, "to": q.to, "asked_at": q.asked_at,
+                "frame": q.view.get("frame"), "request": q.view.get("request"),
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "questions": listed })).into_response())
+}
+
+async fn answer(
+    State(app): State<App>,
+    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path((question, seq)): Path<(i64, i64)>,
+    body: Result<Json<Json_>, axum::extract::rejection::JsonRejection>,
+) -> Reply {
+    let person = holder(&app, &headers, Kind::Person).await?;
+    let Json(reply) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
+    take_answer(&app, person, Posted { question, seq }, reply, address).await
+}
+
+/// Keeps `person`'s `reply` to the step `at`, once: a reply that is no answer to the step's
+/// widget is refused before it is kept, and a second answer gets 409.
+pub(super) async fn take_answer(
+    app: &App,
+    person: Holder,
+    at: Posted,
+    reply: Json_,
+    address: SocketAddr,
+) -> Reply {
+    let who = person.clone();
+    // The step's kind, to read the reply as its widget would before it is kept for good.
+    let open = blocking(app, move |store| store.open_questions(&who)).await?;
+    let step = open
+        .iter()
+        .find(|q| q.question == at.question && q.seq == at.seq);
+    if let Some(step) = step
+        && !reader(&step.kind).is_some_and(|reads| reads(&reply))
+    {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            format!("that is not a reply to a {} question", step.kind),
+        ));
+    }
+    let address = address.to_string();
+    let name = person.name.clone();
+    let answered = blocking(app, move |store| {
+        store.answer(&person, at, &reply, &address)
+    })
+    .await?;
+    match answered {
+        Answered::Accepted => {
+            app.answered.notify_waiters();
+            Ok(Json(json!({ "accepted": true, "by": name })).into_response())
+        }
+        Answered::Taken { by, .. } => Err(Refusal(
+            StatusCode::CONFLICT,
+            format!("already answered by {by}: each question takes one answer"),
+        )),
+        Answered::Gone => Err(Refusal(
+            StatusCode::CONFLICT,
+            "the asker is no longer waiting on this question".into(),
+        )),
+        Answered::Unknown => Err(Refusal(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no question {} step {} for {name} to answer",
+                at.question, at.seq
+            ),
+        )),
+    }
+}

@@ -1,0 +1,238 @@
+//! The team inbox's memory, behind one interface: who may ask and answer (tokens, kept
+//! hashed), the questions with their steps (each widget the asker's plugin put up, and the
+//! one reply it got), and the audit trail. SQLite by default ([`sqlite`]), PostgreSQL for
+//! several servers ([`postgres`]).
+//!
+//! Every method is blocking and does its work in one transaction, so that the server can run
+//! any of them on a blocking thread, and several servers can share one database: nothing that
+//! matters is kept in a server's memory.
+
+pub mod postgres;
+pub mod sqlite;
+#[cfg(test)]
+pub(crate) mod tests;
+
+use serde_json::Value as Json;
+
+/// What a token lets its holder do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A person: sees the questions addressed to them and answers them.
+    Person,
+    /// An agent: asks, and reads the replies to its own questions only.
+    Agent,
+}
+
+impl Kind {
+    /// The word kept in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Person => "person",
+            Kind::Agent => "agent",
+        }
+    }
+
+    fn parse(word: &str) -> Option<Kind> {
+        match word {
+            "person" => Some(Kind::Person),
+            "agent" => Some(Kind::Agent),
+            _ => None,
+        }
+    }
+}
+
+/// Who holds a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holder {
+    pub kind: Kind,
+    pub name: String,
+    /// The groups of a person (`--group`), to which questions may be addressed.
+    pub groups: Vec<String>,
+}
+
+impl Holder {
+    /// Whether this person may answer a question addressed to `to` (`None`: anyone).
+    pub fn may_answer(&self, to: Option<&str>) -> bool {
+        self.kind == Kind::Person
+            && to.is_none_or(|to| to == self.name || self.groups.iter().any(|g| g == to))
+    }
+}
+
+/// A token as `inbox token list` shows it: never the token itself, which is not kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenEntry {
+    pub holder: Holder,
+    /// The first characters of the token's hash, to tell two tokens of one name apart.
+    pub hash_prefix: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// A widget an asker puts up: the question it belongs to and what to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepPost {
+    /// The request's identity (`Ask::key`): the same request asked again finds its question.
+    pub key: String,
+    /// Who asks, as the asker describes itself (shown to people through the sanitizer).
+    pub from: Json,
+    /// The project folder, for the page's filter.
+    pub folder: Option<String>,
+    /// To whom the question is addressed (a person's name or a group); `None`: anyone.
+    pub to: Option<String>,
+    /// The widget's kind (`select`, `text`, ..., `review`).
+    pub kind: String,
+    /// The widget's frame and request, as the local web page gets them.
+    pub view: Json,
+    /// The step this asker last put up in this run; `None` for its first, which may find the
+    /// step it put up before it (or the server) restarted.
+    pub after: Option<i64>,
+}
+
+/// Where a posted step sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Posted {
+    pub question: i64,
+    pub seq: i64,
+}
+
+/// What the asker of a step finds when it looks for its reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReplyState {
+    /// Nobody has answered yet.
+    Waiting,
+    /// The person's reply, and who gave it.
+    Replied { reply: Json, by: String },
+    /// No such step of this agent's.
+    Unknown,
+}
+
+/// How an answer was taken.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answered {
+    /// Kept: the asker will get it.
+    Accepted,
+    /// Someone answered this step first: who, and when (ms since the epoch).
+    Taken { by: String, at: i64 },
+    /// The asker has moved on from this step (or finished the question).
+    Gone,
+    /// No such step, or not one this person may answer.
+    Unknown,
+}
+
+/// An open question as the page lists it: its current step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenQuestion {
+    pub question: i64,
+    pub agent: String,
+    pub from: Json,
+    pub folder: Option<String>,
+    pub to: Option<String>,
+    pub asked_at: i64,
+    pub seq: i64,
+    pub kind: String,
+    pub view: Json,
+}
+
+/// Where a question stands, for a page showing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Its last step.
+    pub seq: i64,
+    /// That step has its reply (the asker's plugin is judging it, or finishing).
+    pub answered: bool,
+    /// The asker's plugin finished it.
+    pub closed: bool,
+}
+
+/// One line of the audit trail.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditEntry {
+    /// ms since the epoch.
+    pub at: i64,
+    /// `token-added`, `token-revoked`, `asked`, `step`, `answered`, `finished`.
+    pub event: String,
+    /// Who did it (a token holder's name, or `admin` for the command line).
+    pub actor: String,
+    /// The client's address, for what came over HTTP.
+    pub address: Option<String>,
+    pub question: Option<i64>,
+    pub seq: Option<i64>,
+    /// What was asked or answered.
+    pub detail: Json,
+}
+
+/// The team inbox's database (see the module documentation).
+pub trait Store: Send + Sync {
+    /// Keeps a new token's hash for `holder`.
+    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String>;
+    /// Every token, revoked ones too, oldest first.
+    fn tokens(&self) -> Result<Vec<TokenEntry>, String>;
+    /// Revokes every live token of `name`; how many.
+    fn revoke(&self, name: &str) -> Result<usize, String>;
+    /// Who holds the live token with this hash.
+    fn holder(&self, hash: &str) -> Result<Option<Holder>, String>;
+    /// Puts up `post` for `agent`: a new step after the question's last, or the step of the
+    /// same view it already put up after `post.after` (a retry, or an asker resuming).
+    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String>;
+    /// The reply to `agent`'s step, if any.
+    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String>;
+    /// Keeps `person`'s reply to a step, unless someone answered it first: exactly once.
+    fn answer(
+        &self,
+        person: &Holder,
+        at: Posted,
+        reply: &Json,
+        address: &str,
+    ) -> Result<Answered, String>;
+    /// `agent` is done with its question (the plugin finished): it leaves the list.
+    fn finish(&self, agent: &str, question: i64, status: &str, address: &str)
+    -> Result<(), String>;
+    /// The open questions `person` may answer, oldest first, each with its current step.
+    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String>;
+    /// Where question `question` stands, if `person` may answer it.
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String>;
+    /// The audit trail from `since` (ms since the epoch) on, oldest first.
+    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String>;
+}
+
+/// Opens the store `db` names: a `postgres://` (or `postgresql://`) URL, else an SQLite file.
+pub fn open(db: &str) -> Result<Box<dyn Store>, String> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        return Ok(Box::new(postgres::Postgres::open(db)?));
+    }
+    Ok(Box::new(sqlite::Sqlite::open(std::path::Path::new(db))?))
+}
+
+/// A token holder's groups, as kept: comma-separated.
+fn groups_of(text: &str) -> Vec<String> {
+    text.split(',')
+        .filter(|g| !g.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// JSON kept as text; what no longer reads (written by hand?) is null rather than an error.
+fn parse_json(text: &str) -> Json {
+    serde_json::from_str(text).unwrap_or(Json::Null)
+}
+
+/// What the audit says of a token added.
+fn token_detail(holder: &Holder) -> Json {
+    serde_json::json!({"name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups})
+}
+
+/// What the audit says of a question asked, and of a step put up.
+fn asked_detail(post: &StepPost) -> Json {
+    serde_json::json!({"from": post.from, "to": post.to})
+}
+
+fn step_detail(post: &StepPost) -> Json {
+    serde_json::json!({"kind": post.kind, "view": post.view})
+}
+
+/// Now, in ms since the epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}

@@ -1,0 +1,484 @@
+//! The team inbox in PostgreSQL (`--db postgres://…`): the store for several servers.
+//!
+//! Each call takes a connection from a small pool and does its work in one transaction. What
+//! two servers could race on is decided by the database: a question's row is locked
+//! (`FOR UPDATE`) while a step is put up or answered, so an answer is kept exactly once and
+//! steps are numbered without gaps; an open question is unique per agent and key (a partial
+//! unique index), so two servers creating it at once make one.
+
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+use ::postgres::{Client, NoTls, Transaction};
+use serde_json::{Value as Json, json};
+
+use super::*;
+
+/// The layout this version writes; a newer one is refused, not guessed at.
+const LAYOUT: i32 = 1;
+/// Serialises the layout's creation among servers starting at once (an advisory lock's key).
+const MIGRATING: i64 = 0x696e_7465_7276_6965;
+/// Connections open at once, at most: the server's blocking threads (hundreds, under many
+/// waiting askers) take turns on them rather than exhaust the database's connections.
+const CONNECTIONS: usize = 24;
+
+/// The store in a PostgreSQL database.
+pub struct Postgres {
+    url: String,
+    pool: Mutex<Pool>,
+    /// Signalled when a connection is put back or closed.
+    returned: Condvar,
+}
+
+/// The connections not in use, and how many are open in all.
+#[derive(Default)]
+struct Pool {
+    idle: Vec<Client>,
+    open: usize,
+}
+
+fn db_error(error: ::postgres::Error) -> String {
+    format!("the team inbox's database (PostgreSQL): {error}")
+}
+
+impl Postgres {
+    /// Connects to `url` and creates the tables there if they are missing.
+    pub fn open(url: &str) -> Result<Postgres, String> {
+        let store = Postgres {
+            url: url.to_owned(),
+            pool: Mutex::new(Pool::default()),
+            returned: Condvar::new(),
+        };
+        let mut client = store.take()?;
+        let mut tx = client.transaction().map_err(db_error)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATING])
+            .map_err(db_error)?;
+        tx.batch_execute(include_str!("postgres.sql"))
+            .map_err(db_error)?;
+        let layout: Option<i32> = tx
+            .query_opt("SELECT max(layout) FROM interview_layout", &[])
+            .map_err(db_error)?
+            .and_then(|row| row.get(0));
+        match layout {
+            Some(layout) if layout > LAYOUT => {
+                return Err(format!(
+                    "the team inbox's database was written by a newer interview (layout \
+                     {layout}); use that version"
+                ));
+            }
+            Some(_) => {}
+            None => {
+                tx.execute("INSERT INTO interview_layout VALUES ($1)", &[&LAYOUT])
+                    .map_err(db_error)?;
+            }
+        }
+        tx.commit().map_err(db_error)?;
+        store.put_back(client);
+        Ok(store)
+    }
+
+    fn connect(&self) -> Result<Client, String> {
+        Client::connect(&self.url, NoTls).map_err(|e| {
+            // The URL may hold a password: it is not repeated.
+            format!("cannot connect to the team inbox's PostgreSQL database: {e}")
+        })
+    }
+
+    fn pool(&self) -> MutexGuard<'_, Pool> {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A connection: an idle one, a new one while fewer than [`CONNECTIONS`] are open, else
+    /// the next one put back.
+    fn take(&self) -> Result<Client, String> {
+        let mut pool = self.pool();
+        loop {
+            if let Some(client) = pool.idle.pop() {
+                return Ok(client);
+            }
+            if pool.open < CONNECTIONS {
+                pool.open += 1;
+                drop(pool);
+                let client = self.connect();
+                if client.is_err() {
+                    self.pool().open -= 1;
+                    self.returned.notify_one();
+                }
+                return client;
+            }
+            pool = self.returned.wait(pool).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Gives `client` back to the pool; a closed one (the database restarted) is let go.
+    fn put_back(&self, client: Client) {
+        let mut pool = self.pool();
+        if client.is_closed() {
+            pool.open -= 1;
+        } else {
+            pool.idle.push(client);
+        }
+        self.returned.notify_one();
+    }
+
+    /// Runs `work` in a transaction on a pooled connection, committed when it succeeds.
+    fn run<T>(
+        &self,
+        work: impl FnOnce(&mut Transaction) -> Result<T, ::postgres::Error>,
+    ) -> Result<T, String> {
+        let mut client = self.take()?;
+        let result = (|| {
+            let mut tx = client.transaction()?;
+            let value = work(&mut tx)?;
+            tx.commit()?;
+            Ok(value)
+        })();
+        self.put_back(client);
+        result.map_err(db_error)
+    }
+}
+
+fn audit(
+    tx: &mut Transaction,
+    event: &str,
+    actor: &str,
+    address: Option<&str>,
+    at: Option<Posted>,
+    detail: &Json,
+) -> Result<(), ::postgres::Error> {
+    tx.execute(
+        "INSERT INTO audit (at, event, actor, address, question, seq, detail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        &[
+            &now_ms(),
+            &event,
+            &actor,
+            &address,
+            &at.map(|a| a.question),
+            &at.map(|a| a.seq),
+            &detail.to_string(),
+        ],
+    )
+    .map(drop)
+}
+
+impl Store for Postgres {
+    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
+        self.run(|tx| {
+            tx.execute(
+                "INSERT INTO tokens (name, kind, groups, hash, created_at)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[
+                    &holder.name,
+                    &holder.kind.as_str(),
+                    &holder.groups.join(","),
+                    &hash,
+                    &now_ms(),
+                ],
+            )?;
+            audit(
+                tx,
+                "token-added",
+                "admin",
+                None,
+                None,
+                &token_detail(holder),
+            )
+        })
+    }
+
+    fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
+        self.run(|tx| {
+            let rows = tx.query(
+                "SELECT name, kind, groups, hash, created_at, revoked_at FROM tokens ORDER BY id",
+                &[],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|row| TokenEntry {
+                    holder: Holder {
+                        name: row.get(0),
+                        kind: Kind::parse(row.get(1)).unwrap_or(Kind::Agent),
+                        groups: groups_of(row.get(2)),
+                    },
+                    hash_prefix: row.get::<_, &str>(3).chars().take(8).collect(),
+                    created_at: row.get(4),
+                    revoked_at: row.get(5),
+                })
+                .collect())
+        })
+    }
+
+    fn revoke(&self, name: &str) -> Result<usize, String> {
+        self.run(|tx| {
+            let count = tx.execute(
+                "UPDATE tokens SET revoked_at = $2 WHERE name = $1 AND revoked_at IS NULL",
+                &[&name, &now_ms()],
+            )?;
+            if count > 0 {
+                let detail = json!({"name": name, "tokens": count});
+                audit(tx, "token-revoked", "admin", None, None, &detail)?;
+            }
+            Ok(usize::try_from(count).unwrap_or(usize::MAX))
+        })
+    }
+
+    fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
+        self.run(|tx| {
+            let row = tx.query_opt(
+                "SELECT name, kind, groups FROM tokens WHERE hash = $1 AND revoked_at IS NULL",
+                &[&hash],
+            )?;
+            Ok(row.and_then(|row| {
+                Some(Holder {
+                    name: row.get(0),
+                    kind: Kind::parse(row.get(1))?,
+                    groups: groups_of(row.get(2)),
+                })
+            }))
+        })
+    }
+
+    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
+        self.run(|tx| {
+            let created = tx.query_opt(
+                "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (agent, key) WHERE closed_at IS NULL DO NOTHING
+                 RETURNING id",
+                &[
+                    &post.key,
+                    &agent,
+                    &post.from.to_string(),
+                    &post.folder,
+                    &post.to,
+                    &now_ms(),
+                ],
+            )?;
+            if let Some(row) = &created {
+                let at = Posted {
+                    question: row.get(0),
+                    seq: 0,
+                };
+                audit(
+                    tx,
+                    "asked",
+                    agent,
+                    Some(address),
+                    Some(at),
+                    &asked_detail(post),
+                )?;
+            }
+            // Locked until the step is in: two posts of one question are numbered in turn.
+            let question: i64 = tx
+                .query_one(
+                    "SELECT id FROM questions WHERE agent = $1 AND key = $2 AND closed_at IS NULL
+                     FOR UPDATE",
+                    &[&agent, &post.key],
+                )?
+                .get(0);
+            let view = post.view.to_string();
+            // The same view put up after the asker's last step: a retry whose first try was
+            // kept, or an asker resuming; its step (and any reply) is the one to wait on.
+            let same = tx.query_opt(
+                "SELECT seq FROM steps WHERE question = $1 AND seq > $2 AND view = $3
+                 ORDER BY seq LIMIT 1",
+                &[&question, &post.after.unwrap_or(0), &view],
+            )?;
+            if let Some(row) = same {
+                return Ok(Posted {
+                    question,
+                    seq: row.get(0),
+                });
+            }
+            let seq: i64 = tx
+                .query_one(
+                    "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = $1",
+                    &[&question],
+                )?
+                .get(0);
+            tx.execute(
+                "INSERT INTO steps (question, seq, kind, view, asked_at)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[&question, &seq, &post.kind, &view, &now_ms()],
+            )?;
+            let at = Posted { question, seq };
+            audit(
+                tx,
+                "step",
+                agent,
+                Some(address),
+                Some(at),
+                &step_detail(post),
+            )?;
+            Ok(at)
+        })
+    }
+
+    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
+        self.run(|tx| {
+            let row = tx.query_opt(
+                "SELECT s.reply, s.answered_by FROM steps s JOIN questions q ON q.id = s.question
+                 WHERE s.question = $1 AND s.seq = $2 AND q.agent = $3",
+                &[&at.question, &at.seq, &agent],
+            )?;
+            Ok(match row {
+                None => ReplyState::Unknown,
+                Some(row) => match row.get::<_, Option<&str>>(0) {
+                    Some(reply) => ReplyState::Replied {
+                        reply: parse_json(reply),
+                        by: row.get::<_, Option<String>>(1).unwrap_or_default(),
+                    },
+                    None => ReplyState::Waiting,
+                },
+            })
+        })
+    }
+
+    fn answer(
+        &self,
+        person: &Holder,
+        at: Posted,
+        reply: &Json,
+        address: &str,
+    ) -> Result<Answered, String> {
+        self.run(|tx| {
+            // The question's row locked: this answer, the asker's next step and another
+            // server's answer to the same step take their turns.
+            let question = tx.query_opt(
+                "SELECT addressed, closed_at FROM questions WHERE id = $1 FOR UPDATE",
+                &[&at.question],
+            )?;
+            let Some(question) = question else {
+                return Ok(Answered::Unknown);
+            };
+            let (to, closed): (Option<String>, Option<i64>) = (question.get(0), question.get(1));
+            let last: Option<i64> = tx
+                .query_one(
+                    "SELECT max(seq) FROM steps WHERE question = $1",
+                    &[&at.question],
+                )?
+                .get(0);
+            let last = last.unwrap_or(0);
+            if !person.may_answer(to.as_deref()) || at.seq > last || at.seq < 1 {
+                return Ok(Answered::Unknown);
+            }
+            let current = closed.is_none() && at.seq == last;
+            // The one write that decides: only the current step, unanswered, takes a reply.
+            let taken = current
+                && tx.execute(
+                    "UPDATE steps SET reply = $3, answered_by = $4, answered_at = $5
+                     WHERE question = $1 AND seq = $2 AND reply IS NULL",
+                    &[
+                        &at.question,
+                        &at.seq,
+                        &reply.to_string(),
+                        &person.name,
+                        &now_ms(),
+                    ],
+                )? == 1;
+            if taken {
+                audit(tx, "answered", &person.name, Some(address), Some(at), reply)?;
+                return Ok(Answered::Accepted);
+            }
+            let first = tx.query_one(
+                "SELECT answered_by, answered_at FROM steps WHERE question = $1 AND seq = $2",
+                &[&at.question, &at.seq],
+            )?;
+            Ok(match (first.get(0), first.get(1)) {
+                (Some(by), Some(at)) => Answered::Taken { by, at },
+                _ => Answered::Gone,
+            })
+        })
+    }
+
+    fn finish(
+        &self,
+        agent: &str,
+        question: i64,
+        status: &str,
+        address: &str,
+    ) -> Result<(), String> {
+        self.run(|tx| {
+            let closed = tx.execute(
+                "UPDATE questions SET closed_at = $3, status = $4
+                 WHERE id = $1 AND agent = $2 AND closed_at IS NULL",
+                &[&question, &agent, &now_ms(), &status],
+            )?;
+            if closed > 0 {
+                let at = Posted { question, seq: 0 };
+                let detail = json!({"status": status});
+                audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
+        let rows = self.run(|tx| {
+            tx.query(
+                "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
+                        s.seq, s.kind, s.view
+                 FROM questions q JOIN steps s ON s.question = q.id
+                 WHERE q.closed_at IS NULL AND s.reply IS NULL
+                   AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
+                 ORDER BY q.asked_at, q.id",
+                &[],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|row| OpenQuestion {
+                question: row.get(0),
+                agent: row.get(1),
+                from: parse_json(row.get(2)),
+                folder: row.get(3),
+                to: row.get(4),
+                asked_at: row.get(5),
+                seq: row.get(6),
+                kind: row.get(7),
+                view: parse_json(row.get(8)),
+            })
+            .filter(|q| person.may_answer(q.to.as_deref()))
+            .collect())
+    }
+
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
+        let row = self.run(|tx| {
+            tx.query_opt(
+                "SELECT q.addressed, q.closed_at, s.seq, s.reply IS NOT NULL
+                 FROM questions q JOIN steps s ON s.question = q.id
+                 WHERE q.id = $1 ORDER BY s.seq DESC LIMIT 1",
+                &[&question],
+            )
+        })?;
+        Ok(row
+            .filter(|row| person.may_answer(row.get::<_, Option<&str>>(0)))
+            .map(|row| Progress {
+                seq: row.get(2),
+                answered: row.get(3),
+                closed: row.get::<_, Option<i64>>(1).is_some(),
+            }))
+    }
+
+    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
+        let rows = self.run(|tx| {
+            tx.query(
+                "SELECT at, event, actor, address, question, seq, detail FROM audit
+                 WHERE at >= $1 ORDER BY id",
+                &[&since],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|row| AuditEntry {
+                at: row.get(0),
+                event: row.get(1),
+                actor: row.get(2),
+                address: row.get(3),
+                question: row.get(4),
+                seq: row.get(5),
+                detail: parse_json(row.get(6)),
+            })
+            .collect())
+    }
+}

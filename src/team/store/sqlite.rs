@@ -1,0 +1,483 @@
+//! The team inbox in one SQLite file (WAL): the default store, nothing to install.
+//!
+//! One connection behind a mutex: SQLite writes one transaction at a time anyway, and the
+//! server calls it from blocking threads. Several servers on one file are safe (WAL and a busy
+//! timeout), though PostgreSQL is the store for more than one machine.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use serde_json::{Value as Json, json};
+
+use super::*;
+
+/// The layout this version writes; a newer one is refused, not guessed at.
+const LAYOUT: i64 = 1;
+
+/// The store in an SQLite file.
+pub struct Sqlite {
+    db: Mutex<Connection>,
+}
+
+impl Sqlite {
+    /// Opens (or creates, readable by this user only) the database at `path`.
+    pub fn open(path: &Path) -> Result<Sqlite, String> {
+        let shown = path.display();
+        let db = Connection::open(path)
+            .map_err(|e| format!("cannot open the team inbox's database {shown}: {e}"))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("cannot make {shown} private: {e}"))?;
+        let layout: i64 = db
+            .busy_timeout(Duration::from_secs(10))
+            .and_then(|()| db.pragma_update(None, "journal_mode", "WAL"))
+            .and_then(|()| db.pragma_update(None, "synchronous", "FULL"))
+            .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
+            .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+        if layout > LAYOUT {
+            return Err(format!(
+                "the team inbox's database {shown} was written by a newer interview (layout \
+                 {layout}); use that version"
+            ));
+        }
+        db.execute_batch(include_str!("sqlite.sql"))
+            .and_then(|()| db.pragma_update(None, "user_version", LAYOUT))
+            .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+        Ok(Sqlite { db: Mutex::new(db) })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.db.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `work` in an immediate transaction (the write lock taken at once, so that two
+    /// servers never both read and then both write), committed when it succeeds.
+    fn write<T>(
+        &self,
+        work: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
+    ) -> Result<T, String> {
+        let mut db = self.lock();
+        let tx = db
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db_error)?;
+        let value = work(&tx).map_err(db_error)?;
+        tx.commit().map_err(db_error)?;
+        Ok(value)
+    }
+}
+
+fn db_error(error: rusqlite::Error) -> String {
+    format!("the team inbox's database: {error}")
+}
+
+fn audit(
+    tx: &Connection,
+    event: &str,
+    actor: &str,
+    address: Option<&str>,
+    at: Option<Posted>,
+    detail: &Json,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO audit (at, event, actor, address, question, seq, detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            now_ms(),
+            event,
+            actor,
+            address,
+            at.map(|a| a.question),
+            at.map(|a| a.seq),
+            detail.to_string()
+        ],
+    )
+    .map(drop)
+}
+
+impl Store for Sqlite {
+    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO tokens (name, kind, groups, hash, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    holder.name,
+                    holder.kind.as_str(),
+                    holder.groups.join(","),
+                    hash,
+                    now_ms()
+                ],
+            )?;
+            audit(
+                tx,
+                "token-added",
+                "admin",
+                None,
+                None,
+                &token_detail(holder),
+            )
+        })
+    }
+
+    fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
+        let db = self.lock();
+        let mut query = db
+            .prepare(
+                "SELECT name, kind, groups, hash, created_at, revoked_at FROM tokens ORDER BY id",
+            )
+            .map_err(db_error)?;
+        let rows = query
+            .query_map([], |row| {
+                Ok(TokenEntry {
+                    holder: Holder {
+                        name: row.get(0)?,
+                        kind: Kind::parse(&row.get::<_, String>(1)?).unwrap_or(Kind::Agent),
+                        groups: groups_of(&row.get::<_, String>(2)?),
+                    },
+                    hash_prefix: row.get::<_, String>(3)?.chars().take(8).collect(),
+                    created_at: row.get(4)?,
+                    revoked_at: row.get(5)?,
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db_error)
+    }
+
+    fn revoke(&self, name: &str) -> Result<usize, String> {
+        self.write(|tx| {
+            let count = tx.execute(
+                "UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL",
+                params![name, now_ms()],
+            )?;
+            if count > 0 {
+                let detail = json!({"name": name, "tokens": count});
+                audit(tx, "token-revoked", "admin", None, None, &detail)?;
+            }
+            Ok(count)
+        })
+    }
+
+    fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
+        let db = self.lock();
+        db.query_row(
+            "SELECT name, kind, groups FROM tokens WHERE hash = ?1 AND revoked_at IS NULL",
+            params![hash],
+            |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                ))
+            },
+        )
+        .optional()
+        .map_err(db_error)
+        .map(|row| {
+            row.and_then(|(name, kind, groups)| {
+                Some(Holder {
+                    name,
+                    kind: Kind::parse(&kind)?,
+                    groups: groups_of(&groups),
+                })
+            })
+        })
+    }
+
+    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
+        self.write(|tx| {
+            let open: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM questions WHERE agent = ?1 AND key = ?2 AND closed_at IS NULL",
+                    params![agent, post.key],
+                    |row| row.get(0),
+                )
+                .optional()?;
+            let question = match open {
+                Some(id) => id,
+                None => {
+                    tx.execute(
+                        "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        params![
+                            post.key,
+                            agent,
+                            post.from.to_string(),
+                            post.folder,
+                            post.to,
+                            now_ms()
+                        ],
+                    )?;
+                    let id = tx.last_insert_rowid();
+                    let at = Posted {
+                        question: id,
+                        seq: 0,
+                    };
+                    audit(
+                        tx,
+                        "asked",
+                        agent,
+                        Some(address),
+                        Some(at),
+                        &asked_detail(post),
+                    )?;
+                    id
+                }
+            };
+            let view = post.view.to_string();
+            // The same view put up after the asker's last step: a retry whose first try was
+            // kept, or an asker resuming; its step (and any reply) is the one to wait on.
+            let same: Option<i64> = tx
+                .query_row(
+                    "SELECT seq FROM steps WHERE question = ?1 AND seq > ?2 AND view = ?3
+                     ORDER BY seq LIMIT 1",
+                    params![question, post.after.unwrap_or(0), view],
+                    |row| row.get(0),
+                )
+                .optional()?;
+            if let Some(seq) = same {
+                return Ok(Posted { question, seq });
+            }
+            let seq: i64 = tx.query_row(
+                "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = ?1",
+                params![question],
+                |row| row.get(0),
+            )?;
+            tx.execute(
+                "INSERT INTO steps (question, seq, kind, view, asked_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![question, seq, post.kind, view, now_ms()],
+            )?;
+            let at = Posted { question, seq };
+            audit(
+                tx,
+                "step",
+                agent,
+                Some(address),
+                Some(at),
+                &step_detail(post),
+            )?;
+            Ok(at)
+        })
+    }
+
+    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
+        let db = self.lock();
+        let row: Option<(Option<String>, Option<String>)> = db
+            .query_row(
+                "SELECT s.reply, s.answered_by FROM steps s JOIN questions q ON q.id = s.question
+                 WHERE s.question = ?1 AND s.seq = ?2 AND q.agent = ?3",
+                params![at.question, at.seq, agent],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(match row {
+            None => ReplyState::Unknown,
+            Some((Some(reply), by)) => ReplyState::Replied {
+                reply: parse_json(&reply),
+                by: by.unwrap_or_default(),
+            },
+            Some((None, _)) => ReplyState::Waiting,
+        })
+    }
+
+    fn answer(
+        &self,
+        person: &Holder,
+        at: Posted,
+        reply: &Json,
+        address: &str,
+    ) -> Result<Answered, String> {
+        self.write(|tx| {
+            let question: Option<(Option<String>, Option<i64>, i64)> = tx
+                .query_row(
+                    "SELECT addressed, closed_at, (SELECT max(seq) FROM steps WHERE question = id)
+                     FROM questions WHERE id = ?1",
+                    params![at.question],
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                )
+                .optional()?;
+            let Some((to, closed, last)) = question else {
+                return Ok(Answered::Unknown);
+            };
+            if !person.may_answer(to.as_deref()) || at.seq > last || at.seq < 1 {
+                return Ok(Answered::Unknown);
+            }
+            let current = closed.is_none() && at.seq == last;
+            // The one write that decides: only the current step, unanswered, takes a reply.
+            let taken = current
+                && tx.execute(
+                    "UPDATE steps SET reply = ?3, answered_by = ?4, answered_at = ?5
+                     WHERE question = ?1 AND seq = ?2 AND reply IS NULL",
+                    params![
+                        at.question,
+                        at.seq,
+                        reply.to_string(),
+                        person.name,
+                        now_ms()
+                    ],
+                )? == 1;
+            if taken {
+                audit(tx, "answered", &person.name, Some(address), Some(at), reply)?;
+                return Ok(Answered::Accepted);
+            }
+            let first: (Option<String>, Option<i64>) = tx.query_row(
+                "SELECT answered_by, answered_at FROM steps WHERE question = ?1 AND seq = ?2",
+                params![at.question, at.seq],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )?;
+            Ok(match first {
+                (Some(by), Some(at)) => Answered::Taken { by, at },
+                _ => Answered::Gone,
+            })
+        })
+    }
+
+    fn finish(
+        &self,
+        agent: &str,
+        question: i64,
+        status: &str,
+        address: &str,
+    ) -> Result<(), String> {
+        self.write(|tx| {
+            let closed = tx.execute(
+                "UPDATE questions SET closed_at = ?3, status = ?4
+                 WHERE id = ?1 AND agent = ?2 AND closed_at IS NULL",
+                params![question, agent, now_ms(), status],
+            )?;
+            if closed > 0 {
+                let at = Posted { question, seq: 0 };
+                let detail = json!({"status": status});
+                audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
+        let db = self.lock();
+        let mut query = db
+            .prepare(
+                "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
+                        s.seq, s.kind, s.view
+                 FROM questions q JOIN steps s ON s.question = q.id
+                 WHERE q.closed_at IS NULL AND s.reply IS NULL
+                   AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
+                 ORDER BY q.asked_at, q.id",
+            )
+            .map_err(db_error)?;
+        let rows = query
+            .query_map([], |row| {
+                Ok(OpenQuestion {
+                    question: row.get(0)?,
+                    agent: row.get(1)?,
+                    from: parse_json(&row.get::<_, String>(2)?),
+                    folder: row.get(3)?,
+                    to: row.get(4)?,
+                    asked_at: row.get(5)?,
+                    seq: row.get(6)?,
+                    kind: row.get(7)?,
+                    view: parse_json(&row.get::<_, String>(8)?),
+                })
+            })
+            .map_err(db_error)?;
+        let all: Vec<OpenQuestion> = rows.collect::<rusqlite::Result<_>>().map_err(db_error)?;
+        Ok(all
+            .into_iter()
+            .filter(|q| person.may_answer(q.to.as_deref()))
+            .collect())
+    }
+
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
+        let db = self.lock();
+        let row: Option<(Option<String>, Option<i64>, i64, bool)> = db
+            .query_row(
+                "SELECT q.addressed, q.closed_at, s.seq, s.reply IS NOT NULL
+                 FROM questions q JOIN steps s ON s.question = q.id
+                 WHERE q.id = ?1 ORDER BY s.seq DESC LIMIT 1",
+                params![question],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(row.filter(|(to, ..)| person.may_answer(to.as_deref())).map(
+            |(_, closed, seq, answered)| Progress {
+                seq,
+                answered,
+                closed: closed.is_some(),
+            },
+        ))
+    }
+
+    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
+        let db = self.lock();
+        let mut query = db
+            .prepare(
+                "SELECT at, event, actor, address, question, seq, detail FROM audit
+                 WHERE at >= ?1 ORDER BY id",
+            )
+            .map_err(db_error)?;
+        let rows = query
+            .query_map(params![since], |row| {
+                Ok(AuditEntry {
+                    at: row.get(0)?,
+                    event: row.get(1)?,
+                    actor: row.get(2)?,
+                    address: row.get(3)?,
+                    question: row.get(4)?,
+                    seq: row.get(5)?,
+                    detail: parse_json(&row.get::<_, String>(6)?),
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_was_answered_outlives_the_process_in_a_file_of_its_owners() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        let at = {
+            let store = Sqlite::open(&path).unwrap();
+            let at = store
+                .post_step(
+                    "ci",
+                    &crate::team::store::tests::post("k", "Name?", None, None),
+                    "a",
+                )
+                .unwrap();
+            let ann = crate::team::store::tests::person("ann", &[]);
+            store
+                .answer(&ann, at, &json!({"submitted": "Ada"}), "b")
+                .unwrap();
+            at
+        };
+        let store = Sqlite::open(&path).unwrap();
+        assert!(matches!(
+            store.reply("ci", at).unwrap(),
+            ReplyState::Replied { .. }
+        ));
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn a_database_of_a_newer_layout_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", 9)
+            .unwrap();
+        let error = Sqlite::open(&path).err().unwrap();
+        assert!(error.contains("newer interview (layout 9)"), "{error}");
+    }
+}

@@ -1,0 +1,37 @@
+//! Tokens: drawn at random, shown once, kept only as their hash.
+
+use sha2::{Digest, Sha256};
+
+/// What every token starts with, so that one pasted in the wrong place is recognised.
+const PREFIX: &str = "itk_";
+
+/// A new token: 256 random bits, in hex after the prefix.
+pub fn generate() -> Result<String, String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| format!("cannot draw a random token: {e}"))?;
+    Ok(format!("{PREFIX}{}", hex(&bytes)))
+}
+
+/// The hash a token is kept and looked up by. A token is random and long, so one round of
+/// SHA-256 is enough: there is nothing to guess from a stolen hash.
+pub fn hash(token: &str) -> String {
+    hex(&Sha256::digest(token.trim().as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_differ_and_hash_alike_with_stray_whitespace() {
+        let (a, b) = (generate().unwrap(), generate().unwrap());
+        assert_ne!(a, b);
+        assert!(a.starts_with(PREFIX) && a.len() == PREFIX.len() + 64);
+        assert_eq!(hash(&a), hash(&format!("{a}\n")));
+        assert_ne!(hash(&a), hash(&b));
+    }
+}

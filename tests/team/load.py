@@ -1,0 +1,219 @@
+"""A bounded load test of the team inbox: two `interview inbox serve` on one PostgreSQL database,
+hundreds of `interview ask --inbox` processes (half on each server), twenty answerers taking
+questions from both lists at once, and one server killed with SIGKILL mid-run and started again.
+Checks that every asker got exactly the answer meant for it, that every step was answered
+exactly once (the answerers' 200s, the audit's `answered` lines and the askers agree), and prints
+the figures.
+
+    python3 tests/team/load.py target/debug/interview postgres://user@127.0.0.1:PORT/DB \
+        [--askers 500] [--answerers 20] [--limit 90]
+
+The database must be empty (a new one): the test counts everything in its audit trail.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+parser = argparse.ArgumentParser()
+parser.add_argument("interview")
+parser.add_argument("db")
+parser.add_argument("--askers", type=int, default=500)
+parser.add_argument("--answerers", type=int, default=20)
+parser.add_argument("--limit", type=float, default=90, help="seconds the run may take")
+options = parser.parse_args()
+INTERVIEW = os.path.abspath(options.interview)
+PROMPT = re.compile(r"^Replicas for job (\d+)\?$")
+
+
+def token(*who):
+    return subprocess.run([INTERVIEW, "inbox", "token", "add", "--db", options.db, *who],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def serve(listen):
+    process = subprocess.Popen([INTERVIEW, "inbox", "serve", "--db", options.db, "--listen", listen],
+                               stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    assert "listens on http://" in line, line
+    # The rest of what it says is drained, so that it never blocks on a full pipe.
+    threading.Thread(target=process.stderr.read, daemon=True).start()
+    return process, line.split(" on ", 1)[1].strip().rstrip("/")
+
+
+def call(url, person, method="GET", body=None):
+    request = urllib.request.Request(url, method=method, data=body and json.dumps(body).encode(),
+                                     headers={"Authorization": f"Bearer {person}",
+                                              "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
+
+
+def main():
+    started = time.monotonic()
+    agent = token("--agent", "ci")
+    people = [token("--person", f"p{n}") for n in range(options.answerers)]
+    servers = [list(serve("127.0.0.1:0")), list(serve("127.0.0.1:0"))]
+    urls = [url for _, url in servers]
+    lock = threading.Lock()
+    accepted, conflicts, answer_ms, failures, other = [], [0], [], [0], {}
+    done = threading.Event()
+
+    def answerer(person):
+        while not done.is_set():
+            for url in random.sample(urls, 2):
+                try:
+                    status, listed = call(f"{url}/api/questions", person)
+                except OSError:
+                    continue  # that server is down: the other one
+                if status != 200:
+                    continue
+                questions = listed["questions"]
+                random.shuffle(questions)
+                for q in questions[:10]:
+                    job = int(PROMPT.match(q["frame"]["prompt"]).group(1))
+                    path = f"{url}/api/questions/{q['question']}/steps/{q['seq']}/reply"
+                    began = time.monotonic()
+                    try:
+                        status, _ = call(path, person, "POST", {"entered": str(job)})
+                    except OSError:
+                        with lock:
+                            failures[0] += 1
+                        continue
+                    with lock:
+                        if status == 200:
+                            accepted.append((q["question"], q["seq"], job))
+                            answer_ms.append((time.monotonic() - began) * 1000)
+                        elif status == 409:
+                            conflicts[0] += 1
+                        else:
+                            other[status] = other.get(status, 0) + 1
+                break
+            time.sleep(0.05)
+
+    with tempfile.TemporaryDirectory() as place:
+        request = os.path.join(place, "request-{}.json")
+        askers = []
+        # Jobs from 1: each answer is in the question's range, so none is refused.
+        for job in range(1, options.askers + 1):
+            with open(request.format(job), "w") as file:
+                json.dump({"question": f"Replicas for job {job}?", "type": "number", "min": 1,
+                           "max": 1_000_000, "integer": True}, file)
+            out = open(os.path.join(place, f"out-{job}.json"), "w")
+            err = open(os.path.join(place, f"err-{job}.txt"), "w")
+            askers.append((job, time.monotonic(), subprocess.Popen(
+                [INTERVIEW, "ask", request.format(job), "--inbox", urls[job % 2]],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=place,
+                env={**os.environ, "INTERVIEW_INBOX_TOKEN": agent}, start_new_session=True)))
+            out.close()
+            err.close()
+        asked = time.monotonic()
+        threads = [threading.Thread(target=answerer, args=(p,), daemon=True) for p in people]
+        for thread in threads:
+            thread.start()
+
+        # One server killed outright a third of the way through, and started again on its
+        # address a second later; its askers retry meanwhile, and the other server goes on.
+        killed_at = None
+        while len(accepted) < options.askers // 3 and time.monotonic() - started < options.limit:
+            time.sleep(0.05)
+        victim, listen = servers[0][0], urls[0].removeprefix("http://")
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        killed_at = len(accepted)
+        time.sleep(1)
+        servers[0] = list(serve(listen))
+
+        # Each asker's time, from its start to its exit, watched for all at once.
+        ended = {}
+        while len(ended) < len(askers) and time.monotonic() - started < options.limit:
+            for job, began, process in askers:
+                if job not in ended and process.poll() is not None:
+                    ended[job] = time.monotonic() - began
+            time.sleep(0.02)
+        latencies, wrong = list(ended.values()), []
+        for job, began, process in askers:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            with open(os.path.join(place, f"out-{job}.json")) as file:
+                text = file.read()
+            try:
+                value = json.loads(text)["answers"][0]["value"]
+            except (ValueError, KeyError, IndexError):
+                value = None
+            if process.returncode != 0 or value != job:
+                with open(os.path.join(place, f"err-{job}.txt")) as file:
+                    wrong.append((job, process.returncode, text[:200], file.read()[-300:]))
+        finished = time.monotonic()
+        done.set()
+        for thread in threads:
+            thread.join(timeout=35)
+    for process, _ in servers:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=20)
+
+    audit = subprocess.run([INTERVIEW, "inbox", "audit", "--db", options.db], check=True,
+                           capture_output=True, text=True).stdout.splitlines()
+    events = [json.loads(line) for line in audit]
+    answered = [(e["question"], e["step"]) for e in events if e["event"] == "answered"]
+    finished_questions = [e["question"] for e in events if e["event"] == "finished"]
+    asked_questions = [e["question"] for e in events if e["event"] == "asked"]
+
+    elapsed = finished - asked
+    print(f"team inbox load: {options.askers} askers on 2 servers, {options.answerers} answerers, "
+          f"one server killed (SIGKILL) after {killed_at} answers and restarted")
+    print(f"  all answered in {elapsed:.1f} s ({options.askers / elapsed:.1f} questions/s); "
+          f"{time.monotonic() - started:.1f} s with set-up")
+    print(f"  answer POST: p50 {percentile(answer_ms, .5):.0f} ms, p95 "
+          f"{percentile(answer_ms, .95):.0f} ms, max {max(answer_ms, default=0):.0f} ms")
+    print(f"  asker start to result: p50 {percentile(latencies, .5):.1f} s, p95 "
+          f"{percentile(latencies, .95):.1f} s, max {max(latencies, default=0):.1f} s")
+    print(f"  second answers refused (409): {conflicts[0]}; answers the killed server never "
+          f"responded to: {failures[0]}; other statuses: {other or 'none'}")
+
+    problems = []
+    if wrong:
+        problems.append(f"{len(wrong)} askers did not get their answer, e.g. {wrong[:3]}")
+    if len(set(accepted)) != len(accepted) or len({(q, s) for q, s, _ in accepted}) != len(accepted):
+        problems.append("a step was accepted twice")
+    # Every acknowledged answer is kept; one whose response the kill cut off may be kept or not.
+    acknowledged = {(q, s) for q, s, _ in accepted}
+    unacknowledged = set(answered) - acknowledged
+    if not acknowledged <= set(answered) or len(unacknowledged) > failures[0]:
+        problems.append(f"the audit's answers ({len(answered)}) are not the accepted ones "
+                        f"({len(accepted)}, and {failures[0]} without a response)")
+    if len(answered) != len(set(answered)):
+        problems.append("the audit has a step answered twice")
+    if len(set(asked_questions)) != options.askers or len(set(finished_questions)) != options.askers:
+        problems.append(f"the audit has {len(set(asked_questions))} questions asked and "
+                        f"{len(set(finished_questions))} finished, not {options.askers}")
+    if finished - started > options.limit:
+        problems.append(f"the run took longer than {options.limit} s")
+    if other:
+        problems.append(f"answers got unexpected statuses: {other}")
+    if problems:
+        sys.exit("FAILED: " + "; ".join(problems))
+    print("  every question answered exactly once, as the audit says")
+
+
+main()

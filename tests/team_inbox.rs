@@ -1,0 +1,674 @@
+//! The team inbox end to end: the real `interview inbox serve` on 127.0.0.1, the real
+//! `interview ask --inbox URL` with no terminal, and a person answering through the HTTP API as
+//! the page does. On SQLite; on PostgreSQL instead when `INTERVIEW_TEST_POSTGRES` names a
+//! server (CI runs them both ways).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value as Json, json};
+
+const BATCH: &str = r#"{"questions": [
+    {"header": "Env", "question": "Where to?", "options": ["dev", "staging", "prod"]},
+    {"header": "Migrate", "question": "Run the migrations?", "type": "confirm"}]}"#;
+
+const REPLICAS: &str =
+    r#"{"question": "How many replicas?", "type": "number", "min": 1, "max": 9, "integer": true}"#;
+
+/// A team inbox's database with its tokens, and the server on it.
+struct Team {
+    dir: tempfile::TempDir,
+    db: String,
+    /// The PostgreSQL database of this test's, when the tests run on one.
+    _database: Option<common::postgres::Database>,
+    agent: String,
+    ann: String,
+    bob: String,
+    server: Option<Child>,
+    url: String,
+}
+
+fn interview(args: &[&str]) -> Output {
+    common::interview().args(args).output().unwrap()
+}
+
+impl Team {
+    fn new() -> Team {
+        let dir = tempfile::tempdir().unwrap();
+        let database = common::postgres::Database::create();
+        let db = match &database {
+            Some(database) => database.url.clone(),
+            None => dir.path().join("team.sqlite3").display().to_string(),
+        };
+        let token = |who: &[&str]| {
+            let mut args = vec!["inbox", "token", "add", "--db", &db];
+            args.extend_from_slice(who);
+            let output = interview(&args);
+            assert!(output.status.success(), "{}", common::stderr(&output));
+            String::from_utf8(output.stdout).unwrap().trim().to_owned()
+        };
+        let agent = token(&["--agent", "ci"]);
+        let ann = token(&["--person", "ann", "--group", "ops"]);
+        let bob = token(&["--person", "bob"]);
+        let mut team = Team {
+            db,
+            _database: database,
+            dir,
+            agent,
+            ann,
+            bob,
+            server: None,
+            url: String::new(),
+        };
+        team.start("127.0.0.1:0");
+        team
+    }
+
+    /// Starts the server on `listen` and reads its address from what it says.
+    fn start(&mut self, listen: &str) {
+        let mut server = common::interview()
+            .args(["inbox", "serve", "--db", &self.db, "--listen", listen])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let said = first_line(server.stderr.take().unwrap());
+        let url = said
+            .split_once("listens on ")
+            .map(|(_, url)| url.trim().trim_end_matches('/').to_owned())
+            .unwrap_or_else(|| panic!("the server said: {said}"));
+        self.url = url;
+        self.server = Some(server);
+    }
+
+    /// Kills the server at once, as a crash would.
+    fn kill(&mut self) {
+        let mut server = self.server.take().unwrap();
+        server.kill().unwrap();
+        server.wait().unwrap();
+    }
+
+    fn ask(&self, request: &str, extra: &[&str]) -> Child {
+        let path = self.dir.path().join("request.json");
+        std::fs::write(&path, request).unwrap();
+        let mut command = common::interview();
+        command
+            .args(["ask", path.to_str().unwrap(), "--inbox", &self.url])
+            .args(extra)
+            .env("INTERVIEW_INBOX_TOKEN", &self.agent)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        common::without_terminal(&mut command).spawn().unwrap()
+    }
+
+    /// `GET path` with `token`: the status and the JSON body.
+    fn get(&self, token: &str, path: &str) -> (u16, Json) {
+        let response = ureq::get(&format!("{}{path}", self.url))
+            .set("authorization", &format!("Bearer {token}"))
+            .call();
+        read(response)
+    }
+
+    /// Answers `question`'s step `seq` with `reply` as `token`'s holder.
+    fn answer(&self, token: &str, question: &Json, reply: Json) -> (u16, Json) {
+        let path = format!(
+            "{}/api/questions/{}/steps/{}/reply",
+            self.url, question["question"], question["seq"]
+        );
+        let response = ureq::post(&path)
+            .set("authorization", &format!("Bearer {token}"))
+            .send_json(reply);
+        read(response)
+    }
+
+    /// The open questions `token`'s holder sees.
+    fn open(&self, token: &str) -> Vec<Json> {
+        let (status, body) = self.get(token, "/api/questions");
+        assert_eq!(status, 200, "{body}");
+        body["questions"].as_array().unwrap().clone()
+    }
+
+    /// Waits until `token`'s holder sees a question whose step comes after `after`.
+    fn next_question(&self, token: &str, after: i64) -> Json {
+        let started = Instant::now();
+        loop {
+            if let Some(q) = self
+                .open(token)
+                .into_iter()
+                .find(|q| q["seq"].as_i64() > Some(after))
+            {
+                return q;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no question came"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn audit(&self) -> Vec<Json> {
+        let output = interview(&["inbox", "audit", "--db", &self.db]);
+        assert!(output.status.success(), "{}", common::stderr(&output));
+        common::json_lines(&output.stdout)
+    }
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        if let Some(mut server) = self.server.take() {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
+    }
+}
+
+/// The first line a child says on `stream`.
+fn first_line(stream: impl std::io::Read) -> String {
+    let mut line = String::new();
+    BufReader::new(stream).read_line(&mut line).unwrap();
+    line
+}
+
+fn read(response: Result<ureq::Response, ureq::Error>) -> (u16, Json) {
+    let response = match response {
+        Ok(response) => response,
+        Err(ureq::Error::Status(_, response)) => response,
+        Err(error) => panic!("{error}"),
+    };
+    (response.status(), response.into_json().unwrap())
+}
+
+fn finished(child: Child) -> (Json, i32, String) {
+    let output = child.wait_with_output().unwrap();
+    let result = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            common::stderr(&output)
+        )
+    });
+    (
+        result,
+        output.status.code().unwrap(),
+        common::stderr(&output),
+    )
+}
+
+#[test]
+fn a_question_for_a_group_is_answered_once_by_a_member_and_a_refused_answer_is_asked_again() {
+    let team = Team::new();
+    let asker = team.ask(REPLICAS, &["--to", "ops"]);
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["kind"], "number");
+    assert_eq!(question["frame"]["prompt"], "How many replicas?");
+    // Bob is not in ops: he neither sees it nor can answer it.
+    assert!(team.open(&team.bob).is_empty());
+    let (status, body) = team.answer(&team.bob, &question, json!({"entered": "2"}));
+    assert_eq!(status, 404, "{body}");
+    // An agent's token may not answer, nor a person's ask.
+    let (status, _) = team.answer(&team.agent, &question, json!({"entered": "2"}));
+    assert_eq!(status, 403);
+    // A reply that is no number question's is refused before it is kept.
+    let (status, body) = team.answer(&team.ann, &question, json!({"picked": 0}));
+    assert_eq!(status, 400, "{body}");
+
+    // Out of range: the plugin, on the asking side, refuses it and asks again with its error.
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "42"}));
+    assert_eq!((status, &body["accepted"]), (200, &json!(true)), "{body}");
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "3"}));
+    assert_eq!(status, 409, "a step takes one answer: {body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("already answered by ann")
+    );
+    let again = team.next_question(&team.ann, question["seq"].as_i64().unwrap());
+    assert_eq!(again["question"], question["question"]);
+    let error = again["frame"]["error"].as_str().unwrap_or_default();
+    assert!(error.contains('9'), "the plugin's error is shown: {again}");
+
+    let (status, body) = team.answer(&team.ann, &again, json!({"entered": "3"}));
+    assert_eq!(status, 200, "{body}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(
+        (code, &result["status"]),
+        (0, &json!("answered")),
+        "{stderr}"
+    );
+    assert_eq!(common::values(&result), [json!(3)]);
+    assert!(
+        team.open(&team.ann).is_empty(),
+        "a finished question leaves the list"
+    );
+
+    let audit = team.audit();
+    let events: Vec<(&str, &str)> = audit
+        .iter()
+        .map(|e| (e["event"].as_str().unwrap(), e["actor"].as_str().unwrap()))
+        .collect();
+    let asking: Vec<_> = events
+        .iter()
+        .filter(|(event, _)| !event.starts_with("token"))
+        .copied()
+        .collect();
+    assert_eq!(
+        asking,
+        [
+            ("asked", "ci"),
+            ("step", "ci"),
+            ("answered", "ann"),
+            ("step", "ci"),
+            ("answered", "ann"),
+            ("finished", "ci"),
+        ]
+    );
+    let answered = audit.iter().filter(|e| e["event"] == "answered");
+    let answers: Vec<&Json> = answered.map(|e| &e["detail"]).collect();
+    assert_eq!(
+        answers,
+        [&json!({"entered": "42"}), &json!({"entered": "3"})]
+    );
+    assert!(
+        audit
+            .iter()
+            .all(|e| e["at"].as_str().unwrap().ends_with('Z'))
+    );
+}
+
+#[test]
+fn a_server_killed_and_restarted_loses_no_acknowledged_answer_and_the_asker_carries_on() {
+    let mut team = Team::new();
+    let asker = team.ask(BATCH, &[]);
+    let first = team.next_question(&team.bob, 0);
+    let (status, _) = team.answer(&team.bob, &first, json!({"picked": 2}));
+    assert_eq!(status, 200);
+    let second = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+    // Killed while the asker waits on the second step; started again on the same address.
+    let listen = team.url.trim_start_matches("http://").to_owned();
+    team.kill();
+    std::thread::sleep(Duration::from_millis(500));
+    team.start(&listen);
+    let again = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+    assert_eq!(again["seq"], second["seq"], "the same step, not a new one");
+    let (status, body) = team.answer(&team.bob, &again, json!({"answered": true}));
+    assert_eq!(status, 200, "{body}");
+    let review = team.next_question(&team.bob, again["seq"].as_i64().unwrap());
+    assert_eq!(review["kind"], "review");
+    let (status, _) = team.answer(&team.bob, &review, json!({"review": "submit"}));
+    assert_eq!(status, 200);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(common::values(&result), [json!("prod"), json!(true)]);
+}
+
+#[test]
+fn a_token_the_server_does_not_know_is_no_inbox_said_plainly() {
+    let team = Team::new();
+    let path = team.dir.path().join("request.json");
+    std::fs::write(&path, REPLICAS).unwrap();
+    let output = common::interview()
+        .args(["ask", path.to_str().unwrap(), "--inbox", &team.url])
+        .env("INTERVIEW_INBOX_TOKEN", "itk_forged")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert_eq!(common::result(&output)["status"], "unavailable");
+    assert!(
+        stderr.contains("not known here, or was revoked"),
+        "{stderr}"
+    );
+    // No token at all: said before anything is asked.
+    let output = common::interview()
+        .args(["ask", path.to_str().unwrap(), "--inbox", &team.url])
+        .env_remove("INTERVIEW_INBOX_TOKEN")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4));
+    assert!(common::stderr(&output).contains("INTERVIEW_INBOX_TOKEN"));
+}
+
+/// Starts an asker of `BATCH`, answers its first question (`prod`), and kills it with SIGKILL
+/// once it has put up the second: an agent that died mid-request.
+fn asker_killed_after_the_first_answer(team: &Team, extra: &[&str]) -> Json {
+    let mut first_asker = team.ask(BATCH, extra);
+    let first = team.next_question(&team.bob, 0);
+    let (status, _) = team.answer(&team.bob, &first, json!({"picked": 2}));
+    assert_eq!(status, 200);
+    let second = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+    first_asker.kill().unwrap();
+    first_asker.wait().unwrap();
+    second
+}
+
+#[test]
+fn an_agent_that_died_asks_again_and_finds_the_answers_given_without_asking_them_again() {
+    for extra in [&[][..], &["--journal", "answers.journal"][..]] {
+        let team = Team::new();
+        let extra: Vec<String> = extra
+            .iter()
+            .map(|a| match *a {
+                "answers.journal" => team.dir.path().join(a).display().to_string(),
+                a => a.to_string(),
+            })
+            .collect();
+        let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let second = asker_killed_after_the_first_answer(&team, &extra);
+        let again = team.ask(BATCH, &extra);
+        // Nothing new to answer: the second question is still the one open, as it was.
+        std::thread::sleep(Duration::from_millis(1500));
+        let open = team.open(&team.bob);
+        assert_eq!(open.len(), 1, "{open:?}");
+        assert_eq!(
+            (&open[0]["question"], &open[0]["seq"]),
+            (&second["question"], &second["seq"]),
+            "with {extra:?}"
+        );
+        let (status, _) = team.answer(&team.bob, &open[0], json!({"answered": false}));
+        assert_eq!(status, 200);
+        let review = team.next_question(&team.bob, second["seq"].as_i64().unwrap());
+        let (status, _) = team.answer(&team.bob, &review, json!({"review": "submit"}));
+        assert_eq!(status, 200);
+        let (result, code, stderr) = finished(again);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(common::values(&result), [json!("prod"), json!(false)]);
+    }
+}
+
+#[test]
+fn ctrl_c_of_the_asker_ends_it_cancelled_and_its_question_waits_for_it_to_come_back() {
+    let team = Team::new();
+    let asker = team.ask(REPLICAS, &[]);
+    let question = team.next_question(&team.bob, 0);
+    // SAFETY: kill sends a signal to a child of ours.
+    unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(
+        (code, &result["status"]),
+        (130, &json!("cancelled")),
+        "{stderr}"
+    );
+    // Still open, for the same request asked again.
+    let again = team.ask(REPLICAS, &[]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let open = team.open(&team.bob);
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0]["seq"], question["seq"]);
+    let (status, _) = team.answer(&team.bob, &open[0], json!({"entered": "4"}));
+    assert_eq!(status, 200);
+    let (result, code, _) = finished(again);
+    assert_eq!((code, common::values(&result)), (0, vec![json!(4)]));
+}
+
+#[test]
+fn serve_asks_each_line_through_the_team_inbox_in_turn() {
+    let team = Team::new();
+    let mut command = common::interview();
+    command
+        .args(["serve", "--inbox", &team.url, "--to", "ann"])
+        .env("INTERVIEW_INBOX_TOKEN", &team.agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut serve = common::without_terminal(&mut command).spawn().unwrap();
+    let mut stdin = serve.stdin.take().unwrap();
+    writeln!(stdin, "{REPLICAS}").unwrap();
+    writeln!(stdin, r#"{{"question": "Release name?"}}"#).unwrap();
+    drop(stdin);
+    let first = team.next_question(&team.ann, 0);
+    assert!(team.open(&team.bob).is_empty(), "addressed to ann alone");
+    let (status, _) = team.answer(&team.ann, &first, json!({"entered": "5"}));
+    assert_eq!(status, 200);
+    let started = Instant::now();
+    let second = loop {
+        let open = team.open(&team.ann);
+        if let Some(q) = open
+            .into_iter()
+            .find(|q| q["question"] != first["question"])
+        {
+            break q;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no second question"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(second["frame"]["prompt"], "Release name?");
+    let (status, _) = team.answer(&team.ann, &second, json!({"submitted": "Ada"}));
+    assert_eq!(status, 200);
+    let output = serve.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let results = common::json_lines(&output.stdout);
+    let values: Vec<Json> = results.iter().flat_map(common::values).collect();
+    assert_eq!(values, [json!(5), json!("Ada")]);
+}
+
+#[test]
+fn an_mcp_call_is_asked_in_the_team_inbox_under_the_clients_name() {
+    let team = Team::new();
+    let mut command = common::interview();
+    command
+        .args(["mcp", "--inbox", &team.url])
+        .env("INTERVIEW_INBOX_TOKEN", &team.agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut mcp = common::without_terminal(&mut command).spawn().unwrap();
+    let mut stdin = mcp.stdin.take().unwrap();
+    let mut replies = BufReader::new(mcp.stdout.take().unwrap()).lines();
+    let mut send = |message: Json| writeln!(stdin, "{message}").unwrap();
+    send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "pipes", "version": "1"}}}),
+    );
+    let initialized: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert_eq!(initialized["id"], 0);
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Ship it?", "type": "confirm"}}}),
+    );
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["from"]["client"], "pipes");
+    assert_eq!(question["from"]["command"], "mcp");
+    let (status, _) = team.answer(&team.ann, &question, json!({"answered": true}));
+    assert_eq!(status, 200);
+    let reply: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+    assert_eq!(reply["id"], 1, "{reply}");
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(common::values(result), [json!(true)], "{reply}");
+    mcp.kill().unwrap();
+    mcp.wait().unwrap();
+}
+
+#[test]
+fn the_page_signs_a_person_in_with_a_cookie_only_their_token_earns() {
+    let team = Team::new();
+    let login = |token: &str, proto: Option<&str>| {
+        let mut request = ureq::post(&format!("{}/login", team.url));
+        if let Some(proto) = proto {
+            request = request.set("x-forwarded-proto", proto);
+        }
+        match request.send_json(json!({ "token": token })) {
+            Ok(response) | Err(ureq::Error::Status(_, response)) => response,
+            Err(error) => panic!("{error}"),
+        }
+    };
+    let signed_in = login(&team.ann, None);
+    assert_eq!(signed_in.status(), 200);
+    let cookie = signed_in.header("set-cookie").unwrap().to_owned();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    assert!(!cookie.contains("Secure"), "{cookie}");
+    let behind_tls = login(&team.ann, Some("https"));
+    assert!(
+        behind_tls
+            .header("set-cookie")
+            .unwrap()
+            .ends_with("; Secure")
+    );
+    // The cookie is the person's token: the API takes it as the page sends it.
+    let pair = cookie.split(';').next().unwrap();
+    let listed = ureq::get(&format!("{}/api/questions", team.url))
+        .set("cookie", pair)
+        .call()
+        .unwrap();
+    assert_eq!(listed.status(), 200);
+    // An agent's token, or none that is known, signs nobody in.
+    assert_eq!(login(&team.agent, None).status(), 403);
+    assert_eq!(login("itk_unknown", None).status(), 401);
+}
+
+/// Runs `openssl args` in `dir`.
+fn openssl(dir: &std::path::Path, args: &[&str]) {
+    let output = std::process::Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+}
+
+#[test]
+fn an_asker_reaches_the_server_behind_a_tls_proxy_trusting_the_systems_certificates() {
+    let team = Team::new();
+    let dir = team.dir.path();
+    // A certificate authority of the test's own, and the proxy's certificate for localhost.
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    openssl(
+        dir,
+        &[
+            &["req", "-x509"][..],
+            &ec,
+            &[
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=interview test CA",
+            ],
+        ]
+        .concat(),
+    );
+    openssl(
+        dir,
+        &[
+            &["req"][..],
+            &ec,
+            &[
+                "-keyout",
+                "key.pem",
+                "-out",
+                "leaf.csr",
+                "-subj",
+                "/CN=localhost",
+            ],
+        ]
+        .concat(),
+    );
+    std::fs::write(
+        dir.join("leaf.ext"),
+        "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n",
+    )
+    .unwrap();
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "leaf.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "cert.pem",
+            "-days",
+            "1",
+            "-extfile",
+            "leaf.ext",
+        ],
+    );
+    let port = team.url.rsplit(':').next().unwrap();
+    let mut proxy = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/team/tls_proxy.py"
+        ))
+        .args(["cert.pem", "key.pem", port])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let https = format!(
+        "https://localhost:{}",
+        first_line(proxy.stdout.take().unwrap()).trim()
+    );
+
+    let path = dir.join("request.json");
+    std::fs::write(&path, REPLICAS).unwrap();
+    let ask = |ca: &str| {
+        let mut command = common::interview();
+        command
+            .args(["ask", path.to_str().unwrap(), "--inbox", &https])
+            .env("INTERVIEW_INBOX_TOKEN", &team.agent)
+            .env("SSL_CERT_FILE", dir.join(ca))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        common::without_terminal(&mut command).spawn().unwrap()
+    };
+    // A server whose certificate the system does not trust is not talked to.
+    let mut distrusting = ask("cert.pem.missing");
+    let said = first_line(distrusting.stderr.take().unwrap());
+    assert!(said.contains("cannot be reached"), "{said}");
+    assert!(said.to_lowercase().contains("certificate"), "{said}");
+    distrusting.kill().unwrap();
+    distrusting.wait().unwrap();
+
+    let trusting = ask("ca.pem");
+    let question = team.next_question(&team.ann, 0);
+    let (status, _) = team.answer(&team.ann, &question, json!({"entered": "6"}));
+    assert_eq!(status, 200);
+    let (result, code, stderr) = finished(trusting);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(common::values(&result), [json!(6)]);
+    proxy.kill().unwrap();
+    proxy.wait().unwrap();
+}
+
+#[test]
+fn a_question_for_nobody_there_is_refused_naming_the_name() {
+    let team = Team::new();
+    let (result, code, stderr) = finished(team.ask(REPLICAS, &["--to", "carol & co"]));
+    assert_eq!(
+        (code, &result["status"]),
+        (3, &json!("unavailable")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(r#"nobody here is named "carol & co""#),
+        "{stderr}"
+    );
+    assert!(team.open(&team.ann).is_empty());
+    assert!(team.audit().iter().all(|e| e["event"] != "asked"));
+}

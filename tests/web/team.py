@@ -1,0 +1,129 @@
+"""The team inbox's page in Debian's Chromium (headless, driven by Playwright): agents with no
+terminal ask through `interview ask --inbox URL` (as another user, `nobody`, when this runs as
+root: an agent elsewhere in spirit, sharing nothing with the server but its address), a person signs in on the list with their token,
+filters it, answers on the question's page (the local page's widgets), an answer the plugin
+refuses is asked again with its error, and each agent gets exactly the answer given. The list
+fits a phone's width.
+
+    python tests/web/team.py target/debug/interview
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from playwright.sync_api import expect, sync_playwright
+
+INTERVIEW = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview")
+CHROMIUM = "/usr/bin/chromium"
+
+
+def token(db, *who):
+    return subprocess.run([INTERVIEW, "inbox", "token", "add", "--db", db, *who], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def server(db):
+    """`interview inbox serve` on a free port, and its address."""
+    process = subprocess.Popen([INTERVIEW, "inbox", "serve", "--db", db, "--listen", "127.0.0.1:0"],
+                               stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    assert "listens on http://127.0.0.1:" in line, line
+    return process, line.split(" on ", 1)[1].strip()
+
+
+# Run as root (CI), the agents are another user.
+AS_AGENT = ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+
+
+def asker(folder, url, agent_token, request, *options):
+    """`interview ask --inbox` with no terminal, in its project folder, in a session of its own."""
+    os.makedirs(folder, exist_ok=True)
+    os.chmod(folder, 0o755)
+    path = os.path.join(folder, "request.json")
+    with open(path, "w") as file:
+        json.dump(request, file)
+    return subprocess.Popen(
+        [*AS_AGENT, INTERVIEW, "ask", path, "--inbox", url, *options], stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
+        env={**os.environ, "INTERVIEW_INBOX_TOKEN": agent_token}, start_new_session=True)
+
+
+def finished(process):
+    out, err = process.communicate(timeout=30)
+    return process.returncode, json.loads(out), err
+
+
+def main():
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as place, sync_playwright() as playwright:
+        os.chmod(place, 0o755)  # the agents' folders are in it
+        db = os.path.join(place, "team.sqlite3")
+        ci, ann = token(db, "--agent", "ci"), token(db, "--person", "ann", "--group", "ops")
+        process, url = server(db)
+        try:
+            replicas = asker(os.path.join(place, "api"), url, ci, {
+                "question": "How many replicas?", "type": "number", "min": 1, "max": 9,
+                "integer": True}, "--to", "ops")
+            name = asker(os.path.join(place, "web"), url, ci, {"question": "Release name?"})
+
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(url)
+            page.get_by_label("Your token").fill("itk_wrong")
+            page.get_by_role("button", name="Sign in").click()
+            expect(page.locator("#login-error")).to_contain_text("not known here")
+            page.get_by_label("Your token").fill(ann)
+            page.get_by_role("button", name="Sign in").click()
+            links = page.get_by_role("link")
+            expect(links).to_have_count(2, timeout=20000)
+            # A phone's width: nothing wider than the screen.
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"the list is {width} px wide on a 390 px screen"
+
+            # Filtered by project folder: only the question asked in it.
+            page.get_by_label("Project").select_option(os.path.join(place, "api"))
+            expect(links).to_have_count(1)
+            expect(links.first).to_contain_text("How many replicas?")
+            links.first.click()
+
+            expect(page.locator("legend")).to_have_text("How many replicas?", timeout=20000)
+            page.wait_for_timeout(450)
+            page.locator("#answer").fill("42")
+            page.keyboard.press("Enter")
+            # Refused by the plugin on the asking side, and asked again with its error.
+            expect(page.locator(".error")).to_contain_text("9", timeout=20000)
+            page.wait_for_timeout(450)
+            page.locator("#answer").fill("3")
+            page.keyboard.press("Enter")
+            code, result, err = finished(replicas)
+            assert code == 0, err
+            assert [a["value"] for a in result["answers"]] == [3], result
+            expect(page.get_by_role("status")).to_contain_text("Answers sent", timeout=20000)
+
+            page.goto(url)
+            expect(links).to_have_count(1, timeout=20000)
+            expect(links.first).to_contain_text("Release name?")
+            links.first.click()
+            expect(page.locator("legend")).to_have_text("Release name?", timeout=20000)
+            page.wait_for_timeout(450)
+            page.locator("#answer").fill("Ada \x1b[31mLovelace")
+            page.keyboard.press("Enter")
+            code, result, err = finished(name)
+            assert code == 0, err
+            assert result["answers"][0]["value"].startswith("Ada"), result
+            browser.close()
+        finally:
+            process.send_signal(2)
+            process.wait(timeout=20)
+        audit = subprocess.run([INTERVIEW, "inbox", "audit", "--db", db], check=True,
+                               capture_output=True, text=True).stdout.splitlines()
+        answered = [json.loads(line) for line in audit if '"answered"' in line]
+        assert [a["actor"] for a in answered] == ["ann"] * 3, answered
+    print(f"team inbox in Chromium: {time.monotonic() - started:.1f} s")
+
+
+main()
