@@ -445,20 +445,15 @@ fn end_journal(session: &mut PersonSession, ending: Ending) {
             "the journal could not keep every answer: {problem}"
         ));
     }
-    let kept = journal.earlier_replies();
-    if ending != Ending::Decided && kept > 0 {
+    // Not counted: in the line mode the journal holds lines, which are not answers one for one.
+    if ending != Ending::Decided && journal.earlier_replies() > 0 {
         let (why, again) = match ending {
             Ending::Unreached => ("nobody could be asked here", " where a person can answer"),
             _ => ("the request was cut off", ""),
         };
-        let answers = if kept == 1 {
-            "answer so far is"
-        } else {
-            "answers so far are"
-        };
         warn(&format!(
-            "{why}; the {kept} {answers} kept in {}: the same command{again} resumes from \
-             there",
+            "{why}; what was answered so far is kept in {}: the same command{again} resumes \
+             from there",
             journal.path().display()
         ));
     } else if let Err(error) = journal.finish() {

@@ -60,7 +60,7 @@ fn a_run_cut_off_resumes_from_the_journal_and_removes_it() {
     assert!(journal.exists(), "kept for a resume: {}", stderr(&first));
     assert!(
         stderr(&first).contains(&format!(
-            "the 2 answers so far are kept in {journal_arg}: the same command resumes"
+            "what was answered so far is kept in {journal_arg}: the same command resumes"
         )),
         "{}",
         stderr(&first)
@@ -75,7 +75,7 @@ fn a_run_cut_off_resumes_from_the_journal_and_removes_it() {
     assert!(said.contains("✔ Which environment?: 2\n"), "{said}");
     assert!(said.contains("✔ Release name?: Aurora\n"), "{said}");
     let resumed = said
-        .find("Resumed where you left off; your 2 answers are kept:\n")
+        .find("Resumed where you left off; what you typed is kept:\n")
         .expect(&said);
     let asked = said.find("How many replicas?").expect(&said);
     assert!(
@@ -171,7 +171,7 @@ fn an_elicitation_resumes_and_its_secret_is_asked_again() {
     let said = stderr(&second);
     assert_eq!(second.status.code(), Some(0), "{said}");
     assert!(
-        said.contains("your answer is kept:\n  ✔ user: ada\n"),
+        said.contains("what you typed is kept:\n  ✔ user: ada\n"),
         "{said}"
     );
     assert!(
@@ -227,8 +227,8 @@ fn nobody_to_ask_keeps_the_journal_and_says_so() {
     assert_eq!(std::fs::read(&journal).unwrap(), kept, "the answer is kept");
     assert!(
         stderr(&second).contains(&format!(
-            "nobody could be asked here; the 1 answer so far is kept in {journal_arg}: the \
-             same command where a person can answer resumes from there"
+            "nobody could be asked here; what was answered so far is kept in {journal_arg}: \
+             the same command where a person can answer resumes from there"
         )),
         "{}",
         stderr(&second)
@@ -381,5 +381,39 @@ fn a_secret_choices_typed_answer_and_a_field_named_like_a_secret_stay_off_the_di
     assert_eq!(
         field(&result, "custom"),
         [json!(true), json!(false), json!(false)]
+    );
+}
+
+/// A typed line is played back only to the question it was typed to: a secret, asked again
+/// since it is never kept, that takes the person another number of tries does not shift the
+/// lines after it onto other questions; the person is asked from there instead.
+#[test]
+fn a_resumed_line_goes_only_to_the_question_it_was_typed_to() {
+    let request = write_request(
+        "journal_shifted",
+        &json!({"questions": [
+            {"id": "password", "question": "New password?", "min_length": 8},
+            {"id": "env", "question": "Which environment?", "options": ["Dev", "Prod"]},
+            {"id": "drop", "question": "Which tables may I drop?", "type": "multi_select",
+             "options": ["users", "orders"], "required": false},
+        ]}),
+    );
+    let journal = journal_path("shifted");
+    let args = ["ask", "--journal", journal.to_str().unwrap(), &request];
+    // A password refused once, then one accepted, then Prod; the input ends at the third.
+    let first = run(&args, "short\nlongenough1\n2\n");
+    assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
+
+    let second = run(&args, "longenough1\n1\n\n\n");
+    let said = stderr(&second);
+    assert_eq!(second.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("Which tables may I drop?"),
+        "the third question is asked, not answered with a line typed to the second:\n{said}"
+    );
+    assert_eq!(
+        values(&result(&second))[1..],
+        [json!("Dev"), json!([])],
+        "{said}"
     );
 }

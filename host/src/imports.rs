@@ -11,6 +11,7 @@ use crate::bindings::interview::plugin::ui::{self as wit, *};
 use crate::replay::{self, Given, Recorded, Recorder};
 use crate::sandbox::GuestClock;
 use crate::sanitize;
+use crate::ui::scripted::TypedLine;
 use crate::ui::{MultiSelectRequest, SelectRequest, Ui};
 
 /// What the store holds: the UI, the memory limits, and the guest's compute clock.
@@ -61,7 +62,20 @@ impl<U: Ui> State<U> {
         ask: impl FnOnce(&mut U) -> R,
         given: impl FnOnce(&R) -> Option<Given>,
     ) -> R {
-        if let Some(replayed) = self.recorder.next::<R>() {
+        self.reply_fitting(position, secret, |_| true, ask, given)
+    }
+
+    /// [`State::reply`], where a reply played back must also fit: a typed line, the question
+    /// it was typed to.
+    fn reply_fitting<R: Recorded>(
+        &mut self,
+        position: Option<u32>,
+        secret: bool,
+        fits: impl FnOnce(&R) -> bool,
+        ask: impl FnOnce(&mut U) -> R,
+        given: impl FnOnce(&R) -> Option<Given>,
+    ) -> R {
+        if let Some(replayed) = self.recorder.next::<R>(fits) {
             self.recorder.note(given(&replayed));
             return replayed;
         }
@@ -234,19 +248,25 @@ impl<U: Ui> wit::Host for State<U> {
 
     fn read_line(&mut self, hidden: bool, answering: Option<Frame>) -> LineRead {
         let answering = answering.map(clean_frame);
-        self.reply(
-            answering.as_ref().map(|frame| frame.position),
+        let position = answering.as_ref().map(|frame| frame.position);
+        let typed = self.reply_fitting(
+            position,
             hidden,
-            |ui| ui.read_line(hidden),
+            |typed: &TypedLine| typed.answering == position,
+            |ui| TypedLine {
+                read: ui.read_line(hidden),
+                answering: position,
+            },
             // What was typed to a question, as typed: the plugin reads it, but should it
             // fail, the line is what the person gave.
-            |read| match (read, &answering) {
+            |typed| match (&typed.read, &answering) {
                 (LineRead::Line(line), Some(frame)) => {
                     replay::given(frame, Some(Json::String(line.clone())), None)
                 }
                 _ => None,
             },
-        )
+        );
+        typed.read
     }
 }
 

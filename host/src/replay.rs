@@ -90,6 +90,10 @@ pub(crate) struct Recorder {
     /// The line mode's text written since the last line played back, while lines are
     /// played back: the question the person is asked next, once they are.
     held: Vec<Span>,
+    /// How many of the journal's replies were played back (or asked again, a secret): when
+    /// the run takes another path, the journal keeps only those. None when the replay is not
+    /// the journal's (a retry after a failure).
+    played: Option<usize>,
 }
 
 impl Recorder {
@@ -120,6 +124,7 @@ impl Recorder {
         let earlier = journal.begin(&plugin, &request)?;
         self.resumed = !earlier.is_empty();
         self.replay = earlier.into();
+        self.played = Some(0);
         self.journaling = true;
         Ok(())
     }
@@ -131,6 +136,7 @@ impl Recorder {
         self.replay = recorded.into_iter().map(Some).collect();
         self.given.clear();
         self.resumed = false;
+        self.played = None;
     }
 
     /// What the person answered in this request, in words.
@@ -143,26 +149,38 @@ impl Recorder {
         !self.recorded.is_empty()
     }
 
-    /// The next reply to play back, when it is of the kind `R`. A reply of another kind means
-    /// the plugin took another path: the replay stops there, and the person is asked from then
-    /// on. A secret the journal did not keep is asked, and the replay goes on after it.
-    pub(crate) fn next<R: Recorded>(&mut self) -> Option<R> {
-        let reply = self.replay.pop_front()??;
-        let unwrapped = R::unwrap(reply.clone());
-        if unwrapped.is_some() {
-            self.recorded.push(reply);
-            self.held.clear();
-        } else {
-            self.replay.clear();
+    /// The next reply to play back, when it is of the kind `R` and `fits` (a line, the question
+    /// being read). One that does not means the plugin took another path (the person took
+    /// another number of tries, or answers in another mode): the replay stops there, the
+    /// journal keeps only what was played, and the person is asked from then on. A secret the
+    /// journal did not keep is asked, and the replay goes on after it.
+    pub(crate) fn next<R: Recorded>(&mut self, fits: impl FnOnce(&R) -> bool) -> Option<R> {
+        let reply = self.replay.pop_front()?;
+        if let Some(played) = &mut self.played {
+            *played += 1;
         }
-        unwrapped
+        let reply = reply?;
+        match R::unwrap(reply.clone()).filter(fits) {
+            Some(unwrapped) => {
+                self.recorded.push(reply);
+                self.held.clear();
+                Some(unwrapped)
+            }
+            None => {
+                self.replay.clear();
+                // What the journal holds from here on answered another path: it goes, so that
+                // the replies given from now on follow the ones that fit.
+                if let (Some(played), Some(journal)) = (self.played, &mut self.journal) {
+                    journal.keep_first(played - 1);
+                }
+                None
+            }
+        }
     }
 
     /// The line mode's text, while lines are played back: held (`None`), since the person
     /// saw it when they typed those lines, until the plugin reads a line that is not played
-    /// back ([`Recorder::take_held`]). Otherwise `spans`, to write now. (A resumed request in
-    /// the line mode lists no answers kept: the host sees lines, not answers; the review
-    /// shows them.)
+    /// back ([`Recorder::take_held`]). Otherwise `spans`, to write now.
     pub(crate) fn hold(&mut self, spans: Vec<Span>) -> Option<Vec<Span>> {
         // After a journal's lines, what the person is told of the resume comes first.
         if self.replay.is_empty() && !self.resumed {
@@ -220,7 +238,9 @@ fn cancels(reply: &Reply) -> bool {
         | Reply::Number(NumberReply::Nav(nav)) => nav,
         Reply::Review(review) => return *review == ReviewReply::Cancel,
         // The input ending, or an interrupt: a resumed run reads from there.
-        Reply::Line(read) => return !matches!(read, LineRead::Line(_) | LineRead::TooLong(_)),
+        Reply::Line(typed) => {
+            return !matches!(typed.read, LineRead::Line(_) | LineRead::TooLong(_));
+        }
         _ => return false,
     };
     *nav == Nav::Cancel
@@ -308,6 +328,44 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_that_no_longer_fits_is_dropped_from_the_journal_with_those_after_it() {
+        use crate::ui::scripted::TypedLine;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.json");
+        let line = |text: &str, at| {
+            Reply::Line(TypedLine {
+                read: LineRead::Line(text.into()),
+                answering: Some(at),
+            })
+        };
+        let digests = || ("plugin".to_string(), "request".to_string());
+        let mut first = Recorder::default();
+        first.set_journal(Some(Journal::open(&path).unwrap()));
+        first.resume(digests).unwrap();
+        first.record(line("2", 1), None, false);
+        first.record(line("Aurora", 2), None, false);
+        drop(first);
+
+        let mut again = Recorder::default();
+        again.set_journal(Some(Journal::open(&path).unwrap()));
+        again.resume(digests).unwrap();
+        let fits = |at| move |typed: &TypedLine| typed.answering == Some(at);
+        let played = again.next::<TypedLine>(fits(1)).map(|typed| typed.read);
+        assert_eq!(played, Some(LineRead::Line("2".into())));
+        assert_eq!(
+            again.next::<TypedLine>(fits(3)),
+            None,
+            "typed to another question"
+        );
+        again.record(line("x", 3), None, false);
+        drop(again);
+
+        let mut journal = Journal::open(&path).unwrap();
+        let kept = journal.begin("plugin", "request").unwrap();
+        assert_eq!(kept, [Some(line("2", 1)), Some(line("x", 3))]);
+    }
+
+    #[test]
     fn a_later_answer_replaces_the_earlier_one() {
         let mut recorder = Recorder::default();
         let reply = Reply::Text(TextReply::Submitted("a".into()));
@@ -339,11 +397,11 @@ mod tests {
             recorder.record(reply, None, false);
         }
         recorder.retry();
-        let text = recorder.next::<TextReply>();
+        let text = recorder.next::<TextReply>(|_| true);
         assert!(matches!(text, Some(TextReply::Submitted(t)) if t == "a"));
-        assert!(recorder.next::<NumberReply>().is_none());
+        assert!(recorder.next::<NumberReply>(|_| true).is_none());
         assert!(
-            recorder.next::<ReviewReply>().is_none(),
+            recorder.next::<ReviewReply>(|_| true).is_none(),
             "nothing is played after a mismatch"
         );
         assert_eq!(

@@ -131,8 +131,9 @@ export class LineUi {
     return this.peeked === null ? { tag: 'unavailable', val: 'no-input' } : { tag: 'lines' };
   }
 
+  // Written even once stopped: the plugin ends the line its prompt left open, and writes
+  // nothing more after that.
   write(spans) {
-    if (this.stopped) return;
     const text = spans.map(({ text, tone }) => {
       const on = this.colour && ATTRIBUTES[tone];
       // Each line set off alone, so that a line break never carries an attribute.
@@ -149,7 +150,7 @@ export class LineUi {
       this.stopped = line === null ? 'ended' : 'interrupted';
       return { tag: this.stopped };
     }
-    return { tag: 'line', val: line.replace(/\r$/, '') };
+    return { tag: 'line', val: line.replace(/\r+$/, '') };
   }
 
   line(hidden) {

@@ -160,29 +160,35 @@ impl<I: LineIo> Lines<I> {
         })
     }
 
-    /// Reads a text answer: one line, or lines up to an empty one.
-    fn read_text(&mut self, request: &TextRequest) -> TextReply {
+    /// Reads a text answer: one line, or lines up to an empty one; `None` for `help`.
+    fn read_text(&mut self, request: &TextRequest) -> Option<TextReply> {
         let first = match self.read("> ", request.secret) {
             Ok(line) => line,
-            Err(nav) => return TextReply::Nav(nav),
+            Err(nav) => return Some(TextReply::Nav(nav)),
         };
-        if let Some(Command::Nav(nav)) = command(&first) {
-            return TextReply::Nav(nav);
+        match command(&first) {
+            Some(Command::Nav(nav)) => return Some(TextReply::Nav(nav)),
+            Some(Command::Help) => return None,
+            None => {}
         }
         if first.trim().is_empty() {
-            return TextReply::Submitted(request.initial.clone().unwrap_or_default());
+            return Some(TextReply::Submitted(
+                request.initial.clone().unwrap_or_default(),
+            ));
         }
         if !request.multiline {
-            return TextReply::Submitted(first);
+            return Some(TextReply::Submitted(first));
         }
         // Several lines, up to an empty one (a double Enter ends the answer).
         let mut lines = vec![first];
         loop {
             match self.read("  ", request.secret) {
-                Ok(line) if line.is_empty() => return TextReply::Submitted(lines.join("\n")),
+                Ok(line) if line.is_empty() => {
+                    return Some(TextReply::Submitted(lines.join("\n")));
+                }
                 Ok(line) => lines.push(line),
                 // Ending the input after typing is still a cancel: nothing is sent half-typed.
-                Err(nav) => return TextReply::Nav(nav),
+                Err(nav) => return Some(TextReply::Nav(nav)),
             }
         }
     }
@@ -266,18 +272,25 @@ impl<I: LineIo> Ui for Lines<I> {
             initial: request.initial.clone().filter(|_| frame.error.is_none()),
             ..request.clone()
         };
-        self.show_frame(frame);
-        if let Some(initial) = &request.initial {
-            let shown = if request.secret { "(hidden)" } else { initial };
-            self.say(Tone::Plain, &format!("(default: {shown})"));
-        } else if let Some(placeholder) = &request.placeholder {
-            self.say(Tone::Faint, &format!("(for example: {placeholder})"));
+        loop {
+            self.show_frame(frame);
+            if let Some(initial) = &request.initial {
+                let shown = if request.secret { "(hidden)" } else { initial };
+                self.say(Tone::Plain, &format!("(default: {shown})"));
+            } else if let Some(placeholder) = &request.placeholder {
+                self.say(Tone::Faint, &format!("(for example: {placeholder})"));
+            }
+            if request.multiline {
+                self.hint("multiline", "Type your answer; an empty line ends it.");
+            }
+            if request.secret {
+                self.hint("hidden", "What you type is not shown.");
+            }
+            self.show_footer(frame);
+            if let Some(reply) = self.read_text(request) {
+                return reply;
+            }
         }
-        if request.multiline {
-            self.hint("multiline", "Type your answer; an empty line ends it.");
-        }
-        self.show_footer(frame);
-        self.read_text(request)
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {

@@ -141,6 +141,10 @@ pub(super) fn read_multi(line: &str, request: &MultiSelectRequest) -> Reading<Mu
             request.note.clone(),
         );
     }
+    // A label first: an option may be called "None".
+    if let Some(i) = label_index(&request.options, typed) {
+        return reply(vec![i], None);
+    }
     if typed.eq_ignore_ascii_case("none") {
         return reply(Vec::new(), None);
     }
@@ -156,9 +160,6 @@ pub(super) fn read_multi(line: &str, request: &MultiSelectRequest) -> Reading<Mu
         Some(Ok(picked)) => return reply(picked, None),
         Some(Err(message)) => return Reading::Invalid(message),
         None => {}
-    }
-    if let Some(i) = label_index(&request.options, typed) {
-        return reply(vec![i], None);
     }
     if let Some((numbers, note)) = split_note(typed, request.notes)
         && let Some(Ok(picked)) = picks(numbers, count)

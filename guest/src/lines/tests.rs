@@ -450,3 +450,31 @@ fn hints_are_said_once_and_the_place_and_optional_mark_come_from_the_frame() {
         "{screen}"
     );
 }
+
+#[test]
+fn help_on_a_text_question_shows_it_again_and_is_no_answer() {
+    let mut typed = Typed::new(&["help", "Ada"]);
+    let mut lines = Lines::new(&mut typed);
+    let request = TextRequest {
+        multiline: false,
+        placeholder: None,
+        initial: None,
+        secret: false,
+        min_length: None,
+        max_length: None,
+    };
+    let reply = lines.text(&frame("Name?", true), &request);
+    drop(lines);
+    assert_eq!(reply, TextReply::Submitted("Ada".into()));
+    assert_eq!(typed.screen().matches("Name?\n").count(), 2);
+}
+
+#[test]
+fn an_option_called_none_is_picked_by_its_label() {
+    let r = multi(&["Some", "None"], false);
+    assert_eq!(read_multi("none", &r), multi_picked(vec![1], None));
+    assert_eq!(
+        read_multi("none", &multi(&["Some"], false)),
+        multi_picked(vec![], None)
+    );
+}

@@ -177,6 +177,28 @@ impl Journal {
         Ok(Vec::new())
     }
 
+    /// Keeps only the first `n` replies, and writes the next ones after them: the rest answered
+    /// a path the run being asked no longer takes.
+    pub(crate) fn keep_first(&mut self, n: usize) {
+        let Contents::Written {
+            header, entries, ..
+        } = &self.contents
+        else {
+            return;
+        };
+        if entries.len() <= n {
+            return;
+        }
+        let (header, kept) = (header.clone(), entries[..n].to_vec());
+        if let Err(error) = self.start(&header) {
+            self.problem = Some(error.to_string());
+            return;
+        }
+        for reply in &kept {
+            self.append(reply.as_ref());
+        }
+    }
+
     /// Makes the file readable by its owner only: it is about to hold the person's answers.
     fn own(&self) -> Result<(), Error> {
         self.file

@@ -87,10 +87,9 @@ impl Ui for LineUi {
         UiMode::Lines
     }
 
+    // Written even once the input has stopped: the plugin ends the line its prompt left open,
+    // and writes nothing more after that.
     fn write(&mut self, spans: &[Span]) {
-        if self.stop.is_some() {
-            return;
-        }
         for span in spans {
             // Cleaned as every widget's text is: a second line of defence against a component
             // other than the built-in one.
@@ -155,16 +154,23 @@ impl Ui for LineUi {
         let _ = self.out.flush();
     }
 
+    /// What the person typed before, as typed: a line-mode host sees lines, not answers (the
+    /// review says them in words).
     fn resumed(&mut self, answered: &[Given]) {
         self.say("");
-        let heading = super::resumed_heading(answered.len());
+        let heading = if answered.is_empty() {
+            super::resumed_heading(0)
+        } else {
+            "Resumed where you left off; what you typed is kept:".to_string()
+        };
         match attributes(Tone::Faint).filter(|_| self.colour) {
             Some(on) => self.say(&format!("{on}{heading}\x1b[0m")),
             None => self.say(&heading),
         }
         for given in answered {
-            let (title, answer) = super::resumed_line(given);
-            self.say(&format!("  ✔ {title}: {answer}"));
+            let (title, typed) = super::resumed_line(given);
+            let typed = if typed.is_empty() { "(Enter)" } else { &typed };
+            self.say(&format!("  ✔ {title}: {typed}"));
         }
         let _ = self.out.flush();
     }
@@ -232,7 +238,7 @@ mod tests {
     }
 
     #[test]
-    fn input_that_ends_at_once_is_nobody_and_a_stopped_ui_reads_and_shows_nothing() {
+    fn input_that_ends_at_once_is_nobody_and_a_stopped_ui_reads_nothing() {
         let mut ui = LineUi::new(Inputs(VecDeque::new(), false), std::io::sink(), false);
         assert_eq!(ui.mode(), UiMode::Unavailable(Absence::NoInput));
         assert_eq!(ui.mode(), UiMode::Unavailable(Absence::NoInput));
@@ -245,9 +251,10 @@ mod tests {
         assert_eq!(ui.read_line(false), LineRead::Interrupted);
         assert_eq!(ui.read_line(false), LineRead::Interrupted);
         assert_eq!(ui.stop_reason(), Some(StopReason::Interrupted));
-        ui.write(&[span("more", Tone::Plain)]);
+        // The line the prompt left open is ended.
+        ui.write(&[span("\n", Tone::Plain)]);
         ui.finished();
-        assert!(screen.0.borrow().is_empty());
+        assert_eq!(screen.0.borrow().as_slice(), b"\n");
     }
 
     #[test]

@@ -5,9 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value as Json;
-
-use super::testing::{frame, options};
+use super::testing::options;
 use super::*;
 
 /// Every record of the WIT package: its name, and its fields' names as Rust and Python spell
@@ -38,7 +36,8 @@ fn names(fields: &[&str]) -> BTreeSet<String> {
     fields.iter().map(|f| f.to_string()).collect()
 }
 
-fn keys(json: &Json) -> BTreeSet<String> {
+#[cfg(feature = "web")]
+fn keys(json: &serde_json::Value) -> BTreeSet<String> {
     json.as_object()
         .expect("an object")
         .keys()
@@ -143,6 +142,7 @@ fn multi() -> MultiSelectRequest {
 #[cfg(feature = "web")]
 #[test]
 fn the_web_pages_json_mirrors_the_wit() {
+    use super::testing::frame;
     use super::web::wire;
     let records = wit_records();
     let frame_json = wire::frame(&frame("Name?", true));

@@ -27,7 +27,7 @@ use crate::replay::Given;
 use crate::sanitize;
 pub use lines::LineUi;
 pub use options::{ChoiceRef, Options, TooMuchText};
-pub use scripted::{ScriptedUi, Shown, Step};
+pub use scripted::{ScriptedUi, Shown, Step, TypedLine};
 #[cfg(feature = "terminal")]
 pub use terminal::TerminalUi;
 #[cfg(feature = "web")]

@@ -39,8 +39,18 @@ steps!(
     Confirm(ConfirmReply),
     Number(NumberReply),
     Review(ReviewReply),
-    Line(LineRead),
+    Line(TypedLine),
 );
+
+/// A line typed in the line mode, and the position of the question it was typed to (none: the
+/// review), so that a journal's lines are played back only to the questions they answered.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TypedLine {
+    /// What was read.
+    pub read: LineRead,
+    /// The 1-based position of the question it was typed to.
+    pub answering: Option<u32>,
+}
 
 /// What one widget was shown.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,11 +96,12 @@ impl ScriptedUi {
     pub fn lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Self {
         ScriptedUi {
             mode: UiMode::Lines,
-            ..ScriptedUi::new(
-                lines
-                    .into_iter()
-                    .map(|line| Step::Line(LineRead::Line(line.to_string()))),
-            )
+            ..ScriptedUi::new(lines.into_iter().map(|line| {
+                Step::Line(TypedLine {
+                    read: LineRead::Line(line.to_string()),
+                    answering: None,
+                })
+            }))
         }
     }
 
@@ -178,7 +189,7 @@ impl Ui for ScriptedUi {
 
     fn read_line(&mut self, _: bool) -> LineRead {
         match self.steps.pop_front() {
-            Some(Step::Line(read)) => read,
+            Some(Step::Line(typed)) => typed.read,
             _ => LineRead::Ended,
         }
     }

@@ -225,7 +225,10 @@ def _run(plugin: Plugin, args) -> int:
         result = plugin.check(args.tool, args.text)
         code = STATUS_EXIT.get(result.status, INVALID)
         return code if _print(result.json) else UNWRITTEN
-    ui = LineUi(line_limit=plugin.limits.request_bytes, colour=sys.stderr.isatty())
+    # Attributes only on a terminal that shows them, as the Rust command.
+    colour = (sys.stderr.isatty() and "NO_COLOR" not in os.environ
+              and os.environ.get("TERM") != "dumb")
+    ui = LineUi(line_limit=plugin.limits.request_bytes, colour=colour)
     with _Interrupt(ui):
         if args.command == "elicit":
             elicitation = plugin.elicit(args.text, ui, requester=args.server)

@@ -86,8 +86,8 @@ class LineUi(Ui):
         return Mode.LINES
 
     def write(self, spans: List[Span]) -> None:
-        if self.stopped:
-            return
+        # Written even once stopped: the plugin ends the line its prompt left open, and writes
+        # nothing more after that.
         for span in spans:
             on = _ATTRIBUTES.get(span.tone) if self.colour else None
             if on is None:
