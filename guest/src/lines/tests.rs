@@ -41,6 +41,18 @@ fn multi(labels: &[&str], other: bool) -> MultiSelectRequest {
     }
 }
 
+/// A text request with nothing but `multiline` and `secret` set.
+fn text_request(multiline: bool, secret: bool) -> TextRequest {
+    TextRequest {
+        multiline,
+        placeholder: None,
+        initial: None,
+        secret,
+        min_length: None,
+        max_length: None,
+    }
+}
+
 fn frame(prompt: &str, required: bool) -> Frame {
     Frame {
         position: 1,
@@ -333,14 +345,7 @@ fn a_line_over_the_hosts_limit_is_refused_and_asked_for_again() {
     let mut typed = Typed::new(&[]);
     typed.lines = [LineRead::TooLong(8), LineRead::Line("hunter2".into())].into();
     let mut lines = Lines::new(&mut typed);
-    let secret = TextRequest {
-        multiline: false,
-        placeholder: None,
-        initial: None,
-        secret: true,
-        min_length: None,
-        max_length: None,
-    };
+    let secret = text_request(false, true);
     let reply = lines.text(&frame("Token?", true), &secret);
     drop(lines);
     assert_eq!(reply, TextReply::Submitted("hunter2".into()));
@@ -361,14 +366,7 @@ fn a_line_over_the_hosts_limit_is_refused_and_asked_for_again() {
 fn the_end_of_input_cancels_a_question_but_sends_a_review() {
     let mut typed = Typed::new(&["fits"]);
     let mut lines = Lines::new(&mut typed);
-    let multiline = TextRequest {
-        multiline: true,
-        placeholder: None,
-        initial: None,
-        secret: false,
-        min_length: None,
-        max_length: None,
-    };
+    let multiline = text_request(true, false);
     assert_eq!(
         lines.text(&frame("Notes?", true), &multiline),
         TextReply::Nav(Nav::Cancel)
@@ -409,14 +407,7 @@ fn decline_is_a_word_only_where_the_request_may_be_declined() {
         declinable: true,
         ..frame("Name?", true)
     };
-    let text = TextRequest {
-        multiline: false,
-        placeholder: None,
-        initial: None,
-        secret: false,
-        min_length: None,
-        max_length: None,
-    };
+    let text = text_request(false, false);
     assert_eq!(lines.text(&declinable, &text), TextReply::Nav(Nav::Decline));
     drop(lines);
     let mut typed = Typed::new(&["decline"]);
@@ -455,14 +446,7 @@ fn hints_are_said_once_and_the_place_and_optional_mark_come_from_the_frame() {
 fn help_on_a_text_question_shows_it_again_and_is_no_answer() {
     let mut typed = Typed::new(&["help", "Ada"]);
     let mut lines = Lines::new(&mut typed);
-    let request = TextRequest {
-        multiline: false,
-        placeholder: None,
-        initial: None,
-        secret: false,
-        min_length: None,
-        max_length: None,
-    };
+    let request = text_request(false, false);
     let reply = lines.text(&frame("Name?", true), &request);
     drop(lines);
     assert_eq!(reply, TextReply::Submitted("Ada".into()));
