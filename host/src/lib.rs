@@ -64,7 +64,7 @@ pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 
 /// Questions, answers and tool definitions: the `types` and `tool` interfaces of the WIT, for
-/// [`Session::ask`] (typed questions in, a typed [`Outcome`](ask::Outcome) out), for
+/// [`Session::ask`] (typed questions in, a typed [`Outcome`] out), for
 /// [`Session::elicit`], and for listing the tools.
 pub mod ask {
     pub use crate::bindings::exports::interview::plugin::tool::{
