@@ -53,15 +53,17 @@ fuzz_target!(|data: &[u8]| {
     }
     let name = TOOLS[choice as usize % (TOOLS.len() + 1)];
     let started = Instant::now();
-    let checked: Json = serde_json::from_str(&tool::check(name, arguments)).expect("JSON");
+    let checked = tool::check(name, arguments);
+    let valid = checked.valid;
+    let checked: Json = serde_json::from_str(&checked.json).expect("JSON");
     assert!(
         started.elapsed() < BUDGET,
         "check took {:?}",
         started.elapsed()
     );
     match checked["status"].as_str() {
-        Some("valid") => {}
-        Some("invalid") => {
+        Some("valid") if valid => {}
+        Some("invalid") if !valid => {
             let message = checked["error"]["message"].as_str().unwrap_or("");
             assert!(!message.is_empty(), "an invalid request without a reason");
             return;
@@ -78,11 +80,22 @@ fuzz_target!(|data: &[u8]| {
         "call took {:?}",
         started.elapsed()
     );
-    let result: Json = serde_json::from_str(&result).expect("the result is JSON");
+    let said = result.status;
+    let result: Json = serde_json::from_str(&result.json).expect("the result is JSON");
     let status = result["status"].as_str().unwrap_or("");
     assert!(
         ["answered", "cancelled", "declined"].contains(&status) || result.get("signal").is_some(),
         "a valid request ended {status:?}: {result}"
+    );
+    let typed = match said {
+        Status::Answered => "answered",
+        Status::Cancelled => "cancelled",
+        Status::Invalid => "invalid",
+        Status::Unavailable => "unavailable",
+    };
+    assert_eq!(
+        typed, status,
+        "the status beside the JSON says what the JSON says"
     );
     assert!(
         result["text"].is_string(),
