@@ -129,6 +129,8 @@ pub enum Ending {
     Declined,
     /// No person can answer, for this reason; nothing was asked.
     Unavailable(Absence),
+    /// Nobody answered in the time the host was given; the answers given before.
+    TimedOut(Vec<Answer>),
 }
 
 impl From<Ending> for Outcome {
@@ -140,6 +142,7 @@ impl From<Ending> for Outcome {
             Ending::Cancelled(answers) => Outcome::Cancelled(answers),
             Ending::Declined => Outcome::Cancelled(Vec::new()),
             Ending::Unavailable(absence) => Outcome::Unavailable(absence),
+            Ending::TimedOut(answers) => Outcome::TimedOut(answers),
         }
     }
 }
@@ -205,6 +208,7 @@ pub fn run(
                 Verdict::Back => index -= 1,
                 Verdict::Cancel => return Ending::Cancelled(given(answers)),
                 Verdict::Decline => return Ending::Declined,
+                Verdict::TimeUp => return Ending::TimedOut(given(answers)),
             }
         }
         if questions.len() < 2 && !policy.always_review {
@@ -223,6 +227,7 @@ pub fn run(
             }
             ReviewReply::Edit(_) => {}
             ReviewReply::Decline if policy.leeway.declinable => return Ending::Declined,
+            ReviewReply::TimeUp => return Ending::TimedOut(given(answers)),
             // A host that offers declining where it is not allowed has the person leave.
             ReviewReply::Cancel | ReviewReply::Decline => {
                 return Ending::Cancelled(given(answers));

@@ -46,6 +46,8 @@ pub enum Verdict {
     Cancel,
     /// Refuse the whole request.
     Decline,
+    /// The host's time to reach a person is up: stop, keeping the answers so far.
+    TimeUp,
 }
 
 /// What a caller allows beyond a question's own settings.
@@ -88,6 +90,7 @@ pub fn judge(question: &Question, reply: Reply, leeway: Leeway) -> Verdict {
     match nav {
         Some(Nav::Back) => return Verdict::Back,
         Some(Nav::Cancel) => return Verdict::Cancel,
+        Some(Nav::TimeUp) => return Verdict::TimeUp,
         Some(Nav::Skip) => return skip(question, leeway),
         Some(Nav::Decline) if leeway.declinable => return Verdict::Decline,
         Some(Nav::Decline) => {

@@ -21,6 +21,7 @@ pub fn outcome(request: &Request, outcome: &Outcome) -> String {
                 listing(request, answers)
             )
         }
+        Outcome::TimedOut(answers) => timed_out(request, answers),
         Outcome::Cancelled(answers) if answers.is_empty() => "User cancelled the selection.".into(),
         Outcome::Cancelled(answers) => format!(
             "User cancelled after answering {} of {} questions:\n{}",
@@ -53,6 +54,22 @@ pub fn unavailable(absence: Absence) -> String {
          continue with your best judgement and state the assumptions you made, or stop and put \
          the question in your final message."
     )
+}
+
+/// What the model is told when the person was asked but nobody answered in the time the host
+/// was given: what was answered before, and not to wait.
+fn timed_out(request: &Request, answers: &[Answer]) -> String {
+    let first = "No human answered in the time allowed for this question.";
+    let advice = "Do not ask again now: continue with your best judgement and state the \
+                  assumptions you made, or stop and put the question in your final message.";
+    match answers.len() {
+        0 => format!("{first} {advice}"),
+        n => format!(
+            "{first} Before that, {n} of {} questions were answered:\n{}\n{advice}",
+            request.questions.len(),
+            listing(request, answers)
+        ),
+    }
 }
 
 /// Why a request was refused, for the model to fix its call.

@@ -25,12 +25,19 @@ fn with_text(request: &Request, outcome: &Outcome, text: impl FnOnce() -> String
         Outcome::Answered(answers) => ("answered", answers),
         Outcome::Cancelled(answers) => ("cancelled", answers),
         Outcome::Unavailable(_) => ("unavailable", &[]),
+        Outcome::TimedOut(answers) => ("unavailable", answers),
         Outcome::Invalid(error) => return invalid(error),
     };
     let mut result = Map::new();
     result.insert("status".into(), status.into());
-    if let Outcome::Unavailable(absence) = outcome {
-        result.insert("reason".into(), absence.name().into());
+    match outcome {
+        Outcome::Unavailable(absence) => {
+            result.insert("reason".into(), absence.name().into());
+        }
+        Outcome::TimedOut(_) => {
+            result.insert("reason".into(), "timed-out".into());
+        }
+        _ => {}
     }
     let listed: Vec<Json> = answers
         .iter()

@@ -162,6 +162,10 @@ pub fn nav_select(nav: Nav) -> Step {
     Step::Select(SelectReply::Nav(nav))
 }
 
+pub fn nav_text(nav: Nav) -> Step {
+    Step::Text(TextReply::Nav(nav))
+}
+
 /// One field of every answer of a result: `field(&result, "value")`.
 pub fn field(result: &serde_json::Value, name: &str) -> Vec<serde_json::Value> {
     result["answers"]

@@ -81,7 +81,9 @@ pub fn elicit(request: &str, requester: Option<&str>, ui: &mut impl Ui) -> Elici
         ),
         Ending::Declined => (ElicitEnding::Declined, json!({ "action": "decline" })),
         Ending::Cancelled(_) => (ElicitEnding::Cancelled, json!({ "action": "cancel" })),
-        Ending::Unavailable(_) => (ElicitEnding::Unavailable, json!({ "action": "cancel" })),
+        Ending::Unavailable(_) | Ending::TimedOut(_) => {
+            (ElicitEnding::Unavailable, json!({ "action": "cancel" }))
+        }
     };
     let reply = match envelope {
         Envelope::Params => result,

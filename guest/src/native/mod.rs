@@ -59,7 +59,9 @@ pub fn reply(request: &Request, outcome: &Outcome) -> Native {
     let answers = match outcome {
         Outcome::Answered(answers) => Some(answers.as_slice()),
         Outcome::Cancelled(_) => None,
-        Outcome::Unavailable(_) | Outcome::Invalid(_) => return Native::none(),
+        Outcome::Unavailable(_) | Outcome::TimedOut(_) | Outcome::Invalid(_) => {
+            return Native::none();
+        }
     };
     let asked = Asked { request, answers };
     match request.tool {

@@ -45,10 +45,6 @@ fn number(typed: &str) -> Step {
     Step::Number(NumberReply::Entered(typed.into()))
 }
 
-fn nav_text(nav: Nav) -> Step {
-    Step::Text(TextReply::Nav(nav))
-}
-
 /// The specification's "structured data request" example, as a JSON-RPC request (the
 /// conformance suite's copy).
 fn contact_request() -> Json {

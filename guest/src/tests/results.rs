@@ -265,3 +265,47 @@ fn result_json_escapes_what_could_drive_a_terminal_or_hide_text() {
     let parsed: serde_json::Value = serde_json::from_str(&result).unwrap();
     assert_eq!(parsed["answer"], "left\u{202e}right\u{9b}2J");
 }
+
+#[test]
+fn time_up_ends_the_request_unavailable_with_the_answers_given_before() {
+    let batch = r#"{"questions": [
+        {"question": "Layout?", "options": ["A", "B"]},
+        {"question": "Name?"},
+        {"question": "Ship?", "type": "confirm"}]}"#;
+    let (result, _) = run("interview", batch, [select(1), nav_text(Nav::TimeUp)]);
+    assert_eq!(result["status"], "unavailable");
+    assert_eq!(result["reason"], "timed-out");
+    assert_eq!(field(&result, "value"), [serde_json::json!("B")]);
+    let said = result["text"].as_str().unwrap();
+    assert!(
+        said.starts_with("No human answered in the time allowed for this question.")
+            && said.contains("Before that, 1 of 3 questions were answered:\n1. Layout?"),
+        "{said}"
+    );
+    assert_eq!(result["native"], serde_json::Value::Null);
+    // At the review too: every answer given is kept.
+    let single =
+        r#"{"questions": [{"question": "Layout?", "options": ["A", "B"]}, {"question": "Name?"}]}"#;
+    let (result, _) = run(
+        "interview",
+        single,
+        [select(0), text("Ada"), Step::Review(ReviewReply::TimeUp)],
+    );
+    assert_eq!(
+        (&result["status"], &result["reason"]),
+        (&"unavailable".into(), &"timed-out".into())
+    );
+    assert_eq!(
+        field(&result, "value"),
+        [serde_json::json!("A"), serde_json::json!("Ada")]
+    );
+    // Nothing answered: the text says so without a list.
+    let (result, _) = run(
+        "interview",
+        r#"{"question": "Name?"}"#,
+        [nav_text(Nav::TimeUp)],
+    );
+    assert_eq!(result["answers"], serde_json::json!([]));
+    assert_eq!(result["answer"], serde_json::Value::Null);
+    assert!(!result["text"].as_str().unwrap().contains("Before that"));
+}

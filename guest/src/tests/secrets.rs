@@ -8,10 +8,6 @@ use crate::model::*;
 use crate::summary::HIDDEN;
 use crate::testing::*;
 
-fn nav_text(nav: Nav) -> Step {
-    Step::Text(TextReply::Nav(nav))
-}
-
 fn labels(options: &[Choice]) -> Vec<&str> {
     options.iter().map(|o| o.label.as_str()).collect()
 }

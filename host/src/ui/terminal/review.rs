@@ -143,6 +143,7 @@ impl Widget for Review {
         match nav {
             Nav::Cancel => Some(ReviewReply::Cancel),
             Nav::Decline => Some(ReviewReply::Decline),
+            Nav::TimeUp => Some(ReviewReply::TimeUp),
             Nav::Back | Nav::Skip => None,
         }
     }

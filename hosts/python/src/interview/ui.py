@@ -64,6 +64,9 @@ class Nav(str, Enum):
     """Stop: the result is ``cancelled`` with the answers given so far."""
     DECLINE = "decline"
     """Refuse the whole request, where ``frame.declinable`` (an MCP elicitation)."""
+    TIME_UP = "time-up"
+    """The time this UI was given to reach a person is up (a deadline of its own): the result
+    is ``unavailable`` (reason ``timed-out``) with the answers given so far."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,7 @@ class Review(str, Enum):
     SUBMIT = "submit"
     CANCEL = "cancel"
     DECLINE = "decline"
+    TIME_UP = "time-up"
 
 
 @dataclass(frozen=True)
