@@ -82,12 +82,39 @@ pub struct Asking {
     pub team: Option<TeamInbox>,
 }
 
-/// The team inbox a request is asked through (`--inbox`, `--to`).
+/// The team inbox a request is asked through (`--inbox`, `--to`, `--deadline`,
+/// `--escalate-to`).
 // Without the team feature `--inbox` is not offered, so none is ever made, and nothing reads it.
 #[cfg_attr(not(feature = "team"), allow(dead_code))]
 pub struct TeamInbox {
     pub url: String,
     pub to: Option<String>,
+    /// How long each question waits for a person, in ms.
+    pub deadline_ms: Option<i64>,
+    /// Whom a question goes to when nobody answered by its deadline.
+    pub escalate_to: Option<String>,
+}
+
+/// The longest `--deadline`: 30 days, in ms.
+const LONGEST_DEADLINE_MS: i64 = 30 * 86_400_000;
+
+/// A span of time as people write it, `90s`, `30m`, `12h`, `7d`: in ms; `None` when it does
+/// not read as one, or is too long to count.
+pub fn span_ms(text: &str) -> Option<i64> {
+    let split = text.len().checked_sub(1)?;
+    let (number, unit) = text.split_at_checked(split)?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let number: i64 = number.parse().ok()?;
+    let unit = match unit {
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    number.checked_mul(unit)
 }
 
 /// Where the person answers, for `ask`, `serve` and `elicit`.
@@ -284,6 +311,19 @@ const TEAM: &[Opt] = &[
         "to",
         "NAME",
         "With --inbox: the person or group the question is for (default: anyone).",
+    ),
+    valued(
+        "deadline",
+        "SPAN",
+        "With --inbox: how long a question waits for a person (90s, 30m, 12h, 7d; at most \
+         30d). Past it nobody can answer it, and the result is `unavailable` (reason \
+         `timed-out`, exit code 3) with the answers given before.",
+    ),
+    valued(
+        "escalate-to",
+        "NAME",
+        "With --deadline: the person or group a question goes to when nobody answered by its \
+         deadline, for as long again.",
     ),
 ];
 
@@ -744,7 +784,7 @@ impl Collected {
                     _ => mcp::Reach::Auto,
                 },
                 tty: self.value(spec, "tty").map(PathBuf::from),
-                team: self.team(spec),
+                team: self.team(spec)?,
                 #[cfg(feature = "web")]
                 no_open: self.flag("no-open"),
                 #[cfg(feature = "web")]
@@ -777,16 +817,41 @@ impl Collected {
             tool: self.defaulted(spec, "tool"),
             skip_response: self.value(spec, "skip-response"),
             reaching: self.reaching(spec)?,
-            team: self.team(spec),
+            team: self.team(spec)?,
         })
     }
 
-    /// `--inbox` and `--to`.
-    fn team(&mut self, spec: &Spec) -> Option<TeamInbox> {
-        self.value(spec, "inbox").map(|url| TeamInbox {
+    /// `--inbox`, `--to`, `--deadline` and `--escalate-to`.
+    fn team(&mut self, spec: &Spec) -> Result<Option<TeamInbox>, UsageError> {
+        let Some(url) = self.value(spec, "inbox") else {
+            return Ok(None);
+        };
+        let deadline_ms = match self.value(spec, "deadline") {
+            Some(span) => match span_ms(&span) {
+                Some(ms) if (1_000..=LONGEST_DEADLINE_MS).contains(&ms) => Some(ms),
+                _ => {
+                    let message = format!(
+                        "invalid --deadline '{}': a span from 1s to 30d, as 90s, 30m, 12h, 7d",
+                        interview_text::sanitize::line(&span)
+                    );
+                    return Err(self.error(Some(spec), message));
+                }
+            },
+            None => None,
+        };
+        let escalate_to = self.value(spec, "escalate-to");
+        if escalate_to.is_some() && deadline_ms.is_none() {
+            let message = "--escalate-to needs --deadline: the time after which the question \
+                           goes to that person or group"
+                .to_owned();
+            return Err(self.error(Some(spec), message));
+        }
+        Ok(Some(TeamInbox {
             url,
             to: self.value(spec, "to"),
-        })
+            deadline_ms,
+            escalate_to,
+        }))
     }
 
     /// `--open-timeout`, else `INTERVIEW_OPEN_TIMEOUT`, else the default: whole seconds.

@@ -74,7 +74,11 @@ fn through_inbox(
 /// is asked.
 #[cfg(feature = "team")]
 fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
-    team::remote::Team::new(team.url, team.to, people::stop_on_signals())
+    let deadline = team.deadline_ms.map(|after_ms| team::store::Deadline {
+        after_ms,
+        escalate_to: team.escalate_to,
+    });
+    team::remote::Team::new(team.url, team.to, deadline, people::stop_on_signals())
         .map_err(|e| (Exit::Failed, e))
 }
 

@@ -69,8 +69,14 @@ impl Team {
 
     /// Starts the server on `listen` and reads its address from what it says.
     fn start(&mut self, listen: &str) {
+        self.start_with(listen, &[]);
+    }
+
+    /// Starts the server on `listen` with `extra` options.
+    fn start_with(&mut self, listen: &str, extra: &[&str]) {
         let mut server = common::interview()
             .args(["inbox", "serve", "--db", &self.db, "--listen", listen])
+            .args(extra)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -671,4 +677,181 @@ fn a_question_for_nobody_there_is_refused_naming_the_name() {
     );
     assert!(team.open(&team.ann).is_empty());
     assert!(team.audit().iter().all(|e| e["event"] != "asked"));
+}
+
+/// A webhook on 127.0.0.1 that answers every POST with 200 and hands over its JSON body.
+struct Hook {
+    url: String,
+    bodies: std::sync::mpsc::Receiver<Json>,
+}
+
+impl Hook {
+    fn start(path: &str) -> Hook {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}{path}", listener.local_addr().unwrap());
+        let (sent, bodies) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { return };
+                let mut reader = BufReader::new(stream);
+                let mut length = 0;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("content-length")
+                    {
+                        length = value.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0; length];
+                std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+                let _ = reader.get_mut().write_all(
+                    b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
+                );
+                if sent.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Hook { url, bodies }
+    }
+
+    fn next(&self) -> Json {
+        self.bodies
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the webhook was told nothing")
+    }
+}
+
+#[test]
+fn unanswered_by_its_deadline_a_question_escalates_with_a_webhook_then_the_asker_gets_what_was_answered()
+ {
+    let mut team = Team::new();
+    team.kill();
+    team.start_with(
+        "127.0.0.1:0",
+        &["--public-url", "https://inbox.example.com/"],
+    );
+    let (for_bob, for_ops) = (Hook::start("/bob"), Hook::start("/ops"));
+    for (name, hook) in [("bob", &for_bob), ("ops", &for_ops)] {
+        let added = interview(&[
+            "inbox", "hook", "add", "--db", &team.db, "--for", name, &hook.url,
+        ]);
+        assert!(added.status.success(), "{}", common::stderr(&added));
+    }
+    let asked = Instant::now();
+    let asker = team.ask(
+        BATCH,
+        &["--to", "bob", "--deadline", "3s", "--escalate-to", "ops"],
+    );
+    let first = team.next_question(&team.bob, 0);
+    assert!(team.open(&team.ann).is_empty(), "for Bob first");
+    let told = for_bob.next();
+    let link = format!("https://inbox.example.com/q/{}/", first["question"]);
+    assert_eq!(
+        told["blocks"][1]["elements"][0]["url"],
+        json!(link),
+        "{told}"
+    );
+    assert!(
+        told["text"].as_str().unwrap().contains("Where to?"),
+        "{told}"
+    );
+    let (status, _) = team.answer(&team.bob, &first, json!({"picked": 1}));
+    assert_eq!(status, 200);
+    let second = team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+
+    // Nobody answered by the deadline: the question leaves Bob's list for ops's (Ann's).
+    let escalated = team.next_question(&team.ann, first["seq"].as_i64().unwrap());
+    assert!(asked.elapsed() >= Duration::from_secs(3));
+    assert_eq!(
+        escalated["seq"], second["seq"],
+        "the same step, for ops now"
+    );
+    assert_eq!(escalated["to"], "ops");
+    assert!(team.open(&team.bob).is_empty());
+    let told = for_ops.next();
+    let section = told["blocks"][0]["text"]["text"].as_str().unwrap();
+    assert!(section.starts_with("Nobody answered in time"), "{told}");
+    assert!(section.contains("Run the migrations?"), "{told}");
+
+    // Nobody answered in as long again: the asker gets `unavailable`, with Bob's answer.
+    let (result, code, stderr) = finished(asker);
+    assert!(asked.elapsed() >= Duration::from_secs(6));
+    assert_eq!(
+        (code, &result["status"]),
+        (3, &json!("unavailable")),
+        "{stderr}"
+    );
+    assert_eq!(result["reason"], "timed-out");
+    assert_eq!(common::values(&result), [json!("staging")]);
+    let text = result["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("No human answered in the time allowed"),
+        "{text}"
+    );
+    assert!(
+        team.open(&team.ann).is_empty(),
+        "an expired question leaves every list"
+    );
+    let (status, body) = team.answer(&team.ann, &escalated, json!({"answered": true}));
+    assert_eq!(status, 409, "too late: {body}");
+
+    let audit = team.audit();
+    let events: Vec<&str> = audit.iter().map(|e| e["event"].as_str().unwrap()).collect();
+    for event in ["hook-added", "escalated", "expired", "notified"] {
+        assert!(events.contains(&event), "{event} in {events:?}");
+    }
+    assert_eq!(events.iter().filter(|e| **e == "notified").count(), 2);
+    assert!(
+        audit.iter().all(|e| !e.to_string().contains("/ops\"")),
+        "a hook's path is not kept in the audit"
+    );
+}
+
+#[test]
+fn a_deadline_or_escalation_that_cannot_be_kept_is_refused_before_asking() {
+    let team = Team::new();
+    for (extra, said) in [
+        (&["--deadline", "soon"][..], "invalid --deadline 'soon'"),
+        (&["--deadline", "31d"][..], "invalid --deadline '31d'"),
+        (
+            &["--escalate-to", "ops"][..],
+            "--escalate-to needs --deadline",
+        ),
+    ] {
+        let (_, code, stderr) = finished_or_usage(team.ask(REPLICAS, extra));
+        assert_eq!(code, 2, "{extra:?}: {stderr}");
+        assert!(stderr.contains(said), "{extra:?}: {stderr}");
+    }
+    let asker = team.ask(
+        REPLICAS,
+        &["--deadline", "1m", "--escalate-to", "nobody-here"],
+    );
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(
+        (code, &result["status"]),
+        (3, &json!("unavailable")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(r#"--escalate-to: nobody here is named "nobody-here""#),
+        "{stderr}"
+    );
+}
+
+/// How a child that may have stopped at its command line ended: its stdout, exit code, stderr.
+fn finished_or_usage(child: Child) -> (String, i32, String) {
+    let output = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        output.status.code().unwrap(),
+        common::stderr(&output),
+    )
 }

@@ -1,5 +1,5 @@
-//! The team inbox's own commands: `interview inbox serve`, `inbox token add|list|revoke` and
-//! `inbox audit`. Read apart from the asking commands' options: they share none.
+//! The team inbox's own commands: `interview inbox serve`, `inbox token add|list|revoke`,
+//! `inbox hook add|list|remove` and `inbox audit`. Read apart from the asking commands' options: they share none.
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -7,20 +7,27 @@ use std::io::Write;
 use lexopt::Arg::{Long, Value};
 use serde_json::json;
 
-use super::store::{self, Holder, Kind};
+use super::store::{self, Holder, Hook, Kind};
 
 const USAGE: &str = "\
 Usage:
-  interview inbox serve --db PATH [--listen ADDRESS]
+  interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL]
   interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
+  interview inbox hook add --db PATH (--for NAME | --anyone) URL
+  interview inbox hook list --db PATH
+  interview inbox hook remove --db PATH URL
   interview inbox audit --db PATH [--since WHEN]
 
---db        the database: an SQLite file (created if missing)
---listen    where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
---group     a group the person answers for (questions asked with --to GROUP); repeatable
---since     seconds since the epoch, or an age: 90s, 30m, 12h, 7d
+--db          the database: an SQLite file (created if missing), or postgres://…
+--listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
+--public-url  the address people open, for the links in webhooks' messages
+              (default: http://ADDRESS, as listened on)
+--group       a group the person answers for (questions asked with --to GROUP); repeatable
+--for         the person or group whose questions the webhook tells of (asked, or escalated
+              to them); --anyone: the questions asked without --to
+--since       seconds since the epoch, or an age: 90s, 30m, 12h, 7d
 ";
 
 /// Whether `args` (after the program's name) are one of these commands.
@@ -28,7 +35,7 @@ pub fn is_team_command(args: &[OsString]) -> bool {
     args.first().is_some_and(|a| a == "inbox")
         && args
             .get(1)
-            .is_some_and(|a| a == "serve" || a == "token" || a == "audit")
+            .is_some_and(|a| ["serve", "token", "hook", "audit"].iter().any(|c| a == *c))
 }
 
 /// Runs the command in `args` (see [`is_team_command`]); `Err` is what to say on stderr,
@@ -42,7 +49,8 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
         .to_owned();
     let mut parser = lexopt::Parser::from_args(args.into_iter().skip(2));
     let mut words = Vec::new();
-    let (mut db, mut listen, mut since) = (None, None, None);
+    let (mut db, mut listen, mut since, mut public_url) = (None, None, None, None);
+    let (mut hook_for, mut anyone) = (None, false);
     let (mut person, mut agent, mut groups) = (None, None, Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
         let value = parser.value().map_err(|e| usage(e.to_string()))?;
@@ -55,6 +63,9 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             Long("db") => db = Some(value(&mut parser)?),
             Long("listen") => listen = Some(value(&mut parser)?),
             Long("since") => since = Some(value(&mut parser)?),
+            Long("public-url") => public_url = Some(value(&mut parser)?),
+            Long("for") => hook_for = Some(value(&mut parser)?),
+            Long("anyone") => anyone = true,
             Long("person") => person = Some(value(&mut parser)?),
             Long("agent") => agent = Some(value(&mut parser)?),
             Long("group") => groups.push(value(&mut parser)?),
@@ -74,7 +85,10 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     match words.as_slice() {
         ["serve"] => {
             let listen = listen.as_deref().unwrap_or("127.0.0.1:8470");
-            super::server::run(listen, open()?).map_err(|e| (4, e))
+            if let Some(url) = &public_url {
+                web_url(url).map_err(usage)?;
+            }
+            super::server::run(listen, public_url, open()?).map_err(|e| (4, e))
         }
         ["token", "add"] => {
             let holder = match (person, agent) {
@@ -127,6 +141,41 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 Ok(())
             }
         },
+        ["hook", "add", url] => {
+            web_url(url).map_err(usage)?;
+            let addressed = match (hook_for, anyone) {
+                (Some(name), false) => {
+                    valid_name(&name).map_err(usage)?;
+                    Some(name)
+                }
+                (None, true) => None,
+                _ => return Err(usage("one of --for NAME or --anyone is needed".into())),
+            };
+            let hook = Hook {
+                addressed,
+                url: (*url).to_owned(),
+                created_at: store::now_ms(),
+            };
+            open()?.add_hook(&hook).map_err(|e| (4, e))
+        }
+        ["hook", "list"] => {
+            let mut out = std::io::stdout().lock();
+            for hook in open()?.hooks().map_err(|e| (4, e))? {
+                let line = json!({
+                    "for": hook.addressed, "url": hook.url,
+                    "created_at": timestamp(hook.created_at),
+                });
+                let _ = writeln!(out, "{line}");
+            }
+            Ok(())
+        }
+        ["hook", "remove", url] => match open()?.remove_hook(url).map_err(|e| (4, e))? {
+            0 => Err((4, "no webhook at that URL".into())),
+            n => {
+                eprintln!("interview: removed {n} webhook(s)");
+                Ok(())
+            }
+        },
         ["audit"] => {
             let since = match since {
                 Some(since) => parse_since(&since).map_err(usage)?,
@@ -161,6 +210,20 @@ fn valid_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// An `http://` or `https://` URL with a host: where a webhook posts, or the page's address.
+fn web_url(url: &str) -> Result<(), String> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"));
+    match rest {
+        Some(rest) if !rest.starts_with(['/', '?', '#']) && !rest.is_empty() => Ok(()),
+        _ => Err(format!(
+            "'{}' is not an http:// or https:// URL",
+            interview_text::sanitize::line(url)
+        )),
+    }
+}
+
 /// `--since`: seconds since the epoch, or an age (`30m`) back from now; in ms.
 fn parse_since(text: &str) -> Result<i64, String> {
     let bad = || format!("invalid --since '{text}': seconds since the epoch, or 90s, 30m, 12h, 7d");
@@ -168,17 +231,8 @@ fn parse_since(text: &str) -> Result<i64, String> {
     if let Ok(seconds) = text.parse::<i64>() {
         return seconds.checked_mul(1000).ok_or_else(bad);
     }
-    let split = text.len().checked_sub(1).ok_or_else(bad)?;
-    let (number, unit) = text.split_at(split);
-    let number: i64 = number.parse().map_err(|_| bad())?;
-    let unit = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86400,
-        _ => return Err(bad()),
-    };
-    Ok(store::now_ms() - number.saturating_mul(unit * 1000))
+    let age = crate::cli::span_ms(text).ok_or_else(bad)?;
+    Ok(store::now_ms() - age)
 }
 
 /// ms since the epoch as an RFC 3339 time in UTC, to the millisecond.
@@ -216,6 +270,20 @@ mod tests {
         assert!((store::now_ms() - 3_600_000 - hour_ago).abs() < 1000);
         assert!(parse_since("soon").unwrap_err().contains("'soon'"));
         assert!(parse_since("").is_err());
+        assert_eq!(crate::cli::span_ms("90s"), Some(90_000));
+        assert_eq!(crate::cli::span_ms("2h"), Some(7_200_000));
+        for bad in [
+            "",
+            "m",
+            "-5m",
+            "+5m",
+            "5",
+            "5x",
+            "1.5h",
+            "99999999999999999d",
+        ] {
+            assert_eq!(crate::cli::span_ms(bad), None, "{bad}");
+        }
     }
 
     #[test]

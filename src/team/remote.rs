@@ -19,6 +19,7 @@ use interview_host::ui::{
 };
 use serde_json::{Value as Json, json};
 
+use super::store::Deadline;
 use crate::inbox::{Ask, Call, From};
 
 /// How long a long poll asks the server to wait, and how long the connection may take beyond.
@@ -39,6 +40,9 @@ pub struct Inbox {
     pub token: String,
     /// Whom the questions are for (`--to`): a person or a group; `None` for anyone.
     pub to: Option<String>,
+    /// How long each question waits for a person (`--deadline`), and whom it goes to at the
+    /// deadline (`--escalate-to`); `None`: as long as this process waits.
+    pub deadline: Option<Deadline>,
 }
 
 /// The team inbox a command asks through (`--inbox`): a [`RemoteUi`] for each request.
@@ -48,9 +52,15 @@ pub struct Team {
 }
 
 impl Team {
-    /// The team inbox at `url`, for questions addressed `to` (anyone when `None`), with the
-    /// agent's token from `INTERVIEW_INBOX_TOKEN`; requests stop when `stop` is set.
-    pub fn new(url: String, to: Option<String>, stop: Arc<AtomicBool>) -> Result<Team, String> {
+    /// The team inbox at `url`, for questions addressed `to` (anyone when `None`) that wait
+    /// until `deadline` if given, with the agent's token from `INTERVIEW_INBOX_TOKEN`;
+    /// requests stop when `stop` is set.
+    pub fn new(
+        url: String,
+        to: Option<String>,
+        deadline: Option<Deadline>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Team, String> {
         let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
             format!(
                 "--inbox {url} needs the agent's token in INTERVIEW_INBOX_TOKEN \
@@ -58,7 +68,12 @@ impl Team {
             )
         })?;
         Ok(Team {
-            inbox: Inbox { url, token, to },
+            inbox: Inbox {
+                url,
+                token,
+                to,
+                deadline,
+            },
             stop,
         })
     }
@@ -95,6 +110,9 @@ pub struct RemoteUi {
     seq: Option<i64>,
     stop: Arc<AtomicBool>,
     stopped: Option<StopReason>,
+    /// The question's deadline passed unanswered: it stays on the server, expired, so that the
+    /// same request asked again waits again where it stopped.
+    timed_out: bool,
 }
 
 /// Why a call to the server gave up.
@@ -125,6 +143,7 @@ impl RemoteUi {
             seq: None,
             stop,
             stopped: None,
+            timed_out: false,
         }
     }
 
@@ -233,11 +252,17 @@ impl RemoteUi {
         }
     }
 
-    /// Puts up `view` as the next step and waits for its reply.
-    fn ask(&mut self, kind: &str, view: &Json) -> Result<Json, Failed> {
+    /// Puts up `view` as the next step and waits for its reply; `None` when nobody answered
+    /// before the question's deadline (and its escalation's).
+    fn ask(&mut self, kind: &str, view: &Json) -> Result<Option<Json>, Failed> {
+        let deadline = self
+            .inbox
+            .deadline
+            .as_ref()
+            .map(|d| json!({ "after_ms": d.after_ms, "escalate_to": d.escalate_to }));
         let body = json!({
             "key": self.key, "from": self.from, "folder": self.folder, "to": self.inbox.to,
-            "kind": kind, "view": view, "after": self.seq,
+            "kind": kind, "view": view, "after": self.seq, "deadline": deadline,
         });
         let posted = self.call("POST", "/api/steps", Some(&body), None)?;
         let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
@@ -257,24 +282,27 @@ impl RemoteUi {
         let path = format!("/api/steps/{question}/{seq}?wait={POLL_SECONDS}");
         loop {
             let state = self.call("GET", &path, None, None)?;
-            if state["state"] == "replied" {
-                return Ok(state["reply"].clone());
+            match state["state"].as_str() {
+                Some("replied") => return Ok(Some(state["reply"].clone())),
+                Some("expired") => return Ok(None),
+                _ => {}
             }
         }
     }
 
     /// Asks with a widget until its reply reads as one of `kind`; a reply that doesn't is put
-    /// up again with an error, and a failure ends the request as `cancel`.
+    /// up again with an error. A failure leaves the request with `leave(Nav::Cancel)`, a
+    /// deadline passed with `leave(Nav::TimeUp)`.
     fn widget<R>(
         &mut self,
         kind: &str,
         frame: &Frame,
         request: Json,
         read: fn(&Json) -> Option<R>,
-        cancel: R,
+        leave: fn(Nav) -> R,
     ) -> R {
         let mut view = json!({ "frame": wire::frame(frame), "request": request });
-        self.answer(kind, &mut view, read, cancel)
+        self.answer(kind, &mut view, read, leave)
     }
 
     fn answer<R>(
@@ -282,14 +310,19 @@ impl RemoteUi {
         kind: &str,
         view: &mut Json,
         read: fn(&Json) -> Option<R>,
-        cancel: R,
+        leave: fn(Nav) -> R,
     ) -> R {
+        let cancel = leave(Nav::Cancel);
         if self.stopped.is_some() {
             return cancel;
         }
         loop {
             match self.ask(kind, view) {
-                Ok(reply) => match read(&reply) {
+                Ok(None) => {
+                    self.timed_out = true;
+                    return leave(Nav::TimeUp);
+                }
+                Ok(Some(reply)) => match read(&reply) {
                     Some(read) => return read,
                     None => {
                         view["frame"]["error"] =
@@ -326,10 +359,19 @@ impl Ui for RemoteUi {
     /// A token the server does not take, or an addressee nobody answers for, means nobody can
     /// be asked: `no-inbox`, said on stderr.
     fn mode(&mut self) -> UiMode {
-        // The addressee is checked too, so that a question for nobody is not asked at all.
-        let path = match &self.inbox.to {
-            Some(to) => format!("/api/whoami?to={}", percent_encoded(to)),
-            None => "/api/whoami".to_owned(),
+        // The addressees are checked too, so that a question for nobody is not asked at all.
+        let escalate_to = self
+            .inbox
+            .deadline
+            .as_ref()
+            .and_then(|d| d.escalate_to.as_ref());
+        let query: Vec<String> = [("to", self.inbox.to.as_ref()), ("escalate_to", escalate_to)]
+            .into_iter()
+            .filter_map(|(name, value)| Some(format!("{name}={}", percent_encoded(value?))))
+            .collect();
+        let path = match query.is_empty() {
+            true => "/api/whoami".to_owned(),
+            false => format!("/api/whoami?{}", query.join("&")),
         };
         match self.call("GET", &path, None, None) {
             Ok(_) => UiMode::Widgets,
@@ -346,58 +388,67 @@ impl Ui for RemoteUi {
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
         let request = wire::select(request);
-        let cancel = SelectReply::Nav(Nav::Cancel);
-        self.widget("select", frame, request, wire::select_reply, cancel)
+        self.widget(
+            "select",
+            frame,
+            request,
+            wire::select_reply,
+            SelectReply::Nav,
+        )
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
         let request = wire::multi_select(request);
-        let cancel = MultiSelectReply::Nav(Nav::Cancel);
         self.widget(
             "multi_select",
             frame,
             request,
             wire::multi_select_reply,
-            cancel,
+            MultiSelectReply::Nav,
         )
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        let cancel = TextReply::Nav(Nav::Cancel);
-        self.widget("text", frame, wire::text(request), wire::text_reply, cancel)
+        let request = wire::text(request);
+        self.widget("text", frame, request, wire::text_reply, TextReply::Nav)
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        let cancel = ConfirmReply::Nav(Nav::Cancel);
+        let request = wire::confirm(request);
         self.widget(
             "confirm",
             frame,
-            wire::confirm(request),
+            request,
             wire::confirm_reply,
-            cancel,
+            ConfirmReply::Nav,
         )
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        let cancel = NumberReply::Nav(Nav::Cancel);
+        let request = wire::number(request);
         self.widget(
             "number",
             frame,
-            wire::number(request),
+            request,
             wire::number_reply,
-            cancel,
+            NumberReply::Nav,
         )
     }
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
         let mut view = json!({ "request": wire::review(request) });
-        self.answer("review", &mut view, wire::review_reply, ReviewReply::Cancel)
+        let leave = |nav| match nav {
+            Nav::TimeUp => ReviewReply::TimeUp,
+            _ => ReviewReply::Cancel,
+        };
+        self.answer("review", &mut view, wire::review_reply, leave)
     }
 
     /// The plugin is done: the question leaves the team's list.
     fn finished(&mut self) {
         if let Some(question) = self.question.take()
             && self.stopped.is_none()
+            && !self.timed_out
         {
             // Only to take it off the list (whose steps are all answered by now): a server that
             // stays down is not waited for long, the result is the agent's already.

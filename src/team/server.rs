@@ -19,7 +19,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value as Json_, json};
 
-use super::store::{Answered, Holder, Kind, Posted, ReplyState, StepPost, Store};
+use super::store::{Answered, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store};
 use super::token;
 
 /// The longest body a request may have: a widget of the plugin's longest request, as the
@@ -31,6 +31,11 @@ const LONGEST_WAIT: Duration = Duration::from_secs(25);
 /// (one given through this one wakes it at once): hundreds of askers waiting make this many
 /// reads a second each.
 const RECHECK: Duration = Duration::from_secs(1);
+/// How often each server looks for deadlines past and notices due; every server does, and the
+/// database gives each question's escalation and each notice to one of them.
+const SWEEP: Duration = Duration::from_secs(1);
+/// The longest deadline a question may have: 30 days.
+const LONGEST_DEADLINE_MS: i64 = 30 * 86_400_000;
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -41,8 +46,9 @@ pub(super) struct App {
 }
 
 /// Serves `store` on `listen` until SIGINT or SIGTERM; says the address on stderr once it
-/// listens (`--listen 127.0.0.1:0` picks a free port).
-pub fn run(listen: &str, store: Box<dyn Store>) -> Result<(), String> {
+/// listens (`--listen 127.0.0.1:0` picks a free port). Webhooks' messages link to the page at
+/// `public_url` (by default the address listened on).
+pub fn run(listen: &str, public_url: Option<String>, store: Box<dyn Store>) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -57,6 +63,8 @@ pub fn run(listen: &str, store: Box<dyn Store>) -> Result<(), String> {
             store: Arc::from(store),
             answered: Arc::new(tokio::sync::Notify::new()),
         };
+        let public_url = public_url.unwrap_or_else(|| format!("http://{address}"));
+        tokio::spawn(sweeping(app.clone(), public_url));
         axum::serve(
             listener,
             router(app).into_make_service_with_connect_info::<SocketAddr>(),
@@ -161,6 +169,7 @@ pub(super) async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result
 #[derive(Deserialize)]
 struct To {
     to: Option<String>,
+    escalate_to: Option<String>,
 }
 
 /// Who holds the token; with `?to=NAME`, also whether anyone here answers questions for that
@@ -170,16 +179,18 @@ async fn whoami(State(app): State<App>, headers: HeaderMap, Query(to): Query<To>
         Ok(holder) => holder,
         Err(_) => holder(&app, &headers, Kind::Agent).await?,
     };
-    addressee(&app, to.to.as_deref().filter(|to| !to.is_empty())).await?;
+    let given = |name: &Option<String>| name.clone().filter(|name| !name.is_empty());
+    addressee(&app, "--to", given(&to.to).as_deref()).await?;
+    addressee(&app, "--escalate-to", given(&to.escalate_to).as_deref()).await?;
     Ok(Json(json!({
         "name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups,
     }))
     .into_response())
 }
 
-/// Refuses a question addressed `to` a name that no live person's token has, as a name or a
-/// group: it would wait for nobody.
-async fn addressee(app: &App, to: Option<&str>) -> Result<(), Refusal> {
+/// Refuses a question addressed `to` a name (given as `option`) that no live person's token
+/// has, as a name or a group: it would wait for nobody.
+async fn addressee(app: &App, option: &str, to: Option<&str>) -> Result<(), Refusal> {
     let Some(to) = to.map(str::to_owned) else {
         return Ok(());
     };
@@ -194,7 +205,7 @@ async fn addressee(app: &App, to: Option<&str>) -> Result<(), Refusal> {
     }
     Err(Refusal(
         StatusCode::BAD_REQUEST,
-        format!("--to: nobody here is named {to:?} or in a group of that name"),
+        format!("{option}: nobody here is named {to:?} or in a group of that name"),
     ))
 }
 
@@ -212,6 +223,37 @@ fn reader(kind: &str) -> Option<fn(&Json_) -> bool> {
     })
 }
 
+/// Every [`SWEEP`]: the questions whose deadline is past escalate or expire (an expired one's
+/// waiting poll tells its asker at its next read), and the notices due go out.
+async fn sweeping(app: App, public_url: String) {
+    let mut tick = tokio::time::interval(SWEEP);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let now = super::store::now_ms();
+        // A failure is said on stderr (by `blocking`), and the next sweep tries again.
+        let _ = blocking(&app, move |store| store.sweep(now)).await;
+        let claimed = blocking(&app, move |store| store.claim_notices(now, 20)).await;
+        for notice in claimed.unwrap_or_default() {
+            let (app, link) = (app.clone(), public_url.clone());
+            tokio::spawn(async move {
+                let _ = blocking(&app, move |store| {
+                    let sent = super::notify::send(&notice, &link);
+                    store.notice_sent(&notice, sent)
+                })
+                .await;
+            });
+        }
+    }
+}
+
+/// A deadline as an asker sends it.
+#[derive(Deserialize)]
+struct DeadlineBody {
+    after_ms: i64,
+    escalate_to: Option<String>,
+}
+
 #[derive(Deserialize)]
 struct StepBody {
     key: String,
@@ -222,6 +264,7 @@ struct StepBody {
     kind: String,
     view: Json_,
     after: Option<i64>,
+    deadline: Option<DeadlineBody>,
 }
 
 async fn post_step(
@@ -245,7 +288,24 @@ async fn post_step(
         ));
     }
     let to = body.to.filter(|to| !to.is_empty());
-    addressee(&app, to.as_deref()).await?;
+    addressee(&app, "--to", to.as_deref()).await?;
+    let deadline = match body.deadline {
+        Some(d) if !(1_000..=LONGEST_DEADLINE_MS).contains(&d.after_ms) => {
+            return Err(Refusal(
+                StatusCode::BAD_REQUEST,
+                "deadline.after_ms must be from 1 s to 30 days".into(),
+            ));
+        }
+        Some(d) => {
+            let escalate_to = d.escalate_to.filter(|to| !to.is_empty());
+            addressee(&app, "--escalate-to", escalate_to.as_deref()).await?;
+            Some(Deadline {
+                after_ms: d.after_ms,
+                escalate_to,
+            })
+        }
+        None => None,
+    };
     let post = StepPost {
         key: body.key,
         from: body.from,
@@ -254,6 +314,7 @@ async fn post_step(
         kind: body.kind,
         view: body.view,
         after: body.after,
+        deadline,
     };
     let address = address.to_string();
     let posted = blocking(&app, move |store| {
@@ -288,6 +349,9 @@ async fn wait_reply(
                 return Ok(
                     Json(json!({ "state": "replied", "reply": reply, "by": by })).into_response(),
                 );
+            }
+            ReplyState::Expired => {
+                return Ok(Json(json!({ "state": "expired" })).into_response());
             }
             ReplyState::Unknown => {
                 return Err(Refusal(

@@ -20,7 +20,8 @@ def examples():
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         text = page.read_text()
         for number, block in enumerate(re.findall(r"```json\n(.*?)```", text, re.S), 1):
-            if '"status"' not in block and '"result"' not in block:  # a result, not a request
+            # Not a request: a result, or a team inbox webhook's message.
+            if not any(word in block for word in ('"status"', '"result"', '"blocks"')):
                 yield f"{page.relative_to(ROOT)}, JSON block {number}", json.loads(block)
 
 

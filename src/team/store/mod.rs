@@ -1,6 +1,7 @@
 //! The team inbox's memory, behind one interface: who may ask and answer (tokens, kept
 //! hashed), the questions with their steps (each widget the asker's plugin put up, and the
-//! one reply it got), and the audit trail. SQLite by default ([`sqlite`]), PostgreSQL for
+//! one reply it got), their deadlines, the webhooks to tell people by and the notices waiting
+//! to go out on them, and the audit trail. SQLite by default ([`sqlite`]), PostgreSQL for
 //! several servers ([`postgres`]).
 //!
 //! Every method is blocking and does its work in one transaction, so that the server can run
@@ -86,6 +87,18 @@ pub struct StepPost {
     /// The step this asker last put up in this run; `None` for its first, which may find the
     /// step it put up before it (or the server) restarted.
     pub after: Option<i64>,
+    /// How long the question waits for a person; `None`: as long as its asker does.
+    pub deadline: Option<Deadline>,
+}
+
+/// How long a question waits for a person before its asker is told nobody answered, and whom
+/// it goes to first when nobody did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deadline {
+    /// From when it is asked, in ms.
+    pub after_ms: i64,
+    /// Whom the question goes to at the deadline, for as long again, before it expires.
+    pub escalate_to: Option<String>,
 }
 
 /// Where a posted step sits.
@@ -102,6 +115,9 @@ pub enum ReplyState {
     Waiting,
     /// The person's reply, and who gave it.
     Replied { reply: Json, by: String },
+    /// Nobody answered the question before its deadline (and its escalation's): the asker's
+    /// plugin ends the request as `unavailable`.
+    Expired,
     /// No such step of this agent's.
     Unknown,
 }
@@ -142,6 +158,34 @@ pub struct Progress {
     pub answered: bool,
     /// The asker's plugin finished it.
     pub closed: bool,
+    /// Nobody answered by its deadline: the asker was told so.
+    pub expired: bool,
+}
+
+/// A webhook: where to tell whom a question is for that one waits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hook {
+    /// The person or group whose questions it tells of; `None`: the questions for anyone.
+    pub addressed: Option<String>,
+    pub url: String,
+    pub created_at: i64,
+}
+
+/// A notice due on a webhook: a question was asked, or escalated, to those the hook is for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub id: i64,
+    pub url: String,
+    /// `asked` or `escalated`.
+    pub event: String,
+    /// Tries before this one.
+    pub tries: i64,
+    pub question: i64,
+    pub agent: String,
+    pub folder: Option<String>,
+    pub to: Option<String>,
+    /// The question's current step, as the page gets it.
+    pub view: Json,
 }
 
 /// One line of the audit trail.
@@ -149,7 +193,8 @@ pub struct Progress {
 pub struct AuditEntry {
     /// ms since the epoch.
     pub at: i64,
-    /// `token-added`, `token-revoked`, `asked`, `step`, `answered`, `finished`.
+    /// `token-added`, `token-revoked`, `hook-added`, `hook-removed`, `asked`, `step`,
+    /// `answered`, `escalated`, `expired`, `notified`, `notice-failed`, `finished`.
     pub event: String,
     /// Who did it (a token holder's name, or `admin` for the command line).
     pub actor: String,
@@ -193,6 +238,115 @@ pub trait Store: Send + Sync {
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String>;
     /// The audit trail from `since` (ms since the epoch) on, oldest first.
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String>;
+    /// The questions whose deadline is past at `now`: each one with somebody to escalate to
+    /// (not yet escalated) goes to them for as long again, and a notice is queued; the others
+    /// expire. Exactly once, whichever server sweeps.
+    fn sweep(&self, now: i64) -> Result<(), String>;
+    /// Adds a webhook.
+    fn add_hook(&self, hook: &Hook) -> Result<(), String>;
+    /// Every webhook, oldest first.
+    fn hooks(&self) -> Result<Vec<Hook>, String>;
+    /// Removes the webhooks at `url`; how many.
+    fn remove_hook(&self, url: &str) -> Result<usize, String>;
+    /// At most `limit` notices due at `now`, each leased to this caller for [`NOTICE_LEASE`]
+    /// ms (another server does not take it meanwhile), with its try counted.
+    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String>;
+    /// How sending `notice` went: the webhook's status, or why it got none. A failed notice
+    /// is tried again later, [`NOTICE_TRIES`] times in all.
+    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String>;
+}
+
+/// How long a claimed notice is left to its claimant before another server may send it.
+pub const NOTICE_LEASE: i64 = 60_000;
+/// How many times a notice is tried before it is given up (and the audit says so).
+pub const NOTICE_TRIES: i64 = 5;
+
+/// When a notice that failed its `tries`th try is tried again: 5 s, 30 s, 2 min, 10 min.
+fn next_try(now: i64, tries: i64) -> i64 {
+    now + match tries {
+        ..=1 => 5_000,
+        2 => 30_000,
+        3 => 120_000,
+        _ => 600_000,
+    }
+}
+
+/// What the audit says of a notice sent, or given up.
+fn notice_detail(notice: &Notice, sent: &Result<u16, String>) -> Json {
+    let url = shown_url(&notice.url);
+    match sent {
+        Ok(status) => serde_json::json!({"url": url, "event": notice.event, "status": status}),
+        Err(why) => serde_json::json!({"url": url, "event": notice.event, "error": why}),
+    }
+}
+
+/// What becomes of a notice after a try.
+enum Fate {
+    Sent,
+    GivenUp,
+    /// Tried again at this time.
+    Again(i64),
+}
+
+/// A 2xx status is sent; anything else is tried again until the last try.
+fn notice_fate(notice: &Notice, sent: &Result<u16, String>) -> Fate {
+    let tries = notice.tries + 1;
+    match sent {
+        Ok(200..=299) => Fate::Sent,
+        _ if tries >= NOTICE_TRIES => Fate::GivenUp,
+        _ => Fate::Again(next_try(now_ms(), tries)),
+    }
+}
+
+/// A webhook's address as the audit keeps it: its scheme and host only, since the rest of a
+/// chat's incoming-webhook URL is its secret.
+pub fn shown_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    // A password in the URL (`user:secret@host`) is not kept either.
+    let host = host.rsplit('@').next().unwrap_or_default();
+    format!("{scheme}://{host}/…")
+}
+
+fn hook_detail(hook: &Hook) -> Json {
+    serde_json::json!({"for": hook.addressed, "url": shown_url(&hook.url)})
+}
+
+/// A deadline as its columns: its length in ms, and whom it escalates to.
+fn deadline_columns(post: &StepPost) -> (Option<i64>, Option<&str>) {
+    match &post.deadline {
+        Some(d) => (Some(d.after_ms), d.escalate_to.as_deref()),
+        None => (None, None),
+    }
+}
+
+/// A question whose deadline is past, as a sweep finds it.
+struct Due {
+    question: i64,
+    to: Option<String>,
+    escalate_to: Option<String>,
+    not_escalated: bool,
+    patience: Option<i64>,
+}
+
+impl Due {
+    /// Whom it goes to now, if it escalates rather than expires.
+    fn next(&self) -> Option<&str> {
+        self.escalate_to.as_deref().filter(|_| self.not_escalated)
+    }
+
+    /// The deadline of the question escalated at `now`: as long again.
+    fn next_deadline(&self, now: i64) -> i64 {
+        now.saturating_add(self.patience.unwrap_or(0))
+    }
+
+    fn escalated_detail(&self) -> Json {
+        serde_json::json!({"from": self.to, "to": self.next()})
+    }
+
+    fn expired_detail(&self) -> Json {
+        serde_json::json!({"to": self.to})
+    }
 }
 
 /// Opens the store `db` names: a `postgres://` (or `postgresql://`) URL, else an SQLite file.
@@ -223,7 +377,11 @@ fn token_detail(holder: &Holder) -> Json {
 
 /// What the audit says of a question asked, and of a step put up.
 fn asked_detail(post: &StepPost) -> Json {
-    serde_json::json!({"from": post.from, "to": post.to})
+    let deadline = post
+        .deadline
+        .as_ref()
+        .map(|d| serde_json::json!({"after_ms": d.after_ms, "escalate_to": d.escalate_to}));
+    serde_json::json!({"from": post.from, "to": post.to, "deadline": deadline})
 }
 
 fn step_detail(post: &StepPost) -> Json {

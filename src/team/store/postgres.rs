@@ -14,7 +14,7 @@ use serde_json::{Value as Json, json};
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
-const LAYOUT: i32 = 1;
+const LAYOUT: i32 = 2;
 /// Serialises the layout's creation among servers starting at once (an advisory lock's key).
 const MIGRATING: i64 = 0x696e_7465_7276_6965;
 /// Connections open at once, at most: the server's blocking threads (hundreds, under many
@@ -37,7 +37,15 @@ struct Pool {
 }
 
 fn db_error(error: ::postgres::Error) -> String {
-    format!("the team inbox's database (PostgreSQL): {error}")
+    // The error's own text is "db error" for what the server refused: its message says why.
+    match error.as_db_error() {
+        Some(refused) => format!(
+            "the team inbox's database (PostgreSQL): {}: {}",
+            refused.code().code(),
+            refused.message()
+        ),
+        None => format!("the team inbox's database (PostgreSQL): {error}"),
+    }
 }
 
 impl Postgres {
@@ -65,8 +73,12 @@ impl Postgres {
                      {layout}); use that version"
                 ));
             }
-            Some(_) => {}
-            None => {
+            // Every later layout's changes are written to be run again harmlessly.
+            _ => {
+                tx.batch_execute(include_str!("postgres-2.sql"))
+                    .map_err(db_error)?;
+                tx.batch_execute("DELETE FROM interview_layout")
+                    .map_err(db_error)?;
                 tx.execute("INSERT INTO interview_layout VALUES ($1)", &[&LAYOUT])
                     .map_err(db_error)?;
             }
@@ -161,6 +173,67 @@ fn audit(
     .map(drop)
 }
 
+/// Puts up `post`'s view as the next step of `question` (whose row the caller has locked), or
+/// finds the same view put up after the asker's last step (a retry whose first try was kept,
+/// or an asker resuming): its step, and any reply, is the one to wait on.
+fn put_step(
+    tx: &mut Transaction,
+    agent: &str,
+    question: i64,
+    post: &StepPost,
+    address: &str,
+) -> Result<Posted, ::postgres::Error> {
+    let view = post.view.to_string();
+    let same = tx.query_opt(
+        "SELECT seq FROM steps WHERE question = $1 AND seq > $2 AND view = $3
+         ORDER BY seq LIMIT 1",
+        &[&question, &post.after.unwrap_or(0), &view],
+    )?;
+    if let Some(row) = same {
+        return Ok(Posted {
+            question,
+            seq: row.get(0),
+        });
+    }
+    let seq: i64 = tx
+        .query_one(
+            "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = $1",
+            &[&question],
+        )?
+        .get(0);
+    tx.execute(
+        "INSERT INTO steps (question, seq, kind, view, asked_at)
+         VALUES ($1, $2, $3, $4, $5)",
+        &[&question, &seq, &post.kind, &view, &now_ms()],
+    )?;
+    let at = Posted { question, seq };
+    audit(
+        tx,
+        "step",
+        agent,
+        Some(address),
+        Some(at),
+        &step_detail(post),
+    )?;
+    Ok(at)
+}
+
+/// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
+fn queue_notices(
+    tx: &mut Transaction,
+    question: i64,
+    event: &str,
+    to: Option<&str>,
+    now: i64,
+) -> Result<(), ::postgres::Error> {
+    tx.execute(
+        "INSERT INTO notices (question, url, event, created_at, next_at)
+         SELECT $1, url, $2, $3, $3 FROM hooks WHERE addressed IS NOT DISTINCT FROM $4",
+        &[&question, &event, &now, &to],
+    )
+    .map(drop)
+}
+
 impl Store for Postgres {
     fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
         self.run(|tx| {
@@ -240,9 +313,13 @@ impl Store for Postgres {
 
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
         self.run(|tx| {
+            let now = now_ms();
+            let (after_ms, escalate_to) = deadline_columns(post);
+            let deadline_at = after_ms.map(|after| now.saturating_add(after));
             let created = tx.query_opt(
-                "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at)
-                 VALUES ($1, $2, $3, $4, $5, $6)
+                "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at,
+                    deadline_at, patience, escalate_to)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                  ON CONFLICT (agent, key) WHERE closed_at IS NULL DO NOTHING
                  RETURNING id",
                 &[
@@ -251,65 +328,38 @@ impl Store for Postgres {
                     &post.from.to_string(),
                     &post.folder,
                     &post.to,
-                    &now_ms(),
+                    &now,
+                    &deadline_at,
+                    &after_ms,
+                    &escalate_to,
                 ],
             )?;
-            if let Some(row) = &created {
-                let at = Posted {
-                    question: row.get(0),
-                    seq: 0,
-                };
-                audit(
-                    tx,
-                    "asked",
-                    agent,
-                    Some(address),
-                    Some(at),
-                    &asked_detail(post),
+            // Locked until the step is in: two posts of one question are numbered in turn.
+            let row = tx.query_one(
+                "SELECT id, expired_at IS NOT NULL FROM questions
+                 WHERE agent = $1 AND key = $2 AND closed_at IS NULL FOR UPDATE",
+                &[&agent, &post.key],
+            )?;
+            let (question, expired): (i64, bool) = (row.get(0), row.get(1));
+            // Asked again after nobody answered in time: it waits again, as asked now.
+            if expired {
+                tx.execute(
+                    "UPDATE questions SET expired_at = NULL, escalated_at = NULL,
+                        addressed = $2, deadline_at = $3, patience = $4, escalate_to = $5
+                     WHERE id = $1",
+                    &[&question, &post.to, &deadline_at, &after_ms, &escalate_to],
                 )?;
             }
-            // Locked until the step is in: two posts of one question are numbered in turn.
-            let question: i64 = tx
-                .query_one(
-                    "SELECT id FROM questions WHERE agent = $1 AND key = $2 AND closed_at IS NULL
-                     FOR UPDATE",
-                    &[&agent, &post.key],
-                )?
-                .get(0);
-            let view = post.view.to_string();
-            // The same view put up after the asker's last step: a retry whose first try was
-            // kept, or an asker resuming; its step (and any reply) is the one to wait on.
-            let same = tx.query_opt(
-                "SELECT seq FROM steps WHERE question = $1 AND seq > $2 AND view = $3
-                 ORDER BY seq LIMIT 1",
-                &[&question, &post.after.unwrap_or(0), &view],
-            )?;
-            if let Some(row) = same {
-                return Ok(Posted {
-                    question,
-                    seq: row.get(0),
-                });
+            let asked = created.is_some() || expired;
+            if asked {
+                let at = Posted { question, seq: 0 };
+                let detail = asked_detail(post);
+                audit(tx, "asked", agent, Some(address), Some(at), &detail)?;
             }
-            let seq: i64 = tx
-                .query_one(
-                    "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = $1",
-                    &[&question],
-                )?
-                .get(0);
-            tx.execute(
-                "INSERT INTO steps (question, seq, kind, view, asked_at)
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[&question, &seq, &post.kind, &view, &now_ms()],
-            )?;
-            let at = Posted { question, seq };
-            audit(
-                tx,
-                "step",
-                agent,
-                Some(address),
-                Some(at),
-                &step_detail(post),
-            )?;
+            let at = put_step(tx, agent, question, post, address)?;
+            if asked {
+                queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
+            }
             Ok(at)
         })
     }
@@ -317,7 +367,8 @@ impl Store for Postgres {
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
         self.run(|tx| {
             let row = tx.query_opt(
-                "SELECT s.reply, s.answered_by FROM steps s JOIN questions q ON q.id = s.question
+                "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL
+                 FROM steps s JOIN questions q ON q.id = s.question
                  WHERE s.question = $1 AND s.seq = $2 AND q.agent = $3",
                 &[&at.question, &at.seq, &agent],
             )?;
@@ -328,6 +379,7 @@ impl Store for Postgres {
                         reply: parse_json(reply),
                         by: row.get::<_, Option<String>>(1).unwrap_or_default(),
                     },
+                    None if row.get::<_, bool>(2) => ReplyState::Expired,
                     None => ReplyState::Waiting,
                 },
             })
@@ -345,13 +397,14 @@ impl Store for Postgres {
             // The question's row locked: this answer, the asker's next step and another
             // server's answer to the same step take their turns.
             let question = tx.query_opt(
-                "SELECT addressed, closed_at FROM questions WHERE id = $1 FOR UPDATE",
+                "SELECT addressed, closed_at IS NOT NULL OR expired_at IS NOT NULL
+                 FROM questions WHERE id = $1 FOR UPDATE",
                 &[&at.question],
             )?;
             let Some(question) = question else {
                 return Ok(Answered::Unknown);
             };
-            let (to, closed): (Option<String>, Option<i64>) = (question.get(0), question.get(1));
+            let (to, ended): (Option<String>, bool) = (question.get(0), question.get(1));
             let last: Option<i64> = tx
                 .query_one(
                     "SELECT max(seq) FROM steps WHERE question = $1",
@@ -362,7 +415,7 @@ impl Store for Postgres {
             if !person.may_answer(to.as_deref()) || at.seq > last || at.seq < 1 {
                 return Ok(Answered::Unknown);
             }
-            let current = closed.is_none() && at.seq == last;
+            let current = !ended && at.seq == last;
             // The one write that decides: only the current step, unanswered, takes a reply.
             let taken = current
                 && tx.execute(
@@ -419,7 +472,7 @@ impl Store for Postgres {
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
                         s.seq, s.kind, s.view
                  FROM questions q JOIN steps s ON s.question = q.id
-                 WHERE q.closed_at IS NULL AND s.reply IS NULL
+                 WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
                    AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
                  ORDER BY q.asked_at, q.id",
                 &[],
@@ -445,7 +498,8 @@ impl Store for Postgres {
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
         let row = self.run(|tx| {
             tx.query_opt(
-                "SELECT q.addressed, q.closed_at, s.seq, s.reply IS NOT NULL
+                "SELECT q.addressed, q.closed_at IS NOT NULL, s.seq, s.reply IS NOT NULL,
+                    q.expired_at IS NOT NULL
                  FROM questions q JOIN steps s ON s.question = q.id
                  WHERE q.id = $1 ORDER BY s.seq DESC LIMIT 1",
                 &[&question],
@@ -456,7 +510,8 @@ impl Store for Postgres {
             .map(|row| Progress {
                 seq: row.get(2),
                 answered: row.get(3),
-                closed: row.get::<_, Option<i64>>(1).is_some(),
+                closed: row.get(1),
+                expired: row.get(4),
             }))
     }
 
@@ -480,5 +535,164 @@ impl Store for Postgres {
                 detail: parse_json(row.get(6)),
             })
             .collect())
+    }
+
+    fn sweep(&self, now: i64) -> Result<(), String> {
+        self.run(|tx| {
+            // Rows another server is sweeping are skipped: it escalates or expires them.
+            let rows = tx.query(
+                "SELECT id, addressed, escalate_to, escalated_at IS NULL, patience FROM questions
+                 WHERE closed_at IS NULL AND expired_at IS NULL AND deadline_at <= $1
+                 FOR UPDATE SKIP LOCKED",
+                &[&now],
+            )?;
+            for row in rows {
+                let due = Due {
+                    question: row.get(0),
+                    to: row.get(1),
+                    escalate_to: row.get(2),
+                    not_escalated: row.get(3),
+                    patience: row.get(4),
+                };
+                let at = Some(Posted {
+                    question: due.question,
+                    seq: 0,
+                });
+                match due.next() {
+                    Some(next) => {
+                        tx.execute(
+                            "UPDATE questions SET addressed = $2, escalated_at = $3,
+                                deadline_at = $4
+                             WHERE id = $1",
+                            &[&due.question, &next, &now, &due.next_deadline(now)],
+                        )?;
+                        audit(tx, "escalated", "server", None, at, &due.escalated_detail())?;
+                        queue_notices(tx, due.question, "escalated", Some(next), now)?;
+                    }
+                    None => {
+                        tx.execute(
+                            "UPDATE questions SET expired_at = $2 WHERE id = $1",
+                            &[&due.question, &now],
+                        )?;
+                        audit(tx, "expired", "server", None, at, &due.expired_detail())?;
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn add_hook(&self, hook: &Hook) -> Result<(), String> {
+        self.run(|tx| {
+            tx.execute(
+                "INSERT INTO hooks (addressed, url, created_at) VALUES ($1, $2, $3)",
+                &[&hook.addressed, &hook.url, &hook.created_at],
+            )?;
+            audit(tx, "hook-added", "admin", None, None, &hook_detail(hook))
+        })
+    }
+
+    fn hooks(&self) -> Result<Vec<Hook>, String> {
+        let rows = self.run(|tx| {
+            tx.query(
+                "SELECT addressed, url, created_at FROM hooks ORDER BY id",
+                &[],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|row| Hook {
+                addressed: row.get(0),
+                url: row.get(1),
+                created_at: row.get(2),
+            })
+            .collect())
+    }
+
+    fn remove_hook(&self, url: &str) -> Result<usize, String> {
+        self.run(|tx| {
+            let count = tx.execute("DELETE FROM hooks WHERE url = $1", &[&url])?;
+            if count > 0 {
+                let detail = json!({"url": shown_url(url), "hooks": count});
+                audit(tx, "hook-removed", "admin", None, None, &detail)?;
+            }
+            Ok(usize::try_from(count).unwrap_or(usize::MAX))
+        })
+    }
+
+    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
+        self.run(|tx| {
+            // A question answered or ended before its notice went out needs none any more.
+            tx.execute(
+                "UPDATE notices SET given_up_at = $1
+                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= $1
+                   AND question IN (SELECT id FROM questions
+                                    WHERE closed_at IS NOT NULL OR expired_at IS NOT NULL)",
+                &[&now],
+            )?;
+            let rows = tx.query(
+                "SELECT n.id, n.url, n.event, n.tries, q.id, q.agent, q.folder, q.addressed,
+                    (SELECT view FROM steps WHERE question = q.id ORDER BY seq DESC LIMIT 1)
+                 FROM notices n JOIN questions q ON q.id = n.question
+                 WHERE n.sent_at IS NULL AND n.given_up_at IS NULL AND n.next_at <= $1
+                 ORDER BY n.id LIMIT $2
+                 FOR UPDATE OF n SKIP LOCKED",
+                &[&now, &limit],
+            )?;
+            let notices: Vec<Notice> = rows
+                .iter()
+                .map(|row| Notice {
+                    id: row.get(0),
+                    url: row.get(1),
+                    event: row.get(2),
+                    tries: row.get(3),
+                    question: row.get(4),
+                    agent: row.get(5),
+                    folder: row.get(6),
+                    to: row.get(7),
+                    view: row.get::<_, Option<&str>>(8).map_or(Json::Null, parse_json),
+                })
+                .collect();
+            for notice in &notices {
+                tx.execute(
+                    "UPDATE notices SET tries = tries + 1, next_at = $2 WHERE id = $1",
+                    &[&notice.id, &(now + NOTICE_LEASE)],
+                )?;
+            }
+            Ok(notices)
+        })
+    }
+
+    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
+        self.run(|tx| {
+            let now = now_ms();
+            let at = Some(Posted {
+                question: notice.question,
+                seq: 0,
+            });
+            let detail = notice_detail(notice, &sent);
+            match notice_fate(notice, &sent) {
+                Fate::Sent => {
+                    tx.execute(
+                        "UPDATE notices SET sent_at = $2 WHERE id = $1",
+                        &[&notice.id, &now],
+                    )?;
+                    audit(tx, "notified", "server", None, at, &detail)
+                }
+                Fate::GivenUp => {
+                    tx.execute(
+                        "UPDATE notices SET given_up_at = $2 WHERE id = $1",
+                        &[&notice.id, &now],
+                    )?;
+                    audit(tx, "notice-failed", "server", None, at, &detail)
+                }
+                Fate::Again(at) => tx
+                    .execute(
+                        "UPDATE notices SET next_at = $2 WHERE id = $1",
+                        &[&notice.id, &at],
+                    )
+                    .map(drop),
+            }
+        })
     }
 }

@@ -15,7 +15,7 @@ use serde_json::{Value as Json, json};
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
-const LAYOUT: i64 = 1;
+const LAYOUT: i64 = 2;
 
 /// The store in an SQLite file.
 pub struct Sqlite {
@@ -42,9 +42,17 @@ impl Sqlite {
                  {layout}); use that version"
             ));
         }
-        db.execute_batch(include_str!("sqlite.sql"))
-            .and_then(|()| db.pragma_update(None, "user_version", LAYOUT))
-            .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+        // Each layout from the one found, in one transaction: a database is at one layout.
+        let tx = db.unchecked_transaction();
+        tx.and_then(|tx| {
+            tx.execute_batch(include_str!("sqlite.sql"))?;
+            if layout < 2 {
+                tx.execute_batch(include_str!("sqlite-2.sql"))?;
+            }
+            tx.pragma_update(None, "user_version", LAYOUT)?;
+            tx.commit()
+        })
+        .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
         Ok(Sqlite { db: Mutex::new(db) })
     }
 
@@ -92,6 +100,66 @@ fn audit(
             at.map(|a| a.seq),
             detail.to_string()
         ],
+    )
+    .map(drop)
+}
+
+/// Puts up `post`'s view as the next step of `question`, or finds the same view put up after
+/// the asker's last step (a retry whose first try was kept, or an asker resuming): its step,
+/// and any reply, is the one to wait on.
+fn put_step(
+    tx: &Connection,
+    agent: &str,
+    question: i64,
+    post: &StepPost,
+    address: &str,
+) -> rusqlite::Result<Posted> {
+    let view = post.view.to_string();
+    let same: Option<i64> = tx
+        .query_row(
+            "SELECT seq FROM steps WHERE question = ?1 AND seq > ?2 AND view = ?3
+             ORDER BY seq LIMIT 1",
+            params![question, post.after.unwrap_or(0), view],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if let Some(seq) = same {
+        return Ok(Posted { question, seq });
+    }
+    let seq: i64 = tx.query_row(
+        "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = ?1",
+        params![question],
+        |row| row.get(0),
+    )?;
+    tx.execute(
+        "INSERT INTO steps (question, seq, kind, view, asked_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![question, seq, post.kind, view, now_ms()],
+    )?;
+    let at = Posted { question, seq };
+    audit(
+        tx,
+        "step",
+        agent,
+        Some(address),
+        Some(at),
+        &step_detail(post),
+    )?;
+    Ok(at)
+}
+
+/// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
+fn queue_notices(
+    tx: &Connection,
+    question: i64,
+    event: &str,
+    to: Option<&str>,
+    now: i64,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO notices (question, url, event, created_at, next_at)
+         SELECT ?1, url, ?2, ?3, ?3 FROM hooks WHERE addressed IS ?4",
+        params![question, event, now, to],
     )
     .map(drop)
 }
@@ -187,99 +255,82 @@ impl Store for Sqlite {
 
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
         self.write(|tx| {
-            let open: Option<i64> = tx
+            let now = now_ms();
+            let open: Option<(i64, Option<i64>)> = tx
                 .query_row(
-                    "SELECT id FROM questions WHERE agent = ?1 AND key = ?2 AND closed_at IS NULL",
+                    "SELECT id, expired_at FROM questions
+                     WHERE agent = ?1 AND key = ?2 AND closed_at IS NULL",
                     params![agent, post.key],
-                    |row| row.get(0),
+                    |row| Ok((row.get(0)?, row.get(1)?)),
                 )
                 .optional()?;
-            let question = match open {
-                Some(id) => id,
+            let (after_ms, escalate_to) = deadline_columns(post);
+            let deadline_at = after_ms.map(|after| now.saturating_add(after));
+            let (question, asked) = match open {
+                Some((id, None)) => (id, false),
+                // Asked again after nobody answered in time: it waits again, as asked now.
+                Some((id, Some(_))) => {
+                    tx.execute(
+                        "UPDATE questions SET expired_at = NULL, escalated_at = NULL,
+                            addressed = ?2, deadline_at = ?3, patience = ?4, escalate_to = ?5
+                         WHERE id = ?1",
+                        params![id, post.to, deadline_at, after_ms, escalate_to],
+                    )?;
+                    (id, true)
+                }
                 None => {
                     tx.execute(
-                        "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at,
+                            deadline_at, patience, escalate_to)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                         params![
                             post.key,
                             agent,
                             post.from.to_string(),
                             post.folder,
                             post.to,
-                            now_ms()
+                            now,
+                            deadline_at,
+                            after_ms,
+                            escalate_to
                         ],
                     )?;
-                    let id = tx.last_insert_rowid();
-                    let at = Posted {
-                        question: id,
-                        seq: 0,
-                    };
-                    audit(
-                        tx,
-                        "asked",
-                        agent,
-                        Some(address),
-                        Some(at),
-                        &asked_detail(post),
-                    )?;
-                    id
+                    (tx.last_insert_rowid(), true)
                 }
             };
-            let view = post.view.to_string();
-            // The same view put up after the asker's last step: a retry whose first try was
-            // kept, or an asker resuming; its step (and any reply) is the one to wait on.
-            let same: Option<i64> = tx
-                .query_row(
-                    "SELECT seq FROM steps WHERE question = ?1 AND seq > ?2 AND view = ?3
-                     ORDER BY seq LIMIT 1",
-                    params![question, post.after.unwrap_or(0), view],
-                    |row| row.get(0),
-                )
-                .optional()?;
-            if let Some(seq) = same {
-                return Ok(Posted { question, seq });
+            if asked {
+                let at = Posted { question, seq: 0 };
+                let detail = asked_detail(post);
+                audit(tx, "asked", agent, Some(address), Some(at), &detail)?;
             }
-            let seq: i64 = tx.query_row(
-                "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = ?1",
-                params![question],
-                |row| row.get(0),
-            )?;
-            tx.execute(
-                "INSERT INTO steps (question, seq, kind, view, asked_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![question, seq, post.kind, view, now_ms()],
-            )?;
-            let at = Posted { question, seq };
-            audit(
-                tx,
-                "step",
-                agent,
-                Some(address),
-                Some(at),
-                &step_detail(post),
-            )?;
+            let at = put_step(tx, agent, question, post, address)?;
+            if asked {
+                queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
+            }
             Ok(at)
         })
     }
 
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
         let db = self.lock();
-        let row: Option<(Option<String>, Option<String>)> = db
+        let row: Option<(Option<String>, Option<String>, Option<i64>)> = db
             .query_row(
-                "SELECT s.reply, s.answered_by FROM steps s JOIN questions q ON q.id = s.question
+                "SELECT s.reply, s.answered_by, q.expired_at
+                 FROM steps s JOIN questions q ON q.id = s.question
                  WHERE s.question = ?1 AND s.seq = ?2 AND q.agent = ?3",
                 params![at.question, at.seq, agent],
-                |row| Ok((row.get(0)?, row.get(1)?)),
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
             )
             .optional()
             .map_err(db_error)?;
         Ok(match row {
             None => ReplyState::Unknown,
-            Some((Some(reply), by)) => ReplyState::Replied {
+            Some((Some(reply), by, _)) => ReplyState::Replied {
                 reply: parse_json(&reply),
                 by: by.unwrap_or_default(),
             },
-            Some((None, _)) => ReplyState::Waiting,
+            Some((None, _, Some(_))) => ReplyState::Expired,
+            Some((None, _, None)) => ReplyState::Waiting,
         })
     }
 
@@ -291,21 +342,22 @@ impl Store for Sqlite {
         address: &str,
     ) -> Result<Answered, String> {
         self.write(|tx| {
-            let question: Option<(Option<String>, Option<i64>, i64)> = tx
+            let question: Option<(Option<String>, bool, i64)> = tx
                 .query_row(
-                    "SELECT addressed, closed_at, (SELECT max(seq) FROM steps WHERE question = id)
+                    "SELECT addressed, closed_at IS NOT NULL OR expired_at IS NOT NULL,
+                        (SELECT max(seq) FROM steps WHERE question = id)
                      FROM questions WHERE id = ?1",
                     params![at.question],
                     |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
                 )
                 .optional()?;
-            let Some((to, closed, last)) = question else {
+            let Some((to, ended, last)) = question else {
                 return Ok(Answered::Unknown);
             };
             if !person.may_answer(to.as_deref()) || at.seq > last || at.seq < 1 {
                 return Ok(Answered::Unknown);
             }
-            let current = closed.is_none() && at.seq == last;
+            let current = !ended && at.seq == last;
             // The one write that decides: only the current step, unanswered, takes a reply.
             let taken = current
                 && tx.execute(
@@ -364,7 +416,7 @@ impl Store for Sqlite {
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
                         s.seq, s.kind, s.view
                  FROM questions q JOIN steps s ON s.question = q.id
-                 WHERE q.closed_at IS NULL AND s.reply IS NULL
+                 WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
                    AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
                  ORDER BY q.asked_at, q.id",
             )
@@ -393,21 +445,31 @@ impl Store for Sqlite {
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
         let db = self.lock();
-        let row: Option<(Option<String>, Option<i64>, i64, bool)> = db
+        let row: Option<(Option<String>, bool, i64, bool, bool)> = db
             .query_row(
-                "SELECT q.addressed, q.closed_at, s.seq, s.reply IS NOT NULL
+                "SELECT q.addressed, q.closed_at IS NOT NULL, s.seq, s.reply IS NOT NULL,
+                    q.expired_at IS NOT NULL
                  FROM questions q JOIN steps s ON s.question = q.id
                  WHERE q.id = ?1 ORDER BY s.seq DESC LIMIT 1",
                 params![question],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+                |row| {
+                    Ok((
+                        row.get(0)?,
+                        row.get(1)?,
+                        row.get(2)?,
+                        row.get(3)?,
+                        row.get(4)?,
+                    ))
+                },
             )
             .optional()
             .map_err(db_error)?;
         Ok(row.filter(|(to, ..)| person.may_answer(to.as_deref())).map(
-            |(_, closed, seq, answered)| Progress {
+            |(_, closed, seq, answered, expired)| Progress {
                 seq,
                 answered,
-                closed: closed.is_some(),
+                closed,
+                expired,
             },
         ))
     }
@@ -434,6 +496,192 @@ impl Store for Sqlite {
             })
             .map_err(db_error)?;
         rows.collect::<rusqlite::Result<_>>().map_err(db_error)
+    }
+
+    fn sweep(&self, now: i64) -> Result<(), String> {
+        // Read first: most sweeps find nothing due, and take no write lock.
+        let due: bool = self
+            .lock()
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM questions
+                 WHERE closed_at IS NULL AND expired_at IS NULL AND deadline_at <= ?1)",
+                params![now],
+                |row| row.get(0),
+            )
+            .map_err(db_error)?;
+        if !due {
+            return Ok(());
+        }
+        self.write(|tx| {
+            let mut query = tx.prepare(
+                "SELECT id, addressed, escalate_to, escalated_at IS NULL, patience FROM questions
+                 WHERE closed_at IS NULL AND expired_at IS NULL AND deadline_at <= ?1",
+            )?;
+            let due = query
+                .query_map(params![now], |row| {
+                    Ok(Due {
+                        question: row.get(0)?,
+                        to: row.get(1)?,
+                        escalate_to: row.get(2)?,
+                        not_escalated: row.get(3)?,
+                        patience: row.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<Due>>>()?;
+            for due in due {
+                let at = Some(Posted {
+                    question: due.question,
+                    seq: 0,
+                });
+                match due.next() {
+                    Some(next) => {
+                        tx.execute(
+                            "UPDATE questions SET addressed = ?2, escalated_at = ?3,
+                                deadline_at = ?4
+                             WHERE id = ?1",
+                            params![due.question, next, now, due.next_deadline(now)],
+                        )?;
+                        audit(tx, "escalated", "server", None, at, &due.escalated_detail())?;
+                        queue_notices(tx, due.question, "escalated", Some(next), now)?;
+                    }
+                    None => {
+                        tx.execute(
+                            "UPDATE questions SET expired_at = ?2 WHERE id = ?1",
+                            params![due.question, now],
+                        )?;
+                        audit(tx, "expired", "server", None, at, &due.expired_detail())?;
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn add_hook(&self, hook: &Hook) -> Result<(), String> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO hooks (addressed, url, created_at) VALUES (?1, ?2, ?3)",
+                params![hook.addressed, hook.url, hook.created_at],
+            )?;
+            audit(tx, "hook-added", "admin", None, None, &hook_detail(hook))
+        })
+    }
+
+    fn hooks(&self) -> Result<Vec<Hook>, String> {
+        let db = self.lock();
+        let mut query = db
+            .prepare("SELECT addressed, url, created_at FROM hooks ORDER BY id")
+            .map_err(db_error)?;
+        let rows = query
+            .query_map([], |row| {
+                Ok(Hook {
+                    addressed: row.get(0)?,
+                    url: row.get(1)?,
+                    created_at: row.get(2)?,
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(db_error)
+    }
+
+    fn remove_hook(&self, url: &str) -> Result<usize, String> {
+        self.write(|tx| {
+            let count = tx.execute("DELETE FROM hooks WHERE url = ?1", params![url])?;
+            if count > 0 {
+                let detail = json!({"url": shown_url(url), "hooks": count});
+                audit(tx, "hook-removed", "admin", None, None, &detail)?;
+            }
+            Ok(count)
+        })
+    }
+
+    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
+        let due: bool = self
+            .lock()
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM notices
+                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= ?1)",
+                params![now],
+                |row| row.get(0),
+            )
+            .map_err(db_error)?;
+        if !due {
+            return Ok(Vec::new());
+        }
+        self.write(|tx| {
+            // A question answered or ended before its notice went out needs none any more.
+            tx.execute(
+                "UPDATE notices SET given_up_at = ?1
+                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= ?1
+                   AND question IN (SELECT id FROM questions
+                                    WHERE closed_at IS NOT NULL OR expired_at IS NOT NULL)",
+                params![now],
+            )?;
+            let mut query = tx.prepare(
+                "SELECT n.id, n.url, n.event, n.tries, q.id, q.agent, q.folder, q.addressed,
+                    (SELECT view FROM steps WHERE question = q.id ORDER BY seq DESC LIMIT 1)
+                 FROM notices n JOIN questions q ON q.id = n.question
+                 WHERE n.sent_at IS NULL AND n.given_up_at IS NULL AND n.next_at <= ?1
+                 ORDER BY n.id LIMIT ?2",
+            )?;
+            let notices = query
+                .query_map(params![now, limit], |row| {
+                    Ok(Notice {
+                        id: row.get(0)?,
+                        url: row.get(1)?,
+                        event: row.get(2)?,
+                        tries: row.get(3)?,
+                        question: row.get(4)?,
+                        agent: row.get(5)?,
+                        folder: row.get(6)?,
+                        to: row.get(7)?,
+                        view: row
+                            .get::<_, Option<String>>(8)?
+                            .map_or(Json::Null, |v| parse_json(&v)),
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<Notice>>>()?;
+            for notice in &notices {
+                tx.execute(
+                    "UPDATE notices SET tries = tries + 1, next_at = ?2 WHERE id = ?1",
+                    params![notice.id, now + NOTICE_LEASE],
+                )?;
+            }
+            Ok(notices)
+        })
+    }
+
+    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
+        self.write(|tx| {
+            let now = now_ms();
+            let at = Some(Posted {
+                question: notice.question,
+                seq: 0,
+            });
+            let detail = notice_detail(notice, &sent);
+            match notice_fate(notice, &sent) {
+                Fate::Sent => {
+                    tx.execute(
+                        "UPDATE notices SET sent_at = ?2 WHERE id = ?1",
+                        params![notice.id, now],
+                    )?;
+                    audit(tx, "notified", "server", None, at, &detail)
+                }
+                Fate::GivenUp => {
+                    tx.execute(
+                        "UPDATE notices SET given_up_at = ?2 WHERE id = ?1",
+                        params![notice.id, now],
+                    )?;
+                    audit(tx, "notice-failed", "server", None, at, &detail)
+                }
+                Fate::Again(at) => tx
+                    .execute(
+                        "UPDATE notices SET next_at = ?2 WHERE id = ?1",
+                        params![notice.id, at],
+                    )
+                    .map(drop),
+            }
+        })
     }
 }
 

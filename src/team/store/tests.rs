@@ -23,6 +23,7 @@ pub(super) fn post(key: &str, prompt: &str, after: Option<i64>, to: Option<&str>
         kind: "text".into(),
         view: json!({"frame": {"prompt": prompt}, "request": {}}),
         after,
+        deadline: None,
     }
 }
 
@@ -85,7 +86,8 @@ fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
             Some(Progress {
                 seq: 1,
                 answered: true,
-                closed: false
+                closed: false,
+                expired: false,
             })
         );
         // The plugin refused it: the same question with its error is the next step.
@@ -204,6 +206,175 @@ fn many_answers_at_once_to_one_step_keep_exactly_one() {
         let kept = store.audit(0).unwrap();
         assert_eq!(kept.iter().filter(|e| e.event == "answered").count(), 1);
     });
+}
+
+fn with_deadline(mut post: StepPost, after_ms: i64, escalate_to: Option<&str>) -> StepPost {
+    post.deadline = Some(Deadline {
+        after_ms,
+        escalate_to: escalate_to.map(str::to_owned),
+    });
+    post
+}
+
+fn events(store: &dyn Store, event: &str) -> Vec<AuditEntry> {
+    let all = store.audit(0).unwrap().into_iter();
+    all.filter(|e| e.event == event).collect()
+}
+
+#[test]
+fn a_question_nobody_answers_by_its_deadline_expires_and_its_asker_is_told() {
+    on_every_store(|store| {
+        let asked = with_deadline(post("k", "Deploy?", None, None), 60_000, None);
+        let at = store.post_step("ci", &asked, "a").unwrap();
+        let ann = person("ann", &[]);
+        store.sweep(now_ms()).unwrap();
+        assert_eq!(
+            store.reply("ci", at).unwrap(),
+            ReplyState::Waiting,
+            "not yet"
+        );
+        store.sweep(now_ms() + 61_000).unwrap();
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
+        assert!(store.open_questions(&ann).unwrap().is_empty());
+        assert!(store.progress(&ann, at.question).unwrap().unwrap().expired);
+        let late = store.answer(&ann, at, &json!({"answered": true}), "b");
+        assert_eq!(late.unwrap(), Answered::Gone, "too late to answer");
+        assert_eq!(events(store, "expired").len(), 1);
+        // Asked again (an asker that restarts): it waits again, where it was.
+        let again = store.post_step("ci", &asked, "a").unwrap();
+        assert_eq!(again, at);
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
+        assert_eq!(store.open_questions(&ann).unwrap().len(), 1);
+        // A question without a deadline waits as long as its asker.
+        let patient = store
+            .post_step("ci", &post("k2", "Name?", None, None), "a")
+            .unwrap();
+        store.sweep(now_ms() + 86_400_000).unwrap();
+        assert_eq!(store.reply("ci", patient).unwrap(), ReplyState::Waiting);
+    });
+}
+
+#[test]
+fn at_its_deadline_a_question_goes_once_to_whom_it_escalates_to_then_expires() {
+    on_every_store(|store| {
+        let asked = with_deadline(post("k", "Deploy?", None, Some("ann")), 60_000, Some("ops"));
+        let at = store.post_step("ci", &asked, "a").unwrap();
+        let (ann, bob) = (person("ann", &[]), person("bob", &["ops"]));
+        assert!(store.open_questions(&bob).unwrap().is_empty());
+        let due = now_ms() + 61_000;
+        // Two servers sweeping at once escalate it once.
+        std::thread::scope(|scope| {
+            let sweeping: Vec<_> = (0..2).map(|_| scope.spawn(|| store.sweep(due))).collect();
+            sweeping
+                .into_iter()
+                .for_each(|t| t.join().unwrap().unwrap());
+        });
+        assert!(store.open_questions(&ann).unwrap().is_empty());
+        assert_eq!(
+            store.open_questions(&bob).unwrap()[0].to.as_deref(),
+            Some("ops")
+        );
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
+        let escalated = events(store, "escalated");
+        assert_eq!(escalated.len(), 1);
+        assert_eq!(escalated[0].detail, json!({"from": "ann", "to": "ops"}));
+        // For as long again, then it expires: no second escalation.
+        store.sweep(due + 30_000).unwrap();
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
+        store.sweep(due + 61_000).unwrap();
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
+        assert_eq!(events(store, "escalated").len(), 1);
+    });
+}
+
+#[test]
+fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_again() {
+    on_every_store(|store| {
+        let hook = |addressed: Option<&str>, url: &str| Hook {
+            addressed: addressed.map(str::to_owned),
+            url: url.into(),
+            created_at: now_ms(),
+        };
+        store
+            .add_hook(&hook(Some("ops"), "http://chat/ops"))
+            .unwrap();
+        store.add_hook(&hook(None, "http://chat/anyone")).unwrap();
+        store
+            .add_hook(&hook(Some("dev"), "http://chat/dev"))
+            .unwrap();
+        assert_eq!(store.hooks().unwrap().len(), 3);
+        let asked = with_deadline(post("k", "Deploy?", None, Some("ops")), 60_000, Some("dev"));
+        let at = store.post_step("ci", &asked, "a").unwrap();
+        // Put up again (a retry): no second notice.
+        store.post_step("ci", &asked, "a").unwrap();
+        let claimed = store.claim_notices(now_ms(), 10).unwrap();
+        assert_eq!(claimed.len(), 1, "{claimed:?}");
+        let notice = &claimed[0];
+        assert_eq!(
+            (notice.url.as_str(), notice.event.as_str()),
+            ("http://chat/ops", "asked")
+        );
+        assert_eq!(
+            (notice.question, notice.to.as_deref()),
+            (at.question, Some("ops"))
+        );
+        assert_eq!(notice.view["frame"]["prompt"], "Deploy?");
+        // Leased: another server claiming now gets nothing.
+        assert!(store.claim_notices(now_ms(), 10).unwrap().is_empty());
+        store
+            .notice_sent(notice, Err("connection refused".into()))
+            .unwrap();
+        let retried = store.claim_notices(now_ms() + 6_000, 10).unwrap();
+        assert_eq!(retried.len(), 1);
+        assert_eq!(retried[0].tries, 1);
+        store.notice_sent(&retried[0], Ok(200)).unwrap();
+        assert!(
+            store
+                .claim_notices(now_ms() + 700_000, 10)
+                .unwrap()
+                .is_empty()
+        );
+        let notified = events(store, "notified");
+        assert_eq!(notified.len(), 1);
+        // The audit keeps the hook's host only: the rest of a chat's URL is its secret.
+        assert_eq!(notified[0].detail["url"], "http://chat/…");
+        // Escalated: the notice goes to the hooks of whom it escalated to.
+        let due = now_ms() + 61_000;
+        store.sweep(due).unwrap();
+        let escalated = store.claim_notices(due, 10).unwrap();
+        assert_eq!(escalated.len(), 1);
+        assert_eq!(
+            (escalated[0].url.as_str(), escalated[0].event.as_str()),
+            ("http://chat/dev", "escalated")
+        );
+        // A question that ended before its notice went out needs none.
+        store.notice_sent(&escalated[0], Ok(500)).unwrap();
+        store.finish("ci", at.question, "answered", "a").unwrap();
+        assert!(
+            store
+                .claim_notices(now_ms() + 700_000, 10)
+                .unwrap()
+                .is_empty()
+        );
+        // A failing hook is given up after its last try, and the audit says so.
+        let other = store.post_step("ci", &post_to_anyone("k2"), "a").unwrap();
+        let mut now = now_ms();
+        for _ in 0..NOTICE_TRIES {
+            let claimed = store.claim_notices(now, 10).unwrap();
+            assert_eq!(claimed.len(), 1);
+            assert_eq!(claimed[0].question, other.question);
+            store.notice_sent(&claimed[0], Ok(404)).unwrap();
+            now += 700_000;
+        }
+        assert!(store.claim_notices(now, 10).unwrap().is_empty());
+        assert_eq!(events(store, "notice-failed").len(), 1);
+        assert_eq!(store.remove_hook("http://chat/ops").unwrap(), 1);
+        assert_eq!(store.remove_hook("http://chat/ops").unwrap(), 0);
+    });
+}
+
+fn post_to_anyone(key: &str) -> StepPost {
+    post(key, "Anyone?", None, None)
 }
 
 /// A PostgreSQL database of a test's own (shared with the end-to-end tests).

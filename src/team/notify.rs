@@ -1,0 +1,175 @@
+//! Webhooks: telling a person or group that a question waits for them, in a body Slack's
+//! incoming webhooks take as it is (`text`, and Block Kit `blocks` with a button to the
+//! question's page), as do the chat tools that copy them (Mattermost, Rocket.Chat, Discord's
+//! `/slack` endpoints).
+//!
+//! The agent's text in it is sanitized to one line and escaped as Slack's `mrkdwn` wants
+//! (`&`, `<`, `>`), so that a question cannot mention a channel or forge a link.
+
+use std::time::Duration;
+
+use serde_json::{Value as Json, json};
+
+use super::store::Notice;
+
+/// How long one try may take, connection included.
+const TIMEOUT: Duration = Duration::from_secs(10);
+/// The most of a question's prompt a message quotes.
+const PROMPT_CHARS: usize = 300;
+
+/// Posts `notice`'s message to its webhook, linking to the page at `public_url`: the status
+/// the webhook answered with, or why it gave none.
+pub fn send(notice: &Notice, public_url: &str) -> Result<u16, String> {
+    let agent = ureq::AgentBuilder::new().timeout(TIMEOUT).build();
+    match agent
+        .post(&notice.url)
+        .send_json(message(notice, public_url))
+    {
+        Ok(response) => Ok(response.status()),
+        Err(ureq::Error::Status(status, _)) => Ok(status),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// The message of `notice`: who asks what, of whom, and the button to answer it.
+pub fn message(notice: &Notice, public_url: &str) -> Json {
+    let link = format!(
+        "{}/q/{}/",
+        public_url.trim_end_matches('/'),
+        notice.question
+    );
+    let agent = plain(&notice.agent);
+    let to = notice.to.as_deref().map_or("anyone".to_owned(), plain);
+    let prompt = prompt_of(&notice.view);
+    let place = notice
+        .folder
+        .as_deref()
+        .map(|f| format!(" in `{}`", escaped(&plain(f))))
+        .unwrap_or_default();
+    let (lead, fallback) = match notice.event.as_str() {
+        "escalated" => (
+            format!(
+                "Nobody answered in time, so this question now waits for *{}*: *{}* asks{place}",
+                escaped(&to),
+                escaped(&agent)
+            ),
+            format!("Escalated to {to}: {agent} asks"),
+        ),
+        _ => (
+            format!("*{}* asks *{}*{place}", escaped(&agent), escaped(&to)),
+            format!("{agent} asks {to}"),
+        ),
+    };
+    json!({
+        "text": format!("{fallback}: {prompt} {link}"),
+        "blocks": [
+            {
+                "type": "section",
+                "text": { "type": "mrkdwn", "text": format!("{lead}\n>{}", escaped(&prompt)) },
+            },
+            {
+                "type": "actions",
+                "elements": [{
+                    "type": "button",
+                    "text": { "type": "plain_text", "text": "Answer" },
+                    "url": link,
+                }],
+            },
+        ],
+    })
+}
+
+/// What the question asks: its current step's prompt, or for a review, that answers wait to
+/// be sent.
+fn prompt_of(view: &Json) -> String {
+    let prompt = match view["frame"]["prompt"].as_str() {
+        Some(prompt) => plain(prompt),
+        None => "Review the answers and send them".to_owned(),
+    };
+    match prompt.char_indices().nth(PROMPT_CHARS) {
+        Some((end, _)) => format!("{}…", &prompt[..end]),
+        None => prompt,
+    }
+}
+
+/// Agent text on one line, without control or invisible characters.
+fn plain(text: &str) -> String {
+    interview_text::sanitize::line(text)
+}
+
+/// `text` as Slack's `mrkdwn` reads it literally: `&`, `<` and `>` escaped, so that `<!channel>`
+/// or `<https://evil|a link>` stays text.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice(event: &str, prompt: &str) -> Notice {
+        Notice {
+            id: 1,
+            url: "http://127.0.0.1:9/hook".into(),
+            event: event.into(),
+            tries: 0,
+            question: 7,
+            agent: "ci".into(),
+            folder: Some("/src/app".into()),
+            to: Some("ops".into()),
+            view: json!({"frame": {"prompt": prompt}, "request": {}}),
+        }
+    }
+
+    #[test]
+    fn a_message_names_the_asker_the_addressee_and_links_to_the_question() {
+        let message = message(
+            &notice("asked", "Deploy now?"),
+            "https://inbox.example.com/",
+        );
+        let section = message["blocks"][0]["text"]["text"].as_str().unwrap();
+        assert_eq!(section, "*ci* asks *ops* in `/src/app`\n>Deploy now?");
+        let button = &message["blocks"][1]["elements"][0];
+        assert_eq!(button["url"], "https://inbox.example.com/q/7/");
+        assert_eq!(
+            message["text"],
+            "ci asks ops: Deploy now? https://inbox.example.com/q/7/"
+        );
+    }
+
+    #[test]
+    fn an_escalation_says_nobody_answered_in_time() {
+        let message = message(&notice("escalated", "Deploy now?"), "http://h");
+        let section = message["blocks"][0]["text"]["text"].as_str().unwrap();
+        assert!(section.starts_with("Nobody answered in time"), "{section}");
+        assert!(
+            message["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Escalated to ops")
+        );
+    }
+
+    #[test]
+    fn agent_text_cannot_mention_a_channel_forge_a_link_or_break_the_line() {
+        let prompt = "<!channel> see <https://evil.example|docs> & \u{1b}[31mred\nnext";
+        let message = message(&notice("asked", prompt), "http://h");
+        let section = message["blocks"][0]["text"]["text"].as_str().unwrap();
+        let quoted = section.split_once('>').unwrap().1;
+        assert!(
+            !quoted.contains('<') && !quoted.contains('\u{1b}'),
+            "{quoted}"
+        );
+        assert!(quoted.contains("&lt;!channel&gt;") && quoted.contains("&amp;"));
+        assert!(!quoted.contains('\n'), "{quoted}");
+    }
+
+    #[test]
+    fn a_long_prompt_is_cut() {
+        let message = message(&notice("asked", &"é".repeat(1000)), "http://h");
+        let text = message["text"].as_str().unwrap();
+        assert!(text.chars().filter(|c| *c == 'é').count() == PROMPT_CHARS);
+    }
+}
