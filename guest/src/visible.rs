@@ -107,25 +107,32 @@ impl PartialEq for Comparable<'_> {
 impl Eq for Comparable<'_> {}
 
 impl std::hash::Hash for Comparable<'_> {
-    /// Eight bytes of the comparable form at a time, each word one step of the hasher: the
-    /// duplicate check hashes every label of a list.
+    /// Eight bytes of the comparable form at a time, mixed into one word that goes to the
+    /// hasher once: the duplicate check hashes every label of a list. Mixed here because the
+    /// map's hasher (Fx) spreads words that differ in a few bytes poorly: fed the words of
+    /// "Option 1" to "Option 10000" one by one, it put 10,000 labels in about 1,000 buckets.
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let (text, fold) = self.stored();
-        state.write_usize(text.len());
         let word = |bytes: [u8; 8]| {
             let word = u64::from_le_bytes(bytes);
             if fold { ascii_lowercase(word) } else { word }
         };
+        let mut mixed = text.len() as u64;
+        let mut mix = |word: u64| {
+            mixed = (mixed ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            mixed ^= mixed >> 29;
+        };
         let mut chunks = text.as_bytes().chunks_exact(8);
         for chunk in &mut chunks {
-            state.write_u64(word(chunk.try_into().expect("eight bytes")));
+            mix(word(chunk.try_into().expect("eight bytes")));
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
             let mut padded = [0u8; 8];
             padded[..rest.len()].copy_from_slice(rest);
-            state.write_u64(word(padded));
+            mix(word(padded));
         }
+        state.write_u64(mixed);
     }
 }
 
