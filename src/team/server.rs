@@ -53,14 +53,17 @@ pub fn run(listen: &str, public_url: Option<String>, store: Box<dyn Store>) -> R
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
-    runtime.block_on(async {
+    // The store is let go last, after the runtime: PostgreSQL's blocking connections close by
+    // running a runtime of their own, which may not happen on the server's async threads.
+    let store: Arc<dyn Store> = Arc::from(store);
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("interview: the team inbox listens on http://{address}/");
         let app = App {
-            store: Arc::from(store),
+            store: store.clone(),
             answered: Arc::new(tokio::sync::Notify::new()),
         };
         let public_url = public_url.unwrap_or_else(|| format!("http://{address}"));
@@ -72,7 +75,10 @@ pub fn run(listen: &str, public_url: Option<String>, store: Box<dyn Store>) -> R
         .with_graceful_shutdown(stopped())
         .await
         .map_err(|e| format!("the server stopped: {e}"))
-    })
+    });
+    drop(runtime);
+    drop(store);
+    served
 }
 
 fn router(app: App) -> axum::Router {

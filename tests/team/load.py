@@ -47,8 +47,12 @@ def serve(listen):
                                stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = process.stderr.readline()
     assert "listens on http://" in line, line
-    # The rest of what it says is drained, so that it never blocks on a full pipe.
-    threading.Thread(target=process.stderr.read, daemon=True).start()
+    # The rest of what it says (a failure's reason) is passed on, so that it never blocks on a
+    # full pipe and a failed run says why.
+    def relay():
+        for said in process.stderr:
+            print(f"server {listen}: {said}", end="", file=sys.stderr)
+    threading.Thread(target=relay, daemon=True).start()
     return process, line.split(" on ", 1)[1].strip().rstrip("/")
 
 
@@ -168,9 +172,12 @@ def main():
         done.set()
         for thread in threads:
             thread.join(timeout=35)
+    # Stopped as a service manager stops them: each ends cleanly, its PostgreSQL connections
+    # closed off its async threads (where closing one panics).
+    stopped_with = []
     for process, _ in servers:
         process.send_signal(signal.SIGTERM)
-        process.wait(timeout=20)
+        stopped_with.append(process.wait(timeout=20))
 
     audit = subprocess.run([INTERVIEW, "inbox", "audit", "--db", options.db], check=True,
                            capture_output=True, text=True).stdout.splitlines()
@@ -211,6 +218,8 @@ def main():
         problems.append(f"the run took longer than {options.limit} s")
     if other:
         problems.append(f"answers got unexpected statuses: {other}")
+    if any(stopped_with):
+        problems.append(f"the servers, stopped with SIGTERM, exited with {stopped_with}")
     if problems:
         sys.exit("FAILED: " + "; ".join(problems))
     print("  every question answered exactly once, as the audit says")

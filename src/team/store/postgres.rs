@@ -60,10 +60,16 @@ impl Postgres {
         let mut tx = client.transaction().map_err(db_error)?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATING])
             .map_err(db_error)?;
-        tx.batch_execute(include_str!("postgres.sql"))
-            .map_err(db_error)?;
+        // Read before anything is written: a database at this layout is left alone. Its DDL
+        // would lock the tables that another server, running, is using: a server restarted
+        // mid-run that took the questions' table lock to create an index already there made
+        // that server's answers wait behind it, and one of them fail as a deadlock.
         let layout: Option<i32> = tx
-            .query_opt("SELECT max(layout) FROM interview_layout", &[])
+            .query_one("SELECT to_regclass('interview_layout') IS NOT NULL", &[])
+            .map_err(db_error)?
+            .get::<_, bool>(0)
+            .then(|| tx.query_one("SELECT max(layout) FROM interview_layout", &[]))
+            .transpose()
             .map_err(db_error)?
             .and_then(|row| row.get(0));
         match layout {
@@ -73,8 +79,12 @@ impl Postgres {
                      {layout}); use that version"
                 ));
             }
-            // Every later layout's changes are written to be run again harmlessly.
-            _ => {
+            Some(LAYOUT) => {}
+            found => {
+                if found.is_none() {
+                    tx.batch_execute(include_str!("postgres.sql"))
+                        .map_err(db_error)?;
+                }
                 tx.batch_execute(include_str!("postgres-2.sql"))
                     .map_err(db_error)?;
                 tx.batch_execute("DELETE FROM interview_layout")

@@ -43,16 +43,19 @@ impl Sqlite {
             ));
         }
         // Each layout from the one found, in one transaction: a database is at one layout.
-        let tx = db.unchecked_transaction();
-        tx.and_then(|tx| {
-            tx.execute_batch(include_str!("sqlite.sql"))?;
-            if layout < 2 {
-                tx.execute_batch(include_str!("sqlite-2.sql"))?;
-            }
-            tx.pragma_update(None, "user_version", LAYOUT)?;
-            tx.commit()
-        })
-        .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+        // A database at this layout is left alone (its DDL would wait on other servers' work).
+        if layout < LAYOUT {
+            let tx = db.unchecked_transaction();
+            tx.and_then(|tx| {
+                tx.execute_batch(include_str!("sqlite.sql"))?;
+                if layout < 2 {
+                    tx.execute_batch(include_str!("sqlite-2.sql"))?;
+                }
+                tx.pragma_update(None, "user_version", LAYOUT)?;
+                tx.commit()
+            })
+            .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+        }
         Ok(Sqlite { db: Mutex::new(db) })
     }
 
@@ -715,6 +718,38 @@ mod tests {
         ));
         let meta = std::fs::metadata(&path).unwrap();
         assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    }
+
+    #[test]
+    fn a_database_of_layout_1_is_brought_to_layout_2_keeping_its_questions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        let old = Connection::open(&path).unwrap();
+        old.execute_batch(include_str!("sqlite.sql")).unwrap();
+        old.execute(
+            "INSERT INTO questions (key, agent, asker, asked_at) VALUES ('k', 'ci', '{}', 1)",
+            [],
+        )
+        .unwrap();
+        old.pragma_update(None, "user_version", 1).unwrap();
+        drop(old);
+        let store = Sqlite::open(&path).unwrap();
+        let post = crate::team::store::tests::post("k", "Name?", None, None);
+        let at = store.post_step("ci", &post, "a").unwrap();
+        assert_eq!(
+            at,
+            Posted {
+                question: 1,
+                seq: 1
+            },
+            "the old question is found"
+        );
+        store.sweep(now_ms()).unwrap();
+        assert!(store.hooks().unwrap().is_empty());
+        drop(store);
+        // Opened again at its layout: nothing to do, and nothing lost.
+        let store = Sqlite::open(&path).unwrap();
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
     }
 
     #[test]

@@ -373,6 +373,44 @@ fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_ag
     });
 }
 
+#[test]
+fn a_postgres_database_of_layout_1_is_brought_to_layout_2_and_then_left_alone() {
+    let Some(database) = scratch::Database::create() else {
+        return;
+    };
+    let mut old = ::postgres::Client::connect(&database.url, ::postgres::NoTls).unwrap();
+    old.batch_execute(include_str!("postgres.sql")).unwrap();
+    old.batch_execute(
+        "INSERT INTO interview_layout VALUES (1);
+         INSERT INTO questions (key, agent, asker, asked_at) VALUES ('k', 'ci', '{}', 1);",
+    )
+    .unwrap();
+    let store = postgres::Postgres::open(&database.url).unwrap();
+    let at = store
+        .post_step("ci", &post("k", "Name?", None, None), "a")
+        .unwrap();
+    assert_eq!(at.seq, 1, "the old question is found");
+    store.sweep(now_ms()).unwrap();
+    // Opened again while another connection holds the questions' table: a server at this
+    // layout writes no DDL, so it does not wait on it.
+    let mut busy = old.transaction().unwrap();
+    busy.batch_execute("LOCK TABLE questions IN ROW EXCLUSIVE MODE")
+        .unwrap();
+    let (opened, waited) = std::sync::mpsc::channel();
+    let url = database.url.clone();
+    std::thread::spawn(move || opened.send(postgres::Postgres::open(&url).is_ok()));
+    let opened = waited.recv_timeout(std::time::Duration::from_secs(10));
+    busy.rollback().unwrap();
+    assert_eq!(opened, Ok(true), "opening waited on the table, or failed");
+    let layouts: Vec<i32> = old
+        .query("SELECT layout FROM interview_layout", &[])
+        .unwrap()
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(layouts, [2]);
+}
+
 fn post_to_anyone(key: &str) -> StepPost {
     post(key, "Anyone?", None, None)
 }
