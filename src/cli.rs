@@ -824,6 +824,14 @@ impl Collected {
     /// `--inbox`, `--to`, `--deadline` and `--escalate-to`.
     fn team(&mut self, spec: &Spec) -> Result<Option<TeamInbox>, UsageError> {
         let Some(url) = self.value(spec, "inbox") else {
+            for option in ["to", "deadline", "escalate-to"] {
+                if self.values.contains_key(option) {
+                    let message = format!(
+                        "--{option} is for questions asked through a team inbox: it needs --inbox"
+                    );
+                    return Err(self.error(Some(spec), message));
+                }
+            }
             return Ok(None);
         };
         let deadline_ms = match self.value(spec, "deadline") {
@@ -846,9 +854,15 @@ impl Collected {
                 .to_owned();
             return Err(self.error(Some(spec), message));
         }
+        let to = self.value(spec, "to");
+        if escalate_to.is_some() && escalate_to == to {
+            let message =
+                "--escalate-to names whom --to names: escalating would ask them again".to_owned();
+            return Err(self.error(Some(spec), message));
+        }
         Ok(Some(TeamInbox {
             url,
-            to: self.value(spec, "to"),
+            to,
             deadline_ms,
             escalate_to,
         }))

@@ -3,8 +3,11 @@
 //! question's page), as do the chat tools that copy them (Mattermost, Rocket.Chat, Discord's
 //! `/slack` endpoints).
 //!
-//! The agent's text in it is sanitized to one line and escaped as Slack's `mrkdwn` wants
-//! (`&`, `<`, `>`), so that a question cannot mention a channel or forge a link.
+//! The agent's text (the question, its folder) is only in the Block Kit section, sanitized to
+//! one line and escaped as Slack's `mrkdwn` wants (`&`, `<`, `>`), so that a question cannot
+//! mention a channel or forge a link there; the plain `text`, which the other chat tools render
+//! as Markdown (where `@channel` and `[a](link)` would work), holds only names the admin gave
+//! and the link. The section is kept within Slack's 3,000 characters.
 
 use std::time::Duration;
 
@@ -14,8 +17,11 @@ use super::store::Notice;
 
 /// How long one try may take, connection included.
 const TIMEOUT: Duration = Duration::from_secs(10);
-/// The most of a question's prompt a message quotes.
+/// The most of a question's prompt a message quotes, and of its folder.
 const PROMPT_CHARS: usize = 300;
+const FOLDER_CHARS: usize = 200;
+/// The most a Block Kit section's text may hold.
+const SECTION_CHARS: usize = 3000;
 
 /// Posts `notice`'s message to its webhook, linking to the page at `public_url`: the status
 /// the webhook answered with, or why it gave none.
@@ -27,7 +33,8 @@ pub fn send(notice: &Notice, public_url: &str) -> Result<u16, String> {
     {
         Ok(response) => Ok(response.status()),
         Err(ureq::Error::Status(status, _)) => Ok(status),
-        Err(error) => Err(error.to_string()),
+        // Its kind only: ureq's words for it begin with the URL, whose path is the secret.
+        Err(ureq::Error::Transport(failed)) => Err(failed.kind().to_string()),
     }
 }
 
@@ -44,7 +51,7 @@ pub fn message(notice: &Notice, public_url: &str) -> Json {
     let place = notice
         .folder
         .as_deref()
-        .map(|f| format!(" in `{}`", escaped(&plain(f))))
+        .map(|f| format!(" in `{}`", escaped(&cut(&plain(f), FOLDER_CHARS))))
         .unwrap_or_default();
     let (lead, fallback) = match notice.event.as_str() {
         "escalated" => (
@@ -53,7 +60,7 @@ pub fn message(notice: &Notice, public_url: &str) -> Json {
                 escaped(&to),
                 escaped(&agent)
             ),
-            format!("Escalated to {to}: {agent} asks"),
+            format!("Nobody answered in time: {agent} asks {to} instead"),
         ),
         _ => (
             format!("*{}* asks *{}*{place}", escaped(&agent), escaped(&to)),
@@ -61,11 +68,11 @@ pub fn message(notice: &Notice, public_url: &str) -> Json {
         ),
     };
     json!({
-        "text": format!("{fallback}: {prompt} {link}"),
+        "text": format!("{fallback}: {link}"),
         "blocks": [
             {
                 "type": "section",
-                "text": { "type": "mrkdwn", "text": format!("{lead}\n>{}", escaped(&prompt)) },
+                "text": { "type": "mrkdwn", "text": section(&lead, &prompt) },
             },
             {
                 "type": "actions",
@@ -82,13 +89,37 @@ pub fn message(notice: &Notice, public_url: &str) -> Json {
 /// What the question asks: its current step's prompt, or for a review, that answers wait to
 /// be sent.
 fn prompt_of(view: &Json) -> String {
-    let prompt = match view["frame"]["prompt"].as_str() {
-        Some(prompt) => plain(prompt),
+    match view["frame"]["prompt"].as_str() {
+        Some(prompt) => cut(&plain(prompt), PROMPT_CHARS),
         None => "Review the answers and send them".to_owned(),
-    };
-    match prompt.char_indices().nth(PROMPT_CHARS) {
-        Some((end, _)) => format!("{}…", &prompt[..end]),
-        None => prompt,
+    }
+}
+
+/// The section's text: `lead`, and the prompt quoted below it, escaped, within Slack's limit
+/// (escaping may make a prompt five times longer).
+fn section(lead: &str, prompt: &str) -> String {
+    let text = format!("{lead}\n>{}", escaped(prompt));
+    if text.chars().count() <= SECTION_CHARS {
+        return text;
+    }
+    // Cut where no escape is split: at a character of the prompt, before escaping.
+    let room = SECTION_CHARS.saturating_sub(lead.chars().count() + 3);
+    let mut kept = String::new();
+    for c in prompt.chars() {
+        let next = escaped(c.encode_utf8(&mut [0; 4]));
+        if kept.chars().count() + next.chars().count() > room {
+            break;
+        }
+        kept.push_str(&next);
+    }
+    format!("{lead}\n>{kept}…")
+}
+
+/// `text` cut to `chars` characters, with an ellipsis when it was longer.
+fn cut(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
     }
 }
 
@@ -135,7 +166,7 @@ mod tests {
         assert_eq!(button["url"], "https://inbox.example.com/q/7/");
         assert_eq!(
             message["text"],
-            "ci asks ops: Deploy now? https://inbox.example.com/q/7/"
+            "ci asks ops: https://inbox.example.com/q/7/"
         );
     }
 
@@ -144,11 +175,10 @@ mod tests {
         let message = message(&notice("escalated", "Deploy now?"), "http://h");
         let section = message["blocks"][0]["text"]["text"].as_str().unwrap();
         assert!(section.starts_with("Nobody answered in time"), "{section}");
-        assert!(
-            message["text"]
-                .as_str()
-                .unwrap()
-                .starts_with("Escalated to ops")
+        let text = message["text"].as_str().unwrap();
+        assert_eq!(
+            text,
+            "Nobody answered in time: ci asks ops instead: http://h/q/7/"
         );
     }
 
@@ -164,12 +194,37 @@ mod tests {
         );
         assert!(quoted.contains("&lt;!channel&gt;") && quoted.contains("&amp;"));
         assert!(!quoted.contains('\n'), "{quoted}");
+        // The plain text, which other chat tools render as Markdown, holds none of it.
+        let text = message["text"].as_str().unwrap();
+        assert!(
+            !text.contains("channel") && !text.contains("evil"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_section_stays_within_slacks_limit_whatever_the_agent_sent() {
+        // Everything as long as it may be, and made five times longer by escaping.
+        let mut long = notice("asked", &"&".repeat(1000));
+        long.folder = Some("&".repeat(5000));
+        (long.agent, long.to) = ("&".repeat(64), Some("&".repeat(64)));
+        let message = message(&long, "http://h");
+        let section = message["blocks"][0]["text"]["text"].as_str().unwrap();
+        assert!(
+            section.chars().count() <= SECTION_CHARS,
+            "{}",
+            section.len()
+        );
+        assert!(
+            section.ends_with("&amp;…"),
+            "no escape is cut in two: {section}"
+        );
     }
 
     #[test]
     fn a_long_prompt_is_cut() {
         let message = message(&notice("asked", &"é".repeat(1000)), "http://h");
-        let text = message["text"].as_str().unwrap();
-        assert!(text.chars().filter(|c| *c == 'é').count() == PROMPT_CHARS);
+        let section = message["blocks"][0]["text"]["text"].as_str().unwrap();
+        assert_eq!(section.chars().filter(|c| *c == 'é').count(), PROMPT_CHARS);
     }
 }

@@ -147,10 +147,10 @@ async fn view(
                 format!("no question {question} for {} to answer", person.name),
             ));
         };
-        let view = if progress.expired {
-            json!({ "seq": DONE, "kind": "done", "ending": "expired" })
-        } else if progress.closed {
+        let view = if progress.closed {
             json!({ "seq": DONE, "kind": "done", "ending": "sent" })
+        } else if progress.expired {
+            json!({ "seq": DONE, "kind": "done", "ending": "expired" })
         } else if progress.answered {
             json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" })
         } else {

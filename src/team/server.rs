@@ -304,6 +304,12 @@ async fn post_step(
         }
         Some(d) => {
             let escalate_to = d.escalate_to.filter(|to| !to.is_empty());
+            if escalate_to.is_some() && escalate_to == to {
+                return Err(Refusal(
+                    StatusCode::BAD_REQUEST,
+                    "deadline.escalate_to is whom the question is for already".into(),
+                ));
+            }
             addressee(&app, "--escalate-to", escalate_to.as_deref()).await?;
             Some(Deadline {
                 after_ms: d.after_ms,

@@ -256,6 +256,34 @@ pub trait Store: Send + Sync {
     fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String>;
 }
 
+/// Closes `?1`'s question of key `?2` that expired longer ago than its deadline's length at
+/// `?3`: a request asked again after that (a daily job's) starts afresh, rather than being
+/// answered with what was said to the last one. The same SQL for both stores (`?N` is `$N` in
+/// PostgreSQL's).
+const CLOSE_STALE: &str = "UPDATE questions SET closed_at = ?3, status = 'expired'
+     WHERE agent = ?1 AND key = ?2 AND closed_at IS NULL AND expired_at IS NOT NULL
+       AND expired_at < ?3 - coalesce(patience, 0)";
+
+/// The questions whose deadline is past at `?1` and whose person has the turn (their last step
+/// unanswered): a question whose asker is judging a reply is not taken from the person who
+/// gave it.
+const DUE: &str = "closed_at IS NULL AND expired_at IS NULL AND deadline_at <= ?1
+       AND (SELECT s.reply IS NULL FROM steps s WHERE s.question = questions.id
+            ORDER BY s.seq DESC LIMIT 1)";
+
+/// The notices not to send any more at `?1`: their question ended, or its person answered its
+/// current step (they are on it).
+const STALE_NOTICES: &str = "UPDATE notices SET given_up_at = ?1
+     WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= ?1
+       AND question IN (SELECT q.id FROM questions q
+                        WHERE q.closed_at IS NOT NULL OR q.expired_at IS NOT NULL
+                           OR (SELECT s.reply IS NOT NULL FROM steps s WHERE s.question = q.id
+                               ORDER BY s.seq DESC LIMIT 1))";
+
+/// Gives up the notices still due on the hook at `?1`, at `?2`.
+const REMOVED_HOOK_NOTICES: &str = "UPDATE notices SET given_up_at = ?2
+     WHERE url = ?1 AND sent_at IS NULL AND given_up_at IS NULL";
+
 /// How long a claimed notice is left to its claimant before another server may send it.
 pub const NOTICE_LEASE: i64 = 60_000;
 /// How many times a notice is tried before it is given up (and the audit says so).
@@ -280,22 +308,23 @@ fn notice_detail(notice: &Notice, sent: &Result<u16, String>) -> Json {
     }
 }
 
-/// What becomes of a notice after a try.
-enum Fate {
-    Sent,
-    GivenUp,
-    /// Tried again at this time.
-    Again(i64),
-}
-
-/// A 2xx status is sent; anything else is tried again until the last try.
-fn notice_fate(notice: &Notice, sent: &Result<u16, String>) -> Fate {
+/// What becomes of a notice after a try: the update that records it (`?1` the notice, `?2`
+/// the time it sets, `?3` the tries its claim counted, so that a claim whose lease ran out and
+/// was taken by another server changes nothing), its time, and what the audit says, if
+/// anything. A 2xx status is sent; anything else is tried again until the last try.
+fn notice_fate(notice: &Notice, sent: &Result<u16, String>) -> (String, i64, Option<&'static str>) {
     let tries = notice.tries + 1;
-    match sent {
-        Ok(200..=299) => Fate::Sent,
-        _ if tries >= NOTICE_TRIES => Fate::GivenUp,
-        _ => Fate::Again(next_try(now_ms(), tries)),
-    }
+    let now = now_ms();
+    let (column, at, event) = match sent {
+        Ok(200..=299) => ("sent_at", now, Some("notified")),
+        _ if tries >= NOTICE_TRIES => ("given_up_at", now, Some("notice-failed")),
+        _ => ("next_at", next_try(now, tries), None),
+    };
+    let sql = format!(
+        "UPDATE notices SET {column} = ?2
+         WHERE id = ?1 AND tries = ?3 AND sent_at IS NULL AND given_up_at IS NULL"
+    );
+    (sql, at, event)
 }
 
 /// A webhook's address as the audit keeps it: its scheme and host only, since the rest of a

@@ -36,6 +36,11 @@ struct Pool {
     open: usize,
 }
 
+/// SQL shared with the SQLite store, in PostgreSQL's placeholders (`?1` is `$1`).
+fn pg(sql: &str) -> String {
+    sql.replace('?', "$")
+}
+
 fn db_error(error: ::postgres::Error) -> String {
     // The error's own text is "db error" for what the server refused: its message says why.
     match error.as_db_error() {
@@ -324,6 +329,7 @@ impl Store for Postgres {
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
         self.run(|tx| {
             let now = now_ms();
+            tx.execute(&pg(CLOSE_STALE), &[&agent, &post.key, &now])?;
             let (after_ms, escalate_to) = deadline_columns(post);
             let deadline_at = after_ms.map(|after| now.saturating_add(after));
             let created = tx.query_opt(
@@ -351,7 +357,9 @@ impl Store for Postgres {
                 &[&agent, &post.key],
             )?;
             let (question, expired): (i64, bool) = (row.get(0), row.get(1));
-            // Asked again after nobody answered in time: it waits again, as asked now.
+            // Asked again, by a new run, after nobody answered in time: it waits again, as asked
+            // now. (The run that was told time is up posts nothing more.)
+            let expired = expired && post.after.is_none();
             if expired {
                 tx.execute(
                     "UPDATE questions SET expired_at = NULL, escalated_at = NULL,
@@ -551,9 +559,10 @@ impl Store for Postgres {
         self.run(|tx| {
             // Rows another server is sweeping are skipped: it escalates or expires them.
             let rows = tx.query(
-                "SELECT id, addressed, escalate_to, escalated_at IS NULL, patience FROM questions
-                 WHERE closed_at IS NULL AND expired_at IS NULL AND deadline_at <= $1
-                 FOR UPDATE SKIP LOCKED",
+                &pg(&format!(
+                    "SELECT id, addressed, escalate_to, escalated_at IS NULL, patience
+                     FROM questions WHERE {DUE} FOR UPDATE SKIP LOCKED"
+                )),
                 &[&now],
             )?;
             for row in rows {
@@ -622,6 +631,8 @@ impl Store for Postgres {
     fn remove_hook(&self, url: &str) -> Result<usize, String> {
         self.run(|tx| {
             let count = tx.execute("DELETE FROM hooks WHERE url = $1", &[&url])?;
+            // A hook removed (its URL leaked, say) is told nothing more.
+            tx.execute(&pg(REMOVED_HOOK_NOTICES), &[&url, &now_ms()])?;
             if count > 0 {
                 let detail = json!({"url": shown_url(url), "hooks": count});
                 audit(tx, "hook-removed", "admin", None, None, &detail)?;
@@ -632,14 +643,7 @@ impl Store for Postgres {
 
     fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
         self.run(|tx| {
-            // A question answered or ended before its notice went out needs none any more.
-            tx.execute(
-                "UPDATE notices SET given_up_at = $1
-                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= $1
-                   AND question IN (SELECT id FROM questions
-                                    WHERE closed_at IS NOT NULL OR expired_at IS NOT NULL)",
-                &[&now],
-            )?;
+            tx.execute(&pg(STALE_NOTICES), &[&now])?;
             let rows = tx.query(
                 "SELECT n.id, n.url, n.event, n.tries, q.id, q.agent, q.folder, q.addressed,
                     (SELECT view FROM steps WHERE question = q.id ORDER BY seq DESC LIMIT 1)
@@ -675,34 +679,17 @@ impl Store for Postgres {
 
     fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
         self.run(|tx| {
-            let now = now_ms();
-            let at = Some(Posted {
-                question: notice.question,
-                seq: 0,
-            });
-            let detail = notice_detail(notice, &sent);
-            match notice_fate(notice, &sent) {
-                Fate::Sent => {
-                    tx.execute(
-                        "UPDATE notices SET sent_at = $2 WHERE id = $1",
-                        &[&notice.id, &now],
-                    )?;
-                    audit(tx, "notified", "server", None, at, &detail)
-                }
-                Fate::GivenUp => {
-                    tx.execute(
-                        "UPDATE notices SET given_up_at = $2 WHERE id = $1",
-                        &[&notice.id, &now],
-                    )?;
-                    audit(tx, "notice-failed", "server", None, at, &detail)
-                }
-                Fate::Again(at) => tx
-                    .execute(
-                        "UPDATE notices SET next_at = $2 WHERE id = $1",
-                        &[&notice.id, &at],
-                    )
-                    .map(drop),
+            let (sql, at, event) = notice_fate(notice, &sent);
+            let kept = tx.execute(&pg(&sql), &[&notice.id, &at, &(notice.tries + 1)])? == 1;
+            if let (true, Some(event)) = (kept, event) {
+                let question = Some(Posted {
+                    question: notice.question,
+                    seq: 0,
+                });
+                let detail = notice_detail(notice, &sent);
+                audit(tx, event, "server", None, question, &detail)?;
             }
+            Ok(())
         })
     }
 }

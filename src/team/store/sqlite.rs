@@ -43,11 +43,17 @@ impl Sqlite {
             ));
         }
         // Each layout from the one found, in one transaction: a database is at one layout.
-        // A database at this layout is left alone (its DDL would wait on other servers' work).
+        // A database at this layout is left alone (its DDL would wait on other servers' work);
+        // an older one is brought up in one immediate transaction, its layout read again inside
+        // it, so that two servers opening one file at once bring it up once.
         if layout < LAYOUT {
-            let tx = db.unchecked_transaction();
+            let mut db = db;
+            let tx = db.transaction_with_behavior(TransactionBehavior::Immediate);
             tx.and_then(|tx| {
-                tx.execute_batch(include_str!("sqlite.sql"))?;
+                let layout: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+                if layout < 1 {
+                    tx.execute_batch(include_str!("sqlite.sql"))?;
+                }
                 if layout < 2 {
                     tx.execute_batch(include_str!("sqlite-2.sql"))?;
                 }
@@ -55,6 +61,7 @@ impl Sqlite {
                 tx.commit()
             })
             .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+            return Ok(Sqlite { db: Mutex::new(db) });
         }
         Ok(Sqlite { db: Mutex::new(db) })
     }
@@ -259,6 +266,7 @@ impl Store for Sqlite {
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
         self.write(|tx| {
             let now = now_ms();
+            tx.execute(CLOSE_STALE, params![agent, post.key, now])?;
             let open: Option<(i64, Option<i64>)> = tx
                 .query_row(
                     "SELECT id, expired_at FROM questions
@@ -270,9 +278,9 @@ impl Store for Sqlite {
             let (after_ms, escalate_to) = deadline_columns(post);
             let deadline_at = after_ms.map(|after| now.saturating_add(after));
             let (question, asked) = match open {
-                Some((id, None)) => (id, false),
-                // Asked again after nobody answered in time: it waits again, as asked now.
-                Some((id, Some(_))) => {
+                // Asked again, by a new run, after nobody answered in time: it waits again, as
+                // asked now. (The run that was told time is up posts nothing more.)
+                Some((id, Some(_))) if post.after.is_none() => {
                     tx.execute(
                         "UPDATE questions SET expired_at = NULL, escalated_at = NULL,
                             addressed = ?2, deadline_at = ?3, patience = ?4, escalate_to = ?5
@@ -281,6 +289,7 @@ impl Store for Sqlite {
                     )?;
                     (id, true)
                 }
+                Some((id, _)) => (id, false),
                 None => {
                     tx.execute(
                         "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at,
@@ -506,8 +515,7 @@ impl Store for Sqlite {
         let due: bool = self
             .lock()
             .query_row(
-                "SELECT EXISTS (SELECT 1 FROM questions
-                 WHERE closed_at IS NULL AND expired_at IS NULL AND deadline_at <= ?1)",
+                &format!("SELECT EXISTS (SELECT 1 FROM questions WHERE {DUE})"),
                 params![now],
                 |row| row.get(0),
             )
@@ -516,10 +524,10 @@ impl Store for Sqlite {
             return Ok(());
         }
         self.write(|tx| {
-            let mut query = tx.prepare(
+            let mut query = tx.prepare(&format!(
                 "SELECT id, addressed, escalate_to, escalated_at IS NULL, patience FROM questions
-                 WHERE closed_at IS NULL AND expired_at IS NULL AND deadline_at <= ?1",
-            )?;
+                 WHERE {DUE}"
+            ))?;
             let due = query
                 .query_map(params![now], |row| {
                     Ok(Due {
@@ -590,6 +598,8 @@ impl Store for Sqlite {
     fn remove_hook(&self, url: &str) -> Result<usize, String> {
         self.write(|tx| {
             let count = tx.execute("DELETE FROM hooks WHERE url = ?1", params![url])?;
+            // A hook removed (its URL leaked, say) is told nothing more.
+            tx.execute(REMOVED_HOOK_NOTICES, params![url, now_ms()])?;
             if count > 0 {
                 let detail = json!({"url": shown_url(url), "hooks": count});
                 audit(tx, "hook-removed", "admin", None, None, &detail)?;
@@ -612,14 +622,7 @@ impl Store for Sqlite {
             return Ok(Vec::new());
         }
         self.write(|tx| {
-            // A question answered or ended before its notice went out needs none any more.
-            tx.execute(
-                "UPDATE notices SET given_up_at = ?1
-                 WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= ?1
-                   AND question IN (SELECT id FROM questions
-                                    WHERE closed_at IS NOT NULL OR expired_at IS NOT NULL)",
-                params![now],
-            )?;
+            tx.execute(STALE_NOTICES, params![now])?;
             let mut query = tx.prepare(
                 "SELECT n.id, n.url, n.event, n.tries, q.id, q.agent, q.folder, q.addressed,
                     (SELECT view FROM steps WHERE question = q.id ORDER BY seq DESC LIMIT 1)
@@ -656,34 +659,17 @@ impl Store for Sqlite {
 
     fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
         self.write(|tx| {
-            let now = now_ms();
-            let at = Some(Posted {
-                question: notice.question,
-                seq: 0,
-            });
-            let detail = notice_detail(notice, &sent);
-            match notice_fate(notice, &sent) {
-                Fate::Sent => {
-                    tx.execute(
-                        "UPDATE notices SET sent_at = ?2 WHERE id = ?1",
-                        params![notice.id, now],
-                    )?;
-                    audit(tx, "notified", "server", None, at, &detail)
-                }
-                Fate::GivenUp => {
-                    tx.execute(
-                        "UPDATE notices SET given_up_at = ?2 WHERE id = ?1",
-                        params![notice.id, now],
-                    )?;
-                    audit(tx, "notice-failed", "server", None, at, &detail)
-                }
-                Fate::Again(at) => tx
-                    .execute(
-                        "UPDATE notices SET next_at = ?2 WHERE id = ?1",
-                        params![notice.id, at],
-                    )
-                    .map(drop),
+            let (sql, at, event) = notice_fate(notice, &sent);
+            let kept = tx.execute(&sql, params![notice.id, at, notice.tries + 1])? == 1;
+            if let (true, Some(event)) = (kept, event) {
+                let question = Some(Posted {
+                    question: notice.question,
+                    seq: 0,
+                });
+                let detail = notice_detail(notice, &sent);
+                audit(tx, event, "server", None, question, &detail)?;
             }
+            Ok(())
         })
     }
 }

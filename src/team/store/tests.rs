@@ -411,6 +411,92 @@ fn a_postgres_database_of_layout_1_is_brought_to_layout_2_and_then_left_alone() 
     assert_eq!(layouts, [2]);
 }
 
+#[test]
+fn a_deadline_takes_nothing_from_a_person_who_answered_in_time_nor_gives_back_a_stale_answer() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let asked = with_deadline(post("k", "Deploy?", None, None), 60_000, None);
+        let first = store.post_step("ci", &asked, "a").unwrap();
+        store
+            .answer(&ann, first, &json!({"answered": true}), "b")
+            .unwrap();
+        // The deadline passes while the asker judges the answer: the person has done their part.
+        store.sweep(now_ms() + 61_000).unwrap();
+        assert!(
+            !store
+                .progress(&ann, first.question)
+                .unwrap()
+                .unwrap()
+                .expired
+        );
+        assert!(events(store, "expired").is_empty());
+        // Its next step comes after the deadline: nobody answers it, and it expires.
+        let next = with_deadline(post("k", "Really?", Some(first.seq), None), 60_000, None);
+        let second = store.post_step("ci", &next, "a").unwrap();
+        store.sweep(now_ms() + 61_000).unwrap();
+        assert_eq!(store.reply("ci", second).unwrap(), ReplyState::Expired);
+        // The same run putting up another step does not make it wait again: only a new run does.
+        let late = with_deadline(post("k", "Sure?", Some(second.seq), None), 60_000, None);
+        let third = store.post_step("ci", &late, "a").unwrap();
+        assert_eq!(store.reply("ci", third).unwrap(), ReplyState::Expired);
+        assert_eq!(events(store, "asked").len(), 1);
+        // A new run long after its expiry (a daily job asking the same): a new question, asked
+        // afresh, not the old one answered with what was said to it.
+        let today = with_deadline(post("k2", "Deploy?", None, None), 1_000, None);
+        let at = store.post_step("ci", &today, "a").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1_100));
+        store.sweep(now_ms()).unwrap();
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
+        std::thread::sleep(std::time::Duration::from_millis(1_100));
+        let again = store.post_step("ci", &today, "a").unwrap();
+        assert_ne!(again.question, at.question, "a new question");
+        assert_eq!(store.reply("ci", again).unwrap(), ReplyState::Waiting);
+    });
+}
+
+#[test]
+fn a_notice_is_not_sent_once_its_person_answered_or_its_hook_was_removed() {
+    on_every_store(|store| {
+        let hook = |url: &str| Hook {
+            addressed: None,
+            url: url.into(),
+            created_at: now_ms(),
+        };
+        store.add_hook(&hook("http://chat/a")).unwrap();
+        let at = store
+            .post_step("ci", &post("k", "Name?", None, None), "a")
+            .unwrap();
+        store
+            .answer(&person("ann", &[]), at, &json!({"submitted": "Ada"}), "b")
+            .unwrap();
+        assert!(
+            store.claim_notices(now_ms(), 10).unwrap().is_empty(),
+            "answered"
+        );
+        store
+            .post_step("ci", &post("k2", "Name?", None, None), "a")
+            .unwrap();
+        assert_eq!(store.remove_hook("http://chat/a").unwrap(), 1);
+        assert!(
+            store.claim_notices(now_ms(), 10).unwrap().is_empty(),
+            "removed"
+        );
+        // A try whose lease ran out and was taken by another server changes nothing.
+        store.add_hook(&hook("http://chat/b")).unwrap();
+        store
+            .post_step("ci", &post("k3", "Name?", None, None), "a")
+            .unwrap();
+        let first = store.claim_notices(now_ms(), 10).unwrap();
+        let second = store
+            .claim_notices(now_ms() + NOTICE_LEASE + 1, 10)
+            .unwrap();
+        assert_eq!((first.len(), second.len()), (1, 1));
+        store.notice_sent(&first[0], Ok(200)).unwrap();
+        store.notice_sent(&second[0], Ok(200)).unwrap();
+        assert_eq!(events(store, "notified").len(), 1);
+    });
+}
+
 fn post_to_anyone(key: &str) -> StepPost {
     post(key, "Anyone?", None, None)
 }
