@@ -165,6 +165,7 @@ fuzz_target!(|data: &[u8]| {
                 ReviewReply::Edit(n) => assert!((n as usize) < request.items.len()),
                 ReviewReply::Decline => assert!(request.declinable),
                 ReviewReply::Submit | ReviewReply::Cancel => {}
+                ReviewReply::TimeUp => panic!("a typed line is never the host's time-up"),
             }
         }
     }

@@ -176,6 +176,7 @@ pub fn check_review(request: &ReviewRequest, reply: &ReviewReply) {
         ReviewReply::Edit(i) => assert!((*i as usize) < request.items.len(), "edit {i}"),
         ReviewReply::Decline => assert!(request.declinable, "declined an undeclinable review"),
         ReviewReply::Submit | ReviewReply::Cancel => {}
+        ReviewReply::TimeUp => panic!("a person's reply is never the host's time-up"),
     }
 }
 
