@@ -412,7 +412,10 @@ class Plugin:
         try:
             instance = self._linker(call).instantiate(store, self._component)
         except wasmtime.WasmtimeError as error:
-            raise PluginError(f"cannot instantiate the component: {_chain(error)}") from error
+            # The budget counts from here, so a tick may end it while the instance is made.
+            raise PluginError(f"cannot instantiate the component: {_failure(error, call)}"
+                              if _root_cause(error) == "wasm trap: interrupt"
+                              else f"cannot instantiate the component: {_chain(error)}") from error
         interface = instance.get_export_index(store, TOOL)
         if interface is None:
             # In the Rust host's words (wasmtime's), so that both say the same of a component
