@@ -95,8 +95,9 @@ pub struct TeamInbox {
     pub escalate_to: Option<String>,
 }
 
-/// The longest `--deadline`: 30 days, in ms.
-const LONGEST_DEADLINE_MS: i64 = 30 * 86_400_000;
+/// The deadlines a question may have, in ms: 1 s to 30 days (`--deadline`, and what the team
+/// inbox's server takes from any asker).
+pub const DEADLINES_MS: std::ops::RangeInclusive<i64> = 1_000..=30 * 86_400_000;
 
 /// A span of time as people write it, `90s`, `30m`, `12h`, `7d`: in ms; `None` when it does
 /// not read as one, or is too long to count.
@@ -836,7 +837,7 @@ impl Collected {
         };
         let deadline_ms = match self.value(spec, "deadline") {
             Some(span) => match span_ms(&span) {
-                Some(ms) if (1_000..=LONGEST_DEADLINE_MS).contains(&ms) => Some(ms),
+                Some(ms) if DEADLINES_MS.contains(&ms) => Some(ms),
                 _ => {
                     let message = format!(
                         "invalid --deadline '{}': a span from 1s to 30d, as 90s, 30m, 12h, 7d",

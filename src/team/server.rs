@@ -34,8 +34,6 @@ const RECHECK: Duration = Duration::from_secs(1);
 /// How often each server looks for deadlines past and notices due; every server does, and the
 /// database gives each question's escalation and each notice to one of them.
 const SWEEP: Duration = Duration::from_secs(1);
-/// The longest deadline a question may have: 30 days.
-const LONGEST_DEADLINE_MS: i64 = 30 * 86_400_000;
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -296,7 +294,7 @@ async fn post_step(
     let to = body.to.filter(|to| !to.is_empty());
     addressee(&app, "--to", to.as_deref()).await?;
     let deadline = match body.deadline {
-        Some(d) if !(1_000..=LONGEST_DEADLINE_MS).contains(&d.after_ms) => {
+        Some(d) if !crate::cli::DEADLINES_MS.contains(&d.after_ms) => {
             return Err(Refusal(
                 StatusCode::BAD_REQUEST,
                 "deadline.after_ms must be from 1 s to 30 days".into(),
