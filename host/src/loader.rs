@@ -23,14 +23,15 @@
 
 use std::path::PathBuf;
 use std::ptr::NonNull;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Once, OnceLock};
 
 use wasmtime::component::Component;
 use wasmtime::{Config, CustomCodeMemory, Engine};
 
 use crate::Error;
 use crate::engine_settings;
-use crate::sandbox::Ticker;
+use crate::sandbox;
 
 #[cfg(feature = "compile")]
 mod cache;
@@ -125,32 +126,57 @@ static PRECOMPILED: &PageAligned<[u8]> = &PageAligned(*include_bytes!(concat!(
 #[cfg_attr(not(target_arch = "x86_64"), repr(C, align(65536)))]
 struct PageAligned<T: ?Sized>(T);
 
-/// The built-in plugin, ready to run, with the engine it runs in and the thread that advances
-/// that engine's epoch. One per process, made at first use and never dropped: its code runs
-/// from the executable's own pages, which wasmtime registers by address, so a second
-/// component over the same bytes cannot exist at the same time, and there is nothing to free.
+/// The built-in plugin, ready to run, with the engine it runs in. One per process, made at
+/// first use and never dropped: its code runs from the executable's own pages, which wasmtime
+/// registers by address, so a second component over the same bytes cannot exist at the same
+/// time, and there is nothing to free.
 pub(crate) struct Builtin {
     pub(crate) engine: Engine,
     pub(crate) compiled: Compiled,
-    _ticker: Ticker,
 }
+
+static BUILTIN: OnceLock<Result<Builtin, String>> = OnceLock::new();
 
 /// The built-in plugin; an error says why its code cannot run in this process.
 pub(crate) fn builtin() -> Result<&'static Builtin, Error> {
-    static BUILTIN: OnceLock<Result<Builtin, String>> = OnceLock::new();
+    start_epoch_thread();
+    // Made here, or by the epoch thread if it got there first (then this waits for it).
     BUILTIN
-        .get_or_init(|| {
-            let engine = Engine::new(&running_config(false)).map_err(|e| format!("{e:#}"))?;
-            let component = precompiled(&engine, &PRECOMPILED.0)?;
-            let ticker = Ticker::start(&engine);
-            Ok(Builtin {
-                engine,
-                compiled: Compiled::in_memory(component),
-                _ticker: ticker,
-            })
-        })
+        .get_or_init(make_builtin)
         .as_ref()
         .map_err(|reason| Error::Precompiled(reason.clone()))
+}
+
+/// Starts making the built-in plugin on another thread: see [`crate::Plugin::preload`].
+pub(crate) fn preload() {
+    start_epoch_thread();
+}
+
+fn make_builtin() -> Result<Builtin, String> {
+    let engine = Engine::new(&running_config(false)).map_err(|e| format!("{e:#}"))?;
+    let component = precompiled(&engine, &PRECOMPILED.0)?;
+    Ok(Builtin {
+        engine,
+        compiled: Compiled::in_memory(component),
+    })
+}
+
+/// Starts, once a process, the thread that advances the built-in plugin's epoch (by which a
+/// call's compute time is bounded) for as long as the process lives. It makes the plugin
+/// first, unless [`builtin`] is already making it: a caller that starts it early (a command
+/// before it reads its arguments) finds the plugin made, or half made, when it needs it.
+fn start_epoch_thread() {
+    static STARTED: Once = Once::new();
+    STARTED.call_once(|| {
+        std::thread::Builder::new()
+            .name("interview-epoch".into())
+            .spawn(|| {
+                if let Ok(builtin) = BUILTIN.get_or_init(make_builtin) {
+                    sandbox::tick(&builtin.engine, &AtomicBool::new(false));
+                }
+            })
+            .expect("spawning the epoch thread");
+    });
 }
 
 /// The component whose code `bytes` hold, as `Engine::precompile_component` wrote them, run

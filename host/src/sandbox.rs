@@ -110,14 +110,17 @@ impl Ticker {
         let (engine, flag) = (engine.clone(), stop.clone());
         std::thread::Builder::new()
             .name("interview-epoch".into())
-            .spawn(move || {
-                while !flag.load(Ordering::Relaxed) {
-                    std::thread::sleep(TICK);
-                    engine.increment_epoch();
-                }
-            })
+            .spawn(move || tick(&engine, &flag))
             .expect("spawning the epoch thread");
         Ticker { stop }
+    }
+}
+
+/// Advances `engine`'s epoch every [`TICK`] until `stop` is set.
+pub(crate) fn tick(engine: &Engine, stop: &AtomicBool) {
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(TICK);
+        engine.increment_epoch();
     }
 }
 

@@ -172,6 +172,14 @@ fn compile(_: &[u8], _: &PluginBuilder) -> Result<(Engine, Compiled, LoadKind), 
 }
 
 impl Plugin {
+    /// Starts making the built-in plugin ready on a thread of its own (the one that will
+    /// bound its calls' compute time), so that a [`Plugin::load`] made a little later, once
+    /// the caller has read its arguments and its request, finds it ready or nearly so. Call it
+    /// as early as possible; it returns at once, and does nothing when called again.
+    pub fn preload() {
+        loader::preload();
+    }
+
     /// The built-in plugin, with the default limits.
     pub fn load() -> Result<Plugin, Error> {
         Plugin::builder().build()
