@@ -583,6 +583,16 @@ Examples:
   interview inbox                              answer every agent's questions here";
 
 /// Parses the arguments after the program's name.
+/// Whether `args` (after the program's name) are one of the team inbox server's commands
+/// (`inbox serve|token|hook|audit`), which have a parser of their own, in a build with the
+/// `team-server` feature.
+pub fn is_team_server_command(args: &[OsString]) -> bool {
+    args.first().is_some_and(|a| a == "inbox")
+        && args
+            .get(1)
+            .is_some_and(|a| ["serve", "token", "hook", "audit"].iter().any(|c| a == *c))
+}
+
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Parsed, UsageError> {
     use lexopt::Arg::{Long, Short, Value};
     let mut parser = lexopt::Parser::from_args(args);

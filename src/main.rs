@@ -74,7 +74,7 @@ fn through_inbox(
 /// is asked.
 #[cfg(feature = "team")]
 fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
-    let deadline = team.deadline_ms.map(|after_ms| team::store::Deadline {
+    let deadline = team.deadline_ms.map(|after_ms| team::Deadline {
         after_ms,
         escalate_to: team.escalate_to,
     });
@@ -83,21 +83,19 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
 }
 
 fn main() -> ExitCode {
-    #[cfg(feature = "team")]
-    {
-        let args: Vec<_> = std::env::args_os().skip(1).collect();
-        if team::admin::is_team_command(&args) {
-            return match team::admin::run(args) {
-                Ok(()) => Exit::Answered.into(),
-                Err((code, message)) => {
-                    let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
-                    ExitCode::from(code)
-                }
-            };
-        }
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    if cli::is_team_server_command(&args) {
+        return team_server(args);
     }
-    let cli = match cli::parse(std::env::args_os().skip(1)) {
-        Ok(Parsed::Run(cli)) => *cli,
+    let cli = match cli::parse(args) {
+        Ok(Parsed::Run(cli)) => {
+            // The built-in plugin is made ready on its epoch thread while this one reads the
+            // request and finds the person.
+            if cli.component.is_none() && !cli.perf_map {
+                Plugin::preload();
+            }
+            *cli
+        }
         Ok(Parsed::Print(text)) => {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             return Exit::Answered.into();
@@ -118,6 +116,31 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `interview inbox serve|token|hook|audit`: the team inbox's server and its administration.
+#[cfg(feature = "team-server")]
+fn team_server(args: Vec<std::ffi::OsString>) -> ExitCode {
+    match team::admin::run(args) {
+        Ok(()) => Exit::Answered.into(),
+        Err((code, message)) => {
+            let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Without the server, its commands say how to get a build that has it (exit 2).
+#[cfg(not(feature = "team-server"))]
+fn team_server(args: Vec<std::ffi::OsString>) -> ExitCode {
+    let command = args[1].to_string_lossy();
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "interview: `interview inbox {command}` is the team inbox's server, which this build leaves \
+         out (it only asks through one, with --inbox URL). Build it with the team-server feature: \
+         cargo install --path . --features team-server"
+    );
+    Exit::Invalid.into()
 }
 
 type FailureReply = Box<dyn FnOnce(&str) -> serde_json::Value>;
@@ -151,7 +174,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Schema { format } => {
             let mut session = plugin
-                .session(interview_host::ui::NoPerson(
+                .session(crate::people::nobody(
                     interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
@@ -210,7 +233,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Err(exit) => return Ok(exit),
             };
             let mut session = plugin
-                .session(interview_host::ui::NoPerson(
+                .session(crate::people::nobody(
                     interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;
@@ -240,7 +263,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             // A plugin that cannot start would fail every line alike: said once, as when the
             // component does not load.
             plugin
-                .session(interview_host::ui::NoPerson(
+                .session(crate::people::nobody(
                     interview_host::ui::Absence::NoTerminal,
                 ))
                 .map_err(plugin_error)?;

@@ -150,8 +150,15 @@ pub fn stop_on_signals() -> Arc<AtomicBool> {
 
 /// The person of a request withdrawn (Ctrl-C) from an inbox before anything was answered:
 /// interrupted at the first question, so that the plugin says so in its result.
-pub fn withdrawn() -> ScriptedUi {
-    ScriptedUi::interrupted()
+pub fn withdrawn() -> Box<dyn Ui> {
+    Box::new(ScriptedUi::interrupted())
+}
+
+/// Nobody to ask, for why. Boxed as every other person of this command is: the plugin is linked
+/// to the imports of one type of UI once a process, and each other type costs a linking of its
+/// own (a tenth of a millisecond) at the start of the run that needs it.
+pub fn nobody(why: Absence) -> Box<dyn Ui> {
+    Box::new(NoPerson(why))
 }
 
 /// Routes Ctrl-C, SIGTERM and SIGHUP to the person's UI, so that the plugin returns the

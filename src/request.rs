@@ -166,7 +166,7 @@ pub fn judged_invalid(
     arguments: &str,
 ) -> Option<Json> {
     let result = plugin
-        .session(interview_host::ui::NoPerson(
+        .session(crate::people::nobody(
             interview_host::ui::Absence::NoTerminal,
         ))
         .and_then(|mut session| session.call(tool, arguments))

@@ -62,7 +62,7 @@ pub fn invalid(plugin: &Plugin, call: &Call, server: Option<&str>) -> bool {
             tool, arguments, ..
         } => request::judged_invalid(plugin, tool, arguments).is_some(),
         Call::Elicit { request } => plugin
-            .session(interview_host::ui::NoPerson(
+            .session(crate::people::nobody(
                 interview_host::ui::Absence::NoTerminal,
             ))
             .and_then(|mut session| session.elicit(request, server))

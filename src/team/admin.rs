@@ -30,15 +30,7 @@ Usage:
 --since       seconds since the epoch, or an age: 90s, 30m, 12h, 7d
 ";
 
-/// Whether `args` (after the program's name) are one of these commands.
-pub fn is_team_command(args: &[OsString]) -> bool {
-    args.first().is_some_and(|a| a == "inbox")
-        && args
-            .get(1)
-            .is_some_and(|a| ["serve", "token", "hook", "audit"].iter().any(|c| a == *c))
-}
-
-/// Runs the command in `args` (see [`is_team_command`]); `Err` is what to say on stderr,
+/// Runs the command in `args` (see [`crate::cli::is_team_server_command`]); `Err` is what to say on stderr,
 /// usage errors with the usage (exit 2), others exit 4.
 pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let usage = |message: String| (2, format!("{message}\n\n{USAGE}"));

@@ -7,11 +7,31 @@
 //! the plugin, keeps every step, answer and token in its [`store`], and answers each step
 //! exactly once, escalates or expires questions at their deadline, and tells people by webhook
 //! ([`notify`]). Its own commands (`inbox serve|token|hook|audit`) are read in [`admin`].
+//!
+//! The asking side is the `team` feature, in the default build; the server and its commands are
+//! `team-server`, which a machine that only asks leaves out (axum, tokio's network, the
+//! PostgreSQL client: a fifth of the executable, and of its start).
 
+#[cfg(feature = "team-server")]
 pub mod admin;
+#[cfg(feature = "team-server")]
 mod notify;
+#[cfg(feature = "team-server")]
 mod page;
 pub mod remote;
+#[cfg(feature = "team-server")]
 mod server;
+#[cfg(feature = "team-server")]
 pub mod store;
+#[cfg(feature = "team-server")]
 mod token;
+
+/// How long a question waits for a person before its asker is told nobody answered, and whom
+/// it goes to first when nobody did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deadline {
+    /// From when it is asked, in ms.
+    pub after_ms: i64,
+    /// Whom the question goes to at the deadline, for as long again, before it expires.
+    pub escalate_to: Option<String>,
+}

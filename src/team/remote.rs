@@ -19,7 +19,7 @@ use interview_host::ui::{
 };
 use serde_json::{Value as Json, json};
 
-use super::store::Deadline;
+use super::Deadline;
 use crate::inbox::{Ask, Call, From};
 
 /// How long a long poll asks the server to wait, and how long the connection may take beyond.

@@ -91,15 +91,7 @@ pub struct StepPost {
     pub deadline: Option<Deadline>,
 }
 
-/// How long a question waits for a person before its asker is told nobody answered, and whom
-/// it goes to first when nobody did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Deadline {
-    /// From when it is asked, in ms.
-    pub after_ms: i64,
-    /// Whom the question goes to at the deadline, for as long again, before it expires.
-    pub escalate_to: Option<String>,
-}
+pub use super::Deadline;
 
 /// Where a posted step sits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
