@@ -170,9 +170,20 @@ fn failure_reply(command: &Command) -> Option<FailureReply> {
 type Failure = (Exit, String);
 
 fn run(cli: Cli) -> Result<Exit, Failure> {
-    let plugin = load(&cli)?;
-    match cli.command {
+    let Cli {
+        command,
+        component,
+        no_cache,
+        perf_map,
+    } = cli;
+    let loading = Loading {
+        component,
+        no_cache,
+        perf_map,
+    };
+    match command {
         Command::Schema { format } => {
+            let plugin = loading.load()?;
             let mut session = plugin
                 .session(crate::people::nobody(
                     interview_host::ui::Absence::NoTerminal,
@@ -197,6 +208,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "web")]
             open_timeout,
         } => {
+            let plugin = loading.load()?;
             #[cfg(feature = "team")]
             let team = team.map(team_inbox).transpose()?;
             #[cfg(not(feature = "team"))]
@@ -220,7 +232,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "web")]
             web,
         } => inbox::window::run(
-            &plugin,
+            &loading.load()?,
             &inbox::window::Options {
                 numbered,
                 #[cfg(feature = "web")]
@@ -228,10 +240,11 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             },
         ),
         Command::Check { request, tool } => {
-            let arguments = match read_request(&plugin, &request, request::unreadable) {
+            let arguments = match read_request(&request, request::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
+            let plugin = loading.load()?;
             let mut session = plugin
                 .session(crate::people::nobody(
                     interview_host::ui::Absence::NoTerminal,
@@ -255,6 +268,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             response_key,
             complete_key,
         } => {
+            let plugin = loading.load()?;
             let state = state.then(|| serve::StateKeys {
                 question: serve::keys(&question_key),
                 response: response_key,
@@ -300,7 +314,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             mut asking,
             journal: Journaling { journal },
         } => {
-            let arguments = match read_request(&plugin, &request, request::unreadable) {
+            let arguments = match read_request(&request, request::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
@@ -309,14 +323,21 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 arguments: arguments.clone(),
                 skip_response: asking.skip_response.clone(),
             };
+            // The request is read and its person found before the plugin is waited for.
+            let plugin;
             let person = match asking.team.take() {
                 #[cfg(feature = "team")]
-                Some(team) => Box::new(team_inbox(team)?.ui_for("ask", call, None, None)),
+                Some(team) => {
+                    let person = Box::new(team_inbox(team)?.ui_for("ask", call, None, None));
+                    plugin = loading.load()?;
+                    person
+                }
                 #[cfg(not(feature = "team"))]
                 Some(_) => unreachable!("--inbox is an option of builds with the team feature"),
                 None => {
                     let mut person = asking.reaching.person(request == "-")?;
                     let route = inbox::Route::choose(asking.reaching.ui, &mut person);
+                    plugin = loading.load()?;
                     if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
                         return Ok(exit);
                     }
@@ -341,7 +362,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             reaching,
             journal: Journaling { journal },
         } => {
-            let text = match read_request(&plugin, &request, request::unreadable_elicitation) {
+            let text = match read_request(&request, request::unreadable_elicitation) {
                 Ok(text) => text,
                 Err(exit) => return Ok(exit),
             };
@@ -350,21 +371,25 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 request: text.clone(),
             };
             let route = inbox::Route::choose(reaching.ui, &mut person);
+            // A plugin that cannot start is answered here, with the request read: from stdin
+            // it can't be read again for the id to answer under.
+            let failed = |(exit, message): Failure| {
+                warn(&message);
+                Ok(answer(
+                    &request::failed_elicitation(&text, &message, &[]),
+                    exit,
+                ))
+            };
+            let plugin = match loading.load() {
+                Ok(plugin) => plugin,
+                Err(failure) => return failed(failure),
+            };
             if let Some(exit) = through_inbox(&plugin, route, call, server.clone(), &mut person)? {
                 return Ok(exit);
             }
             let mut session = match plugin.session(person) {
                 Ok(session) => session,
-                // Answered here, with the request read: from stdin it can't be read again for
-                // the id to answer under.
-                Err(error) => {
-                    let (exit, message) = plugin_error(error);
-                    warn(&message);
-                    return Ok(answer(
-                        &request::failed_elicitation(&text, &message, &[]),
-                        exit,
-                    ));
-                }
+                Err(error) => return failed(plugin_error(error)),
             };
             if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
             {
@@ -375,24 +400,35 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
     }
 }
 
-fn load(cli: &Cli) -> Result<Plugin, Failure> {
-    let mut builder = Plugin::builder();
-    if let Some(path) = &cli.component {
-        builder = builder.component_path(path);
+/// How the plugin is made ready (`--component`, `--no-cache`, `--perf-map`): each command
+/// loads it where it needs it, after reading what it can without it, since the built-in plugin
+/// is being made on its own thread meanwhile (see `main`).
+struct Loading {
+    component: Option<PathBuf>,
+    no_cache: bool,
+    perf_map: bool,
+}
+
+impl Loading {
+    fn load(&self) -> Result<Plugin, Failure> {
+        let mut builder = Plugin::builder();
+        if let Some(path) = &self.component {
+            builder = builder.component_path(path);
+        }
+        if self.no_cache {
+            builder = builder.cache_dir(None);
+        }
+        let plugin = builder
+            .perf_map(self.perf_map)
+            .build()
+            .map_err(plugin_error)?;
+        if let interview_host::LoadKind::Rebuilt(reason) = plugin.load_kind() {
+            warn(&format!(
+                "the compiled plugin in the cache was not used ({reason}); it was compiled again"
+            ));
+        }
+        Ok(plugin)
     }
-    if cli.no_cache {
-        builder = builder.cache_dir(None);
-    }
-    let plugin = builder
-        .perf_map(cli.perf_map)
-        .build()
-        .map_err(plugin_error)?;
-    if let interview_host::LoadKind::Rebuilt(reason) = plugin.load_kind() {
-        warn(&format!(
-            "the compiled plugin in the cache was not used ({reason}); it was compiled again"
-        ));
-    }
-    Ok(plugin)
 }
 
 type PersonSession = Session<Box<dyn Ui>>;
@@ -598,12 +634,10 @@ fn leave_to_exit(mut session: PersonSession) {
 /// The request text from a file or standard input, within the plugin's size limit. One that
 /// cannot be read is answered here, as the plugin answers an invalid one: `reply` on stdout, the
 /// reason on stderr, and exit 2.
-fn read_request(
-    plugin: &Plugin,
-    source: &str,
-    reply: fn(&str) -> serde_json::Value,
-) -> Result<String, Exit> {
-    request::read(source, plugin.limits().request_bytes())
+/// The request at `source` (a file, or `-`), within the limit of the command's plugins (the
+/// default limits): read before the plugin is, which is being made meanwhile (see `main`).
+fn read_request(source: &str, reply: fn(&str) -> serde_json::Value) -> Result<String, Exit> {
+    request::read(source, interview_host::Limits::default().request_bytes())
         .map_err(|message| refuse(&message, reply))
 }
 

@@ -165,10 +165,13 @@ pub fn judged_invalid(
     tool: &str,
     arguments: &str,
 ) -> Option<Json> {
+    // Boxed as the command's other people are, so that the plugin is linked once a run (see
+    // `people::nobody`, which this file, shared with the fuzz targets, cannot reach).
+    let nobody: Box<dyn interview_host::ui::Ui> = Box::new(interview_host::ui::NoPerson(
+        interview_host::ui::Absence::NoTerminal,
+    ));
     let result = plugin
-        .session(crate::people::nobody(
-            interview_host::ui::Absence::NoTerminal,
-        ))
+        .session(nobody)
         .and_then(|mut session| session.call(tool, arguments))
         .ok()
         .filter(|result| result.status == Status::Invalid)?;
