@@ -56,9 +56,7 @@ fn through_inbox(
     let stop = people::stop_on_signals();
     let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
     let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
-        *person = Box::new(interview_host::ui::NoPerson(
-            interview_host::ui::Absence::NoInbox,
-        ));
+        *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
         return Ok(None);
     };
     let exit = match call {
@@ -288,9 +286,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "team")]
             let team = asking.team.take().map(team_inbox).transpose()?;
             let mut person: Box<dyn Ui> = if through_team {
-                Box::new(interview_host::ui::NoPerson(
-                    interview_host::ui::Absence::NoInbox,
-                ))
+                crate::people::nobody(interview_host::ui::Absence::NoInbox)
             } else {
                 asking.reaching.person(true)?
             };
@@ -624,9 +620,7 @@ fn elicit(
 fn leave_to_exit(mut session: PersonSession) {
     drop(std::mem::replace(
         session.ui_mut(),
-        Box::new(interview_host::ui::NoPerson(
-            interview_host::ui::Absence::NoTerminal,
-        )),
+        crate::people::nobody(interview_host::ui::Absence::NoTerminal),
     ));
     std::mem::forget(session);
 }

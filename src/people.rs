@@ -40,7 +40,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
              its terminal, where another program reads the keys (an open `interview inbox` is \
              asked instead)"
         );
-        return Box::new(NoPerson(Absence::Background));
+        return nobody(Absence::Background);
     }
     if keys_on_terminal
         && !numbered
@@ -52,11 +52,11 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
     }
     let (lines, interrupter, out): (_, _, Box<dyn Write>) = if request_on_stdin {
         let Ok((lines, interrupter)) = LineReader::tty() else {
-            return Box::new(NoPerson(Absence::NoTerminal));
+            return nobody(Absence::NoTerminal);
         };
         // The questions go where the answers come from: stderr may be captured by the caller.
         let Ok(tty) = tty() else {
-            return Box::new(NoPerson(Absence::NoTerminal));
+            return nobody(Absence::NoTerminal);
         };
         (lines, interrupter, Box::new(tty))
     } else {

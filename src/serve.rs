@@ -253,9 +253,9 @@ fn with_person(
         Err(error) => {
             // The UI went down with the session that could not start; a plugin that cannot
             // start will not start for the next request either.
-            *asker = Some(Box::new(interview_host::ui::NoPerson(
+            *asker = Some(crate::people::nobody(
                 interview_host::ui::Absence::NoTerminal,
-            )));
+            ));
             return failed(&error.chain(), &[]);
         }
     };
