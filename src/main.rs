@@ -4,10 +4,11 @@
 mod cli;
 mod exit;
 mod inbox;
+mod input;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod people;
-mod request;
+mod results;
 mod serve;
 #[cfg(feature = "team")]
 mod team;
@@ -157,11 +158,11 @@ fn failure_reply(command: &Command) -> Option<FailureReply> {
             Some(Box::new(move |message| {
                 // Read here to answer with the request's id: the plugin failed before it read it.
                 let limit = interview_host::Limits::default().request_bytes();
-                let text = request::read(&source, limit).unwrap_or_default();
-                request::failed_elicitation(&text, message, &[])
+                let text = input::read(&source, limit).unwrap_or_default();
+                results::failed_elicitation(&text, message, &[])
             }))
         }
-        _ => Some(Box::new(|message| request::failed(message, &[]))),
+        _ => Some(Box::new(|message| results::failed(message, &[]))),
     }
 }
 
@@ -238,7 +239,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             },
         ),
         Command::Check { request, tool } => {
-            let arguments = match read_request(&request, request::unreadable) {
+            let arguments = match read_request(&request, results::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
@@ -310,7 +311,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             mut asking,
             journal: Journaling { journal },
         } => {
-            let arguments = match read_request(&request, request::unreadable) {
+            let arguments = match read_request(&request, results::unreadable) {
                 Ok(arguments) => arguments,
                 Err(exit) => return Ok(exit),
             };
@@ -347,7 +348,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             } = asking;
             let mut session = plugin.session(person).map_err(plugin_error)?;
             session.set_skip_response(skip_response);
-            if let Err(exit) = keep_journal(&mut session, journal, request::unusable_journal) {
+            if let Err(exit) = keep_journal(&mut session, journal, results::unusable_journal) {
                 return Ok(exit);
             }
             ask(session, &tool, &arguments)
@@ -358,7 +359,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             reaching,
             journal: Journaling { journal },
         } => {
-            let text = match read_request(&request, request::unreadable_elicitation) {
+            let text = match read_request(&request, results::unreadable_elicitation) {
                 Ok(text) => text,
                 Err(exit) => return Ok(exit),
             };
@@ -372,7 +373,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let failed = |(exit, message): Failure| {
                 warn(&message);
                 Ok(answer(
-                    &request::failed_elicitation(&text, &message, &[]),
+                    &results::failed_elicitation(&text, &message, &[]),
                     exit,
                 ))
             };
@@ -387,7 +388,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(session) => session,
                 Err(error) => return failed(plugin_error(error)),
             };
-            if let Err(exit) = keep_journal(&mut session, journal, request::unreadable_elicitation)
+            if let Err(exit) = keep_journal(&mut session, journal, results::unreadable_elicitation)
             {
                 return Ok(exit);
             }
@@ -525,9 +526,9 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
     let result = match session.call(tool, arguments) {
         Ok(result) => result,
         Err(error @ Error::Journal { .. }) => {
-            return Ok(refuse(&error.to_string(), request::unusable_journal));
+            return Ok(refuse(&error.to_string(), results::unusable_journal));
         }
-        Err(error) => return plugin_failed(error, request::failed),
+        Err(error) => return plugin_failed(error, results::failed),
     };
     warn_recovered(session.recovered_from());
     let json: serde_json::Value =
@@ -579,11 +580,11 @@ fn elicit(
     let elicitation = match session.elicit(request, server) {
         Ok(elicitation) => elicitation,
         Err(error @ Error::Journal { .. }) => {
-            return Ok(refuse(&error.to_string(), request::unreadable_elicitation));
+            return Ok(refuse(&error.to_string(), results::unreadable_elicitation));
         }
         Err(error) => {
             return plugin_failed(error, |failure, given| {
-                request::failed_elicitation(request, failure, given)
+                results::failed_elicitation(request, failure, given)
             });
         }
     };
@@ -625,13 +626,12 @@ fn leave_to_exit(mut session: PersonSession) {
     std::mem::forget(session);
 }
 
-/// The request text from a file or standard input, within the plugin's size limit. One that
-/// cannot be read is answered here, as the plugin answers an invalid one: `reply` on stdout, the
-/// reason on stderr, and exit 2.
-/// The request at `source` (a file, or `-`), within the limit of the command's plugins (the
-/// default limits): read before the plugin is, which is being made meanwhile (see `main`).
+/// The request at `source` (a file, or `-`), within the size limit of the command's plugins (the
+/// default limits), read before the plugin is, which is being made meanwhile (see `main`). One
+/// that cannot be read is answered here, as the plugin answers an invalid one: `reply` on
+/// stdout, the reason on stderr, and exit 2.
 fn read_request(source: &str, reply: fn(&str) -> serde_json::Value) -> Result<String, Exit> {
-    request::read(source, interview_host::Limits::default().request_bytes())
+    input::read(source, interview_host::Limits::default().request_bytes())
         .map_err(|message| refuse(&message, reply))
 }
 
@@ -672,7 +672,7 @@ fn plugin_failed(
     if !matches!(error, Error::Trap { .. }) {
         return Err(plugin_error(error));
     }
-    let (failure, given) = request::failure(error);
+    let (failure, given) = results::failure(error);
     warn(&failure);
     print_json(&reply(&failure, &given))?;
     Ok(Exit::Failed)
@@ -681,7 +681,7 @@ fn plugin_failed(
 /// Says on stderr that a result was saved by playing the person's replies back.
 fn warn_recovered(failure: Option<&str>) {
     if let Some(failure) = failure {
-        warn(&request::recovered(failure));
+        warn(&results::recovered(failure));
     }
 }
 

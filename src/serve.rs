@@ -22,8 +22,9 @@ use serde_json::{Map, Value as Json};
 
 use crate::exit::Exit;
 use crate::inbox;
+use crate::input::{self, Line};
 use crate::people;
-use crate::request::{self, Line};
+use crate::results;
 
 /// The person answering, kept from one request to the next.
 type Asker = Option<Box<dyn Ui>>;
@@ -103,7 +104,7 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
     let mut stdout = std::io::stdout().lock();
     let mut number = 0usize;
     loop {
-        let line = match request::next_line(&mut input, limit) {
+        let line = match input::next_line(&mut input, limit) {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(error) => {
@@ -150,7 +151,7 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
 /// The `invalid` reply to a line that cannot be a request, and its reason on stderr.
 fn unreadable_line(number: usize, message: &str) -> (Json, bool) {
     warn(&format!("interview serve: line {number}: {message}"));
-    (request::unreadable(message), false)
+    (results::unreadable(message), false)
 }
 
 /// One request line: an elicitation, a tool call's envelope, or arguments for `--tool`.
@@ -261,10 +262,10 @@ fn with_person(
     };
     let result = work(&mut session);
     if let Some(failure) = session.recovered_from() {
-        warn(&format!("interview serve: {}", request::recovered(failure)));
+        warn(&format!("interview serve: {}", results::recovered(failure)));
     }
     *asker = Some(session.into_ui());
-    let (failure, given) = match request::read_result(result) {
+    let (failure, given) = match results::read_result(result) {
         Ok(json) => return json,
         Err(failed) => failed,
     };
@@ -294,7 +295,7 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
             session.set_skip_response(options.skip_response.clone());
             session.call(tool, arguments).map(|result| result.json)
         },
-        request::failed,
+        results::failed,
     );
     put_back(asker, aside);
     result
@@ -364,7 +365,7 @@ fn elicit(
             }
             Ok(elicitation.reply)
         },
-        |message, given| request::failed_elicitation(request, message, given),
+        |message, given| results::failed_elicitation(request, message, given),
     );
     put_back(asker, aside);
     reply
@@ -390,7 +391,7 @@ fn state_line(
             warn(&format!(
                 "interview serve: {message}; answered as an invalid request"
             ));
-            return (request::unreadable(&message), false);
+            return (results::unreadable(&message), false);
         }
     };
     if keys

@@ -5,7 +5,7 @@
 #![no_main]
 
 use interview_fuzz::mcp_lines::{self, INVALID_REQUEST, IdScan, PARSE_ERROR, Verdict};
-use interview_fuzz::request;
+use interview_fuzz::input;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
 
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let mut input = data;
     let mut raw_input = data;
     for line in &lines {
-        let raw = request::next_raw_line(&mut raw_input, LIMIT, |_| {})
+        let raw = input::next_raw_line(&mut raw_input, LIMIT, |_| {})
             .unwrap()
             .expect("a line for every line");
         assert!(

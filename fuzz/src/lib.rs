@@ -183,8 +183,8 @@ pub fn check_review(request: &ReviewRequest, reply: &ReviewReply) {
 /// The command's reading of request lines, and the MCP server's judging of them: the command is
 /// a binary crate, so these modules are compiled here from its source files, as they are.
 #[allow(dead_code)]
-#[path = "../../src/request.rs"]
-pub mod request;
+#[path = "../../src/input.rs"]
+pub mod input;
 
 #[allow(dead_code)]
 #[path = "../../src/mcp/lines.rs"]

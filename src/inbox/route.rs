@@ -10,7 +10,7 @@ use serde_json::Value as Json;
 
 use super::{Ask, Call, From, Reached};
 use crate::cli::PersonUi;
-use crate::request;
+use crate::results;
 
 /// Requests go to the inboxes.
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +60,7 @@ pub fn invalid(plugin: &Plugin, call: &Call, server: Option<&str>) -> bool {
     match call {
         Call::Tool {
             tool, arguments, ..
-        } => request::judged_invalid(plugin, tool, arguments).is_some(),
+        } => results::judged_invalid(plugin, tool, arguments).is_some(),
         Call::Elicit { request } => plugin
             .session(crate::people::nobody(
                 interview_host::ui::Absence::NoTerminal,
@@ -83,7 +83,7 @@ pub fn answered(
         Reached::Answered(result) => return Some(result),
         Reached::NoInbox => return None,
         Reached::Refused(why) => {
-            return Some(request::failed(
+            return Some(results::failed(
                 &format!("the inbox refused the request: {why}"),
                 &[],
             ));
@@ -108,8 +108,8 @@ pub fn answered(
             }
             reply
         });
-    Some(match request::read_result(reply) {
+    Some(match results::read_result(reply) {
         Ok(result) => result,
-        Err((failure, given)) => request::failed(&failure, &given),
+        Err((failure, given)) => results::failed(&failure, &given),
     })
 }

@@ -382,7 +382,7 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
         Ok(session) => session,
         Err(error) => {
             return Ran {
-                result: crate::request::failed(&error.chain(), &[]),
+                result: crate::results::failed(&error.chain(), &[]),
                 cut_off: false,
                 journal,
             };
@@ -404,9 +404,9 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
             .elicit(request, ask.from.server.as_deref())
             .map(|elicitation| elicitation.reply),
     };
-    let result = match crate::request::read_result(reply) {
+    let result = match crate::results::read_result(reply) {
         Ok(result) => result,
-        Err((failure, given)) => crate::request::failed(&failure, &given),
+        Err((failure, given)) => crate::results::failed(&failure, &given),
     };
     Ran {
         result,

@@ -14,7 +14,7 @@ use std::os::unix::net::UnixStream;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::request::{self, Line};
+use crate::input::{self, Line};
 
 /// The longest message either side reads: a request at the plugin's own limit (8 MiB) as a
 /// JSON string, whose escapes may double it, with room for who asks. A longer line is
@@ -128,7 +128,7 @@ pub fn send(stream: &mut impl Write, message: &impl Serialize) -> std::io::Resul
 pub fn receive<T: for<'de> Deserialize<'de>>(
     input: &mut impl BufRead,
 ) -> std::io::Result<Option<T>> {
-    match request::next_line(input, MESSAGE_LIMIT)? {
+    match input::next_line(input, MESSAGE_LIMIT)? {
         None => Ok(None),
         Some(Line::Unreadable(why)) => Err(std::io::Error::other(why)),
         Some(Line::Text(text)) => serde_json::from_str(&text)

@@ -22,7 +22,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value as Json, json};
 
 use super::clients::Profile;
-use crate::request;
+use crate::results;
 
 /// The key of the form among a call's input requests and responses.
 const FORM: &str = "form";
@@ -153,7 +153,7 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
             Ok(reply) => reply,
             Err(e) => {
                 let failed = format!("the client did not show the form: {e}");
-                return Asked::Done(request::failed(&failed, &[]));
+                return Asked::Done(results::failed(&failed, &[]));
             }
         };
         if round == 0 && reply.action != ElicitationAction::Accept && sent.elapsed() < READING_TIME
@@ -198,7 +198,7 @@ async fn dismissed(call: &Call<'_>) -> Json {
     match plugin_step(call, Some(reply)).await {
         Step::Done(result) => result,
         Step::Form(_) | Step::Unfit => {
-            request::failed("the plugin asked again after a cancel", &[])
+            results::failed("the plugin asked again after a cancel", &[])
         }
     }
 }
@@ -207,7 +207,7 @@ async fn dismissed(call: &Call<'_>) -> Json {
 /// as a `failed` result.
 fn elicit_params(params: Json) -> Result<ElicitRequestParams, Json> {
     serde_json::from_value(params).map_err(|error| {
-        request::failed(&format!("the plugin's form does not fit MCP: {error}"), &[])
+        results::failed(&format!("the plugin's form does not fit MCP: {error}"), &[])
     })
 }
 

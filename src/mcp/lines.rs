@@ -10,7 +10,7 @@ use std::io::BufRead;
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::request::{self, Line};
+use crate::input::{self, Line};
 
 /// JSON-RPC's error for a line that is not JSON.
 pub const PARSE_ERROR: i64 = -32700;
@@ -54,7 +54,7 @@ impl Refusal {
 /// the end of the input.
 pub fn next(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Verdict>> {
     let mut scan = IdScan::default();
-    let Some(raw) = request::next_raw_line(input, limit, |bytes| scan.feed(bytes))? else {
+    let Some(raw) = input::next_raw_line(input, limit, |bytes| scan.feed(bytes))? else {
         return Ok(None);
     };
     // A line too long to read may be a well-formed request; one that is not UTF-8 is not JSON.

@@ -36,7 +36,7 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
 use crate::exit::Exit;
-use crate::{inbox, people, request};
+use crate::{inbox, people, results};
 
 mod clients;
 mod forms;
@@ -260,7 +260,7 @@ impl Server {
         };
         answered.unwrap_or_else(|e| {
             let failure = format!("the inbox call panicked: {e}");
-            Some(request::failed(&failure, &[]))
+            Some(results::failed(&failure, &[]))
         })
     }
 
@@ -368,10 +368,10 @@ fn result_of(
     joined: Result<Result<String, interview_host::Error>, tokio::task::JoinError>,
 ) -> Json {
     let read = match joined {
-        Ok(result) => request::read_result(result),
+        Ok(result) => results::read_result(result),
         Err(e) => Err((format!("the call panicked: {e}"), Vec::new())),
     };
-    read.unwrap_or_else(|(failure, given)| request::failed(&failure, &given))
+    read.unwrap_or_else(|(failure, given)| results::failed(&failure, &given))
 }
 
 /// How often a waiting call says it is still waiting.

@@ -1,0 +1,139 @@
+//! The results the command writes in the plugin's shape when the plugin gives none: a request
+//! that cannot be read, a journal that cannot be used, a plugin that failed. An agent parses
+//! them as it parses the plugin's own, and stdout is never empty.
+
+use interview_host::ask::Status;
+use interview_host::ui::Absence;
+use interview_host::{Error, Given};
+use serde_json::{Value as Json, json};
+
+/// The `invalid` result of a tool call whose request could not be read: the shape and words of
+/// the plugin's own invalid results, so that a caller handles both alike.
+pub fn unreadable(message: &str) -> Json {
+    invalid(
+        "",
+        message,
+        format!(
+            "The request is invalid, so nothing was asked: the arguments: {message}. Fix the \
+             arguments and call the tool again."
+        ),
+    )
+}
+
+/// The `invalid` result of a tool call whose `--journal` cannot be used: nothing was asked.
+pub fn unusable_journal(message: &str) -> Json {
+    invalid(
+        "--journal",
+        message,
+        format!("Nothing was asked: {message}."),
+    )
+}
+
+fn invalid(path: &str, message: &str, text: String) -> Json {
+    json!({
+        "status": "invalid",
+        "answers": [],
+        "error": { "path": path, "message": message },
+        "text": text,
+    })
+}
+
+/// A plugin error in one line for a person or an agent (without the wasm backtrace), and what
+/// the person had given before it: nothing, for an error outside a call.
+pub fn failure(error: Error) -> (String, Vec<Given>) {
+    match error {
+        Error::Trap {
+            function,
+            source,
+            given,
+        } => (
+            format!("the plugin failed in `{function}`: {}", source.root_cause()),
+            given,
+        ),
+        other => (other.chain(), Vec::new()),
+    }
+}
+
+/// A call's result JSON, or what failed: the plugin, or a result that is not JSON.
+pub fn read_result(result: Result<String, Error>) -> Result<Json, (String, Vec<Given>)> {
+    let text = result.map_err(failure)?;
+    serde_json::from_str(&text).map_err(|error| {
+        let failure = format!("the plugin's result is not JSON: {error}");
+        (failure, Vec::new())
+    })
+}
+
+/// What stderr says when replaying the person's replies saved a result (`failure` is
+/// [`interview_host::Session::recovered_from`]).
+pub fn recovered(failure: &str) -> String {
+    format!(
+        "the plugin failed after the answers were given ({}); they were played back into a \
+         fresh instance with larger limits",
+        failure
+    )
+}
+
+/// The result of a tool call the plugin failed: status `failed`, what the person had given
+/// (so that the agent does not ask again), and the failure. Never an empty stdout.
+pub fn failed(message: &str, given: &[Given]) -> Json {
+    let answers: Vec<Json> = given.iter().map(Given::to_json).collect();
+    let said: Vec<String> = given
+        .iter()
+        .map(|g| format!("{:?}={}", g.prompt, g.answer))
+        .collect();
+    let text = if said.is_empty() {
+        format!("The question tool failed before the user answered: {message}.")
+    } else {
+        format!(
+            "The question tool failed after the user answered, so their answers were not \
+             checked: {message}. What the user gave: {}.",
+            said.join(", ")
+        )
+    };
+    json!({
+        "status": "failed",
+        "answers": answers,
+        "error": { "path": "", "message": message },
+        "text": text,
+    })
+}
+
+/// The reply to an elicitation the plugin failed: `cancel`, as the server must not take
+/// unchecked content for accepted, with what the person gave under `_meta`; a JSON-RPC
+/// response when the request was a JSON-RPC request with an id.
+pub fn failed_elicitation(request: &str, message: &str, given: &[Given]) -> Json {
+    let answers: Vec<Json> = given.iter().map(Given::to_json).collect();
+    let reply = json!({
+        "action": "cancel",
+        "_meta": { "interview/failure": { "message": message, "given": answers } },
+    });
+    let id = serde_json::from_str::<Json>(request)
+        .ok()
+        .filter(|r| r.get("jsonrpc").is_some())
+        .and_then(|r| r.get("id").cloned());
+    match id {
+        Some(id) => json!({ "jsonrpc": "2.0", "id": id, "result": reply }),
+        None => reply,
+    }
+}
+
+/// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error,
+/// whose id is null as JSON-RPC has it when the request's id cannot be known.
+pub fn unreadable_elicitation(message: &str) -> Json {
+    json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message } })
+}
+
+/// The plugin's `invalid` result for a tool call, judged without asking anyone; `None` for a
+/// call the plugin would ask (or that cannot be judged here: asking it says why).
+pub fn judged_invalid(
+    plugin: &interview_host::Plugin,
+    tool: &str,
+    arguments: &str,
+) -> Option<Json> {
+    let result = plugin
+        .session(crate::people::nobody(Absence::NoTerminal))
+        .and_then(|mut session| session.call(tool, arguments))
+        .ok()
+        .filter(|result| result.status == Status::Invalid)?;
+    serde_json::from_str(&result.json).ok()
+}
