@@ -102,6 +102,16 @@ const ATTRIBUTES = { strong: '\x1b[1m', faint: '\x1b[2m', alert: '\x1b[1;31m' };
  * has no termios but raw mode, which would take both. Where there is no `stty`, it echoes. */
 const echo = (on) => spawnSync('stty', [on ? 'echo' : '-echo'], { stdio: [0, 'ignore', 'ignore'] });
 
+// Control characters, which a terminal acts on: every C0 but the line break, DEL, and C1. The
+// built-in plugin writes none (it cleans all agent text, escape sequences whole); another
+// component might, and the terminal is this side's to keep.
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** `text` with its tabs as spaces and no other control character. */
+function printable(text) {
+  return text.replaceAll('\t', ' ').replace(CONTROLS, '');
+}
+
 /** The plugin's text and one line per answer. `input`: the lines as one text, or a function that
  * returns the next line (null at the end, TOO_LONG, INTERRUPTED), else stdin, read
  * synchronously; `output`: where the text goes (else stderr); `interactive`: a person types the
@@ -135,9 +145,10 @@ export class LineUi {
   // nothing more after that.
   write(spans) {
     const text = spans.map(({ text, tone }) => {
+      const shown = printable(text);
       const on = this.colour && ATTRIBUTES[tone];
       // Each line set off alone, so that a line break never carries an attribute.
-      return on ? text.split('\n').map((line) => (line && `${on}${line}\x1b[0m`)).join('\n') : text;
+      return on ? shown.split('\n').map((line) => (line && `${on}${line}\x1b[0m`)).join('\n') : shown;
     });
     this.output.write(text.join(''));
   }

@@ -148,3 +148,16 @@ test('a secret typed at a terminal is not echoed, as in the Rust command', (t) =
     assert.doesNotMatch(screen.join('\n'), /hunter2/, `${command[0]}: ${screen.join('\n')}`);
   }
 });
+
+test('no control character of a span reaches the terminal, whichever component wrote it', () => {
+  const spans = [
+    { text: 'Deploy\x1b]0;owned\x07 to\tprod?\x1b[2J\r\n', tone: 'strong' },
+    { text: '\x9b31m> \x00\x7f', tone: 'plain' },
+  ];
+  for (const colour of [false, true]) {
+    const { ui, shown } = lines('', { colour });
+    ui.write(spans);
+    const attributes = /\x1b\[(?:[12]|1;31|0)m/g;
+    assert.equal(shown().replace(attributes, ''), 'Deploy]0;owned to prod?[2J\n31m> ');
+  }
+});

@@ -7,6 +7,7 @@ before its first line, which means nobody is there (``unavailable``).
 """
 
 import getpass
+import re
 import sys
 from typing import List, Optional, TextIO, Union
 
@@ -22,6 +23,16 @@ LINE_LIMIT = 8 << 20
 
 # A terminal's attributes for each tone.
 _ATTRIBUTES = {Tone.STRONG: "\x1b[1m", Tone.FAINT: "\x1b[2m", Tone.ALERT: "\x1b[1;31m"}
+
+# Control characters, which a terminal acts on: every C0 but the line break, DEL, and C1. The
+# built-in plugin writes none (it cleans all agent text, escape sequences whole); another
+# component might, and the terminal is this side's to keep.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _printable(text: str) -> str:
+    """``text`` with its tabs as spaces and no other control character."""
+    return _CONTROLS.sub("", text.replace("\t", " "))
 
 
 class LineUi(Ui):
@@ -89,13 +100,14 @@ class LineUi(Ui):
         # Written even once stopped: the plugin ends the line its prompt left open, and writes
         # nothing more after that.
         for span in spans:
+            text = _printable(span.text)
             on = _ATTRIBUTES.get(span.tone) if self.colour else None
             if on is None:
-                self.out.write(span.text)
+                self.out.write(text)
             else:
                 # Each line set off alone, so that a line break never carries an attribute.
                 self.out.write("\n".join(f"{on}{line}\x1b[0m" if line else ""
-                                         for line in span.text.split("\n")))
+                                         for line in text.split("\n")))
 
     def read_line(self, hidden: bool) -> LineRead:
         if self.stopped:
