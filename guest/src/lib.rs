@@ -57,7 +57,7 @@ mod testing;
 mod tests;
 
 use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
-use model::{CallResult, Checked, Elicitation, Outcome, Question, Settings, ToolFormat};
+use model::{CallResult, Checked, Elicitation, FormStep, Outcome, Question, Settings, ToolFormat};
 
 /// The component's export: each function hands over to [`tool`] with the imported UI.
 struct Plugin;
@@ -84,11 +84,11 @@ impl Guest for Plugin {
         tool::check(&name, &arguments)
     }
 
-    fn form(name: String, arguments: String) -> String {
+    fn form(name: String, arguments: String) -> FormStep {
         call_form::form(&name, &arguments)
     }
 
-    fn answer_form(name: String, arguments: String, reply: String, settings: Settings) -> String {
+    fn answer_form(name: String, arguments: String, reply: String, settings: Settings) -> FormStep {
         call_form::answer_form(&name, &arguments, &reply, &settings)
     }
 

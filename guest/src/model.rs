@@ -6,7 +6,8 @@ use std::cell::{Cell, OnceCell};
 use rustc_hash::FxHashMap;
 
 pub use crate::bindings::exports::interview::plugin::tool::{
-    CallResult, Checked, ElicitEnding, Elicitation, Status, ToolDefinition, ToolFormat,
+    CallResult, Checked, ElicitEnding, Elicitation, FormRequest, FormStep, Refusal, Status,
+    ToolDefinition, ToolFormat,
 };
 pub use crate::bindings::interview::plugin::types::{
     Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin, Outcome,

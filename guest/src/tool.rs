@@ -9,15 +9,33 @@ use crate::{json_text, result, validate};
 
 /// Runs a tool call and returns the result JSON.
 pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) -> CallResult {
-    let result = judged(name, arguments, |request| {
-        let ending = flow::run(
-            &mut request.questions,
-            &request.secret,
-            &Policy::tool(settings),
-            ui,
-        );
-        result::outcome(request, &ending.into())
-    });
+    let result = match request(name, arguments) {
+        Ok(mut request) => {
+            let ending = flow::run(
+                &mut request.questions,
+                &request.secret,
+                &Policy::tool(settings),
+                ui,
+            );
+            result::outcome(&request, &ending.into())
+        }
+        Err(done) => done,
+    };
+    call_result(&result)
+}
+
+/// The request of the call `name` with `arguments`, or the result that ends the call at once:
+/// an invalid call's, or a signal's.
+pub fn request(name: &str, arguments: &str) -> Result<Request, Json> {
+    match request::parse(name, arguments) {
+        Err(error) => Err(result::invalid(&error)),
+        Ok(Call::Signal(text)) => Err(result::signal(&text)),
+        Ok(Call::Ask(request)) => Ok(request),
+    }
+}
+
+/// A result JSON as the host gets it: its status typed, its text safe to print.
+pub fn call_result(result: &Json) -> CallResult {
     let status = match result["status"].as_str() {
         Some("answered") => Status::Answered,
         Some("cancelled") => Status::Cancelled,
@@ -26,22 +44,7 @@ pub fn call(name: &str, arguments: &str, settings: &Settings, ui: &mut impl Ui) 
     };
     CallResult {
         status,
-        json: json_text::to_string(&result, false),
-    }
-}
-
-/// The JSON text answering the call `name` with `arguments`: an invalid call's result, a
-/// signal's, or what `ask` makes of the questions.
-pub fn answer(name: &str, arguments: &str, ask: impl FnOnce(&mut Request) -> Json) -> String {
-    json_text::to_string(&judged(name, arguments, ask), false)
-}
-
-/// [`answer`]'s result, as JSON.
-fn judged(name: &str, arguments: &str, ask: impl FnOnce(&mut Request) -> Json) -> Json {
-    match request::parse(name, arguments) {
-        Err(error) => result::invalid(&error),
-        Ok(Call::Signal(text)) => result::signal(&text),
-        Ok(Call::Ask(mut request)) => ask(&mut request),
+        json: json_text::to_string(result, false),
     }
 }
 

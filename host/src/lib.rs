@@ -65,10 +65,11 @@ pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 
 /// Questions, answers and tool definitions: the `types` and `tool` interfaces of the WIT, for
 /// [`Session::ask`] (typed questions in, a typed [`Outcome`] out), for
-/// [`Session::elicit`], and for listing the tools.
+/// [`Session::elicit`], for [`Session::form`], and for listing the tools.
 pub mod ask {
     pub use crate::bindings::exports::interview::plugin::tool::{
-        CallResult, Checked, ElicitEnding, Elicitation, Status, ToolDefinition, ToolFormat,
+        CallResult, Checked, ElicitEnding, Elicitation, FormRequest, FormStep, Refusal, Status,
+        ToolDefinition, ToolFormat,
     };
     pub use crate::bindings::interview::plugin::types::{
         Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin,

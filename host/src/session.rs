@@ -12,7 +12,7 @@ use wasmtime::{Engine, Store, UpdateDeadline};
 
 use crate::Error;
 use crate::bindings::exports::interview::plugin::tool::{
-    CallResult, Checked, Elicitation, ToolDefinition, ToolFormat,
+    CallResult, Checked, Elicitation, FormStep, ToolDefinition, ToolFormat,
 };
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::bindings::{Plugin as Bindings, PluginPre as BindingsPre};
@@ -414,11 +414,10 @@ impl<U: Ui + 'static> Session<U> {
     }
 
     /// The tool call `name` put as one MCP elicitation form, for a person reached through an
-    /// MCP client's form UI rather than this session's UI, which it doesn't use. Returns JSON:
-    /// `{"status": "form", "params": ...}` (the `elicitation/create` params to send),
-    /// `{"status": "unfit", "reason": ...}` (a call MCP forbids in a form: reach the person
-    /// another way), or else the call's final result, as [`call`](Session::call) returns it.
-    pub fn form(&mut self, name: &str, arguments: &str) -> Result<String, Error> {
+    /// MCP client's form UI rather than this session's UI, which it doesn't use: the form to
+    /// send, a call MCP forbids in a form ([`FormStep::Unfit`]: reach the person another way),
+    /// or the call's final result, as [`call`](Session::call) returns it.
+    pub fn form(&mut self, name: &str, arguments: &str) -> Result<FormStep, Error> {
         self.check_size(arguments)?;
         self.run("form", None, |bindings, store| {
             bindings
@@ -428,20 +427,24 @@ impl<U: Ui + 'static> Session<U> {
     }
 
     /// Judges the client's reply to [`form`](Session::form) (its `ElicitResult` JSON) as
-    /// [`call`](Session::call) judges a terminal's answers, and returns `call`'s result JSON,
-    /// or `{"status": "form", "params": ..., "refused": {field, message}}` when an answer is
-    /// refused: the form to send again.
+    /// [`call`](Session::call) judges a terminal's answers: `call`'s result, or, when an
+    /// answer is refused, the form to send again, with the refusal.
     ///
     /// ```
+    /// use interview_host::ask::{FormStep, Status};
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let plugin = interview_host::Plugin::load()?;
     /// let mut session = plugin.session(interview_host::ui::NoPerson(interview_host::ui::Absence::NoTerminal))?;
     /// let call = r#"{"question": "Ship it?", "type": "confirm"}"#;
-    /// let form: serde_json::Value = serde_json::from_str(&session.form("interview", call)?)?;
-    /// assert_eq!(form["params"]["requestedSchema"]["properties"]["q1"]["type"], "boolean");
+    /// let FormStep::Form(form) = session.form("interview", call)? else { panic!("a form") };
+    /// let params: serde_json::Value = serde_json::from_str(&form.params)?;
+    /// assert_eq!(params["requestedSchema"]["properties"]["q1"]["type"], "boolean");
     /// let reply = r#"{"action": "accept", "content": {"q1": true}}"#;
-    /// let result = session.answer_form("interview", call, reply)?;
-    /// assert!(result.contains(r#""answer":true"#));
+    /// let FormStep::Done(result) = session.answer_form("interview", call, reply)? else {
+    ///     panic!("a result")
+    /// };
+    /// assert_eq!(result.status, Status::Answered);
+    /// assert!(result.json.contains(r#""answer":true"#));
     /// # Ok(())
     /// # }
     /// ```
@@ -450,7 +453,7 @@ impl<U: Ui + 'static> Session<U> {
         name: &str,
         arguments: &str,
         reply: &str,
-    ) -> Result<String, Error> {
+    ) -> Result<FormStep, Error> {
         self.check_size(arguments)?;
         self.check_size(reply)?;
         let settings = self.settings.clone();

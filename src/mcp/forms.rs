@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use interview_host::Plugin;
+use interview_host::ask::FormStep;
 
 use interview_host::ui::{Absence, NoPerson};
 use rmcp::model::{
@@ -183,11 +184,18 @@ async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
         }
     })
     .await;
-    let step = super::result_of(joined);
-    match step["status"].as_str() {
-        Some("form") => Step::Form(step["params"].clone()),
-        Some("unfit") => Step::Unfit,
-        _ => Step::Done(step),
+    match joined {
+        Ok(Ok(FormStep::Form(form))) => match serde_json::from_str(&form.params) {
+            Ok(params) => Step::Form(params),
+            Err(error) => Step::Done(results::failed(
+                &format!("the plugin's form is not JSON: {error}"),
+                &[],
+            )),
+        },
+        Ok(Ok(FormStep::Unfit(_))) => Step::Unfit,
+        Ok(Ok(FormStep::Done(result))) => Step::Done(super::result_of(Ok(Ok(result.json)))),
+        Ok(Err(error)) => Step::Done(super::result_of(Ok(Err(error)))),
+        Err(panic) => Step::Done(super::result_of(Err(panic))),
     }
 }
 

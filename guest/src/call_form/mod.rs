@@ -18,30 +18,43 @@ use crate::flow::{self, Policy};
 use crate::model::*;
 use crate::request::fields::describe;
 use crate::request::{Request, read_json};
-use crate::{result, tool};
+use crate::{json_text, result, tool};
 use replay::Replay;
 
-/// The form that asks the call `name` with `arguments`, as JSON (see the WIT's `form`).
-pub fn form(name: &str, arguments: &str) -> String {
-    tool::answer(name, arguments, |request| match unfit(request) {
-        Some(reason) => json!({ "status": "unfit", "reason": reason }),
-        None => ask(request, None, &Map::new()),
-    })
+/// The form that asks the call `name` with `arguments` (see the WIT's `form`).
+pub fn form(name: &str, arguments: &str) -> FormStep {
+    let request = match tool::request(name, arguments) {
+        Ok(request) => request,
+        Err(done) => return FormStep::Done(tool::call_result(&done)),
+    };
+    match unfit(&request) {
+        Some(reason) => FormStep::Unfit(reason),
+        None => FormStep::Form(ask(&request, None, &Map::new())),
+    }
 }
 
 /// The result of the call, or its form again, from the client's `reply` (see the WIT's
 /// `answer-form`).
-pub fn answer_form(name: &str, arguments: &str, reply: &str, settings: &Settings) -> String {
-    tool::answer(name, arguments, |request| match read_reply(reply) {
-        Err(error) => result::invalid(&error),
-        Ok(Reply::Declined) => {
-            result::outcome_said(request, &Outcome::Cancelled(Vec::new()), DECLINED)
-        }
-        Ok(Reply::Dismissed) => {
-            result::outcome_said(request, &Outcome::Cancelled(Vec::new()), DISMISSED)
-        }
-        Ok(Reply::Accepted(content)) => judge(request, &content, settings),
-    })
+pub fn answer_form(name: &str, arguments: &str, reply: &str, settings: &Settings) -> FormStep {
+    let mut request = match tool::request(name, arguments) {
+        Ok(request) => request,
+        Err(done) => return FormStep::Done(tool::call_result(&done)),
+    };
+    let done = |result: Json| FormStep::Done(tool::call_result(&result));
+    match read_reply(reply) {
+        Err(error) => done(result::invalid(&error)),
+        Ok(Reply::Declined) => done(result::outcome_said(
+            &request,
+            &Outcome::Cancelled(Vec::new()),
+            DECLINED,
+        )),
+        Ok(Reply::Dismissed) => done(result::outcome_said(
+            &request,
+            &Outcome::Cancelled(Vec::new()),
+            DISMISSED,
+        )),
+        Ok(Reply::Accepted(content)) => judge(&mut request, &content, settings),
+    }
 }
 
 /// What the model reads when the person refused the form.
@@ -58,27 +71,31 @@ fn unfit(request: &Request) -> Option<String> {
     ))
 }
 
-/// The form of `request`: `refused` says why the last reply was not taken, and `given` is
-/// that reply's content, kept as the form's defaults.
-fn ask(request: &Request, refused: Option<(&str, &str)>, given: &Map<String, Json>) -> Json {
+/// The form of `request`: `refused` says why the last reply was not taken (the field, the
+/// error), and `given` is that reply's content, kept as the form's defaults.
+fn ask(request: &Request, refused: Option<Refusal>, given: &Map<String, Json>) -> FormRequest {
     let questions = &request.questions;
     let names = fields::names(questions);
     let mut message = match questions.as_slice() {
         [one] => one.prompt.clone(),
         many => format!("Your agent has {} questions for you.", many.len()),
     };
-    let mut step = json!({});
-    if let Some((field, error)) = refused {
+    if let Some(Refusal {
+        field,
+        message: error,
+    }) = &refused
+    {
         message = format!("Not sent: {field}: {error}\n\n{message}");
-        step["refused"] = json!({ "field": field, "message": error });
     }
-    step["status"] = "form".into();
-    step["params"] = json!({
+    let params = json!({
         "mode": "form",
         "message": message,
         "requestedSchema": fields::requested_schema(questions, &names, given),
     });
-    step
+    FormRequest {
+        params: json_text::to_string(&params, false),
+        refused,
+    }
 }
 
 /// What the client sent back.
@@ -112,7 +129,7 @@ fn read_reply(reply: &str) -> Result<Reply, RequestError> {
 
 /// Plays the submitted `content` through the flow: the result, or the form again with the
 /// answer the plugin refused.
-fn judge(request: &mut Request, content: &Map<String, Json>, settings: &Settings) -> Json {
+fn judge(request: &mut Request, content: &Map<String, Json>, settings: &Settings) -> FormStep {
     let names = fields::names(&request.questions);
     let mut replay = Replay::new(&names, content);
     let ending = flow::run(
@@ -122,10 +139,13 @@ fn judge(request: &mut Request, content: &Map<String, Json>, settings: &Settings
         &mut replay,
     );
     match (replay.refused, ending) {
-        (Some((index, error)), _) => {
+        (Some((index, message)), _) => {
             let field = fields::title(&request.questions[index], request.questions.len() > 1);
-            ask(request, Some((&field, &error)), content)
+            FormStep::Form(ask(request, Some(Refusal { field, message }), content))
         }
-        (None, ending) => result::outcome(request, &Outcome::from(ending)),
+        (None, ending) => FormStep::Done(tool::call_result(&result::outcome(
+            request,
+            &Outcome::from(ending),
+        ))),
     }
 }

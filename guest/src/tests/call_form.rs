@@ -17,15 +17,39 @@ const BATCH: &str = r#"{"questions": [
 ]}"#;
 
 fn form_of(tool: &str, arguments: &str) -> Json {
-    serde_json::from_str(&form(tool, arguments)).expect("the form step is JSON")
+    step_json(form(tool, arguments))
 }
 
 fn answered(tool: &str, arguments: &str, reply: Json) -> Json {
     let settings = Settings {
         skip_response: None,
     };
-    let step = answer_form(tool, arguments, &reply.to_string(), &settings);
-    serde_json::from_str(&step).expect("the answer step is JSON")
+    step_json(answer_form(tool, arguments, &reply.to_string(), &settings))
+}
+
+/// A step as one JSON value, for the assertions: a form's params with its refusal and
+/// `"status": "form"`, an unfit call's reason with `"status": "unfit"`, or the result, whose
+/// typed status must be its JSON's.
+fn step_json(step: FormStep) -> Json {
+    match step {
+        FormStep::Form(FormRequest { params, refused }) => json!({
+            "status": "form",
+            "params": serde_json::from_str::<Json>(&params).expect("the form's params are JSON"),
+            "refused": refused.map(|r| json!({ "field": r.field, "message": r.message })),
+        }),
+        FormStep::Unfit(reason) => json!({ "status": "unfit", "reason": reason }),
+        FormStep::Done(result) => {
+            let json: Json = serde_json::from_str(&result.json).expect("the result is JSON");
+            let status = match result.status {
+                Status::Answered => "answered",
+                Status::Cancelled => "cancelled",
+                Status::Invalid => "invalid",
+                Status::Unavailable => "unavailable",
+            };
+            assert_eq!(json["status"], status, "the typed status is the result's");
+            json
+        }
+    }
 }
 
 fn accept(content: Json) -> Json {
