@@ -345,7 +345,8 @@ fn a_journal_that_cannot_be_written_is_said_before_anything_is_asked() {
 
 /// A choice marked secret takes its typed answer in a hidden field, and a question whose id
 /// names a secret is one: neither is written to the journal or drawn, and a resumed run asks
-/// for both again.
+/// for both again. A secret choice's list is read hidden too, since its answer may be typed
+/// there by habit: that line stays off the disk and the screen, and its pick is asked again.
 #[test]
 fn a_secret_choices_typed_answer_and_a_field_named_like_a_secret_stay_off_the_disk() {
     let request = json!({"questions": [
@@ -357,16 +358,16 @@ fn a_secret_choices_typed_answer_and_a_field_named_like_a_secret_stay_off_the_di
     let journal = journal_path("secret_choice");
     let args = ["ask", "--journal", journal.to_str().unwrap(), &path];
 
-    let first = run(&args, "3\nsk-live-123\nsk-test-456\n");
+    let first = run(&args, "sk-habit-1\n3\nsk-live-123\nsk-test-456\n");
     let said = stderr(&first);
     assert_eq!(first.status.code(), Some(1), "{said}");
     let written = std::fs::read_to_string(&journal).unwrap();
-    for secret in ["sk-live-123", "sk-test-456"] {
+    for secret in ["sk-habit-1", "sk-live-123", "sk-test-456"] {
         assert!(!written.contains(secret), "a secret on disk: {written}");
         assert!(!said.contains(secret), "a secret on the screen: {said}");
     }
 
-    let second = run(&args, "sk-live-789\nsk-test-000\n2\n\n");
+    let second = run(&args, "3\nsk-live-789\nsk-test-000\n2\n\n");
     let said = stderr(&second);
     assert_eq!(second.status.code(), Some(0), "{said}");
     assert!(

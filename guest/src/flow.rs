@@ -24,6 +24,11 @@ pub trait Ui {
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply;
+    /// Whether, until said otherwise, every line the person types is read hidden, a list's
+    /// answer too: around a secret choice, whose own answer might be typed at the list. Only
+    /// the line mode reads typed text at a list; a widget's pick is an index, so the others
+    /// have nothing to do.
+    fn hide_typing(&mut self, _hidden: bool) {}
 }
 
 /// The UI the host provides through the component's imports: its widgets, or, where it reads
@@ -86,6 +91,11 @@ impl Ui for ImportedUi {
         match self.lines() {
             Some(lines) => lines.review(request),
             None => crate::bindings::interview::plugin::ui::review(request),
+        }
+    }
+    fn hide_typing(&mut self, hidden: bool) {
+        if let Some(lines) = self.lines() {
+            lines.hide_typing(hidden);
         }
     }
 }

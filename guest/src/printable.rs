@@ -90,6 +90,10 @@ impl<U: Ui> Ui for Printable<'_, U> {
         };
         self.0.review(&request)
     }
+
+    fn hide_typing(&mut self, hidden: bool) {
+        self.0.hide_typing(hidden);
+    }
 }
 
 fn printable(frame: &Frame) -> Frame {

@@ -2,7 +2,8 @@
 //! in clear, and its reply goes to the host's journal as it is; so a secret choice offers that
 //! entry as one more option instead, and asks for the text in a text field marked secret,
 //! which every host masks, leaves out of its journal and never draws. Its note editor is off:
-//! it would draw what is typed too.
+//! it would draw what is typed too. In the line mode, where an answer could be typed at the
+//! list's prompt out of habit, the list's lines are read hidden as well, and the pick is said.
 
 use crate::flow::Ui;
 use crate::model::*;
@@ -28,6 +29,8 @@ pub fn select(
     if typed_before.is_some() && request.selected.is_none() {
         request.selected = Some(entry);
     }
+    // What is typed at the list is read hidden too: its own answer could be typed there.
+    ui.hide_typing(true);
     let reply = loop {
         match ui.select(frame, &mut request) {
             SelectReply::Picked(pick) if pick.index == entry => {
@@ -41,6 +44,7 @@ pub fn select(
             reply => break reply,
         }
     };
+    ui.hide_typing(false);
     request.options.pop();
     (reply, request.options)
 }
@@ -62,6 +66,7 @@ pub fn multi_select(
     if typed_before.is_some() {
         request.selected.push(entry);
     }
+    ui.hide_typing(true);
     let reply = loop {
         match ui.multi_select(frame, &mut request) {
             MultiSelectReply::Picked(mut pick) if pick.picked.contains(&entry) => {
@@ -79,6 +84,7 @@ pub fn multi_select(
             reply => break reply,
         }
     };
+    ui.hide_typing(false);
     request.options.pop();
     (reply, request.options)
 }

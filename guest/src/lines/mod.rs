@@ -54,6 +54,9 @@ pub struct Lines<I> {
     stop: Option<Stop>,
     /// The question being read, for the host to keep what is typed to it.
     answering: Option<Frame>,
+    /// Every line is read hidden, lists' too: a secret choice's, whose own answer could be
+    /// typed at the list's prompt out of habit (see [`Ui::hide_typing`]).
+    hide_typing: bool,
 }
 
 impl<I: LineIo> Lines<I> {
@@ -66,6 +69,7 @@ impl<I: LineIo> Lines<I> {
             declinable: false,
             stop: None,
             answering: None,
+            hide_typing: false,
         }
     }
 
@@ -118,7 +122,10 @@ impl<I: LineIo> Lines<I> {
         loop {
             self.put(Tone::Plain, prompt);
             self.flush();
-            match self.io.read_line(hidden, self.answering.as_ref()) {
+            match self
+                .io
+                .read_line(hidden || self.hide_typing, self.answering.as_ref())
+            {
                 LineRead::TooLong(limit) => self.error(&format!(
                     "That line is more than {limit} bytes; type a shorter answer."
                 )),
@@ -143,6 +150,30 @@ impl<I: LineIo> Lines<I> {
                     return Err(Nav::Cancel);
                 }
             }
+        }
+    }
+
+    /// Before a list's prompt whose typing is hidden: says so, once.
+    fn hint_hidden_list(&mut self) {
+        if self.hide_typing {
+            self.hint(
+                "hidden-list",
+                "What you type here is not shown: type a number.",
+            );
+        }
+    }
+
+    /// After a pick typed unseen: which options it took, so that the person sees it.
+    fn say_picked(&mut self, picked: &[u32], options: &[Choice]) {
+        if !self.hide_typing {
+            return;
+        }
+        let said: Vec<String> = picked
+            .iter()
+            .filter_map(|&i| Some(format!("{}. {}", i + 1, options.get(i as usize)?.label)))
+            .collect();
+        if !said.is_empty() {
+            self.say(Tone::Faint, &format!("Picked: {}", said.join(", ")));
         }
     }
 
@@ -208,16 +239,26 @@ impl<I: LineIo> Ui for Lines<I> {
         Mode::Lines
     }
 
+    fn hide_typing(&mut self, hidden: bool) {
+        self.hide_typing = hidden;
+    }
+
     fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {
         self.show_select(frame, request);
         self.show_footer(frame);
+        self.hint_hidden_list();
         loop {
             let line = match self.read("> ", false) {
                 Ok(line) => line,
                 Err(nav) => return SelectReply::Nav(nav),
             };
             match read_select(&line, request, frame.required) {
-                Reading::Reply(reply) => return reply,
+                Reading::Reply(reply) => {
+                    if let SelectReply::Picked(pick) = &reply {
+                        self.say_picked(&[pick.index], &request.options);
+                    }
+                    return reply;
+                }
                 Reading::TypeOther(_) => {
                     return match self.read_other(request.other_text.as_deref()) {
                         Ok(text) => SelectReply::Other(text),
@@ -242,13 +283,19 @@ impl<I: LineIo> Ui for Lines<I> {
         }
         self.show_multi(frame, request);
         self.show_footer(frame);
+        self.hint_hidden_list();
         loop {
             let line = match self.read("> ", false) {
                 Ok(line) => line,
                 Err(nav) => return MultiSelectReply::Nav(nav),
             };
             match read_multi(&line, request) {
-                Reading::Reply(reply) => return reply,
+                Reading::Reply(reply) => {
+                    if let MultiSelectReply::Picked(pick) = &reply {
+                        self.say_picked(&pick.picked, &request.options);
+                    }
+                    return reply;
+                }
                 Reading::TypeOther(picked) => {
                     return match self.read_other(request.other_text.as_deref()) {
                         Ok(text) => MultiSelectReply::Picked(MultiPick {

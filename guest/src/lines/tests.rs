@@ -462,3 +462,35 @@ fn an_option_called_none_is_picked_by_its_label() {
         multi_picked(vec![], None)
     );
 }
+
+/// A secret choice's own answer could be typed at its list's prompt by habit: every line of
+/// the question is read hidden (so no host echoes or keeps it), and the pick is said instead.
+#[test]
+fn a_secret_choice_reads_its_list_hidden_and_says_the_pick() {
+    let request = r#"{"questions": [
+        {"question": "Which key?", "options": ["Staging key", "Prod key"], "secret": true},
+        {"question": "Region?", "options": ["eu", "us"]}
+    ]}"#;
+    let settings = Settings {
+        skip_response: None,
+    };
+    let mut typed = Typed::new(&["sk-typed-at-the-list", "3", "sk-live-1", "2", ""]);
+    let result = crate::tool::call("interview", request, &settings, &mut Lines::new(&mut typed));
+    let json: serde_json::Value = serde_json::from_str(&result.json).unwrap();
+    assert_eq!(result.status, Status::Answered, "{json}");
+    assert_eq!(json["answers"][0]["value"], "sk-live-1");
+    assert_eq!(json["answers"][1]["value"], "us");
+    // The list's two lines and the typed answer hidden; the next question's list and the
+    // review's Enter seen.
+    assert_eq!(typed.hidden, [true, true, true, false, false]);
+    let screen = typed.screen();
+    assert!(
+        screen.contains("What you type here is not shown"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&format!("Picked: 3. {OTHER_LABEL}")),
+        "{screen}"
+    );
+    assert!(!screen.contains("sk-"), "{screen}");
+}
