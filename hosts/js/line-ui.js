@@ -102,14 +102,16 @@ const ATTRIBUTES = { strong: '\x1b[1m', faint: '\x1b[2m', alert: '\x1b[1;31m' };
  * has no termios but raw mode, which would take both. Where there is no `stty`, it echoes. */
 const echo = (on) => spawnSync('stty', [on ? 'echo' : '-echo'], { stdio: [0, 'ignore', 'ignore'] });
 
-// Control characters, which a terminal acts on: every C0 but the line break, DEL, and C1. The
-// built-in plugin writes none (it cleans all agent text, escape sequences whole); another
-// component might, and the terminal is this side's to keep.
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+// What a terminal must not be handed from another component than the built-in one (which
+// cleans all agent text itself, escape sequences whole): the controls it acts on, and the
+// format characters that reorder or hide text (bidirectional controls, zero-width spaces),
+// by Unicode category, as the Rust host cleans. Joiners stay: emoji and some scripts need them.
+const UNSEEN = /(?![\n\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
-/** `text` with its tabs as spaces and no other control character. */
+/** `text` with its tabs as spaces, Unicode's line separators as line breaks, and no other
+ * control or format character. */
 function printable(text) {
-  return text.replaceAll('\t', ' ').replace(CONTROLS, '');
+  return text.replaceAll('\t', ' ').replace(/[\u2028\u2029]/g, '\n').replace(UNSEEN, '');
 }
 
 /** The plugin's text and one line per answer. `input`: the lines as one text, or a function that

@@ -463,6 +463,19 @@ fn an_option_called_none_is_picked_by_its_label() {
     );
 }
 
+/// The tool call `request` answered in the line mode with `lines`: its result, which must be
+/// `answered`, and what was read and written.
+fn answered_in_lines(request: &str, lines: &[&str]) -> (serde_json::Value, Typed) {
+    let settings = Settings {
+        skip_response: None,
+    };
+    let mut typed = Typed::new(lines);
+    let result = crate::tool::call("interview", request, &settings, &mut Lines::new(&mut typed));
+    let json: serde_json::Value = serde_json::from_str(&result.json).unwrap();
+    assert_eq!(result.status, Status::Answered, "{json}");
+    (json, typed)
+}
+
 /// A secret choice's own answer could be typed at its list's prompt by habit: every line of
 /// the question is read hidden (so no host echoes or keeps it), and the pick is said instead.
 #[test]
@@ -471,13 +484,10 @@ fn a_secret_choice_reads_its_list_hidden_and_says_the_pick() {
         {"question": "Which key?", "options": ["Staging key", "Prod key"], "secret": true},
         {"question": "Region?", "options": ["eu", "us"]}
     ]}"#;
-    let settings = Settings {
-        skip_response: None,
-    };
-    let mut typed = Typed::new(&["sk-typed-at-the-list", "3", "sk-live-1", "2", ""]);
-    let result = crate::tool::call("interview", request, &settings, &mut Lines::new(&mut typed));
-    let json: serde_json::Value = serde_json::from_str(&result.json).unwrap();
-    assert_eq!(result.status, Status::Answered, "{json}");
+    let (json, typed) = answered_in_lines(
+        request,
+        &["sk-typed-at-the-list", "3", "sk-live-1", "2", ""],
+    );
     assert_eq!(json["answers"][0]["value"], "sk-live-1");
     assert_eq!(json["answers"][1]["value"], "us");
     // The list's two lines and the typed answer hidden; the next question's list and the
@@ -493,4 +503,29 @@ fn a_secret_choice_reads_its_list_hidden_and_says_the_pick() {
         "{screen}"
     );
     assert!(!screen.contains("sk-"), "{screen}");
+}
+
+/// A secret multi-select's list is read hidden as a select's is, says its picks, and goes back
+/// to reading in sight once it is left, here by `back` from the hidden field.
+#[test]
+fn a_secret_multi_select_reads_its_list_hidden_until_it_is_left() {
+    let request = r#"{"questions": [
+        {"question": "Which keys?", "options": ["Staging key", "Prod key"], "multiSelect": true, "secret": true},
+        {"question": "Region?", "options": ["eu", "us"]}
+    ]}"#;
+    let (json, typed) = answered_in_lines(request, &["1,3", "back", "1,2", "2", ""]);
+    assert_eq!(
+        json["answers"][0]["value"],
+        serde_json::json!(["Staging key", "Prod key"])
+    );
+    assert_eq!(typed.hidden, [true, true, true, false, false]);
+    let screen = typed.screen();
+    assert!(
+        screen.contains(&format!("Picked: 1. Staging key, 3. {OTHER_LABEL}")),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Picked: 1. Staging key, 2. Prod key"),
+        "{screen}"
+    );
 }

@@ -149,15 +149,19 @@ test('a secret typed at a terminal is not echoed, as in the Rust command', (t) =
   }
 });
 
-test('no control character of a span reaches the terminal, whichever component wrote it', () => {
+test('no control or hiding character of a span reaches the terminal, whichever component wrote it', () => {
   const spans = [
     { text: 'Deploy\x1b]0;owned\x07 to\tprod?\x1b[2J\r\n', tone: 'strong' },
+    { text: '\u202eevil\u202c \u200bzero\ufeff \u{e0041}tag \u{1f468}\u200d\u{1f469}\u2028', tone: 'plain' },
     { text: '\x9b31m> \x00\x7f', tone: 'plain' },
   ];
   for (const colour of [false, true]) {
     const { ui, shown } = lines('', { colour });
     ui.write(spans);
     const attributes = /\x1b\[(?:[12]|1;31|0)m/g;
-    assert.equal(shown().replace(attributes, ''), 'Deploy]0;owned to prod?[2J\n31m> ');
+    assert.equal(
+      shown().replace(attributes, ''),
+      'Deploy]0;owned to prod?[2J\nevil zero tag \u{1f468}\u200d\u{1f469}\n31m> ',
+    );
   }
 });

@@ -9,6 +9,7 @@ before its first line, which means nobody is there (``unavailable``).
 import getpass
 import re
 import sys
+import unicodedata
 from typing import List, Optional, TextIO, Union
 
 from .ui import Absence, LineEnd, LineRead, Mode, Span, Tone, TooLong, Ui, Unavailable
@@ -24,15 +25,28 @@ LINE_LIMIT = 8 << 20
 # A terminal's attributes for each tone.
 _ATTRIBUTES = {Tone.STRONG: "\x1b[1m", Tone.FAINT: "\x1b[2m", Tone.ALERT: "\x1b[1;31m"}
 
-# Control characters, which a terminal acts on: every C0 but the line break, DEL, and C1. The
-# built-in plugin writes none (it cleans all agent text, escape sequences whole); another
-# component might, and the terminal is this side's to keep.
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# What a terminal must not be handed from another component than the built-in one (which
+# cleans all agent text itself, escape sequences whole): the controls it acts on, and the
+# format characters that reorder or hide text (bidirectional controls, zero-width spaces),
+# by Unicode category, as the Rust host cleans. Joiners stay: emoji and some scripts need them.
+_ASCII_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+_UNSEEN = {"Cc", "Cf", "Zl", "Zp"}
+
+
+def _unseen(match: "re.Match[str]") -> str:
+    c = match.group()
+    if c in "\u2028\u2029":
+        return "\n"
+    if c in "\u200c\u200d":
+        return c
+    return "" if unicodedata.category(c) in _UNSEEN else c
 
 
 def _printable(text: str) -> str:
-    """``text`` with its tabs as spaces and no other control character."""
-    return _CONTROLS.sub("", text.replace("\t", " "))
+    """``text`` with its tabs as spaces, Unicode's line separators as line breaks, and no
+    other control or format character."""
+    return _NON_ASCII.sub(_unseen, _ASCII_CONTROLS.sub("", text.replace("\t", " ")))
 
 
 class LineUi(Ui):
