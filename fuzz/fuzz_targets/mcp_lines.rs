@@ -4,8 +4,8 @@
 //! the scan that finds ids without parsing agrees with the parser.
 #![no_main]
 
-use interview_fuzz::mcp_lines::{self, INVALID_REQUEST, IdScan, PARSE_ERROR, Verdict};
 use interview_fuzz::input;
+use interview_fuzz::mcp_lines::{self, INVALID_REQUEST, IdScan, PARSE_ERROR, Verdict};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;
 
