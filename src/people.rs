@@ -19,6 +19,21 @@ static STOP: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
 /// (`/dev/tty`), as with fzf; otherwise from standard input, typed or piped. The arrow-key UI
 /// is used wherever a terminal can be drawn on, unless `numbered` or `TERM=dumb`.
 pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
+    find_with(request_on_stdin, numbered, |ui| ui)
+}
+
+/// The person of an inbox, at its own terminal: as [`find`] finds them, but the inbox, not
+/// the UI, says whether their answers were sent, since it hands them on.
+pub fn in_inbox(numbered: bool) -> Box<dyn Ui> {
+    find_with(false, numbered, TerminalUi::without_sent_line)
+}
+
+/// [`find`], with `fitted` applied to an arrow-key UI.
+fn find_with(
+    request_on_stdin: bool,
+    numbered: bool,
+    fitted: fn(TerminalUi) -> TerminalUi,
+) -> Box<dyn Ui> {
     *STOP.lock().unwrap_or_else(|e| e.into_inner()) = None;
     let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");
     let tty = || OpenOptions::new().write(true).open("/dev/tty");
@@ -45,7 +60,7 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
     if keys_on_terminal
         && !numbered
         && !dumb
-        && let Ok(ui) = TerminalUi::on_controlling_terminal(colour(true))
+        && let Ok(ui) = TerminalUi::on_controlling_terminal(colour(true)).map(fitted)
     {
         stop_on_signal(ui.stop_flag());
         return Box::new(ui);

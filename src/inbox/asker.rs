@@ -131,16 +131,16 @@ fn connect(
 }
 
 /// A request withdrawn with no inbox asking it (none open, or none answering in time): the
-/// inboxes' record of it is dropped, so the next inbox does not ask it, and its journal, if an
-/// inbox kept the person's answers in one, goes back with it.
+/// inboxes' record of it ends, so the next inbox does not ask it, and its journal, if an inbox
+/// kept the person's answers in one, goes back with it (and stays, for a retry).
 fn withdrawn(place: &Place, ask: &Ask) -> Reached {
-    let key = ask.key();
+    let run = ask.run();
     if place.data.join("inbox.sqlite3").exists()
         && let Ok(store) = super::store::Store::open(&place.data)
     {
-        let _ = store.withdraw(&key);
+        let _ = store.ended(&run, super::store::Ending::Withdrawn, false);
     }
-    let journal = super::store::journal_path(&place.data, &key);
+    let journal = super::store::journal_path(&place.data, &run);
     Reached::Withdrawn {
         journal: journal.exists().then_some(journal),
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value as Json;
 
-use super::store::{Held, Store};
+use super::store::{Earlier, Ending, Held, Store};
 use super::wire::{self, ToAsker, ToInbox};
 
 /// How long an asker has to say what it asks once connected, all of it.
@@ -25,9 +25,9 @@ const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 /// again.
 const ELSEWHERE: Duration = Duration::from_secs(2);
 /// How long the questions kept from before wait when the inbox opens: an asker still alive
-/// finds the new inbox within this (it looks every 300 ms), and its question is then asked as
-/// awaited, not as an orphan's.
-const REJOIN: Duration = Duration::from_secs(1);
+/// finds the new inbox within this (it looks every 300 ms), and its question is asked; the
+/// question of one that does not has no asker any more, and is let go.
+const REJOIN: Duration = Duration::from_secs(2);
 /// The most askers read at once: each holds a thread and up to a message's worth of memory.
 /// One more is hung up on, and comes back when it looks again.
 const MOST_ASKERS: usize = 128;
@@ -46,10 +46,12 @@ struct Queue {
     items: VecDeque<Item>,
 }
 
-/// One question in the queue.
+/// One run's question in the queue.
 struct Item {
     held: Held,
-    /// The connections waiting for its answer; none when its asker died.
+    /// The connections waiting for its answer: one, or more when its process asked it again
+    /// while it waited. None only while the askers of runs kept from before have not come
+    /// back (see [`REJOIN`]): one that does not is let go.
     waiting: Vec<Waiter>,
     state: State,
 }
@@ -75,29 +77,38 @@ struct Waiter {
 /// A question the person is to answer now.
 pub struct Turn {
     pub held: Held,
-    /// Whether anyone waits for the answer (else the asker died, and it is kept for later).
-    pub awaited: bool,
     /// Questions waiting after this one.
     pub behind: usize,
+    /// The last run of the same request that ended without its answer, if any: this one asks
+    /// it again.
+    pub earlier: Option<Earlier>,
 }
 
 /// How a question the person was asked here ended.
 pub enum Ended {
-    /// With the plugin's result: for the askers waiting, or kept for when it is asked again.
+    /// With the plugin's result, for the askers waiting.
     Answered(Json),
-    /// Stopped before the end, with the plugin's result so far: the asker withdrew it, or the
-    /// person closed the inbox.
+    /// Stopped before the end, with the plugin's result so far: the asker withdrew it or went
+    /// away, or the person closed the inbox.
     CutOff(Json),
     /// Another inbox holds it: tried again later.
     Elsewhere,
 }
 
-/// What becomes of the question's journal, and of the inbox, after [`Desk::end`].
+/// What became of the question after [`Desk::end`], for the person to be told and its journal
+/// to be kept or let go.
 #[derive(Debug, PartialEq)]
 pub enum After {
-    /// The question is done: its journal has done its work.
-    Done,
-    /// The question stays (another asker waits for it): its journal keeps the answers.
+    /// Its answer reached its asker: the journal has done its work.
+    Sent,
+    /// Its asker withdrew it, and got the answers given so far. The journal is kept, for a
+    /// retry of the same request.
+    Withdrawn,
+    /// Its asker went away: nobody got what the person gave (`answered`: all of it). The
+    /// journal is kept, for a retry of the same request.
+    Gone { answered: bool },
+    /// It stays: another inbox is on it, or another asker of the same run waits for it, to
+    /// be asked on from its journal.
     Kept,
     /// The person closed the inbox mid-question: it stays pending, with its journal.
     Closed,
@@ -107,7 +118,7 @@ impl Desk {
     /// A desk over `store`, holding the questions it has pending already.
     pub fn new(store: Store) -> Result<Arc<Desk>, String> {
         let items = store
-            .pending()?
+            .asking()?
             .into_iter()
             .map(|held| Item {
                 held,
@@ -154,12 +165,22 @@ impl Desk {
         });
     }
 
-    /// Where the person's journal of `key` is kept.
-    pub fn journal(&self, key: &str) -> std::path::PathBuf {
-        lock(&self.store).journal(key)
+    /// Where the person's journal of `run` is kept.
+    pub fn journal(&self, run: &str) -> std::path::PathBuf {
+        lock(&self.store).journal(run)
     }
 
-    /// The next question nobody is answering, live askers' first; `None` once `quit` is set.
+    /// Gives what the person typed to the `earlier` run of a request to `run`, its retry, if
+    /// it may still be taken over: whether it was.
+    pub fn take_over(&self, earlier: &Earlier, run: &str) -> bool {
+        earlier.resumable
+            && lock(&self.store)
+                .take_over(&earlier.run, run)
+                .unwrap_or(false)
+    }
+
+    /// The next question nobody is answering, oldest first; `None` once `quit` is set. A
+    /// question kept from before whose asker did not come back is let go on the way.
     pub fn next(&self, quit: &AtomicBool) -> Option<Turn> {
         let mut queue = lock(&self.queue);
         loop {
@@ -172,25 +193,35 @@ impl Desk {
                 State::Later(until) => until <= now,
                 State::Asking { .. } => false,
             };
-            let chosen = (queue.items.iter())
-                .position(|item| ready(item) && !item.waiting.is_empty())
-                .or_else(|| queue.items.iter().position(ready));
-            if let Some(at) = chosen {
-                // Answered in another inbox meanwhile (one that shares the database).
-                if self.answered_elsewhere(&queue.items[at].held.key) {
+            if let Some(at) = (queue.items.iter()).position(|i| ready(i) && i.waiting.is_empty()) {
+                let item = queue.items.remove(at).expect("the item is in the queue");
+                self.let_go(&item.held.run, Ending::Gone);
+                continue;
+            }
+            if let Some(at) = queue.items.iter().position(ready) {
+                // Answered, or let go, in another inbox meanwhile (one that shares the
+                // database).
+                if self.is_over(&queue.items[at].held.run) {
                     queue.items.remove(at);
                     continue;
                 }
-                let behind = queue.items.len() - 1;
+                let behind = queue.items.iter().filter(|i| !i.waiting.is_empty()).count() - 1;
                 let item = &mut queue.items[at];
                 item.state = State::Asking {
                     stop: None,
                     withdrawn_by: Vec::new(),
                 };
+                let held = item.held.clone();
+                let earlier = lock(&self.store)
+                    .earlier(&held.key, &held.run)
+                    .unwrap_or_else(|error| {
+                        crate::warn(&error);
+                        None
+                    });
                 return Some(Turn {
-                    held: item.held.clone(),
-                    awaited: !item.waiting.is_empty(),
+                    held,
                     behind,
+                    earlier,
                 });
             }
             queue = self
@@ -201,50 +232,58 @@ impl Desk {
         }
     }
 
-    /// The person's UI for `key` is up, and `stop` stops it: set at once when the asker has
-    /// withdrawn the question already.
-    pub fn asking_with(&self, key: &str, ui_stop: Arc<AtomicBool>) {
+    /// Who asks the questions waiting while the person answers another: oldest first.
+    pub fn waiting(&self) -> Vec<super::From> {
+        let queue = lock(&self.queue);
+        (queue.items.iter())
+            .filter(|item| !item.waiting.is_empty() && !matches!(item.state, State::Asking { .. }))
+            .map(|item| item.held.ask.from.clone())
+            .collect()
+    }
+
+    /// The person's UI for `run` is up, and `stop` stops it: set at once when the question's
+    /// askers have withdrawn it or gone already.
+    pub fn asking_with(&self, run: &str, ui_stop: Arc<AtomicBool>) {
         let mut queue = lock(&self.queue);
-        if let Some(item) = queue.items.iter_mut().find(|i| i.held.key == key)
+        if let Some(item) = queue.items.iter_mut().find(|i| i.held.run == run)
             && let State::Asking { stop, withdrawn_by } = &mut item.state
         {
-            if !withdrawn_by.is_empty() {
+            if !withdrawn_by.is_empty() || item.waiting.is_empty() {
                 ui_stop.store(true, Ordering::SeqCst);
             }
             *stop = Some(ui_stop);
         }
     }
 
-    /// Ends the turn of `key`: what the question came to, and what becomes of its journal.
-    pub fn end(&self, key: &str, ended: Ended) -> After {
+    /// Ends the turn of `run`: what the question came to, and what becomes of it.
+    pub fn end(&self, run: &str, ended: Ended) -> After {
         let mut queue = lock(&self.queue);
-        let Some(at) = queue.items.iter().position(|i| i.held.key == key) else {
-            return After::Done;
+        let Some(at) = queue.items.iter().position(|i| i.held.run == run) else {
+            return After::Kept;
         };
         let withdrawn_by = match &mut queue.items[at].state {
             State::Asking { withdrawn_by, .. } => std::mem::take(withdrawn_by),
             _ => Vec::new(),
         };
         let withdrawn = !withdrawn_by.is_empty();
-        let after = match (ended, withdrawn) {
-            (Ended::Answered(result), _) => {
+        let after = match ended {
+            Ended::Answered(result) => {
                 let item = queue.items.remove(at).expect("the item is in the queue");
-                self.hand(key, item, result);
-                After::Done
+                self.hand(item, result)
             }
             // Withdrawn before it could be taken here: as if it had never been started.
-            (Ended::Elsewhere, true) => {
+            Ended::Elsewhere if withdrawn => {
                 let item = queue.items.remove(at).expect("the item is in the queue");
-                self.drop_withdrawn(key, item);
-                After::Done
+                self.drop_withdrawn(item);
+                After::Withdrawn
             }
-            (Ended::Elsewhere, false) => {
+            Ended::Elsewhere => {
                 queue.items[at].state = State::Later(Instant::now() + ELSEWHERE);
                 After::Kept
             }
             // The answers so far go to the askers that withdrew it, and to no other: one that
             // asks the same meanwhile is asked it on, from the journal.
-            (Ended::CutOff(result), true) => {
+            Ended::CutOff(result) if withdrawn => {
                 let item = &mut queue.items[at];
                 let message = ToAsker::Result(result);
                 item.waiting.retain(|waiter| {
@@ -256,14 +295,19 @@ impl Desk {
                 });
                 if item.waiting.is_empty() {
                     queue.items.remove(at);
-                    warn_of(lock(&self.store).withdraw(key));
-                    After::Done
+                    self.let_go(run, Ending::Withdrawn);
+                    After::Withdrawn
                 } else {
                     item.state = State::Waiting;
                     After::Kept
                 }
             }
-            (Ended::CutOff(_), false) => {
+            Ended::CutOff(_) if queue.items[at].waiting.is_empty() => {
+                queue.items.remove(at);
+                self.let_go(run, Ending::Gone);
+                After::Gone { answered: false }
+            }
+            Ended::CutOff(_) => {
                 queue.items[at].state = State::Waiting;
                 After::Closed
             }
@@ -272,33 +316,39 @@ impl Desk {
         after
     }
 
-    /// Keeps the answer to `key`, then hands it to every asker waiting.
-    fn hand(&self, key: &str, item: Item, result: Json) {
-        let store = lock(&self.store);
-        // Kept before it is handed: an asker that dies meanwhile finds it when it asks again.
-        warn_of(store.answered(key, &result));
+    /// Hands the answer to every asker of `item` waiting; none that takes it means its asker
+    /// went away, and the answer reached nobody.
+    fn hand(&self, item: Item, result: Json) -> After {
         let message = ToAsker::Result(result);
-        let handed = item
-            .waiting
-            .iter()
+        let handed = (item.waiting.iter())
             .filter(|w| wire::send(&mut &w.stream, &message).is_ok())
             .count();
+        let store = lock(&self.store);
         if handed > 0 {
-            warn_of(store.delivered(key));
+            warn_of(store.delivered(&item.held.run));
+            After::Sent
+        } else {
+            warn_of(store.ended(&item.held.run, Ending::Gone, true));
+            After::Gone { answered: true }
         }
     }
 
-    fn drop_withdrawn(&self, key: &str, item: Item) {
+    fn drop_withdrawn(&self, item: Item) {
         for waiter in &item.waiting {
             let _ = wire::send(&mut &waiter.stream, &ToAsker::Withdrawn);
         }
-        warn_of(lock(&self.store).withdraw(key));
+        self.let_go(&item.held.run, Ending::Withdrawn);
     }
 
-    /// Whether another inbox sharing the database has answered `key`. A question whose row is
+    /// `run` ended without its answer reaching it: kept so, for a retry within the window.
+    fn let_go(&self, run: &str, how: Ending) {
+        warn_of(lock(&self.store).ended(run, how, false));
+    }
+
+    /// Whether `run` is over in another inbox sharing the database. A run whose row is
     /// missing (the database could not keep it) is still asked: its asker waits.
-    fn answered_elsewhere(&self, key: &str) -> bool {
-        lock(&self.store).is_answered(key).unwrap_or(false)
+    fn is_over(&self, run: &str) -> bool {
+        lock(&self.store).is_over(run).unwrap_or(false)
     }
 
     /// Reads one asker: its question, then perhaps its withdrawal, until it hangs up.
@@ -324,33 +374,25 @@ impl Desk {
                 return;
             }
         };
-        let held = Held {
-            key: ask.key(),
-            ask,
-        };
-        let kept = lock(&self.store).take_answer(&held.key);
-        if let Ok(Some(result)) = kept {
-            let _ = wire::send(&mut &stream, &ToAsker::Result(result));
-            return;
-        }
+        let held = Held::new(ask);
         warn_of(lock(&self.store).hold(&held));
         let id = self.next_asker.fetch_add(1, Ordering::Relaxed);
-        let key = held.key.clone();
+        let run = held.run.clone();
         self.add(held, Waiter { id, stream });
         reading.get_mut().until = None;
         loop {
             match wire::receive::<ToInbox>(&mut reading) {
-                Ok(Some(ToInbox::Withdraw)) => self.withdraw(&key, id),
+                Ok(Some(ToInbox::Withdraw)) => self.withdraw(&run, id),
                 Ok(Some(ToInbox::Ask(_))) => {}
                 Ok(None) | Err(_) => break,
             }
         }
-        self.hang_up(&key, id);
+        self.hang_up(&run, id);
     }
 
     fn add(&self, held: Held, waiter: Waiter) {
         let mut queue = lock(&self.queue);
-        match queue.items.iter_mut().find(|i| i.held.key == held.key) {
+        match queue.items.iter_mut().find(|i| i.held.run == held.run) {
             Some(item) => item.waiting.push(waiter),
             None => queue.items.push_back(Item {
                 held,
@@ -361,12 +403,12 @@ impl Desk {
         self.changed.notify_all();
     }
 
-    /// Asker `id` no longer wants the answer to `key`. A question the person is answering is
-    /// stopped, and its answers so far go to the asker (another asker of the same is asked on,
-    /// from there); one nobody started is dropped, unless another asker waits for it.
-    fn withdraw(&self, key: &str, id: u64) {
+    /// Asker `id` no longer wants the answer to `run`. A question the person is answering is
+    /// stopped, and its answers so far go to the asker (another asker of the same run is asked
+    /// on, from there); one nobody started is let go, unless another asker waits for it.
+    fn withdraw(&self, run: &str, id: u64) {
         let mut queue = lock(&self.queue);
-        let Some(at) = queue.items.iter().position(|i| i.held.key == key) else {
+        let Some(at) = queue.items.iter().position(|i| i.held.run == run) else {
             return;
         };
         let item = &mut queue.items[at];
@@ -385,18 +427,35 @@ impl Desk {
             }
             State::Waiting | State::Later(_) => {
                 let item = queue.items.remove(at).expect("the item is in the queue");
-                self.drop_withdrawn(key, item);
+                self.drop_withdrawn(item);
             }
         }
         self.changed.notify_all();
     }
 
-    /// Asker `id` hung up: if it had not withdrawn, it died, and its question stays for the
-    /// person to answer and the answer for when it asks again.
-    fn hang_up(&self, key: &str, id: u64) {
+    /// Asker `id` hung up without a word: it went away (killed, its process group
+    /// interrupted). With no other asker of the run left, its question is withdrawn: the
+    /// person's UI is stopped if they are on it ([`Desk::end`] then lets it go), else it leaves
+    /// the queue.
+    fn hang_up(&self, run: &str, id: u64) {
         let mut queue = lock(&self.queue);
-        if let Some(item) = queue.items.iter_mut().find(|i| i.held.key == key) {
-            item.waiting.retain(|w| w.id != id);
+        let Some(at) = queue.items.iter().position(|i| i.held.run == run) else {
+            return;
+        };
+        let item = &mut queue.items[at];
+        item.waiting.retain(|w| w.id != id);
+        if item.waiting.is_empty() {
+            match &item.state {
+                State::Asking { stop, .. } => {
+                    if let Some(stop) = stop {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                State::Waiting | State::Later(_) => {
+                    queue.items.remove(at);
+                    self.let_go(run, Ending::Gone);
+                }
+            }
         }
         self.changed.notify_all();
     }

@@ -7,6 +7,14 @@
 //! as it does anywhere else. The inbox keeps every question and answer in its database
 //! ([`store`]) and the answers of a question under way in a journal: closing the inbox, or the
 //! agent dying, loses nothing typed.
+//!
+//! An answer belongs to the run that asked (one asking process's request): it goes to that run
+//! only. A run whose asker goes away (it withdraws, or its connection closes: killed, its
+//! process group interrupted) is withdrawn from every inbox, and the person told so. What they
+//! typed to it is kept for [`RETRY_WINDOW_MS`]: a retry of the same request (the same call,
+//! client and folder) in that time is asked as a new question, marked as asked again, with
+//! those answers played back, and the person gives at least the last one again, for the new
+//! run. Nothing a run did not wait for, an answer or a cancel, ever reaches another.
 
 pub mod asker;
 mod desk;
@@ -17,6 +25,12 @@ pub mod window;
 pub mod wire;
 
 pub use asker::Reached;
+
+/// How long what a person typed to a run that went away is kept for a retry of the same
+/// request to take over: long enough for an agent whose call timed out, or that was restarted,
+/// to ask again; short enough that a later run is asked afresh, rather than given answers
+/// meant for another moment.
+pub const RETRY_WINDOW_MS: i64 = 10 * 60 * 1000;
 pub use place::Place;
 pub use route::Route;
 pub use wire::{Ask, Call, From};

@@ -103,9 +103,8 @@ pub fn answered(
                 } => session.call(tool, arguments).map(|result| result.json),
                 Call::Elicit { request } => session.elicit(request, server).map(|e| e.reply),
             };
-            if let Some(journal) = session.take_journal() {
-                let _ = journal.finish();
-            }
+            // The journal stays, for a retry of the request to take over.
+            drop(session.take_journal());
             reply
         });
     Some(match results::read_result(reply) {

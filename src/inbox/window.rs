@@ -39,8 +39,8 @@ const GRACE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Where the inbox asks.
 enum Desktop {
-    /// This terminal, a UI made for each question.
-    Terminal { numbered: bool },
+    /// This terminal, a UI made for each question; quiet in between.
+    Terminal { numbered: bool, quiet: Quiet },
     /// One page for the inbox's lifetime.
     #[cfg(feature = "web")]
     Page(Arc<Mutex<interview_host::ui::WebUi>>),
@@ -78,21 +78,30 @@ impl Desktop {
         }
         Ok(Desktop::Terminal {
             numbered: options.numbered,
+            quiet: Quiet::of_stdin(),
         })
     }
 
     /// The person, for one question asked by `who`, and the flag that stops their UI.
+    /// Nothing typed shows while no question is asked.
+    fn idle(&self) {
+        if let Desktop::Terminal { quiet, .. } = self {
+            quiet.hush();
+        }
+    }
+
     fn person(
         &self,
         #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
         who: &str,
     ) -> (Box<dyn Ui>, Option<Arc<AtomicBool>>) {
         match self {
-            Desktop::Terminal { numbered } => {
+            Desktop::Terminal { numbered, quiet } => {
                 // Keys meant for the question before (a double Enter) are not this one's.
                 std::thread::sleep(GRACE);
                 discard_typed_ahead();
-                let person = people::find(false, *numbered);
+                quiet.speak();
+                let person = people::in_inbox(*numbered);
                 (person, people::stop_flag())
             }
             #[cfg(feature = "web")]
@@ -140,17 +149,29 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
             let _ = writeln!(screen, "\nWaiting for questions…");
             idle = true;
         }
+        desktop.idle();
         let Some(turn) = desk.next(&quit) else { break };
-        let key = &turn.held.key;
+        let run = &turn.held.run;
+        // A retry of a request whose earlier run went away takes over what the person typed.
+        let taken = (turn.earlier.as_ref()).is_some_and(|earlier| desk.take_over(earlier, run));
+        let mut resumed = false;
         // Taken only when no other inbox is answering it: its journal is theirs meanwhile.
-        let journal = match Journal::open(desk.journal(key)) {
-            Ok(journal) => Some(journal),
+        let journal = match Journal::open(desk.journal(run)) {
+            Ok(mut journal) => {
+                resumed = taken && journal.earlier_replies() > 0;
+                // The person's last answer to that run reached nobody: they give it again,
+                // for this one.
+                if resumed && turn.earlier.as_ref().is_some_and(|e| e.completed) {
+                    journal.forget_last_reply();
+                }
+                Some(journal)
+            }
             Err(error)
                 if error
                     .to_string()
                     .contains("in use by another interview run") =>
             {
-                desk.end(key, Ended::Elsewhere);
+                desk.end(run, Ended::Elsewhere);
                 continue;
             }
             Err(error) => {
@@ -159,7 +180,7 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
             }
         };
         idle = false;
-        announce(&turn);
+        announce(&turn, resumed);
         if ask(plugin, &desktop, &desk, &turn, journal, &current) == After::Closed {
             break;
         }
@@ -261,11 +282,18 @@ fn who(from: &super::From) -> String {
         .unwrap_or_else(|| format!("interview {}", sanitize::line(&from.command)))
 }
 
-/// Says who asks, above the question, and rings: the person may be looking elsewhere.
-fn announce(turn: &Turn) {
+/// Says who asks, above the question, and rings: the person may be looking elsewhere. A
+/// request asked before by a run that went away says so: this is another run, and what was
+/// typed to that one is played back (`resumed`) or not.
+fn announce(turn: &Turn, resumed: bool) {
     let from = &turn.held.ask.from;
     let who = who(from);
-    let mut line = format!("── {who} asks");
+    let asks = if turn.earlier.is_some() {
+        "asks again"
+    } else {
+        "asks"
+    };
+    let mut line = format!("── {who} {asks}");
     if let Some(folder) = &from.folder {
         line.push_str(&format!(" · in {}", sanitize::line(&tilde(folder))));
     }
@@ -280,14 +308,31 @@ fn announce(turn: &Turn) {
     // others).
     let _ = write!(screen, "\x07\x1b]9;{who} asks a question\x07");
     let _ = writeln!(screen, "\n{line}");
-    if !turn.awaited {
+    if let Some(earlier) = &turn.earlier {
+        let what = if resumed {
+            "your answers to it are filled in, and the last one is asked again"
+        } else {
+            "this is a new run, asked afresh"
+        };
         let _ = writeln!(
             screen,
-            "   (the agent that asked has stopped: your answer is kept for when it asks again)"
+            "   (the run that asked this {} stopped waiting; {what})",
+            ago(earlier.ended_at)
         );
     }
     let _ = screen.flush();
     notify_desktop(&format!("{who} asks a question"));
+}
+
+/// How long ago `at` (ms since the epoch) was, in words.
+fn ago(at: i64) -> String {
+    let seconds = (super::store::now_ms() - at).max(0) / 1000;
+    match seconds {
+        0..60 => "moments ago".into(),
+        60..7200 => format!("{} min ago", seconds / 60),
+        7200..172_800 => format!("{} h ago", seconds / 3600),
+        _ => format!("{} days ago", seconds / 86_400),
+    }
 }
 
 /// A folder with the home folder as `~`.
@@ -334,7 +379,7 @@ fn notify_desktop(text: &str) {
 }
 
 /// Asks the person `turn`'s question with the plugin, keeping their answers in `journal` until
-/// the end.
+/// the end, and says what became of it when it did not reach its asker.
 fn ask(
     plugin: &Plugin,
     desktop: &Desktop,
@@ -343,11 +388,12 @@ fn ask(
     journal: Option<Journal>,
     current: &Mutex<Option<Arc<AtomicBool>>>,
 ) -> After {
-    let key = &turn.held.key;
-    let (person, stop) = desktop.person(&who(&turn.held.ask.from));
+    let run = &turn.held.run;
+    let who = who(&turn.held.ask.from);
+    let (person, stop) = desktop.person(&who);
     // The asker's withdrawal and the signals both stop the person's UI.
     if let Some(stop) = &stop {
-        desk.asking_with(key, stop.clone());
+        desk.asking_with(run, stop.clone());
     }
     *current.lock().unwrap_or_else(|e| e.into_inner()) = stop;
     let ran = run_plugin(plugin, person, journal, &turn.held.ask);
@@ -357,10 +403,35 @@ fn ask(
     } else {
         Ended::Answered(ran.result)
     };
-    let after = desk.end(key, ended);
+    let after = desk.end(run, ended);
+    let told = match after {
+        After::Withdrawn => Some(format!(
+            "✖ {who} withdrew this question: what you answered went back with it"
+        )),
+        After::Gone { answered } => Some(format!(
+            "✖ {who} stopped waiting{}: nothing was sent to it",
+            if answered {
+                " before your answer reached it"
+            } else {
+                ""
+            }
+        )),
+        After::Sent => {
+            let _ = writeln!(std::io::stderr().lock(), "✔ Sent to {who}");
+            None
+        }
+        After::Kept | After::Closed => None,
+    };
+    if let Some(told) = told {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{told}. What you typed is kept for {} min, should it ask again.",
+            super::RETRY_WINDOW_MS / 60_000
+        );
+    }
     // A question that stays keeps its journal (dropped here, with its lock) for whoever asks
-    // it next: this inbox again, or the next one.
-    if after == After::Done
+    // it next: this inbox again, the next one, or a retry of the request.
+    if after == After::Sent
         && let Some(journal) = ran.journal
     {
         let _ = journal.finish();
@@ -412,6 +483,48 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
         result,
         cut_off: session.ui().stop_reason().is_some_and(StopReason::cut_off),
         journal: session.take_journal(),
+    }
+}
+
+/// The inbox's terminal between questions: keys typed then are not echoed (an arrow key would
+/// show as `^[[B`), and are dropped before the next question takes keys. The terminal's own
+/// settings come back for each question and when the inbox closes.
+struct Quiet {
+    saved: Option<libc::termios>,
+}
+
+impl Quiet {
+    fn of_stdin() -> Quiet {
+        let mut saved = std::mem::MaybeUninit::<libc::termios>::uninit();
+        // SAFETY: tcgetattr fills the termios given when it succeeds, and only then is it read.
+        let saved = (unsafe { libc::tcgetattr(libc::STDIN_FILENO, saved.as_mut_ptr()) } == 0)
+            // SAFETY: initialized by the successful tcgetattr above.
+            .then(|| unsafe { saved.assume_init() });
+        Quiet { saved }
+    }
+
+    /// Echo off (the rest as the terminal was: Ctrl-C still closes the inbox).
+    fn hush(&self) {
+        if let Some(saved) = self.saved {
+            let mut quiet = saved;
+            quiet.c_lflag &= !(libc::ECHO | libc::ECHONL);
+            // SAFETY: a termios read from this terminal, changed in its local flags only.
+            unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &quiet) };
+        }
+    }
+
+    /// The terminal's own settings again.
+    fn speak(&self) {
+        if let Some(saved) = &self.saved {
+            // SAFETY: the settings this terminal had, read from it.
+            unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, saved) };
+        }
+    }
+}
+
+impl Drop for Quiet {
+    fn drop(&mut self) {
+        self.speak();
     }
 }
 

@@ -4,8 +4,7 @@
 //! The asker sends an [`Ask`], and later perhaps [`ToInbox::Withdraw`]; the inbox answers
 //! once, with the plugin's result ([`ToAsker::Result`]) or, after a withdrawal of a question
 //! nobody had started to answer, [`ToAsker::Withdrawn`]. A closed connection without a
-//! withdrawal is an asker that died: its question stays in the inbox, and the answer is kept
-//! for when the same request is asked again.
+//! withdrawal is an asker that went away: its question is withdrawn all the same.
 
 use std::io::{BufRead, Write};
 use std::os::fd::AsRawFd;
@@ -64,8 +63,8 @@ pub enum Call {
 
 impl Ask {
     /// What names this request across runs: the same call, from the same client in the same
-    /// folder, is the same request, so that an answer given after its asker died is handed to
-    /// the asker that asks it again. (The process id is left out for that reason.)
+    /// folder, is the same request, so that a retry of it within the window can take over what
+    /// the person typed to a run that went away. (The process id is left out for that reason.)
     pub fn key(&self) -> String {
         let (kind, what, extra) = match &self.call {
             Call::Tool {
@@ -89,6 +88,16 @@ impl Ask {
         ];
         let parts = parts.map(str::as_bytes);
         interview_host::internals::journal::digest(&parts)
+    }
+}
+
+impl Ask {
+    /// What names this run: the request asked by this process. The same process asking the
+    /// same request again while it still waits (a client that timed a call out and retried
+    /// it) is the same run, and gets the one answer; another process's is a run of its own.
+    pub fn run(&self) -> String {
+        let pid = self.from.pid.to_le_bytes();
+        interview_host::internals::journal::digest(&[self.key().as_bytes(), &pid])
     }
 }
 
@@ -196,6 +205,23 @@ mod tests {
         assert_ne!(
             first.key(),
             ask(r#"{"question":"Ship?"}"#, "/src/app", 10).key()
+        );
+    }
+
+    #[test]
+    fn a_run_is_one_process_asking_one_request() {
+        let first = ask(r#"{"question":"Deploy?"}"#, "/src/app", 10);
+        assert_eq!(
+            first.run(),
+            ask(r#"{"question":"Deploy?"}"#, "/src/app", 10).run()
+        );
+        assert_ne!(
+            first.run(),
+            ask(r#"{"question":"Deploy?"}"#, "/src/app", 99).run()
+        );
+        assert_ne!(
+            first.run(),
+            ask(r#"{"question":"Ship?"}"#, "/src/app", 10).run()
         );
     }
 

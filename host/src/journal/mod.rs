@@ -81,6 +81,15 @@ impl Journal {
         self.contents.replies()
     }
 
+    /// Forgets the last reply an earlier run wrote, so that the person gives it again: for a
+    /// journal taken over from a run whose whole answer reached nobody, so that the run taking
+    /// it over never ends with an answer the person did not give to it.
+    pub fn forget_last_reply(&mut self) {
+        if let Some(kept) = self.contents.replies().checked_sub(1) {
+            self.keep_first(kept);
+        }
+    }
+
     /// Why the journal could not be written during the last call, if it could not. The call
     /// itself went on: the person was answering.
     pub fn problem(&self) -> Option<&str> {

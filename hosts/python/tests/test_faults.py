@@ -20,7 +20,7 @@ import interview
 from interview import Limits, PluginError, ScriptedUi
 
 from conftest import ROOT
-from test_command import DEPLOY, both, python_command
+from test_command import DEPLOY, ELICITATION, both, python_command
 
 LIMIT = 8 << 20
 TWO = json.dumps({"questions": [{"question": "Name?"}, {"question": "Why?"}]})
@@ -265,7 +265,8 @@ def in_terminal(command, stop):
         os.close(master)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_returns_the_answers_so_far_like_the_rust_command(rust_command, stop):
     python = in_terminal([sys.executable, "-m", "interview", "ask", str(DEPLOY)], stop)
     rust = in_terminal([str(rust_command), "ask", "--numbered", str(DEPLOY)], stop)
@@ -275,3 +276,83 @@ def test_a_signal_returns_the_answers_so_far_like_the_rust_command(rust_command,
     result = json.loads(output)
     assert result["status"] == "cancelled"
     assert [a["value"] for a in result["answers"]] == ["staging"]
+
+
+def stopped_on_a_quiet_pipe(args, stop, answers=()):
+    """Runs the command with stdin a pipe that this side holds open, so that its input never
+    ends, and sends ``stop`` once the question is drawn: after each of ``answers`` (a line, and
+    the text on stderr that says it was taken). Its stdout and exit code."""
+    process = subprocess.Popen([sys.executable, "-m", "interview", *args], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    screen = b""
+
+    def wait_for(text):
+        nonlocal screen
+        deadline = time.monotonic() + 60
+        while text not in screen:
+            assert process.poll() is None, f"it ended ({process.returncode}) before {text!r}: {screen!r}"
+            assert time.monotonic() < deadline, f"never saw {text!r}: {screen[-500:]!r}"
+            if select.select([process.stderr], [], [], 1)[0]:
+                screen += os.read(process.stderr.fileno(), 1 << 16)
+
+    try:
+        # Drawn before any byte came: nothing tells the command that someone is there.
+        wait_for(b"Question 1 of")
+        for line, taken in answers:
+            process.stdin.write(line)
+            process.stdin.flush()
+            wait_for(taken)
+        process.send_signal(stop)
+        # The input stays open until the command has ended: only the signal ends it.
+        code = process.wait(timeout=30)
+        return process.stdout.read().decode(), code
+    finally:
+        process.kill()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            stream.close()
+
+
+STOPS = pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                                ids=["SIGINT", "SIGTERM", "SIGHUP"])
+
+
+@STOPS
+def test_a_signal_before_the_first_line_cancels_a_call_with_one_result(stop):
+    output, code = stopped_on_a_quiet_pipe(["ask", str(DEPLOY)], stop)
+    assert code == 130
+    result = json.loads(output)  # one JSON text, nothing else
+    assert (result["status"], result["answers"]) == ("cancelled", [])
+
+
+@STOPS
+def test_a_signal_between_questions_keeps_the_answers_so_far(stop):
+    output, code = stopped_on_a_quiet_pipe(["ask", str(DEPLOY)], stop,
+                                           answers=[(b"2\n", b"Question 2 of")])
+    assert code == 130
+    result = json.loads(output)
+    assert result["status"] == "cancelled"
+    assert [a["value"] for a in result["answers"]] == ["staging"]
+
+
+@STOPS
+@pytest.mark.parametrize("answers", [[], [(b"Ada Lovelace\n", b"Question 2 of")]],
+                         ids=["before the first line", "between questions"])
+def test_a_signal_cancels_an_elicitation_with_one_reply(stop, answers):
+    output, code = stopped_on_a_quiet_pipe(["elicit", str(ELICITATION)], stop, answers)
+    assert code == 130
+    assert json.loads(output) == {"jsonrpc": "2.0", "id": 7, "result": {"action": "cancel"}}
+
+
+@pytest.mark.parametrize("command", ["ask", "elicit"])
+def test_input_that_has_already_ended_is_nobody_there(command):
+    request = DEPLOY if command == "ask" else ELICITATION
+    with open(os.devnull, "rb") as nothing:
+        run = subprocess.run([sys.executable, "-m", "interview", command, str(request)],
+                             stdin=nothing, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 3, run.stderr
+    assert "Question 1 of" not in run.stderr, "nothing is asked"
+    reply = json.loads(run.stdout)
+    if command == "ask":
+        assert (reply["status"], reply["reason"]) == ("unavailable", "no-input")
+    else:
+        assert reply["result"] == {"action": "cancel"}

@@ -156,6 +156,9 @@ pub struct TerminalUi {
     cancelled: bool,
     declined: bool,
     interrupted: bool,
+    /// Whether a submitted batch ends with `✔ N answers sent`: not where the caller sends them
+    /// and says itself whether they arrived (an inbox, whose asker may be gone).
+    says_sent: bool,
 }
 
 impl TerminalUi {
@@ -178,7 +181,15 @@ impl TerminalUi {
             cancelled: false,
             declined: false,
             interrupted: false,
+            says_sent: true,
         }
+    }
+
+    /// Leaves out the `✔ N answers sent` that ends a submitted batch: the caller sends the
+    /// answers on, and says whether they arrived.
+    pub fn without_sent_line(mut self) -> Self {
+        self.says_sent = false;
+        self
     }
 
     /// Draws on the controlling terminal (`/dev/tty`), where the keys are read too, whatever
@@ -564,7 +575,7 @@ impl Ui for TerminalUi {
                         self.summary_line(Some(title), item.answer.replace('\n', " "))
                     })
                     .collect();
-                if submitted {
+                if submitted && self.says_sent {
                     let sent = match items.len() {
                         0 => "Accepted".to_string(),
                         1 => "1 answer sent".to_string(),

@@ -229,6 +229,8 @@ def _run(plugin: Plugin, args) -> int:
     colour = (sys.stderr.isatty() and "NO_COLOR" not in os.environ
               and os.environ.get("TERM") != "dumb")
     ui = LineUi(line_limit=plugin.limits.request_bytes, colour=colour)
+    # Held until the result is written: a signal that comes once the plugin has returned
+    # changes nothing, where the default handlers would kill the process before it prints.
     with _Interrupt(ui):
         if args.command == "elicit":
             elicitation = plugin.elicit(args.text, ui, requester=args.server)
@@ -236,9 +238,9 @@ def _run(plugin: Plugin, args) -> int:
         else:
             result = plugin.call(args.tool, args.text, ui, skip_response=args.skip_response)
             reply, code = result.json, STATUS_EXIT.get(result.status, INVALID)
-    if code == CANCELLED and ui.stopped == "interrupted":
-        code = INTERRUPTED
-    return code if _print(reply) else UNWRITTEN
+        if code == CANCELLED and ui.stopped == "interrupted":
+            code = INTERRUPTED
+        return code if _print(reply) else UNWRITTEN
 
 
 if __name__ == "__main__":

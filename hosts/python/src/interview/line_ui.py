@@ -2,12 +2,15 @@
 
 The plugin draws the numbered lists and reads every line itself, so a line means the same here
 as in the Rust command and the npm package; this side only writes the plugin's text (to stderr)
-and reads lines (from stdin): a line's limit, no echo for a secret, Ctrl-C, and input that ends
-before its first line, which means nobody is there (``unavailable``).
+and reads lines (from stdin): a line's limit, no echo for a secret, Ctrl-C, and input that has
+already ended before its first line, which means nobody is there (``unavailable``).
 """
 
 import getpass
+import os
 import re
+import select
+import stat
 import sys
 import unicodedata
 from typing import List, Optional, TextIO, Union
@@ -65,7 +68,8 @@ class LineUi(Ui):
         """Why reading stopped: ``ended`` (the input ended) or ``interrupted``."""
         self._reading = False
         self._peeked: Optional[str] = None
-        self._probed = False
+        self._nobody: Optional[bool] = None
+        """Whether the input had already ended when :meth:`mode` first looked."""
 
     def _raw_line(self) -> Union[str, TooLong, None]:
         """The next line as read, None at the end of input. Bytes that are not UTF-8 become
@@ -98,17 +102,34 @@ class LineUi(Ui):
         now, and the plugin returns the answers so far."""
         self.stopped = self.stopped or "interrupted"
         if self._reading:
+            # Raised once: a second signal while the first unwinds must not escape the read.
+            self._reading = False
             raise _Stopped
 
+    def _ended_already(self) -> bool:
+        """Whether the input has ended before its first line, known without waiting: a closed
+        pipe, ``/dev/null``, an empty file. A pipe that nobody has written to yet may still
+        bring answers: that is not known now, so the question is drawn and a read waits for
+        them, which Ctrl-C or a signal can stop (a wait here could not be)."""
+        source = getattr(self.stdin, "buffer", self.stdin)
+        try:
+            fd = source.fileno()
+        except (OSError, ValueError):
+            # Text in memory (io.StringIO): a read never waits, so the first line is read now.
+            self._peeked = self._raw_line()
+            return self._peeked is None
+        peek = getattr(source, "peek", None)
+        if peek is None or not _readable_now(fd):
+            return False
+        # A single read of the descriptor, which returns at once: the end, or the first bytes,
+        # kept in the buffer for the first line.
+        return peek(1) == b""
+
     def mode(self) -> Union[Mode, Unavailable]:
-        # From a pipe or file, input that ends before its first line means nobody is there.
-        if not self._probed and not self.stdin.isatty():
-            self._probed = True
-            first = self._raw_line()
-            if first is None:
-                return Unavailable(Absence.NO_INPUT)
-            self._peeked = first
-        return Mode.LINES
+        # Asked again (a host may ask before the plugin does), the answer is the same.
+        if self._nobody is None:
+            self._nobody = not self.stdin.isatty() and self._ended_already()
+        return Unavailable(Absence.NO_INPUT) if self._nobody else Mode.LINES
 
     def write(self, spans: List[Span]) -> None:
         # Written even once stopped: the plugin ends the line its prompt left open, and writes
@@ -124,21 +145,36 @@ class LineUi(Ui):
                                          for line in text.split("\n")))
 
     def read_line(self, hidden: bool) -> LineRead:
-        if self.stopped:
-            return LineEnd.INTERRUPTED if self.stopped == "interrupted" else LineEnd.ENDED
         self.out.flush()
-        self._reading = True
+        line = None
         try:
-            line = self._line(hidden)
+            self._reading = True
+            # Looked at once reading is on: a signal before this set `stopped`, and one after
+            # it interrupts the read itself (see `interrupt`), so none is missed.
+            if self.stopped is None:
+                line = self._line(hidden)
+                if line is None:
+                    self.stopped = "ended"
         except (KeyboardInterrupt, _Stopped):
             self.stopped = "interrupted"
-            return LineEnd.INTERRUPTED
         finally:
             self._reading = False
-        if line is None:
-            self.stopped = "ended"
-            return LineEnd.ENDED
+        if self.stopped is not None:
+            return LineEnd.INTERRUPTED if self.stopped == "interrupted" else LineEnd.ENDED
         return line
 
     def finished(self) -> None:
         self.out.flush()
+
+
+def _readable_now(fd: int) -> bool:
+    """Whether a read of ``fd`` returns at once, with bytes or the end of input."""
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISREG(mode) or stat.S_ISCHR(mode):
+        # A file, or a device such as /dev/null (a terminal is never looked at here).
+        return True
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        # A descriptor select cannot watch (a pipe on Windows): not known without waiting.
+        return False
