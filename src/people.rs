@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use interview_host::ui::{
-    Absence, LineReader, LineUi, NoPerson, ScriptedUi, TerminalUi, Ui, is_foreground,
+    Absence, LineReader, LineUi, NoPerson, ScriptedUi, StatusLine, TerminalUi, Ui, is_foreground,
 };
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
@@ -23,16 +23,19 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
 }
 
 /// The person of an inbox, at its own terminal: as [`find`] finds them, but the inbox, not
-/// the UI, says whether their answers were sent, since it hands them on.
-pub fn in_inbox(numbered: bool) -> Box<dyn Ui> {
-    find_with(false, numbered, TerminalUi::without_sent_line)
+/// the UI, says whether their answers were sent, since it hands them on; and `status` says,
+/// under the keys, who else waits.
+pub fn in_inbox(numbered: bool, status: StatusLine) -> Box<dyn Ui> {
+    find_with(false, numbered, |ui| {
+        ui.without_sent_line().with_status(status)
+    })
 }
 
 /// [`find`], with `fitted` applied to an arrow-key UI.
 fn find_with(
     request_on_stdin: bool,
     numbered: bool,
-    fitted: fn(TerminalUi) -> TerminalUi,
+    fitted: impl FnOnce(TerminalUi) -> TerminalUi,
 ) -> Box<dyn Ui> {
     *STOP.lock().unwrap_or_else(|e| e.into_inner()) = None;
     let dumb = std::env::var("TERM").is_ok_and(|t| t == "dumb");

@@ -331,6 +331,26 @@ fn move_clock(place: &Place, seconds: i64) {
 }
 
 #[test]
+fn a_question_that_comes_while_another_is_answered_is_said_to_wait_under_it() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let first = place.asker(&["ask", &deploy()]);
+    inbox.wait("? Where to deploy?");
+    let name = write_request("inbox-name", &json!({"question": "Name?"}));
+    let second = place.asker(&["ask", &name]);
+    let screen = inbox.wait("1 more waiting: interview ask");
+    assert!(screen.contains("? Where to deploy?"), "{screen}");
+    answer_deploy(&mut inbox);
+    inbox.wait("? Name?");
+    inbox.send("Ada");
+    inbox.key(ENTER);
+    let (result, code, stderr) = finished(second);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(result["answer"], "Ada");
+    assert_eq!(finished(first).1, 0);
+}
+
+#[test]
 fn two_inboxes_one_answer_and_the_other_inbox_lets_the_question_go() {
     let place = Place::new();
     let mut first = place.inbox();

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use interview_host::{Journal, Plugin};
 
-use interview_host::ui::{StopReason, Ui, is_foreground};
+use interview_host::ui::{StatusLine, StopReason, Ui, is_foreground};
 use interview_text::sanitize;
 use serde_json::Value as Json;
 
@@ -39,8 +39,13 @@ const GRACE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Where the inbox asks.
 enum Desktop {
-    /// This terminal, a UI made for each question; quiet in between.
-    Terminal { numbered: bool, quiet: Quiet },
+    /// This terminal, a UI made for each question, with a line saying who else waits; quiet
+    /// in between.
+    Terminal {
+        numbered: bool,
+        quiet: Quiet,
+        waiting: StatusLine,
+    },
     /// One page for the inbox's lifetime.
     #[cfg(feature = "web")]
     Page(Arc<Mutex<interview_host::ui::WebUi>>),
@@ -79,6 +84,7 @@ impl Desktop {
         Ok(Desktop::Terminal {
             numbered: options.numbered,
             quiet: Quiet::of_stdin(),
+            waiting: StatusLine::default(),
         })
     }
 
@@ -90,18 +96,35 @@ impl Desktop {
         }
     }
 
+    /// Keeps the line under the keys saying who else waits, while the inbox is open.
+    fn watch(&self, desk: &Arc<Desk>) {
+        if let Desktop::Terminal { waiting, .. } = self {
+            let (desk, waiting) = (desk.clone(), waiting.clone());
+            std::thread::spawn(move || {
+                loop {
+                    waiting.set(waiting_line(&desk.waiting()));
+                    std::thread::sleep(std::time::Duration::from_millis(250));
+                }
+            });
+        }
+    }
+
     fn person(
         &self,
         #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
         who: &str,
     ) -> (Box<dyn Ui>, Option<Arc<AtomicBool>>) {
         match self {
-            Desktop::Terminal { numbered, quiet } => {
+            Desktop::Terminal {
+                numbered,
+                quiet,
+                waiting,
+            } => {
                 // Keys meant for the question before (a double Enter) are not this one's.
                 std::thread::sleep(GRACE);
                 discard_typed_ahead();
                 quiet.speak();
-                let person = people::in_inbox(*numbered);
+                let person = people::in_inbox(*numbered, waiting.clone());
                 (person, people::stop_flag())
             }
             #[cfg(feature = "web")]
@@ -130,6 +153,7 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
     let desktop = Desktop::new(options, &place)?;
     let desk = Desk::new(Store::open(&place.data).map_err(failed)?).map_err(failed)?;
     let socket = Socket::bind(&place)?;
+    desktop.watch(&desk);
     desk.accept(
         socket
             .listener
@@ -333,6 +357,17 @@ fn ago(at: i64) -> String {
         7200..172_800 => format!("{} h ago", seconds / 3600),
         _ => format!("{} days ago", seconds / 86_400),
     }
+}
+
+/// `3 more waiting: Claude Code, Codex`, or nothing when nobody else waits.
+fn waiting_line(waiting: &[super::From]) -> Option<String> {
+    let mut names: Vec<String> = Vec::new();
+    for name in waiting.iter().map(who) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    (!waiting.is_empty()).then(|| format!("{} more waiting: {}", waiting.len(), names.join(", ")))
 }
 
 /// A folder with the home folder as `~`.

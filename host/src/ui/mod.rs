@@ -29,7 +29,7 @@ pub use lines::LineUi;
 pub use options::{ChoiceRef, Options, TooMuchText};
 pub use scripted::{ScriptedUi, Shown, Step, TypedLine};
 #[cfg(feature = "terminal")]
-pub use terminal::TerminalUi;
+pub use terminal::{StatusLine, TerminalUi};
 #[cfg(feature = "web")]
 pub use web::{PageNotice, WebUi, wire as web_wire};
 pub use wit::{

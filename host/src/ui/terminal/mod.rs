@@ -159,6 +159,27 @@ pub struct TerminalUi {
     /// Whether a submitted batch ends with `✔ N answers sent`: not where the caller sends them
     /// and says itself whether they arrived (an inbox, whose asker may be gone).
     says_sent: bool,
+    /// A line under the keys that the caller changes while the person answers, and the text
+    /// of it last drawn.
+    status: Option<StatusLine>,
+    drawn_status: Option<String>,
+}
+
+/// A line shown under a question's keys, which another thread may change while the person
+/// answers (an inbox's "2 more waiting"): the UI redraws when it does. Its text must be fit
+/// for a terminal already (sanitized).
+#[derive(Clone, Debug, Default)]
+pub struct StatusLine(Arc<std::sync::Mutex<Option<String>>>);
+
+impl StatusLine {
+    /// Shows `text` from now on (`None`: no line).
+    pub fn set(&self, text: Option<String>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = text;
+    }
+
+    fn get(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
 }
 
 impl TerminalUi {
@@ -182,7 +203,15 @@ impl TerminalUi {
             declined: false,
             interrupted: false,
             says_sent: true,
+            status: None,
+            drawn_status: None,
         }
+    }
+
+    /// Shows `status` under each question's keys, redrawn as it changes.
+    pub fn with_status(mut self, status: StatusLine) -> Self {
+        self.status = Some(status);
+        self
     }
 
     /// Leaves out the `✔ N answers sent` that ends a submitted batch: the caller sends the
@@ -392,6 +421,11 @@ impl TerminalUi {
                     if let Some(resize) = self.resized() {
                         return resize;
                     }
+                    if let Some(status) = &self.status
+                        && status.get() != self.drawn_status
+                    {
+                        return Key::Redraw;
+                    }
                 }
             }
         }
@@ -429,7 +463,15 @@ impl TerminalUi {
                 self.cancelled = true;
                 return cancel;
             };
-            let (screen, page) = layout(frame, &mut widget, &self.theme, size);
+            // The status line, if any, takes the last row.
+            let status = self.status.as_ref().and_then(StatusLine::get);
+            let rows = size.1.saturating_sub(usize::from(status.is_some())).max(1);
+            let (mut screen, page) = layout(frame, &mut widget, &self.theme, (size.0, rows));
+            if let Some(text) = &status {
+                let line = Line::new().push(text.as_str(), self.theme.hint);
+                screen.lines.push(render::fit(&line, size.0));
+            }
+            self.drawn_status = status;
             let renderer = self.renderer.as_mut().expect("entered above");
             renderer.draw(&screen, &mut self.buffer);
             self.flush();
