@@ -26,13 +26,19 @@ use cli::{Asking, Cli, Command, Journaling, Parsed, Reaching};
 use exit::Exit;
 
 impl Reaching {
-    /// The person, where the options say; a page that can't be served fails (exit 4).
+    /// The person, where the options say; a page that can't be served fails (exit 4). From
+    /// here on Ctrl-C, SIGTERM and SIGHUP stop the person's UI, which the plugin then ends
+    /// with the answers given so far: taken before anything waits for them.
     fn person(&self, request_on_stdin: bool) -> Result<Box<dyn Ui>, Failure> {
         #[cfg(feature = "web")]
         if self.ui == cli::PersonUi::Web {
-            return people::web(!self.no_open, self.open_timeout).map_err(|e| (Exit::Failed, e));
+            let person = people::web(!self.no_open, self.open_timeout);
+            people::on_signals();
+            return person.map_err(|e| (Exit::Failed, e));
         }
-        Ok(people::find(request_on_stdin, self.numbered))
+        let person = people::find(request_on_stdin, self.numbered);
+        people::on_signals();
+        Ok(person)
     }
 }
 
@@ -522,7 +528,6 @@ fn end_journal(session: &mut PersonSession, ending: Ending) {
 }
 
 fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, Failure> {
-    people::on_signals();
     let result = match session.call(tool, arguments) {
         Ok(result) => result,
         Err(error @ Error::Journal { .. }) => {
@@ -576,7 +581,6 @@ fn elicit(
     request: &str,
     server: Option<&str>,
 ) -> Result<Exit, Failure> {
-    people::on_signals();
     let elicitation = match session.elicit(request, server) {
         Ok(elicitation) => elicitation,
         Err(error @ Error::Journal { .. }) => {

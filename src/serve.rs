@@ -14,6 +14,7 @@ use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use interview_host::ask::Status;
 use interview_host::{Error, Given, Plugin, Session};
 
 use interview_host::ui::{StopReason, Ui};
@@ -27,7 +28,46 @@ use crate::people;
 use crate::results;
 
 /// The person answering, kept from one request to the next.
-type Asker = Option<Box<dyn Ui>>;
+struct Asker {
+    /// Their UI, out of here while a request asks it.
+    ui: Option<Box<dyn Ui>>,
+    /// They answer line by line, where `quit` and `exit` end the session.
+    reads_lines: bool,
+    /// They typed `quit` or `exit`: the session is over, and every later request is
+    /// cancelled without asking anyone.
+    quit: bool,
+}
+
+impl Asker {
+    /// Takes the person's UI for a request: once they quit, a UI that cancels at once.
+    fn take(&mut self) -> Box<dyn Ui> {
+        match self.quit {
+            true => Box::new(interview_host::ui::ScriptedUi::new([])),
+            false => self
+                .ui
+                .take()
+                .expect("the person is back after every request"),
+        }
+    }
+
+    /// Puts the UI back after a request that ended `cancelled` or not. In the line mode a
+    /// request the person cancelled while their input was open was left with `quit` or
+    /// `exit` (the only cancel there that is no interrupt and no end of input): the session
+    /// ends with it.
+    fn put(&mut self, ui: Box<dyn Ui>, cancelled: bool) {
+        if self.quit {
+            return;
+        }
+        if cancelled && self.reads_lines && ui.stop_reason().is_none() {
+            self.quit = true;
+            warn(
+                "interview serve: you quit, so the session is over: every later request is \
+                 cancelled without asking",
+            );
+        }
+        self.ui = Some(ui);
+    }
+}
 
 /// How `serve` reads its lines.
 pub struct Options {
@@ -94,17 +134,24 @@ pub fn keys(list: &str) -> Vec<String> {
 /// that cannot be read, or that the plugin fails on, gets its own reply and the session goes
 /// on; only a result that cannot be written ends it, since nobody is reading any more.
 /// `person` answers (a terminal UI, numbered lines, or a web page).
-pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
-    if options.inbox.is_none() {
-        people::on_signals();
-    }
-    let mut asker: Asker = Some(person);
+pub fn run(plugin: &Plugin, options: Options, mut person: Box<dyn Ui>) -> Exit {
+    let mut asker = Asker {
+        reads_lines: matches!(person.mode(), interview_host::ui::UiMode::Lines),
+        ui: Some(person),
+        quit: false,
+    };
     let limit = plugin.limits().request_bytes();
-    let mut input = std::io::stdin().lock();
+    // Ctrl-C, SIGTERM and SIGHUP end the session: at once while no request is asked, after
+    // the open request's result otherwise (its person's UI is stopped by them too).
+    let signalled = people::stop_on_signals();
+    let mut input = Stdin::new();
     let mut stdout = std::io::stdout().lock();
     let mut number = 0usize;
     loop {
-        let line = match input::next_line(&mut input, limit) {
+        if !input.wait(&signalled) {
+            return Exit::Interrupted;
+        }
+        let line = match input::next_line(&mut input.reader, limit) {
             Ok(Some(line)) => line,
             Ok(None) => break,
             Err(error) => {
@@ -134,10 +181,10 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
             ));
             return Exit::Unwritten;
         }
-        if asker
-            .as_ref()
+        if (asker.ui.as_ref())
             .is_some_and(|person| person.stop_reason() == Some(StopReason::Interrupted))
             || options.inbox.as_ref().is_some_and(Inboxed::stopped)
+            || signalled.load(Ordering::SeqCst)
         {
             return Exit::Interrupted;
         }
@@ -146,6 +193,46 @@ pub fn run(plugin: &Plugin, options: Options, person: Box<dyn Ui>) -> Exit {
         }
     }
     Exit::Answered
+}
+
+/// Standard input, read line by line, waited on in short polls so that a signal that comes
+/// while nothing is asked is heard.
+struct Stdin {
+    reader: std::io::BufReader<&'static std::fs::File>,
+}
+
+impl Stdin {
+    fn new() -> Stdin {
+        use std::os::fd::FromRawFd;
+        // SAFETY: standard input is open for the life of the process; the `File` is leaked, so
+        // it is never closed.
+        let file: &'static std::fs::File = Box::leak(Box::new(unsafe {
+            std::fs::File::from_raw_fd(libc::STDIN_FILENO)
+        }));
+        Stdin {
+            reader: std::io::BufReader::with_capacity(64 << 10, file),
+        }
+    }
+
+    /// Waits until a line (or the end of the input) may be read; false when `signalled` was
+    /// set first.
+    fn wait(&self, signalled: &AtomicBool) -> bool {
+        while self.reader.buffer().is_empty() {
+            if signalled.load(Ordering::SeqCst) {
+                return false;
+            }
+            let mut poll = libc::pollfd {
+                fd: libc::STDIN_FILENO,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            if unsafe { libc::poll(&mut poll, 1, 50) } > 0 {
+                break;
+            }
+        }
+        !signalled.load(Ordering::SeqCst) || !self.reader.buffer().is_empty()
+    }
 }
 
 /// The `invalid` reply to a line that cannot be a request, and its reason on stderr.
@@ -243,18 +330,15 @@ fn is_elicitation(object: &Map<String, Json>) -> bool {
 fn with_person(
     plugin: &Plugin,
     asker: &mut Asker,
-    work: impl FnOnce(&mut Session<Box<dyn Ui>>) -> Result<String, Error>,
+    work: impl FnOnce(&mut Session<Box<dyn Ui>>) -> Result<(String, bool), Error>,
     failed: impl FnOnce(&str, &[Given]) -> Json,
 ) -> Json {
-    let person = asker
-        .take()
-        .expect("the person is back after every request");
-    let mut session = match plugin.session(person) {
+    let mut session = match plugin.session(asker.take()) {
         Ok(session) => session,
         Err(error) => {
             // The UI went down with the session that could not start; a plugin that cannot
             // start will not start for the next request either.
-            *asker = Some(crate::people::nobody(
+            asker.ui = Some(crate::people::nobody(
                 interview_host::ui::Absence::NoTerminal,
             ));
             return failed(&error.chain(), &[]);
@@ -264,8 +348,9 @@ fn with_person(
     if let Some(failure) = session.recovered_from() {
         warn(&format!("interview serve: {}", results::recovered(failure)));
     }
-    *asker = Some(session.into_ui());
-    let (failure, given) = match results::read_result(result) {
+    let cancelled = result.as_ref().is_ok_and(|(_, cancelled)| *cancelled);
+    asker.put(session.into_ui(), cancelled);
+    let (failure, given) = match results::read_result(result.map(|(json, _)| json)) {
         Ok(json) => return json,
         Err(failed) => failed,
     };
@@ -280,9 +365,8 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
         arguments: arguments.to_string(),
         skip_response: options.skip_response.clone(),
     };
-    if let Some(result) = options
-        .inbox
-        .as_ref()
+    if let Some(result) = (options.inbox.as_ref())
+        .filter(|_| !asker.quit)
         .and_then(|i| i.ask(plugin, call(), None))
     {
         return result;
@@ -293,7 +377,8 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
         asker,
         |session| {
             session.set_skip_response(options.skip_response.clone());
-            session.call(tool, arguments).map(|result| result.json)
+            let result = session.call(tool, arguments)?;
+            Ok((result.json, result.status == Status::Cancelled))
         },
         results::failed,
     );
@@ -308,11 +393,11 @@ fn team_person(
     options: &Options,
     call: inbox::Call,
     server: Option<&str>,
-) -> Option<Asker> {
+) -> Option<Option<Box<dyn Ui>>> {
     #[cfg(feature = "team")]
-    if let Some(team) = &options.team {
+    if let Some(team) = options.team.as_ref().filter(|_| !asker.quit) {
         let remote = team.ui_for("serve", call, None, server.map(str::to_owned));
-        return Some(asker.replace(Box::new(remote)));
+        return Some(asker.ui.replace(Box::new(remote)));
     }
     let _ = (asker, options, call, server);
     None
@@ -320,14 +405,13 @@ fn team_person(
 
 /// Puts back the person put aside by [`team_person`]; an interrupted request's UI stays, for
 /// the session to end on it.
-fn put_back(asker: &mut Asker, aside: Option<Asker>) {
-    let interrupted = asker
-        .as_ref()
+fn put_back(asker: &mut Asker, aside: Option<Option<Box<dyn Ui>>>) {
+    let interrupted = (asker.ui.as_ref())
         .is_some_and(|person| person.stop_reason() == Some(StopReason::Interrupted));
     if let Some(aside) = aside
         && !interrupted
     {
-        *asker = aside;
+        asker.ui = aside;
     }
 }
 
@@ -343,9 +427,8 @@ fn elicit(
     let call = || inbox::Call::Elicit {
         request: request.to_string(),
     };
-    if let Some(reply) = options
-        .inbox
-        .as_ref()
+    if let Some(reply) = (options.inbox.as_ref())
+        .filter(|_| !asker.quit)
         .and_then(|i| i.ask(plugin, call(), server))
     {
         return reply;
@@ -363,7 +446,8 @@ fn elicit(
                      replied cancel"
                 ));
             }
-            Ok(elicitation.reply)
+            let cancelled = elicitation.ending == interview_host::ask::ElicitEnding::Cancelled;
+            Ok((elicitation.reply, cancelled))
         },
         |message, given| results::failed_elicitation(request, message, given),
     );

@@ -288,6 +288,45 @@ fn signal_while_asking(signal: i32) -> (Output, Child) {
 }
 
 #[test]
+fn a_signal_before_the_first_line_gives_one_result_after_the_question_is_drawn() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let mut child = spawn(&["ask", DEPLOY]);
+        // Held open, and nothing written: a person who has not typed yet.
+        let stdin = child.stdin.take().unwrap();
+        let mut errors = BufReader::new(child.stderr.take().unwrap());
+        wait_for(&mut errors, "Which environment should I deploy to?");
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let output = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(output.status.code(), Some(130), "signal {signal}");
+        let result = result(&output);
+        assert_eq!(result["status"], "cancelled", "signal {signal}: {result}");
+        assert_eq!(result["answers"], json!([]), "signal {signal}");
+    }
+}
+
+#[test]
+fn serve_ends_at_once_on_a_signal_while_nothing_is_asked() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let mut child = spawn_without_terminal(&["serve"]);
+        let stdin = child.stdin.take().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: sending a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let started = Instant::now();
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "signal {signal}"
+        );
+        drop(stdin);
+        assert_eq!(output.status.code(), Some(130), "signal {signal}");
+        assert!(output.stdout.is_empty(), "no request, no result");
+    }
+}
+
+#[test]
 fn ctrl_c_sigterm_and_sighup_return_the_answers_so_far_with_exit_130() {
     for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let (output, _) = signal_while_asking(signal);

@@ -799,15 +799,42 @@ fn serve_answers_a_session_driven_from_another_language() {
         term.send("2\r");
         term.wait("Continue?");
         term.send("quit\r");
-        term.wait("Asked after quit?");
-        term.send("yes, later\r");
     });
     assert_eq!(results.len(), 4, "one result per request:\n{screen}");
     assert_eq!(results[0]["answer"], "Ada");
     assert_eq!(results[1]["text"], "User selected: 2. List");
-    // `quit` leaves the request, as Esc does at a terminal; the next one is asked.
+    // `quit` ends the session: the request it was typed at and every later one are
+    // cancelled, nothing more is asked, and the session ends cleanly when its input does.
     assert_eq!(results[2]["status"], "cancelled");
-    assert_eq!(results[3]["answer"], "yes, later");
+    assert_eq!(results[3]["status"], "cancelled");
+    assert!(!screen.contains("Asked after quit?"), "{screen}");
+    assert!(screen.contains("the session is over"), "{screen}");
+    assert!(screen.contains("SERVE EXIT 0 LEFT 0"), "{screen}");
+}
+
+#[test]
+fn serve_state_mode_ends_on_quit_with_every_later_state_passed_back_unanswered() {
+    let requests = [
+        json!({"step": 1, "question": "What is your name?"}),
+        json!({"step": 2, "question": "Never asked"}),
+        json!({"step": 3, "next_question": {"question": "Nor this", "options": ["A", "B"]}}),
+    ];
+    let (results, screen) = serve("state-quit", &requests, "--numbered --state", |term| {
+        term.wait("What is your name?");
+        term.send("exit\r");
+    });
+    assert_eq!(
+        results,
+        [
+            json!({"step": 1, "question": "What is your name?", "response": null}),
+            json!({"step": 2, "question": "Never asked", "response": null}),
+            json!({"step": 3, "next_question": {"question": "Nor this", "options": ["A", "B"]},
+                   "response": null}),
+        ],
+        "{screen}"
+    );
+    assert!(!screen.contains("Never asked"), "{screen}");
+    assert!(screen.contains("the session is over"), "{screen}");
     assert!(screen.contains("SERVE EXIT 0 LEFT 0"), "{screen}");
 }
 

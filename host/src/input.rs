@@ -38,6 +38,12 @@ pub trait LineSource {
     fn is_terminal(&self) -> bool;
     /// Turns echo of typed characters off or on, where the input is a terminal.
     fn set_echo(&mut self, _on: bool) {}
+    /// Whether the input is known to have ended without a line, without waiting for any:
+    /// nobody is there (an empty file, `/dev/null`, a pipe closed unwritten). A source that
+    /// has nothing yet is not known to have ended: a person or program may still write.
+    fn ended_already(&mut self) -> bool {
+        false
+    }
 }
 
 /// Lines from a file, pipe or terminal.
@@ -160,15 +166,15 @@ impl LineReader {
         Some(event)
     }
 
-    /// Waits up to [`INTERRUPT_CHECK`] for input and adds what there is to `pending`.
-    fn read_some(&mut self) {
+    /// Waits up to `wait` for input and adds what there is to `pending`.
+    fn read_some(&mut self, wait: Duration) {
         let mut poll = libc::pollfd {
             fd: self.fd,
             events: libc::POLLIN,
             revents: 0,
         };
         // SAFETY: one valid pollfd.
-        let ready = unsafe { libc::poll(&mut poll, 1, INTERRUPT_CHECK.as_millis() as libc::c_int) };
+        let ready = unsafe { libc::poll(&mut poll, 1, wait.as_millis() as libc::c_int) };
         if ready <= 0 {
             return; // nothing yet, or a signal: the caller looks at the flag
         }
@@ -222,7 +228,7 @@ impl LineSource for LineReader {
             if self.drained {
                 break Input::End;
             }
-            self.read_some();
+            self.read_some(INTERRUPT_CHECK);
         };
         // After the end or an interrupt there is nothing more to read: say so every time.
         if matches!(event, Input::End | Input::Interrupted) {
@@ -233,6 +239,14 @@ impl LineSource for LineReader {
 
     fn is_terminal(&self) -> bool {
         self.terminal
+    }
+
+    fn ended_already(&mut self) -> bool {
+        if self.ended.is_none() && !self.drained && self.pending.len() == self.start {
+            self.read_some(Duration::ZERO);
+        }
+        self.ended == Some(Input::End)
+            || (self.drained && !self.dropping && self.start == self.pending.len())
     }
 
     fn set_echo(&mut self, on: bool) {
@@ -286,6 +300,25 @@ mod tests {
                 Input::End
             ]
         );
+    }
+
+    #[test]
+    fn only_an_input_that_has_ended_already_is_said_to_have_without_waiting() {
+        let (reader, writer) = std::io::pipe().unwrap();
+        let (mut lines, _) = LineReader::new(reader);
+        // Nothing written yet: someone may still write.
+        assert!(!lines.ended_already());
+        drop(writer);
+        assert!(lines.ended_already());
+        assert_eq!(lines.next_input(), Input::End);
+
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        writer.write_all(b"y").unwrap();
+        drop(writer);
+        let (mut lines, _) = LineReader::new(reader);
+        assert!(!lines.ended_already(), "a last line without its break");
+        assert_eq!(lines.next_input(), Input::Line("y".into()));
+        assert!(lines.ended_already());
     }
 
     #[test]

@@ -15,10 +15,6 @@ pub struct LineUi {
     out: Box<dyn Write>,
     /// Bold, dim and red for the plugin's tones.
     colour: bool,
-    /// A line read ahead by [`Ui::mode`] to find out whether anyone is there.
-    peeked: Option<Input>,
-    /// Whether [`Ui::mode`] has looked for a person yet: it reads ahead only once.
-    probed: bool,
     stop: Option<StopReason>,
 }
 
@@ -32,8 +28,6 @@ impl LineUi {
             // a line (each a system call, and a terminal's redraw).
             out: Box::new(std::io::BufWriter::new(out)),
             colour,
-            peeked: None,
-            probed: false,
             stop: None,
         }
     }
@@ -50,9 +44,7 @@ impl LineUi {
 
     fn next_input(&mut self) -> Input {
         let _ = self.out.flush();
-        self.peeked
-            .take()
-            .unwrap_or_else(|| self.input.next_input())
+        self.input.next_input()
     }
 }
 
@@ -74,14 +66,11 @@ impl Drop for LineUi {
 
 impl Ui for LineUi {
     fn mode(&mut self) -> UiMode {
-        // With a pipe or file, nobody may be there: input that ends before its first line
-        // means no person can answer, so say so at once rather than cancel.
+        // With a pipe or file, nobody may be there: input known to have ended before its
+        // first line means no person can answer, so say so at once rather than cancel. Not
+        // waited for: the question is drawn before any line is, as a person needs it.
         // Asked again (a host may ask before the plugin does), the answer is the same.
-        if !self.input.is_terminal() && !self.probed {
-            self.probed = true;
-            self.peeked = Some(self.input.next_input());
-        }
-        if self.peeked == Some(Input::End) {
+        if !self.input.is_terminal() && self.input.ended_already() {
             return UiMode::Unavailable(Absence::NoInput);
         }
         UiMode::Lines
@@ -197,6 +186,9 @@ mod tests {
         }
         fn is_terminal(&self) -> bool {
             self.1
+        }
+        fn ended_already(&mut self) -> bool {
+            self.0.front().is_none_or(|first| *first == Input::End)
         }
     }
 
