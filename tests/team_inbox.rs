@@ -156,6 +156,55 @@ impl Team {
         }
     }
 
+    /// Moves the inbox's clock on by `ms`: every question closed that much earlier.
+    fn move_clock(&self, ms: i64) {
+        let sql = format!("UPDATE questions SET closed_at = closed_at - {ms}");
+        match &self._database {
+            Some(database) => {
+                let mut client = postgres::Client::connect(&database.url, postgres::NoTls).unwrap();
+                client.batch_execute(&sql).unwrap();
+            }
+            None => {
+                rusqlite::Connection::open(&self.db)
+                    .unwrap()
+                    .execute_batch(&sql)
+                    .unwrap();
+            }
+        }
+    }
+
+    /// `interview mcp --inbox` here, initialized as the client `pipes`: the process, a way to
+    /// send it a message, and its replies.
+    #[allow(clippy::type_complexity)]
+    fn mcp(
+        &self,
+    ) -> (
+        Child,
+        impl FnMut(Json),
+        std::io::Lines<BufReader<std::process::ChildStdout>>,
+    ) {
+        let mut command = common::interview();
+        command
+            .args(["mcp", "--inbox", &self.url])
+            .env("INTERVIEW_INBOX_TOKEN", &self.agent)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut mcp = common::without_terminal(&mut command).spawn().unwrap();
+        let mut stdin = mcp.stdin.take().unwrap();
+        let mut replies = BufReader::new(mcp.stdout.take().unwrap()).lines();
+        let mut send = move |message: Json| writeln!(stdin, "{message}").unwrap();
+        send(
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "pipes", "version": "1"}}}),
+        );
+        let initialized: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+        assert_eq!(initialized["id"], 0);
+        send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        (mcp, send, replies)
+    }
+
     fn audit(&self) -> Vec<Json> {
         let output = interview(&["inbox", "audit", "--db", &self.db]);
         assert!(output.status.success(), "{}", common::stderr(&output));
@@ -355,9 +404,13 @@ fn asker_killed_after_the_first_answer(team: &Team, extra: &[&str]) -> Json {
 }
 
 #[test]
-fn an_agent_that_died_asks_again_and_finds_the_answers_given_without_asking_them_again() {
+fn an_asker_killed_mid_request_is_withdrawn_and_its_retry_is_shown_what_was_answered() {
     for extra in [&[][..], &["--journal", "answers.journal"][..]] {
-        let team = Team::new();
+        let mut team = Team::new();
+        // A server that hears nothing from an asker for 2 s takes it for gone.
+        let listen = team.url.trim_start_matches("http://").to_owned();
+        team.kill();
+        team.start_with(&listen, &["--asker-grace", "2s"]);
         let extra: Vec<String> = extra
             .iter()
             .map(|a| match *a {
@@ -367,29 +420,54 @@ fn an_agent_that_died_asks_again_and_finds_the_answers_given_without_asking_them
             .collect();
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         let second = asker_killed_after_the_first_answer(&team, &extra);
-        let again = team.ask(BATCH, &extra);
-        // Nothing new to answer: the second question is still the one open, as it was.
-        std::thread::sleep(Duration::from_millis(1500));
-        let open = team.open(&team.bob);
-        assert_eq!(open.len(), 1, "{open:?}");
-        assert_eq!(
-            (&open[0]["question"], &open[0]["seq"]),
-            (&second["question"], &second["seq"]),
-            "with {extra:?}"
+        // Nobody answers for nothing: the question leaves every list, and an answer to it is
+        // told why.
+        wait_until_empty(&team, &team.bob);
+        let (status, body) = team.answer(&team.bob, &second, json!({"answered": false}));
+        assert_eq!(status, 409, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("withdrawn"),
+            "{body}"
         );
-        let (status, _) = team.answer(&team.bob, &open[0], json!({"answered": false}));
+        // The retry: a question of its own, asked again, with the first answer played back.
+        let again = team.ask(BATCH, &extra);
+        let open = team.next_question(&team.bob, 0);
+        assert_ne!(open["question"], second["question"], "with {extra:?}");
+        assert_eq!(open["again_of"], second["question"], "with {extra:?}");
+        assert_eq!(open["resumed"], true, "with {extra:?}");
+        assert_eq!(open["frame"]["prompt"], "Run the migrations?");
+        let (status, _) = team.answer(&team.bob, &open, json!({"answered": false}));
         assert_eq!(status, 200);
-        let review = team.next_question(&team.bob, second["seq"].as_i64().unwrap());
+        let review = team.next_question(&team.bob, open["seq"].as_i64().unwrap());
         let (status, _) = team.answer(&team.bob, &review, json!({"review": "submit"}));
         assert_eq!(status, 200);
         let (result, code, stderr) = finished(again);
         assert_eq!(code, 0, "{stderr}");
         assert_eq!(common::values(&result), [json!("prod"), json!(false)]);
+        let events: Vec<Json> = team
+            .audit()
+            .into_iter()
+            .map(|e| e["event"].clone())
+            .collect();
+        assert!(events.contains(&json!("withdrawn")), "{events:?}");
+        assert!(events.contains(&json!("resumed")), "{events:?}");
+    }
+}
+
+/// Waits until `token`'s holder sees no open question.
+fn wait_until_empty(team: &Team, token: &str) {
+    let started = Instant::now();
+    while !team.open(token).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the question stayed open"
+        );
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 
 #[test]
-fn ctrl_c_of_the_asker_ends_it_cancelled_and_its_question_waits_for_it_to_come_back() {
+fn ctrl_c_of_the_asker_withdraws_its_question_at_once_and_a_retry_is_asked_afresh() {
     let team = Team::new();
     let asker = team.ask(REPLICAS, &[]);
     let question = team.next_question(&team.bob, 0);
@@ -401,16 +479,94 @@ fn ctrl_c_of_the_asker_ends_it_cancelled_and_its_question_waits_for_it_to_come_b
         (130, &json!("cancelled")),
         "{stderr}"
     );
-    // Still open, for the same request asked again.
+    assert!(team.open(&team.bob).is_empty(), "withdrawn at once");
+    let (status, body) = team.answer(&team.bob, &question, json!({"entered": "4"}));
+    assert_eq!(status, 409, "{body}");
+    // Asked again: a new question of the same request, nothing played back.
     let again = team.ask(REPLICAS, &[]);
-    std::thread::sleep(Duration::from_millis(1000));
-    let open = team.open(&team.bob);
-    assert_eq!(open.len(), 1);
-    assert_eq!(open[0]["seq"], question["seq"]);
-    let (status, _) = team.answer(&team.bob, &open[0], json!({"entered": "4"}));
+    let open = team.next_question(&team.bob, 0);
+    assert_ne!(open["question"], question["question"]);
+    assert_eq!(open["again_of"], question["question"]);
+    assert_eq!(open["resumed"], false);
+    let (status, _) = team.answer(&team.bob, &open, json!({"entered": "4"}));
     assert_eq!(status, 200);
     let (result, code, _) = finished(again);
     assert_eq!((code, common::values(&result)), (0, vec![json!(4)]));
+}
+
+#[test]
+fn what_was_answered_to_a_run_an_hour_or_a_month_ago_is_never_played_back() {
+    for hours in [1, 30 * 24] {
+        let team = Team::new();
+        let asker = team.ask(BATCH, &[]);
+        let first = team.next_question(&team.bob, 0);
+        let (status, _) = team.answer(&team.bob, &first, json!({"picked": 2}));
+        assert_eq!(status, 200);
+        team.next_question(&team.bob, first["seq"].as_i64().unwrap());
+        // SAFETY: kill sends a signal to a child of ours.
+        unsafe { libc::kill(asker.id() as i32, libc::SIGTERM) };
+        let (result, code, _) = finished(asker);
+        assert_eq!((code, &result["status"]), (130, &json!("cancelled")));
+        team.move_clock(hours * 3_600_000);
+
+        let again = team.ask(BATCH, &[]);
+        let open = team.next_question(&team.bob, 0);
+        assert_eq!(open["again_of"], first["question"], "{hours} h");
+        assert_eq!(open["resumed"], false, "{hours} h");
+        assert_eq!(
+            open["frame"]["prompt"], "Where to?",
+            "{hours} h: asked afresh"
+        );
+        let (status, _) = team.answer(&team.bob, &open, json!({"picked": 0}));
+        assert_eq!(status, 200);
+        let next = team.next_question(&team.bob, open["seq"].as_i64().unwrap());
+        let (status, _) = team.answer(&team.bob, &next, json!({"answered": true}));
+        assert_eq!(status, 200);
+        let review = team.next_question(&team.bob, next["seq"].as_i64().unwrap());
+        team.answer(&team.bob, &review, json!({"review": "submit"}));
+        let (result, code, stderr) = finished(again);
+        assert_eq!(code, 0, "{hours} h: {stderr}");
+        assert_eq!(common::values(&result), [json!("dev"), json!(true)]);
+    }
+}
+
+#[test]
+fn an_mcp_call_the_client_cancels_is_withdrawn_from_the_team_at_once() {
+    let team = Team::new();
+    let (mut mcp, mut send, mut replies) = team.mcp();
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Ship it?", "type": "confirm"}}}),
+    );
+    let question = team.next_question(&team.ann, 0);
+    send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 1, "reason": "the user pressed Esc"}}),
+    );
+    wait_until_empty(&team, &team.ann);
+    let (status, body) = team.answer(&team.ann, &question, json!({"answered": true}));
+    assert_eq!(status, 409, "{body}");
+    // The connection goes on: the next call is asked.
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Name?"}}}),
+    );
+    let next = team.next_question(&team.ann, 0);
+    assert_eq!(next["frame"]["prompt"], "Name?");
+    let (status, _) = team.answer(&team.ann, &next, json!({"submitted": "Ada"}));
+    assert_eq!(status, 200);
+    let reply: Json = loop {
+        let line: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+        if line["id"] == 2 {
+            break line;
+        }
+    };
+    assert_eq!(
+        reply["result"]["structuredContent"]["answer"], "Ada",
+        "{reply}"
+    );
+    mcp.kill().unwrap();
+    mcp.wait().unwrap();
 }
 
 #[test]
@@ -460,25 +616,7 @@ fn serve_asks_each_line_through_the_team_inbox_in_turn() {
 #[test]
 fn an_mcp_call_is_asked_in_the_team_inbox_under_the_clients_name() {
     let team = Team::new();
-    let mut command = common::interview();
-    command
-        .args(["mcp", "--inbox", &team.url])
-        .env("INTERVIEW_INBOX_TOKEN", &team.agent)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut mcp = common::without_terminal(&mut command).spawn().unwrap();
-    let mut stdin = mcp.stdin.take().unwrap();
-    let mut replies = BufReader::new(mcp.stdout.take().unwrap()).lines();
-    let mut send = |message: Json| writeln!(stdin, "{message}").unwrap();
-    send(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "pipes", "version": "1"}}}),
-    );
-    let initialized: Json = serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
-    assert_eq!(initialized["id"], 0);
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let (mut mcp, mut send, mut replies) = team.mcp();
     send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "interview", "arguments": {"question": "Ship it?", "type": "confirm"}}}),

@@ -112,7 +112,7 @@ impl Desktop {
     fn person(
         &self,
         #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
-        who: &str,
+        from: &super::From,
     ) -> (Box<dyn Ui>, Option<Arc<AtomicBool>>) {
         match self {
             Desktop::Terminal {
@@ -130,7 +130,8 @@ impl Desktop {
             #[cfg(feature = "web")]
             Desktop::Page(page) => {
                 let mut ui = page.lock().unwrap_or_else(|e| e.into_inner());
-                ui.set_asker(Some(who.to_string()));
+                ui.set_asker(Some(who(from)));
+                ui.set_folder(from.folder.as_deref().map(|f| sanitize::line(&tilde(f))));
                 let stop = ui.stop_flag();
                 drop(ui);
                 (Box::new(page.clone()), Some(stop))
@@ -425,7 +426,7 @@ fn ask(
 ) -> After {
     let run = &turn.held.run;
     let who = who(&turn.held.ask.from);
-    let (person, stop) = desktop.person(&who);
+    let (person, stop) = desktop.person(&turn.held.ask.from);
     // The asker's withdrawal and the signals both stop the person's UI.
     if let Some(stop) = &stop {
         desk.asking_with(run, stop.clone());

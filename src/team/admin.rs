@@ -11,7 +11,7 @@ use super::store::{self, Holder, Hook, Kind};
 
 const USAGE: &str = "\
 Usage:
-  interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL]
+  interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--asker-grace SPAN]
   interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
@@ -24,6 +24,8 @@ Usage:
 --listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
 --public-url  the address people open, for the links in webhooks' messages
               (default: http://ADDRESS, as listened on)
+--asker-grace how long an asker may go unheard before its question is withdrawn
+              (it went away: killed, cut off); 1s to 1h, default 60s
 --group       a group the person answers for (questions asked with --to GROUP); repeatable
 --for         the person or group whose questions the webhook tells of (asked, or escalated
               to them); --anyone: the questions asked without --to
@@ -42,6 +44,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let mut parser = lexopt::Parser::from_args(args.into_iter().skip(2));
     let mut words = Vec::new();
     let (mut db, mut listen, mut since, mut public_url) = (None, None, None, None);
+    let mut grace = None;
     let (mut hook_for, mut anyone) = (None, false);
     let (mut person, mut agent, mut groups) = (None, None, Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
@@ -56,6 +59,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             Long("listen") => listen = Some(value(&mut parser)?),
             Long("since") => since = Some(value(&mut parser)?),
             Long("public-url") => public_url = Some(value(&mut parser)?),
+            Long("asker-grace") => grace = Some(value(&mut parser)?),
             Long("for") => hook_for = Some(value(&mut parser)?),
             Long("anyone") => anyone = true,
             Long("person") => person = Some(value(&mut parser)?),
@@ -80,7 +84,15 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             if let Some(url) = &public_url {
                 web_url(url).map_err(usage)?;
             }
-            super::server::run(listen, public_url, open()?).map_err(|e| (4, e))
+            let grace_ms = match grace.as_deref() {
+                None => store::SILENCE_MS,
+                Some(span) => crate::cli::span_ms(span)
+                    .filter(|ms| (1_000..=3_600_000).contains(ms))
+                    .ok_or_else(|| {
+                        usage(format!("--asker-grace {span}: 1s to 1h, as 90s or 5m"))
+                    })?,
+            };
+            super::server::run(listen, public_url, grace_ms, open()?).map_err(|e| (4, e))
         }
         ["token", "add"] => {
             let holder = match (person, agent) {

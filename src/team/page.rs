@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value as Json_, json};
 
 use super::server::{App, Refusal, Reply, blocking, holder, take_answer};
-use super::store::{Kind, Posted};
+use super::store::{Closed, Kind, Posted};
 
 /// The cookie the page's token is kept in.
 const COOKIE: &str = "interview_token";
@@ -36,6 +36,7 @@ pub(super) fn routes() -> axum::Router<App> {
     axum::Router::new()
         .route("/", get(list))
         .route("/login", post(login))
+        .route("/logout", post(logout))
         .route("/q/{question}/", get(question_page))
         .route("/q/{question}/view", get(view))
         .route("/q/{question}/reply", post(reply))
@@ -121,6 +122,16 @@ async fn login(State(app): State<App>, given: HeaderMap, Json(login): Json<Login
         .into_response())
 }
 
+/// Forgets the page's token: the cookie is replaced by one that has expired.
+async fn logout() -> Response {
+    let cookie = format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+    (
+        [(header::SET_COOKIE, cookie)],
+        Json(json!({ "signed_out": true })),
+    )
+        .into_response()
+}
+
 #[derive(Deserialize)]
 struct After {
     after: Option<i64>,
@@ -147,10 +158,13 @@ async fn view(
                 format!("no question {question} for {} to answer", person.name),
             ));
         };
-        let view = if progress.closed {
-            json!({ "seq": DONE, "kind": "done", "ending": "sent" })
-        } else if progress.expired {
-            json!({ "seq": DONE, "kind": "done", "ending": "expired" })
+        let ending = progress.closed.map(|closed| match closed {
+            Closed::Finished => "sent",
+            Closed::Withdrawn => "withdrawn",
+            Closed::Expired => "expired",
+        });
+        let view = if let Some(ending) = ending {
+            json!({ "seq": DONE, "kind": "done", "ending": ending })
         } else if progress.answered {
             json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" })
         } else {
@@ -164,7 +178,19 @@ async fn view(
                     let mut view = step.view;
                     view["seq"] = (2 * step.seq).into();
                     view["kind"] = step.kind.into();
-                    view["asker"] = step.agent.into();
+                    // The agent's token name, and the client it runs in as the asker says.
+                    let client = step.from["client"]
+                        .as_str()
+                        .map(interview_text::sanitize::line);
+                    view["asker"] = match client {
+                        Some(client) if client != step.agent => {
+                            format!("{} ({client})", step.agent)
+                        }
+                        _ => step.agent,
+                    }
+                    .into();
+                    view["folder"] = step.folder.into();
+                    view["list"] = true.into();
                     view
                 }
                 // Answered between the two reads.

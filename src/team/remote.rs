@@ -28,8 +28,10 @@ const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
 /// The backoff between retries while the server cannot be reached: from the first to the last.
 const FIRST_RETRY: Duration = Duration::from_millis(200);
 const LAST_RETRY: Duration = Duration::from_secs(5);
-/// How long a finished question's closing is retried while the server is down.
+/// How long a finished question's closing is retried while the server is down; a withdrawn
+/// one's, after a stop.
 const FINISH_PATIENCE: Duration = Duration::from_secs(10);
+const WITHDRAW_PATIENCE: Duration = Duration::from_secs(2);
 
 /// Where and as whom to ask.
 #[derive(Clone)]
@@ -154,7 +156,8 @@ impl RemoteUi {
     }
 
     /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
-    /// is retried with backoff, until `give_up` if given; a refusal (4xx) is final.
+    /// is retried with backoff, until `give_up` if given; a refusal (4xx) is final. Stops when
+    /// asked to.
     fn call(
         &self,
         method: &str,
@@ -162,11 +165,36 @@ impl RemoteUi {
         body: Option<&Json>,
         give_up: Option<Instant>,
     ) -> Result<Json, Failed> {
+        self.call_heeding(method, path, body, give_up, Some(&self.stop))
+    }
+
+    /// [`RemoteUi::call`] once this run was stopped: to say so to the server, until
+    /// `give_up`.
+    fn finishing_call(
+        &self,
+        method: &str,
+        path: &str,
+        body: &Json,
+        give_up: Instant,
+    ) -> Result<Json, Failed> {
+        self.call_heeding(method, path, Some(body), Some(give_up), None)
+    }
+
+    /// [`RemoteUi::call`], stopping when `stop` is set.
+    fn call_heeding(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        give_up: Option<Instant>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Json, Failed> {
+        let stopped = || stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
         let url = format!("{}{path}", self.inbox.url);
         let mut pause = FIRST_RETRY;
         let mut said = false;
         loop {
-            let why = match self.send(method, &url, body)? {
+            let why = match self.send(method, &url, body, &stopped)? {
                 Ok((200..=299, text)) => match serde_json::from_str(&text) {
                     Ok(json) => return Ok(json),
                     Err(e) => format!("an unreadable answer ({e})"),
@@ -202,7 +230,7 @@ impl RemoteUi {
             }
             // Slept in slices, so that Ctrl-C is heard within one.
             while Instant::now() < until {
-                if self.stop.load(Ordering::SeqCst) {
+                if stopped() {
                     return Err(Failed::Stopped);
                 }
                 std::thread::sleep(Duration::from_millis(50));
@@ -218,6 +246,7 @@ impl RemoteUi {
         method: &str,
         url: &str,
         body: Option<&Json>,
+        stopped: &dyn Fn() -> bool,
     ) -> Result<Result<(u16, String), String>, Failed> {
         let request = self
             .agent
@@ -245,7 +274,7 @@ impl RemoteUi {
         loop {
             match received.recv_timeout(Duration::from_millis(50)) {
                 Ok(outcome) => return Ok(outcome),
-                Err(mpsc::RecvTimeoutError::Timeout) if !self.stop.load(Ordering::SeqCst) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) if !stopped() => {}
                 // Stopped: the request is left to end on its own.
                 Err(_) => return Err(Failed::Stopped),
             }
@@ -261,8 +290,9 @@ impl RemoteUi {
             .as_ref()
             .map(|d| json!({ "after_ms": d.after_ms, "escalate_to": d.escalate_to }));
         let body = json!({
-            "key": self.key, "from": self.from, "folder": self.folder, "to": self.inbox.to,
-            "kind": kind, "view": view, "after": self.seq, "deadline": deadline,
+            "key": self.key, "run": run(), "from": self.from, "folder": self.folder,
+            "to": self.inbox.to, "kind": kind, "view": view, "after": self.seq,
+            "deadline": deadline,
         });
         let posted = self.call("POST", "/api/steps", Some(&body), None)?;
         let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
@@ -285,6 +315,12 @@ impl RemoteUi {
             match state["state"].as_str() {
                 Some("replied") => return Ok(Some(state["reply"].clone())),
                 Some("expired") => return Ok(None),
+                // Withdrawn while this run still waited (cut off from the servers for longer
+                // than they wait to hear from an asker): asked again, as a new question.
+                Some("withdrawn") => {
+                    (self.question, self.seq) = (None, None);
+                    return self.ask(kind, view);
+                }
                 _ => {}
             }
         }
@@ -341,6 +377,19 @@ impl RemoteUi {
             }
         }
     }
+}
+
+/// This process's run: a random id, the same for every request it asks, so that the servers
+/// tell its questions from another process's asking the same.
+fn run() -> &'static str {
+    static RUN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        use std::hash::BuildHasher;
+        // RandomState's keys come from the system's randomness.
+        let random = std::collections::hash_map::RandomState::new();
+        let (high, low) = (random.hash_one(std::process::id()), random.hash_one(0u8));
+        format!("{high:016x}{low:016x}")
+    })
 }
 
 /// `text` for a URL's query, every byte but unreserved ones as `%XX`.
@@ -444,18 +493,29 @@ impl Ui for RemoteUi {
         self.answer("review", &mut view, wire::review_reply, leave)
     }
 
-    /// The plugin is done: the question leaves the team's list.
+    /// The plugin is done: the question leaves the team's list. One this run stopped waiting
+    /// for (Ctrl-C, a signal, a cancelled MCP call) is withdrawn, so that nobody answers it
+    /// for nothing, and a retry of the request within the window is shown what was answered.
     fn finished(&mut self) {
-        if let Some(question) = self.question.take()
-            && self.stopped.is_none()
-            && !self.timed_out
-        {
-            // Only to take it off the list (whose steps are all answered by now): a server that
-            // stays down is not waited for long, the result is the agent's already.
-            let body = json!({ "status": "finished" });
+        let status = match self.stopped {
+            None if !self.timed_out => "finished",
+            Some(StopReason::Interrupted) => "withdrawn",
+            // Expired, or the server refused this run: nothing to close.
+            _ => return,
+        };
+        if let Some(question) = self.question.take() {
+            // Only to take it off the list: a server that stays down is not waited for long,
+            // the result is the agent's already (and a silent run's question is withdrawn by
+            // the servers all the same).
+            let body = json!({ "status": status });
             let path = format!("/api/questions/{question}/finish");
-            let give_up = Instant::now() + FINISH_PATIENCE;
-            let _ = self.call("POST", &path, Some(&body), Some(give_up));
+            // A person who pressed Ctrl-C is not kept waiting on a server that is down.
+            let patience = match status {
+                "withdrawn" => WITHDRAW_PATIENCE,
+                _ => FINISH_PATIENCE,
+            };
+            let give_up = Instant::now() + patience;
+            let _ = self.finishing_call("POST", &path, &body, give_up);
         }
     }
 

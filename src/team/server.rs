@@ -19,7 +19,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value as Json_, json};
 
-use super::store::{Answered, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store};
+use super::store::{Answered, Closed, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store};
 use super::token;
 
 /// The longest body a request may have: a widget of the plugin's longest request, as the
@@ -41,12 +41,21 @@ pub(super) struct App {
     pub(super) store: Arc<dyn Store>,
     /// Wakes this server's waiting polls when it took an answer (others find it by re-reading).
     pub(super) answered: Arc<tokio::sync::Notify>,
+    /// How long an asker may go unheard before its question is withdrawn, in ms
+    /// (`--asker-grace`).
+    pub(super) grace_ms: i64,
 }
 
 /// Serves `store` on `listen` until SIGINT or SIGTERM; says the address on stderr once it
 /// listens (`--listen 127.0.0.1:0` picks a free port). Webhooks' messages link to the page at
-/// `public_url` (by default the address listened on).
-pub fn run(listen: &str, public_url: Option<String>, store: Box<dyn Store>) -> Result<(), String> {
+/// `public_url` (by default the address listened on). A question whose asker goes unheard for
+/// `grace_ms` is withdrawn.
+pub fn run(
+    listen: &str,
+    public_url: Option<String>,
+    grace_ms: i64,
+    store: Box<dyn Store>,
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -63,6 +72,7 @@ pub fn run(listen: &str, public_url: Option<String>, store: Box<dyn Store>) -> R
         let app = App {
             store: store.clone(),
             answered: Arc::new(tokio::sync::Notify::new()),
+            grace_ms,
         };
         let public_url = public_url.unwrap_or_else(|| format!("http://{address}"));
         tokio::spawn(sweeping(app.clone(), public_url));
@@ -228,15 +238,21 @@ fn reader(kind: &str) -> Option<fn(&Json_) -> bool> {
 }
 
 /// Every [`SWEEP`]: the questions whose deadline is past escalate or expire (an expired one's
-/// waiting poll tells its asker at its next read), and the notices due go out.
+/// waiting poll tells its asker at its next read), those whose asker went silent for the grace
+/// period are withdrawn, and the notices due go out. Silence is judged only once this server
+/// has been up for the grace period: askers of a server that was down are heard from again
+/// within it.
 async fn sweeping(app: App, public_url: String) {
     let mut tick = tokio::time::interval(SWEEP);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let started = super::store::now_ms();
+    let grace = app.grace_ms;
     loop {
         tick.tick().await;
         let now = super::store::now_ms();
+        let silent_since = (now - started >= grace).then(|| now - grace);
         // A failure is said on stderr (by `blocking`), and the next sweep tries again.
-        let _ = blocking(&app, move |store| store.sweep(now)).await;
+        let _ = blocking(&app, move |store| store.sweep(now, silent_since)).await;
         let claimed = blocking(&app, move |store| store.claim_notices(now, 20)).await;
         for notice in claimed.unwrap_or_default() {
             let (app, link) = (app.clone(), public_url.clone());
@@ -261,6 +277,9 @@ struct DeadlineBody {
 #[derive(Deserialize)]
 struct StepBody {
     key: String,
+    /// The asking run; an asker of an older version sends none, and all its runs are one.
+    #[serde(default)]
+    run: String,
     #[serde(default)]
     from: Json_,
     folder: Option<String>,
@@ -291,6 +310,12 @@ async fn post_step(
             "the request's key must be 1 to 128 characters".into(),
         ));
     }
+    if body.run.len() > 128 {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            "the run must be at most 128 characters".into(),
+        ));
+    }
     let to = body.to.filter(|to| !to.is_empty());
     addressee(&app, "--to", to.as_deref()).await?;
     let deadline = match body.deadline {
@@ -318,6 +343,7 @@ async fn post_step(
     };
     let post = StepPost {
         key: body.key,
+        run: body.run,
         from: body.from,
         folder: body.folder,
         to,
@@ -350,7 +376,16 @@ async fn wait_reply(
     let at = Posted { question, seq };
     let longest = Duration::from_secs(wait.wait.unwrap_or(0)).min(LONGEST_WAIT);
     let started = tokio::time::Instant::now();
+    // The asker is alive: its question is not withdrawn as gone while it waits, however long
+    // the poll and however short the grace period.
+    let heard_every = Duration::from_millis(u64::try_from(app.grace_ms / 3).unwrap_or(1_000));
+    let mut heard: Option<tokio::time::Instant> = None;
     loop {
+        if heard.is_none_or(|at| at.elapsed() >= heard_every) {
+            heard = Some(tokio::time::Instant::now());
+            let (name, now) = (agent.name.clone(), super::store::now_ms());
+            blocking(&app, move |store| store.seen(&name, question, now)).await?;
+        }
         // Made before the read, so that an answer taken meanwhile still wakes this poll.
         let woken = app.answered.notified();
         let name = agent.name.clone();
@@ -363,6 +398,9 @@ async fn wait_reply(
             ReplyState::Expired => {
                 return Ok(Json(json!({ "state": "expired" })).into_response());
             }
+            ReplyState::Withdrawn => {
+                return Ok(Json(json!({ "state": "withdrawn" })).into_response());
+            }
             ReplyState::Unknown => {
                 return Err(Refusal(
                     StatusCode::NOT_FOUND,
@@ -373,7 +411,9 @@ async fn wait_reply(
                 return Ok(Json(json!({ "state": "waiting" })).into_response());
             }
             ReplyState::Waiting => {
-                let left = longest.saturating_sub(started.elapsed()).min(RECHECK);
+                let left = (longest.saturating_sub(started.elapsed()))
+                    .min(RECHECK)
+                    .min(heard_every);
                 tokio::select! {
                     _ = woken => {}
                     _ = tokio::time::sleep(left) => {}
@@ -397,6 +437,14 @@ async fn finish(
 ) -> Reply {
     let agent = holder(&app, &headers, Kind::Agent).await?;
     let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
+    if !matches!(body.status.as_str(), "finished" | "withdrawn") {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            "status must be \"finished\" (the plugin is done) or \"withdrawn\" (the asker \
+             stopped waiting)"
+                .into(),
+        ));
+    }
     let address = address.to_string();
     blocking(&app, move |store| {
         store.finish(&agent.name, question, &body.status, &address)
@@ -432,6 +480,7 @@ async fn open_questions(
                 "question": q.question, "seq": q.seq, "kind": q.kind, "agent": q.agent,
                 "from": q.from, "folder": q.folder, "to": q.to, "asked_at": q.asked_at,
                 "frame": q.view.get("frame"), "request": q.view.get("request"),
+                "again_of": q.again_of, "resumed": q.resumed,
             })
         })
         .collect();
@@ -488,9 +537,20 @@ pub(super) async fn take_answer(
             StatusCode::CONFLICT,
             format!("already answered by {by}: each question takes one answer"),
         )),
-        Answered::Gone => Err(Refusal(
+        Answered::Gone(closed) => Err(Refusal(
             StatusCode::CONFLICT,
-            "the asker is no longer waiting on this question".into(),
+            match closed {
+                Some(Closed::Withdrawn) => {
+                    "the question was withdrawn: the agent that asked it stopped waiting, so \
+                     nothing was sent to it"
+                }
+                Some(Closed::Expired) => {
+                    "nobody answered in the time allowed: the agent was told so, and the \
+                     question is closed"
+                }
+                Some(Closed::Finished) | None => "the asker has moved on from this question",
+            }
+            .into(),
         )),
         Answered::Unknown => Err(Refusal(
             StatusCode::NOT_FOUND,

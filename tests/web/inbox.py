@@ -71,6 +71,9 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = browser.new_page()
             page.goto(url)
+            # At once, not "Loading": nothing is asked yet.
+            expect(page.get_by_role("status")).to_have_text("Waiting for the questions…",
+                                                            timeout=2000)
 
             # A second agent asks while the first is being answered: both are answered, in
             # turn, in the one tab.
@@ -81,6 +84,8 @@ def main():
             page.wait_for_timeout(600)
             assert first.poll() is None, "a press as the question appeared answered it"
             expect(page).to_have_title("Which database? — interview ask via interview")
+            # Who asks, and from which project, above the question.
+            expect(page.locator(".asker")).to_have_text(f"interview ask asks · in {place}")
             second = asker(place, {"questions": [
                 {"id": "checks", "question": "Which checks?", "multi_select": True,
                  "options": ["lint", "test", "fuzz"]},
@@ -111,7 +116,8 @@ def main():
             code, result, err = finished(third)
             assert code == 130 and result["status"] == "cancelled", (code, result, err)
             expect(page.get_by_role("status")).to_have_text(
-                "The question was withdrawn. The next question will appear here.", timeout=10000)
+                "The question was withdrawn: whoever asked it stopped waiting, so nothing more was "
+                "sent to them. The next question will appear here.", timeout=10000)
 
             # The same tab takes the next question.
             fourth = asker(place, {"question": "Your name?"})
@@ -120,6 +126,14 @@ def main():
             page.keyboard.press("Enter")
             code, result, err = finished(fourth)
             assert code == 0 and result["answers"][0]["value"] == "Ada", (code, result, err)
+            expect(page.get_by_role("status")).to_contain_text("Answers sent")
+            # A tab opened once that one is closed answered nothing: it is told nothing was sent.
+            page.close()
+            time.sleep(6)
+            fresh = browser.new_page()
+            fresh.goto(url)
+            expect(fresh.get_by_role("status")).to_have_text("Waiting for the questions…",
+                                                             timeout=10000)
             browser.close()
         finally:
             inbox.send_signal(2)

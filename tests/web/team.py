@@ -78,6 +78,7 @@ def main():
             expect(page.locator("#login-error")).to_contain_text("not known here")
             page.get_by_label("Your token").fill(ann)
             page.get_by_role("button", name="Sign in").click()
+            expect(page.locator("#signed-in")).to_have_text("Signed in as ann (ops)")
             links = page.get_by_role("link")
             expect(links).to_have_count(2, timeout=20000)
             # A phone's width: nothing wider than the screen.
@@ -91,6 +92,7 @@ def main():
             links.first.click()
 
             expect(page.locator("legend")).to_have_text("How many replicas?", timeout=20000)
+            expect(page.locator(".asker")).to_have_text(f"ci asks · in {os.path.join(place, 'api')}")
             page.wait_for_timeout(450)
             page.locator("#answer").fill("42")
             page.keyboard.press("Enter")
@@ -104,7 +106,8 @@ def main():
             assert [a["value"] for a in result["answers"]] == [3], result
             expect(page.get_by_role("status")).to_contain_text("Answers sent", timeout=20000)
 
-            page.goto(url)
+            # Back to the list, from the question's page.
+            page.get_by_role("link", name="← All your questions").click()
             expect(links).to_have_count(1, timeout=20000)
             expect(links.first).to_contain_text("Release name?")
             links.first.click()
@@ -115,6 +118,28 @@ def main():
             code, result, err = finished(name)
             assert code == 0, err
             assert result["answers"][0]["value"].startswith("Ada"), result
+
+            # An asker that stops waiting (Ctrl-C) withdraws the question the person has open:
+            # the page says so, rather than take an answer for nobody.
+            deploy = asker(os.path.join(place, "ops"), url, ci,
+                           {"question": "Deploy now?", "type": "confirm"})
+            page.goto(url)
+            expect(links).to_have_count(1, timeout=20000)
+            links.first.click()
+            expect(page.locator("legend")).to_have_text("Deploy now?", timeout=20000)
+            # (As Ctrl-C in its terminal would: to its whole process group.)
+            os.killpg(deploy.pid, 2)
+            code, result, err = finished(deploy)
+            assert code == 130 and result["status"] == "cancelled", (code, result, err)
+            expect(page.get_by_role("status")).to_contain_text("The question was withdrawn",
+                                                               timeout=20000)
+
+            # Signing out forgets the token: the list asks for one again.
+            page.goto(url)
+            page.get_by_role("button", name="Sign out").click()
+            expect(page.get_by_label("Your token")).to_be_visible()
+            page.reload()
+            expect(page.get_by_label("Your token")).to_be_visible(timeout=10000)
             browser.close()
         finally:
             process.send_signal(2)
@@ -123,6 +148,7 @@ def main():
                                capture_output=True, text=True).stdout.splitlines()
         answered = [json.loads(line) for line in audit if '"answered"' in line]
         assert [a["actor"] for a in answered] == ["ann"] * 3, answered
+        assert any('"withdrawn"' in line for line in audit), audit
     print(f"team inbox in Chromium: {time.monotonic() - started:.1f} s")
 
 

@@ -72,8 +72,12 @@ pub struct TokenEntry {
 /// A widget an asker puts up: the question it belongs to and what to show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepPost {
-    /// The request's identity (`Ask::key`): the same request asked again finds its question.
+    /// The request's identity (`Ask::key`): a later run of the same request finds what the
+    /// person answered to an earlier one that stopped without its answer.
     pub key: String,
+    /// The asking run (a random id of the asking process): a question is one run's, and an
+    /// answer goes to that run only.
+    pub run: String,
     /// Who asks, as the asker describes itself (shown to people through the sanitizer).
     pub from: Json,
     /// The project folder, for the page's filter.
@@ -110,8 +114,43 @@ pub enum ReplyState {
     /// Nobody answered the question before its deadline (and its escalation's): the asker's
     /// plugin ends the request as `unavailable`.
     Expired,
+    /// The question was withdrawn while this asker still waited (it was silent longer than
+    /// [`SILENCE_MS`], cut off from the servers): it asks again, as a new question.
+    Withdrawn,
     /// No such step of this agent's.
     Unknown,
+}
+
+/// Why a question takes no more answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// Its asker's plugin finished it.
+    Finished,
+    /// Its asker stopped waiting (it withdrew it, or went silent): nothing more reaches it.
+    Withdrawn,
+    /// Nobody answered by its deadline: its asker was told so.
+    Expired,
+}
+
+impl Closed {
+    /// How a closed question's `status` column reads.
+    fn of(status: Option<&str>) -> Closed {
+        match status {
+            Some("withdrawn" | "gone") => Closed::Withdrawn,
+            Some("expired") => Closed::Expired,
+            _ => Closed::Finished,
+        }
+    }
+
+    /// Why a question whose row says this takes no more answers; `None` while it does. An
+    /// expired question is closed too.
+    fn of_row(closed: bool, expired: bool, status: Option<&str>) -> Option<Closed> {
+        match (expired, closed) {
+            (true, _) => Some(Closed::Expired),
+            (false, true) => Some(Closed::of(status)),
+            (false, false) => None,
+        }
+    }
 }
 
 /// How an answer was taken.
@@ -121,8 +160,8 @@ pub enum Answered {
     Accepted,
     /// Someone answered this step first: who, and when (ms since the epoch).
     Taken { by: String, at: i64 },
-    /// The asker has moved on from this step (or finished the question).
-    Gone,
+    /// The asker has moved on from this step; or the question is closed, and why.
+    Gone(Option<Closed>),
     /// No such step, or not one this person may answer.
     Unknown,
 }
@@ -139,6 +178,11 @@ pub struct OpenQuestion {
     pub seq: i64,
     pub kind: String,
     pub view: Json,
+    /// The question of an earlier run of the same request, if there was one: this is another
+    /// run, asking again.
+    pub again_of: Option<i64>,
+    /// What the person answered to that run was played back into this one.
+    pub resumed: bool,
 }
 
 /// Where a question stands, for a page showing it.
@@ -148,10 +192,8 @@ pub struct Progress {
     pub seq: i64,
     /// That step has its reply (the asker's plugin is judging it, or finishing).
     pub answered: bool,
-    /// The asker's plugin finished it.
-    pub closed: bool,
-    /// Nobody answered by its deadline: the asker was told so.
-    pub expired: bool,
+    /// It takes no more answers, and why.
+    pub closed: Option<Closed>,
 }
 
 /// A webhook: where to tell whom a question is for that one waits.
@@ -209,10 +251,15 @@ pub trait Store: Send + Sync {
     /// Who holds the live token with this hash.
     fn holder(&self, hash: &str) -> Result<Option<Holder>, String>;
     /// Puts up `post` for `agent`: a new step after the question's last, or the step of the
-    /// same view it already put up after `post.after` (a retry, or an asker resuming).
+    /// same view it already put up after `post.after` (a retry of the post). A run's first
+    /// post opens its question; when an earlier run of the same request stopped without its
+    /// answer within the retry window, what the person answered to it is played back (every
+    /// replied step but the last, which the person gives again for this run).
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String>;
     /// The reply to `agent`'s step, if any.
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String>;
+    /// `agent`, asking `question`, was heard from at `now` (a long poll began).
+    fn seen(&self, agent: &str, question: i64, now: i64) -> Result<(), String>;
     /// Keeps `person`'s reply to a step, unless someone answered it first: exactly once.
     fn answer(
         &self,
@@ -232,8 +279,9 @@ pub trait Store: Send + Sync {
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String>;
     /// The questions whose deadline is past at `now`: each one with somebody to escalate to
     /// (not yet escalated) goes to them for as long again, and a notice is queued; the others
-    /// expire. Exactly once, whichever server sweeps.
-    fn sweep(&self, now: i64) -> Result<(), String>;
+    /// expire. With `silent_since`, the questions whose asker was last heard from before it
+    /// are withdrawn (it went away). Exactly once, whichever server sweeps.
+    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String>;
     /// Adds a webhook.
     fn add_hook(&self, hook: &Hook) -> Result<(), String>;
     /// Every webhook, oldest first.
@@ -248,13 +296,59 @@ pub trait Store: Send + Sync {
     fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String>;
 }
 
-/// Closes `?1`'s question of key `?2` that expired longer ago than its deadline's length at
-/// `?3`: a request asked again after that (a daily job's) starts afresh, rather than being
-/// answered with what was said to the last one. The same SQL for both stores (`?N` is `$N` in
-/// PostgreSQL's).
-const CLOSE_STALE: &str = "UPDATE questions SET closed_at = ?3, status = 'expired'
-     WHERE agent = ?1 AND key = ?2 AND closed_at IS NULL AND expired_at IS NOT NULL
-       AND expired_at < ?3 - coalesce(patience, 0)";
+/// How long an asker may go unheard (no step put up, no poll begun) before its question is
+/// withdrawn as gone: a long poll lasts at most 25 s, and an asker that cannot reach a server
+/// retries every 5 s at most, so a live asker is heard from well within it. A server sweeps for
+/// silence only once it has been up this long itself, so that a restart withdraws nothing.
+pub const SILENCE_MS: i64 = 60_000;
+
+/// The question of `run`, asked by `?1` for the request `?2`, while it is open (`?3` the run).
+/// The same SQL for both stores (`?N` is `$N` in PostgreSQL's).
+const OPEN_RUN: &str = "SELECT id FROM questions
+     WHERE agent = ?1 AND key = ?2 AND run = ?3 AND closed_at IS NULL";
+
+/// The last question of `?1`'s request `?2` that ended: whether it was taken over, its status,
+/// when it closed, its deadline's length.
+const EARLIER: &str = "SELECT id, taken_by IS NULL, status, closed_at, patience FROM questions
+     WHERE agent = ?1 AND key = ?2 AND closed_at IS NOT NULL
+     ORDER BY closed_at DESC, id DESC LIMIT 1";
+
+/// Plays what the person answered to question `?2` into question `?1`: every replied step but
+/// its last, which the person gives again for the new run.
+const PLAY_BACK: &str = "INSERT INTO steps (question, seq, kind, view, asked_at, reply,
+         answered_by, answered_at)
+     SELECT ?1, seq, kind, view, asked_at, reply, answered_by, answered_at FROM steps
+     WHERE question = ?2 AND reply IS NOT NULL
+       AND seq < (SELECT max(seq) FROM steps WHERE question = ?2)";
+
+/// Takes question `?1`'s answers over for question `?2`, unless another took them first.
+const TAKE_OVER: &str = "UPDATE questions SET taken_by = ?2 WHERE id = ?1 AND taken_by IS NULL";
+
+/// Withdraws the open questions whose asker was last heard from before `?2`, at `?1`; their
+/// ids.
+const WITHDRAW_SILENT: &str = "UPDATE questions SET closed_at = ?1, status = 'gone'
+     WHERE closed_at IS NULL AND seen_at < ?2 RETURNING id";
+
+/// An earlier question of a request, as a new run of it finds it.
+struct Earlier {
+    question: i64,
+    not_taken: bool,
+    status: Option<String>,
+    closed_at: i64,
+    patience: Option<i64>,
+}
+
+impl Earlier {
+    /// Whether what the person answered to it may be played back into a new run's question
+    /// at `now`: only once, only for a run that stopped without its answer, within the retry
+    /// window and no longer than the question's own deadline.
+    fn resumable(&self, now: i64) -> bool {
+        let window = (self.patience.unwrap_or(i64::MAX)).min(crate::inbox::RETRY_WINDOW_MS);
+        self.not_taken
+            && Closed::of(self.status.as_deref()) != Closed::Finished
+            && self.closed_at >= now - window
+    }
+}
 
 /// The questions whose deadline is past at `?1` and whose person has the turn (their last step
 /// unanswered): a question whose asker is judging a reply is not taken from the person who
@@ -396,13 +490,22 @@ fn token_detail(holder: &Holder) -> Json {
     serde_json::json!({"name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups})
 }
 
-/// What the audit says of a question asked, and of a step put up.
-fn asked_detail(post: &StepPost) -> Json {
+/// What the audit says of a question asked (by another run of a request asked before, in
+/// `again_of`), and of a step put up.
+fn asked_detail(post: &StepPost, again_of: Option<i64>) -> Json {
     let deadline = post
         .deadline
         .as_ref()
         .map(|d| serde_json::json!({"after_ms": d.after_ms, "escalate_to": d.escalate_to}));
-    serde_json::json!({"from": post.from, "to": post.to, "deadline": deadline})
+    serde_json::json!({
+        "from": post.from, "to": post.to, "deadline": deadline, "run": post.run,
+        "again_of": again_of,
+    })
+}
+
+/// What the audit says of a question withdrawn because its asker went silent.
+fn silent_detail() -> Json {
+    serde_json::json!({"why": "the asker stopped waiting (nothing heard from it)"})
 }
 
 fn step_detail(post: &StepPost) -> Json {

@@ -14,7 +14,7 @@ use serde_json::{Value as Json, json};
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
-const LAYOUT: i32 = 2;
+const LAYOUT: i32 = 3;
 /// Serialises the layout's creation among servers starting at once (an advisory lock's key).
 const MIGRATING: i64 = 0x696e_7465_7276_6965;
 /// Connections open at once, at most: the server's blocking threads (hundreds, under many
@@ -86,12 +86,16 @@ impl Postgres {
             }
             Some(LAYOUT) => {}
             found => {
-                if found.is_none() {
-                    tx.batch_execute(include_str!("postgres.sql"))
-                        .map_err(db_error)?;
+                // Each layout from the one found.
+                let layouts = [
+                    include_str!("postgres.sql"),
+                    include_str!("postgres-2.sql"),
+                    include_str!("postgres-3.sql"),
+                ];
+                let from = found.unwrap_or(0) as usize;
+                for layout in &layouts[from..] {
+                    tx.batch_execute(layout).map_err(db_error)?;
                 }
-                tx.batch_execute(include_str!("postgres-2.sql"))
-                    .map_err(db_error)?;
                 tx.batch_execute("DELETE FROM interview_layout")
                     .map_err(db_error)?;
                 tx.execute("INSERT INTO interview_layout VALUES ($1)", &[&LAYOUT])
@@ -233,6 +237,76 @@ fn put_step(
     Ok(at)
 }
 
+/// Opens the question of `post`'s run, the first step of which it is (see the SQLite store's
+/// `open_question`); `None` when another server opened it at the same moment.
+fn open_question(
+    tx: &mut Transaction,
+    agent: &str,
+    post: &StepPost,
+    address: &str,
+    now: i64,
+) -> Result<Option<i64>, ::postgres::Error> {
+    let earlier = tx
+        .query_opt(&pg(EARLIER), &[&agent, &post.key])?
+        .map(|row| Earlier {
+            question: row.get(0),
+            not_taken: row.get(1),
+            status: row.get(2),
+            closed_at: row.get(3),
+            patience: row.get(4),
+        });
+    let (after_ms, escalate_to) = deadline_columns(post);
+    let deadline_at = after_ms.map(|after| now.saturating_add(after));
+    let again_of = earlier.as_ref().map(|e| e.question);
+    let created = tx.query_opt(
+        "INSERT INTO questions (key, run, agent, asker, folder, addressed, asked_at, seen_at,
+            deadline_at, patience, escalate_to, again_of)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10, $11)
+         ON CONFLICT (agent, key, run) WHERE closed_at IS NULL DO NOTHING
+         RETURNING id",
+        &[
+            &post.key,
+            &post.run,
+            &agent,
+            &post.from.to_string(),
+            &post.folder,
+            &post.to,
+            &now,
+            &deadline_at,
+            &after_ms,
+            &escalate_to,
+            &again_of,
+        ],
+    )?;
+    let Some(question) = created.map(|row| row.get::<_, i64>(0)) else {
+        return Ok(None);
+    };
+    let at = Some(Posted { question, seq: 0 });
+    audit(
+        tx,
+        "asked",
+        agent,
+        Some(address),
+        at,
+        &asked_detail(post, again_of),
+    )?;
+    if let Some(earlier) = earlier.filter(|e| e.resumable(now))
+        && tx.execute(&pg(TAKE_OVER), &[&earlier.question, &question])? == 1
+    {
+        let played = tx.execute(&pg(PLAY_BACK), &[&question, &earlier.question])?;
+        if played > 0 {
+            tx.execute(
+                "UPDATE questions SET resumed = TRUE WHERE id = $1",
+                &[&question],
+            )?;
+            let detail = json!({"from": earlier.question, "steps": played});
+            audit(tx, "resumed", agent, Some(address), at, &detail)?;
+        }
+    }
+    queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
+    Ok(Some(question))
+}
+
 /// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
 fn queue_notices(
     tx: &mut Transaction,
@@ -329,63 +403,34 @@ impl Store for Postgres {
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
         self.run(|tx| {
             let now = now_ms();
-            tx.execute(&pg(CLOSE_STALE), &[&agent, &post.key, &now])?;
-            let (after_ms, escalate_to) = deadline_columns(post);
-            let deadline_at = after_ms.map(|after| now.saturating_add(after));
-            let created = tx.query_opt(
-                "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at,
-                    deadline_at, patience, escalate_to)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                 ON CONFLICT (agent, key) WHERE closed_at IS NULL DO NOTHING
-                 RETURNING id",
-                &[
-                    &post.key,
-                    &agent,
-                    &post.from.to_string(),
-                    &post.folder,
-                    &post.to,
-                    &now,
-                    &deadline_at,
-                    &after_ms,
-                    &escalate_to,
-                ],
-            )?;
             // Locked until the step is in: two posts of one question are numbered in turn.
-            let row = tx.query_one(
-                "SELECT id, expired_at IS NOT NULL FROM questions
-                 WHERE agent = $1 AND key = $2 AND closed_at IS NULL FOR UPDATE",
-                &[&agent, &post.key],
-            )?;
-            let (question, expired): (i64, bool) = (row.get(0), row.get(1));
-            // Asked again, by a new run, after nobody answered in time: it waits again, as asked
-            // now. (The run that was told time is up posts nothing more.)
-            let expired = expired && post.after.is_none();
-            if expired {
-                tx.execute(
-                    "UPDATE questions SET expired_at = NULL, escalated_at = NULL,
-                        addressed = $2, deadline_at = $3, patience = $4, escalate_to = $5
-                     WHERE id = $1",
-                    &[&question, &post.to, &deadline_at, &after_ms, &escalate_to],
-                )?;
-            }
-            let asked = created.is_some() || expired;
-            if asked {
-                let at = Posted { question, seq: 0 };
-                let detail = asked_detail(post);
-                audit(tx, "asked", agent, Some(address), Some(at), &detail)?;
-            }
-            let at = put_step(tx, agent, question, post, address)?;
-            if asked {
-                queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
-            }
-            Ok(at)
+            let locked = format!("{} FOR UPDATE", pg(OPEN_RUN));
+            let open = tx.query_opt(&locked, &[&agent, &post.key, &post.run])?;
+            let question = match open {
+                Some(row) => {
+                    let id: i64 = row.get(0);
+                    tx.execute(
+                        "UPDATE questions SET seen_at = $2 WHERE id = $1",
+                        &[&id, &now],
+                    )?;
+                    id
+                }
+                None => match open_question(tx, agent, post, address, now)? {
+                    Some(id) => id,
+                    // Another server opened it at the same moment: that one it is.
+                    None => tx
+                        .query_one(&locked, &[&agent, &post.key, &post.run])?
+                        .get(0),
+                },
+            };
+            put_step(tx, agent, question, post, address)
         })
     }
 
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
         self.run(|tx| {
             let row = tx.query_opt(
-                "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL
+                "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL, q.closed_at IS NOT NULL
                  FROM steps s JOIN questions q ON q.id = s.question
                  WHERE s.question = $1 AND s.seq = $2 AND q.agent = $3",
                 &[&at.question, &at.seq, &agent],
@@ -398,9 +443,21 @@ impl Store for Postgres {
                         by: row.get::<_, Option<String>>(1).unwrap_or_default(),
                     },
                     None if row.get::<_, bool>(2) => ReplyState::Expired,
+                    None if row.get::<_, bool>(3) => ReplyState::Withdrawn,
                     None => ReplyState::Waiting,
                 },
             })
+        })
+    }
+
+    fn seen(&self, agent: &str, question: i64, now: i64) -> Result<(), String> {
+        self.run(|tx| {
+            tx.execute(
+                "UPDATE questions SET seen_at = $3
+                 WHERE id = $1 AND agent = $2 AND closed_at IS NULL",
+                &[&question, &agent, &now],
+            )
+            .map(drop)
         })
     }
 
@@ -415,14 +472,16 @@ impl Store for Postgres {
             // The question's row locked: this answer, the asker's next step and another
             // server's answer to the same step take their turns.
             let question = tx.query_opt(
-                "SELECT addressed, closed_at IS NOT NULL OR expired_at IS NOT NULL
+                "SELECT addressed, closed_at IS NOT NULL, expired_at IS NOT NULL, status
                  FROM questions WHERE id = $1 FOR UPDATE",
                 &[&at.question],
             )?;
             let Some(question) = question else {
                 return Ok(Answered::Unknown);
             };
-            let (to, ended): (Option<String>, bool) = (question.get(0), question.get(1));
+            let to: Option<String> = question.get(0);
+            let closed = Closed::of_row(question.get(1), question.get(2), question.get(3));
+            let ended = closed.is_some();
             let last: Option<i64> = tx
                 .query_one(
                     "SELECT max(seq) FROM steps WHERE question = $1",
@@ -457,7 +516,7 @@ impl Store for Postgres {
             )?;
             Ok(match (first.get(0), first.get(1)) {
                 (Some(by), Some(at)) => Answered::Taken { by, at },
-                _ => Answered::Gone,
+                _ => Answered::Gone(closed),
             })
         })
     }
@@ -488,7 +547,7 @@ impl Store for Postgres {
         let rows = self.run(|tx| {
             tx.query(
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
-                        s.seq, s.kind, s.view
+                        s.seq, s.kind, s.view, q.again_of, q.resumed
                  FROM questions q JOIN steps s ON s.question = q.id
                  WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
                    AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
@@ -508,6 +567,8 @@ impl Store for Postgres {
                 seq: row.get(6),
                 kind: row.get(7),
                 view: parse_json(row.get(8)),
+                again_of: row.get(9),
+                resumed: row.get(10),
             })
             .filter(|q| person.may_answer(q.to.as_deref()))
             .collect())
@@ -516,8 +577,8 @@ impl Store for Postgres {
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
         let row = self.run(|tx| {
             tx.query_opt(
-                "SELECT q.addressed, q.closed_at IS NOT NULL, s.seq, s.reply IS NOT NULL,
-                    q.expired_at IS NOT NULL
+                "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
+                    s.seq, s.reply IS NOT NULL
                  FROM questions q JOIN steps s ON s.question = q.id
                  WHERE q.id = $1 ORDER BY s.seq DESC LIMIT 1",
                 &[&question],
@@ -526,10 +587,9 @@ impl Store for Postgres {
         Ok(row
             .filter(|row| person.may_answer(row.get::<_, Option<&str>>(0)))
             .map(|row| Progress {
-                seq: row.get(2),
-                answered: row.get(3),
-                closed: row.get(1),
-                expired: row.get(4),
+                closed: Closed::of_row(row.get(1), row.get(2), row.get(3)),
+                seq: row.get(4),
+                answered: row.get(5),
             }))
     }
 
@@ -555,8 +615,17 @@ impl Store for Postgres {
             .collect())
     }
 
-    fn sweep(&self, now: i64) -> Result<(), String> {
+    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String> {
         self.run(|tx| {
+            if let Some(since) = silent_since {
+                for row in tx.query(&pg(WITHDRAW_SILENT), &[&now, &since])? {
+                    let at = Some(Posted {
+                        question: row.get(0),
+                        seq: 0,
+                    });
+                    audit(tx, "withdrawn", "server", None, at, &silent_detail())?;
+                }
+            }
             // Rows another server is sweeping are skipped: it escalates or expires them.
             let rows = tx.query(
                 &pg(&format!(
@@ -590,7 +659,9 @@ impl Store for Postgres {
                     }
                     None => {
                         tx.execute(
-                            "UPDATE questions SET expired_at = $2 WHERE id = $1",
+                            "UPDATE questions SET expired_at = $2, closed_at = $2,
+                                status = 'expired'
+                             WHERE id = $1",
                             &[&due.question, &now],
                         )?;
                         audit(tx, "expired", "server", None, at, &due.expired_detail())?;

@@ -15,7 +15,7 @@ use serde_json::{Value as Json, json};
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
-const LAYOUT: i64 = 2;
+const LAYOUT: i64 = 3;
 
 /// The store in an SQLite file.
 pub struct Sqlite {
@@ -56,6 +56,9 @@ impl Sqlite {
                 }
                 if layout < 2 {
                     tx.execute_batch(include_str!("sqlite-2.sql"))?;
+                }
+                if layout < 3 {
+                    tx.execute_batch(include_str!("sqlite-3.sql"))?;
                 }
                 tx.pragma_update(None, "user_version", LAYOUT)?;
                 tx.commit()
@@ -156,6 +159,75 @@ fn put_step(
         &step_detail(post),
     )?;
     Ok(at)
+}
+
+/// Opens the question of `post`'s run, the first step of which it is: as another run of the
+/// request when there was an earlier one, with what the person answered to that one played
+/// back when it stopped without its answer within the retry window.
+fn open_question(
+    tx: &Connection,
+    agent: &str,
+    post: &StepPost,
+    address: &str,
+    now: i64,
+) -> rusqlite::Result<i64> {
+    let earlier: Option<Earlier> = tx
+        .query_row(EARLIER, params![agent, post.key], |row| {
+            Ok(Earlier {
+                question: row.get(0)?,
+                not_taken: row.get(1)?,
+                status: row.get(2)?,
+                closed_at: row.get(3)?,
+                patience: row.get(4)?,
+            })
+        })
+        .optional()?;
+    let (after_ms, escalate_to) = deadline_columns(post);
+    let deadline_at = after_ms.map(|after| now.saturating_add(after));
+    let again_of = earlier.as_ref().map(|e| e.question);
+    tx.execute(
+        "INSERT INTO questions (key, run, agent, asker, folder, addressed, asked_at, seen_at,
+            deadline_at, patience, escalate_to, again_of)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            post.key,
+            post.run,
+            agent,
+            post.from.to_string(),
+            post.folder,
+            post.to,
+            now,
+            deadline_at,
+            after_ms,
+            escalate_to,
+            again_of,
+        ],
+    )?;
+    let question = tx.last_insert_rowid();
+    let at = Some(Posted { question, seq: 0 });
+    audit(
+        tx,
+        "asked",
+        agent,
+        Some(address),
+        at,
+        &asked_detail(post, again_of),
+    )?;
+    if let Some(earlier) = earlier.filter(|e| e.resumable(now))
+        && tx.execute(TAKE_OVER, params![earlier.question, question])? == 1
+    {
+        let played = tx.execute(PLAY_BACK, params![question, earlier.question])?;
+        if played > 0 {
+            tx.execute(
+                "UPDATE questions SET resumed = 1 WHERE id = ?1",
+                params![question],
+            )?;
+            let detail = json!({"from": earlier.question, "steps": played});
+            audit(tx, "resumed", agent, Some(address), at, &detail)?;
+        }
+    }
+    queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
+    Ok(question)
 }
 
 /// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
@@ -266,83 +338,59 @@ impl Store for Sqlite {
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
         self.write(|tx| {
             let now = now_ms();
-            tx.execute(CLOSE_STALE, params![agent, post.key, now])?;
-            let open: Option<(i64, Option<i64>)> = tx
-                .query_row(
-                    "SELECT id, expired_at FROM questions
-                     WHERE agent = ?1 AND key = ?2 AND closed_at IS NULL",
-                    params![agent, post.key],
-                    |row| Ok((row.get(0)?, row.get(1)?)),
-                )
+            let open: Option<i64> = tx
+                .query_row(OPEN_RUN, params![agent, post.key, post.run], |row| {
+                    row.get(0)
+                })
                 .optional()?;
-            let (after_ms, escalate_to) = deadline_columns(post);
-            let deadline_at = after_ms.map(|after| now.saturating_add(after));
-            let (question, asked) = match open {
-                // Asked again, by a new run, after nobody answered in time: it waits again, as
-                // asked now. (The run that was told time is up posts nothing more.)
-                Some((id, Some(_))) if post.after.is_none() => {
+            let question = match open {
+                Some(id) => {
                     tx.execute(
-                        "UPDATE questions SET expired_at = NULL, escalated_at = NULL,
-                            addressed = ?2, deadline_at = ?3, patience = ?4, escalate_to = ?5
-                         WHERE id = ?1",
-                        params![id, post.to, deadline_at, after_ms, escalate_to],
+                        "UPDATE questions SET seen_at = ?2 WHERE id = ?1",
+                        params![id, now],
                     )?;
-                    (id, true)
+                    id
                 }
-                Some((id, _)) => (id, false),
-                None => {
-                    tx.execute(
-                        "INSERT INTO questions (key, agent, asker, folder, addressed, asked_at,
-                            deadline_at, patience, escalate_to)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                        params![
-                            post.key,
-                            agent,
-                            post.from.to_string(),
-                            post.folder,
-                            post.to,
-                            now,
-                            deadline_at,
-                            after_ms,
-                            escalate_to
-                        ],
-                    )?;
-                    (tx.last_insert_rowid(), true)
-                }
+                None => open_question(tx, agent, post, address, now)?,
             };
-            if asked {
-                let at = Posted { question, seq: 0 };
-                let detail = asked_detail(post);
-                audit(tx, "asked", agent, Some(address), Some(at), &detail)?;
-            }
-            let at = put_step(tx, agent, question, post, address)?;
-            if asked {
-                queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
-            }
-            Ok(at)
+            put_step(tx, agent, question, post, address)
         })
     }
 
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
         let db = self.lock();
-        let row: Option<(Option<String>, Option<String>, Option<i64>)> = db
+        let state = db
             .query_row(
-                "SELECT s.reply, s.answered_by, q.expired_at
+                "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL, q.closed_at IS NOT NULL
                  FROM steps s JOIN questions q ON q.id = s.question
                  WHERE s.question = ?1 AND s.seq = ?2 AND q.agent = ?3",
                 params![at.question, at.seq, agent],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                |row| {
+                    let reply: Option<String> = row.get(0)?;
+                    Ok(match reply {
+                        Some(reply) => ReplyState::Replied {
+                            reply: parse_json(&reply),
+                            by: row.get::<_, Option<String>>(1)?.unwrap_or_default(),
+                        },
+                        None if row.get(2)? => ReplyState::Expired,
+                        None if row.get(3)? => ReplyState::Withdrawn,
+                        None => ReplyState::Waiting,
+                    })
+                },
             )
             .optional()
             .map_err(db_error)?;
-        Ok(match row {
-            None => ReplyState::Unknown,
-            Some((Some(reply), by, _)) => ReplyState::Replied {
-                reply: parse_json(&reply),
-                by: by.unwrap_or_default(),
-            },
-            Some((None, _, Some(_))) => ReplyState::Expired,
-            Some((None, _, None)) => ReplyState::Waiting,
+        Ok(state.unwrap_or(ReplyState::Unknown))
+    }
+
+    fn seen(&self, agent: &str, question: i64, now: i64) -> Result<(), String> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE questions SET seen_at = ?3
+                 WHERE id = ?1 AND agent = ?2 AND closed_at IS NULL",
+                params![question, agent, now],
+            )
+            .map(drop)
         })
     }
 
@@ -354,18 +402,23 @@ impl Store for Sqlite {
         address: &str,
     ) -> Result<Answered, String> {
         self.write(|tx| {
-            let question: Option<(Option<String>, bool, i64)> = tx
+            let question: Option<(Option<String>, Option<Closed>, i64)> = tx
                 .query_row(
-                    "SELECT addressed, closed_at IS NOT NULL OR expired_at IS NOT NULL,
+                    "SELECT addressed, closed_at IS NOT NULL, expired_at IS NOT NULL, status,
                         (SELECT max(seq) FROM steps WHERE question = id)
                      FROM questions WHERE id = ?1",
                     params![at.question],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                    |row| {
+                        let status: Option<String> = row.get(3)?;
+                        let closed = Closed::of_row(row.get(1)?, row.get(2)?, status.as_deref());
+                        Ok((row.get(0)?, closed, row.get(4)?))
+                    },
                 )
                 .optional()?;
-            let Some((to, ended, last)) = question else {
+            let Some((to, closed, last)) = question else {
                 return Ok(Answered::Unknown);
             };
+            let ended = closed.is_some();
             if !person.may_answer(to.as_deref()) || at.seq > last || at.seq < 1 {
                 return Ok(Answered::Unknown);
             }
@@ -394,7 +447,7 @@ impl Store for Sqlite {
             )?;
             Ok(match first {
                 (Some(by), Some(at)) => Answered::Taken { by, at },
-                _ => Answered::Gone,
+                _ => Answered::Gone(closed),
             })
         })
     }
@@ -426,7 +479,7 @@ impl Store for Sqlite {
         let mut query = db
             .prepare(
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
-                        s.seq, s.kind, s.view
+                        s.seq, s.kind, s.view, q.again_of, q.resumed
                  FROM questions q JOIN steps s ON s.question = q.id
                  WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
                    AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
@@ -445,6 +498,8 @@ impl Store for Sqlite {
                     seq: row.get(6)?,
                     kind: row.get(7)?,
                     view: parse_json(&row.get::<_, String>(8)?),
+                    again_of: row.get(9)?,
+                    resumed: row.get(10)?,
                 })
             })
             .map_err(db_error)?;
@@ -457,33 +512,26 @@ impl Store for Sqlite {
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
         let db = self.lock();
-        let row: Option<(Option<String>, bool, i64, bool, bool)> = db
-            .query_row(
-                "SELECT q.addressed, q.closed_at IS NOT NULL, s.seq, s.reply IS NOT NULL,
-                    q.expired_at IS NOT NULL
-                 FROM questions q JOIN steps s ON s.question = q.id
-                 WHERE q.id = ?1 ORDER BY s.seq DESC LIMIT 1",
-                params![question],
-                |row| {
-                    Ok((
-                        row.get(0)?,
-                        row.get(1)?,
-                        row.get(2)?,
-                        row.get(3)?,
-                        row.get(4)?,
-                    ))
-                },
-            )
-            .optional()
-            .map_err(db_error)?;
-        Ok(row.filter(|(to, ..)| person.may_answer(to.as_deref())).map(
-            |(_, closed, seq, answered, expired)| Progress {
-                seq,
-                answered,
-                closed,
-                expired,
+        db.query_row(
+            "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
+                s.seq, s.reply IS NOT NULL
+             FROM questions q JOIN steps s ON s.question = q.id
+             WHERE q.id = ?1 ORDER BY s.seq DESC LIMIT 1",
+            params![question],
+            |row| {
+                let to: Option<String> = row.get(0)?;
+                let status: Option<String> = row.get(3)?;
+                let progress = Progress {
+                    closed: Closed::of_row(row.get(1)?, row.get(2)?, status.as_deref()),
+                    seq: row.get(4)?,
+                    answered: row.get(5)?,
+                };
+                Ok(person.may_answer(to.as_deref()).then_some(progress))
             },
-        ))
+        )
+        .optional()
+        .map(Option::flatten)
+        .map_err(db_error)
     }
 
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
@@ -510,16 +558,32 @@ impl Store for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(db_error)
     }
 
-    fn sweep(&self, now: i64) -> Result<(), String> {
+    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String> {
         // Read first: most sweeps find nothing due, and take no write lock.
-        let due: bool = self
+        let (due, silent): (bool, bool) = self
             .lock()
             .query_row(
-                &format!("SELECT EXISTS (SELECT 1 FROM questions WHERE {DUE})"),
-                params![now],
-                |row| row.get(0),
+                &format!(
+                    "SELECT EXISTS (SELECT 1 FROM questions WHERE {DUE}),
+                        EXISTS (SELECT 1 FROM questions WHERE closed_at IS NULL AND seen_at < ?2)"
+                ),
+                params![now, silent_since.unwrap_or(i64::MIN)],
+                |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .map_err(db_error)?;
+        if silent && let Some(since) = silent_since {
+            self.write(|tx| {
+                let gone = tx
+                    .prepare(WITHDRAW_SILENT)?
+                    .query_map(params![now, since], |row| row.get::<_, i64>(0))?
+                    .collect::<rusqlite::Result<Vec<i64>>>()?;
+                for question in gone {
+                    let at = Some(Posted { question, seq: 0 });
+                    audit(tx, "withdrawn", "server", None, at, &silent_detail())?;
+                }
+                Ok(())
+            })?;
+        }
         if !due {
             return Ok(());
         }
@@ -557,7 +621,9 @@ impl Store for Sqlite {
                     }
                     None => {
                         tx.execute(
-                            "UPDATE questions SET expired_at = ?2 WHERE id = ?1",
+                            "UPDATE questions SET expired_at = ?2, closed_at = ?2,
+                                status = 'expired'
+                             WHERE id = ?1",
                             params![due.question, now],
                         )?;
                         audit(tx, "expired", "server", None, at, &due.expired_detail())?;
@@ -707,7 +773,7 @@ mod tests {
     }
 
     #[test]
-    fn a_database_of_layout_1_is_brought_to_layout_2_keeping_its_questions() {
+    fn a_database_of_layout_1_is_brought_to_this_layout_and_its_open_questions_closed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("team.sqlite3");
         let old = Connection::open(&path).unwrap();
@@ -720,17 +786,19 @@ mod tests {
         old.pragma_update(None, "user_version", 1).unwrap();
         drop(old);
         let store = Sqlite::open(&path).unwrap();
+        // The question layout 1 left open for a later run is closed: this run's is new.
         let post = crate::team::store::tests::post("k", "Name?", None, None);
         let at = store.post_step("ci", &post, "a").unwrap();
         assert_eq!(
             at,
             Posted {
-                question: 1,
+                question: 2,
                 seq: 1
-            },
-            "the old question is found"
+            }
         );
-        store.sweep(now_ms()).unwrap();
+        let ann = crate::team::store::tests::person("ann", &[]);
+        assert_eq!(store.open_questions(&ann).unwrap()[0].again_of, Some(1));
+        store.sweep(now_ms(), None).unwrap();
         assert!(store.hooks().unwrap().is_empty());
         drop(store);
         // Opened again at its layout: nothing to do, and nothing lost.

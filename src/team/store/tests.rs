@@ -17,6 +17,7 @@ pub(super) fn person(name: &str, groups: &[&str]) -> Holder {
 pub(super) fn post(key: &str, prompt: &str, after: Option<i64>, to: Option<&str>) -> StepPost {
     StepPost {
         key: key.into(),
+        run: "r1".into(),
         from: json!({"command": "ask"}),
         folder: Some("/src/app".into()),
         to: to.map(str::to_owned),
@@ -86,8 +87,7 @@ fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
             Some(Progress {
                 seq: 1,
                 answered: true,
-                closed: false,
-                expired: false,
+                closed: None,
             })
         );
         // The plugin refused it: the same question with its error is the next step.
@@ -100,26 +100,28 @@ fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
             .answer(&person("bob", &[]), first, &json!({"submitted": "x"}), "c")
             .unwrap();
         assert!(matches!(late, Answered::Taken { by, .. } if by == "ann"));
-        // An asker that restarts finds its first step, answered, and then the open one.
+        // The run posting its first step again (it lost the server's answer) finds it,
+        // answered, and then the open one.
         let resumed = store
             .post_step("ci", &post("k1", "Name?", None, None), "a")
             .unwrap();
         assert_eq!(resumed, first);
-        store.finish("ci", first.question, "answered", "a").unwrap();
+        store.finish("ci", first.question, "finished", "a").unwrap();
         assert!(store.open_questions(&ann).unwrap().is_empty());
-        assert!(
+        assert_eq!(
             store
                 .progress(&ann, first.question)
                 .unwrap()
                 .unwrap()
-                .closed
+                .closed,
+            Some(Closed::Finished)
         );
         // Answering a finished question's step is refused.
         assert_eq!(
             store
                 .answer(&ann, refused, &json!({"submitted": "x"}), "c")
                 .unwrap(),
-            Answered::Gone
+            Answered::Gone(Some(Closed::Finished))
         );
         // Asked again once finished: a new question.
         let new = store
@@ -227,29 +229,38 @@ fn a_question_nobody_answers_by_its_deadline_expires_and_its_asker_is_told() {
         let asked = with_deadline(post("k", "Deploy?", None, None), 60_000, None);
         let at = store.post_step("ci", &asked, "a").unwrap();
         let ann = person("ann", &[]);
-        store.sweep(now_ms()).unwrap();
+        store.sweep(now_ms(), None).unwrap();
         assert_eq!(
             store.reply("ci", at).unwrap(),
             ReplyState::Waiting,
             "not yet"
         );
-        store.sweep(now_ms() + 61_000).unwrap();
+        store.sweep(now_ms() + 61_000, None).unwrap();
         assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
         assert!(store.open_questions(&ann).unwrap().is_empty());
-        assert!(store.progress(&ann, at.question).unwrap().unwrap().expired);
+        assert_eq!(
+            store.progress(&ann, at.question).unwrap().unwrap().closed,
+            Some(Closed::Expired)
+        );
         let late = store.answer(&ann, at, &json!({"answered": true}), "b");
-        assert_eq!(late.unwrap(), Answered::Gone, "too late to answer");
+        assert_eq!(
+            late.unwrap(),
+            Answered::Gone(Some(Closed::Expired)),
+            "too late to answer"
+        );
         assert_eq!(events(store, "expired").len(), 1);
-        // Asked again (an asker that restarts): it waits again, where it was.
+        // Asked again (an asker that restarts): a new question, that says it asks again.
         let again = store.post_step("ci", &asked, "a").unwrap();
-        assert_eq!(again, at);
-        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
-        assert_eq!(store.open_questions(&ann).unwrap().len(), 1);
+        assert_ne!(again.question, at.question);
+        assert_eq!(store.reply("ci", again).unwrap(), ReplyState::Waiting);
+        let open = store.open_questions(&ann).unwrap();
+        assert_eq!(open.len(), 1);
+        assert_eq!(open[0].again_of, Some(at.question));
         // A question without a deadline waits as long as its asker.
         let patient = store
             .post_step("ci", &post("k2", "Name?", None, None), "a")
             .unwrap();
-        store.sweep(now_ms() + 86_400_000).unwrap();
+        store.sweep(now_ms() + 86_400_000, None).unwrap();
         assert_eq!(store.reply("ci", patient).unwrap(), ReplyState::Waiting);
     });
 }
@@ -264,7 +275,9 @@ fn at_its_deadline_a_question_goes_once_to_whom_it_escalates_to_then_expires() {
         let due = now_ms() + 61_000;
         // Two servers sweeping at once escalate it once.
         std::thread::scope(|scope| {
-            let sweeping: Vec<_> = (0..2).map(|_| scope.spawn(|| store.sweep(due))).collect();
+            let sweeping: Vec<_> = (0..2)
+                .map(|_| scope.spawn(|| store.sweep(due, None)))
+                .collect();
             sweeping
                 .into_iter()
                 .for_each(|t| t.join().unwrap().unwrap());
@@ -279,9 +292,9 @@ fn at_its_deadline_a_question_goes_once_to_whom_it_escalates_to_then_expires() {
         assert_eq!(escalated.len(), 1);
         assert_eq!(escalated[0].detail, json!({"from": "ann", "to": "ops"}));
         // For as long again, then it expires: no second escalation.
-        store.sweep(due + 30_000).unwrap();
+        store.sweep(due + 30_000, None).unwrap();
         assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
-        store.sweep(due + 61_000).unwrap();
+        store.sweep(due + 61_000, None).unwrap();
         assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
         assert_eq!(events(store, "escalated").len(), 1);
     });
@@ -340,7 +353,7 @@ fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_ag
         assert_eq!(notified[0].detail["url"], "http://chat/…");
         // Escalated: the notice goes to the hooks of whom it escalated to.
         let due = now_ms() + 61_000;
-        store.sweep(due).unwrap();
+        store.sweep(due, None).unwrap();
         let escalated = store.claim_notices(due, 10).unwrap();
         assert_eq!(escalated.len(), 1);
         assert_eq!(
@@ -349,7 +362,7 @@ fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_ag
         );
         // A question that ended before its notice went out needs none.
         store.notice_sent(&escalated[0], Ok(500)).unwrap();
-        store.finish("ci", at.question, "answered", "a").unwrap();
+        store.finish("ci", at.question, "finished", "a").unwrap();
         assert!(
             store
                 .claim_notices(now_ms() + 700_000, 10)
@@ -374,7 +387,7 @@ fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_ag
 }
 
 #[test]
-fn a_postgres_database_of_layout_1_is_brought_to_layout_2_and_then_left_alone() {
+fn a_postgres_database_of_layout_1_is_brought_to_this_layout_and_then_left_alone() {
     let Some(database) = scratch::Database::create() else {
         return;
     };
@@ -386,11 +399,19 @@ fn a_postgres_database_of_layout_1_is_brought_to_layout_2_and_then_left_alone() 
     )
     .unwrap();
     let store = postgres::Postgres::open(&database.url).unwrap();
+    // The question layout 1 left open is closed: no later run is handed what was said to it.
     let at = store
         .post_step("ci", &post("k", "Name?", None, None), "a")
         .unwrap();
-    assert_eq!(at.seq, 1, "the old question is found");
-    store.sweep(now_ms()).unwrap();
+    let old_question: i64 = old
+        .query_one("SELECT id FROM questions WHERE run = ''", &[])
+        .unwrap()
+        .get(0);
+    assert_ne!(at.question, old_question);
+    let open = store.open_questions(&person("ann", &[])).unwrap();
+    assert_eq!(open[0].again_of, Some(old_question));
+    assert!(!open[0].resumed);
+    store.sweep(now_ms(), None).unwrap();
     // Opened again while another connection holds the questions' table: a server at this
     // layout writes no DDL, so it does not wait on it.
     let mut busy = old.transaction().unwrap();
@@ -408,7 +429,7 @@ fn a_postgres_database_of_layout_1_is_brought_to_layout_2_and_then_left_alone() 
         .iter()
         .map(|row| row.get(0))
         .collect();
-    assert_eq!(layouts, [2]);
+    assert_eq!(layouts, [3]);
 }
 
 #[test]
@@ -421,36 +442,39 @@ fn a_deadline_takes_nothing_from_a_person_who_answered_in_time_nor_gives_back_a_
             .answer(&ann, first, &json!({"answered": true}), "b")
             .unwrap();
         // The deadline passes while the asker judges the answer: the person has done their part.
-        store.sweep(now_ms() + 61_000).unwrap();
-        assert!(
-            !store
+        store.sweep(now_ms() + 61_000, None).unwrap();
+        assert_eq!(
+            store
                 .progress(&ann, first.question)
                 .unwrap()
                 .unwrap()
-                .expired
+                .closed,
+            None
         );
         assert!(events(store, "expired").is_empty());
         // Its next step comes after the deadline: nobody answers it, and it expires.
         let next = with_deadline(post("k", "Really?", Some(first.seq), None), 60_000, None);
         let second = store.post_step("ci", &next, "a").unwrap();
-        store.sweep(now_ms() + 61_000).unwrap();
+        store.sweep(now_ms() + 61_000, None).unwrap();
         assert_eq!(store.reply("ci", second).unwrap(), ReplyState::Expired);
-        // The same run putting up another step does not make it wait again: only a new run does.
-        let late = with_deadline(post("k", "Sure?", Some(second.seq), None), 60_000, None);
-        let third = store.post_step("ci", &late, "a").unwrap();
-        assert_eq!(store.reply("ci", third).unwrap(), ReplyState::Expired);
-        assert_eq!(events(store, "asked").len(), 1);
         // A new run long after its expiry (a daily job asking the same): a new question, asked
         // afresh, not the old one answered with what was said to it.
         let today = with_deadline(post("k2", "Deploy?", None, None), 1_000, None);
         let at = store.post_step("ci", &today, "a").unwrap();
+        store
+            .answer(&ann, at, &json!({"answered": true}), "b")
+            .unwrap();
+        let after = with_deadline(post("k2", "Sure?", Some(at.seq), None), 1_000, None);
+        let sure = store.post_step("ci", &after, "a").unwrap();
         std::thread::sleep(std::time::Duration::from_millis(1_100));
-        store.sweep(now_ms()).unwrap();
-        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
+        store.sweep(now_ms(), None).unwrap();
+        assert_eq!(store.reply("ci", sure).unwrap(), ReplyState::Expired);
         std::thread::sleep(std::time::Duration::from_millis(1_100));
         let again = store.post_step("ci", &today, "a").unwrap();
         assert_ne!(again.question, at.question, "a new question");
         assert_eq!(store.reply("ci", again).unwrap(), ReplyState::Waiting);
+        let open = store.open_questions(&ann).unwrap();
+        assert!(!open.iter().any(|q| q.resumed), "nothing played back");
     });
 }
 
@@ -494,6 +518,130 @@ fn a_notice_is_not_sent_once_its_person_answered_or_its_hook_was_removed() {
         store.notice_sent(&first[0], Ok(200)).unwrap();
         store.notice_sent(&second[0], Ok(200)).unwrap();
         assert_eq!(events(store, "notified").len(), 1);
+    });
+}
+
+#[test]
+fn an_answer_goes_only_to_the_run_that_asked_and_another_run_has_its_own_question() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let first = store
+            .post_step("ci", &post("k", "Deploy?", None, None), "a")
+            .unwrap();
+        // Another process asking the same, at the same time: a question of its own.
+        let other = StepPost {
+            run: "r2".into(),
+            ..post("k", "Deploy?", None, None)
+        };
+        let second = store.post_step("ci", &other, "a").unwrap();
+        assert_ne!(first.question, second.question);
+        store
+            .answer(&ann, first, &json!({"answered": true}), "b")
+            .unwrap();
+        assert!(matches!(
+            store.reply("ci", first).unwrap(),
+            ReplyState::Replied { .. }
+        ));
+        assert_eq!(store.reply("ci", second).unwrap(), ReplyState::Waiting);
+        let open = store.open_questions(&ann).unwrap();
+        assert_eq!(open.len(), 1);
+        assert_eq!(open[0].question, second.question);
+    });
+}
+
+#[test]
+fn a_withdrawn_run_takes_no_answer_and_its_retry_is_shown_all_but_the_last_reply() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let env = store
+            .post_step("ci", &post("k", "Where?", None, None), "a")
+            .unwrap();
+        store.answer(&ann, env, &json!({"picked": 1}), "b").unwrap();
+        let checks = store
+            .post_step("ci", &post("k", "Checks?", Some(env.seq), None), "a")
+            .unwrap();
+        // The asker stops waiting (Ctrl-C, a cancelled call): nobody may answer for nothing.
+        store.finish("ci", env.question, "withdrawn", "a").unwrap();
+        assert!(store.open_questions(&ann).unwrap().is_empty());
+        assert_eq!(
+            store
+                .answer(&ann, checks, &json!({"picked": [0]}), "b")
+                .unwrap(),
+            Answered::Gone(Some(Closed::Withdrawn))
+        );
+        // A retry by another process within the window: its own question, with the first
+        // answer played back, and the rest asked.
+        let retry = |prompt: &str, after| StepPost {
+            run: "r2".into(),
+            ..post("k", prompt, after, None)
+        };
+        let again = store.post_step("ci", &retry("Where?", None), "a").unwrap();
+        assert_ne!(again.question, env.question);
+        assert!(matches!(
+            store.reply("ci", again).unwrap(),
+            ReplyState::Replied { reply, .. } if reply == json!({"picked": 1})
+        ));
+        let next = store
+            .post_step("ci", &retry("Checks?", Some(again.seq)), "a")
+            .unwrap();
+        assert_eq!(store.reply("ci", next).unwrap(), ReplyState::Waiting);
+        let open = store.open_questions(&ann).unwrap();
+        assert_eq!(open.len(), 1);
+        assert_eq!(
+            (open[0].again_of, open[0].resumed),
+            (Some(env.question), true)
+        );
+        assert_eq!(events(store, "resumed").len(), 1);
+        // Once only: a third run asking meanwhile is asked afresh.
+        let third = StepPost {
+            run: "r3".into(),
+            ..post("k", "Where?", None, None)
+        };
+        let fresh = store.post_step("ci", &third, "a").unwrap();
+        assert_eq!(store.reply("ci", fresh).unwrap(), ReplyState::Waiting);
+        assert_eq!(events(store, "resumed").len(), 1);
+    });
+}
+
+#[test]
+fn a_silent_asker_is_withdrawn_and_the_answer_nobody_took_is_asked_again_of_its_retry() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let at = store
+            .post_step("ci", &post("k", "Deploy?", None, None), "a")
+            .unwrap();
+        // Heard from now: not silent.
+        store.seen("ci", at.question, now_ms()).unwrap();
+        store.sweep(now_ms(), Some(now_ms() - SILENCE_MS)).unwrap();
+        assert!(events(store, "withdrawn").is_empty());
+        store
+            .answer(&ann, at, &json!({"answered": true}), "b")
+            .unwrap();
+        // Then nothing more from it: withdrawn, once, whichever server sweeps.
+        let later = now_ms() + SILENCE_MS + 1;
+        store.sweep(later, Some(later - SILENCE_MS)).unwrap();
+        store.sweep(later, Some(later - SILENCE_MS)).unwrap();
+        assert_eq!(events(store, "withdrawn").len(), 1);
+        assert_eq!(
+            store.progress(&ann, at.question).unwrap().unwrap().closed,
+            Some(Closed::Withdrawn)
+        );
+        // The retry is asked, not handed the answer its asker never took.
+        let retry = StepPost {
+            run: "r2".into(),
+            ..post("k", "Deploy?", None, None)
+        };
+        let again = store.post_step("ci", &retry, "a").unwrap();
+        assert_eq!(store.reply("ci", again).unwrap(), ReplyState::Waiting);
+        // A poll after it was withdrawn tells the silent asker so.
+        let waiting = store
+            .post_step("ci", &post("k2", "Name?", None, None), "a")
+            .unwrap();
+        let much_later = later + 2 * SILENCE_MS;
+        store
+            .sweep(much_later, Some(much_later - SILENCE_MS))
+            .unwrap();
+        assert_eq!(store.reply("ci", waiting).unwrap(), ReplyState::Withdrawn);
     });
 }
 

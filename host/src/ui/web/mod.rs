@@ -90,8 +90,9 @@ pub struct WebUi {
     notify: Option<Notify>,
     /// The file the browser is given instead of the address (see `opener`).
     redirect: Option<opener::Redirect>,
-    /// Who asks the current request, for the page to say.
+    /// Who asks the current request, and from which project folder, for the page to say.
     asker: Option<String>,
+    folder: Option<String>,
     /// The page stays for later requests: its endings say the next question comes there.
     stays: bool,
 }
@@ -111,6 +112,9 @@ struct State {
     reply: Option<Json>,
     /// The tab that answers (a random id the page keeps in its session storage).
     owner: Option<String>,
+    /// The tab that was answering when the last request ended: the only one its ending is
+    /// for. Another tab opened since is shown that nothing is asked now.
+    ended_in: Option<String>,
     /// When the page last asked, and how many of its asks are waiting.
     last_seen: Option<Instant>,
     polling: usize,
@@ -178,11 +182,13 @@ impl WebUi {
         let port = listener.local_addr()?.port();
         let url = format!("http://127.0.0.1:{port}/{token}/");
         let exchange = Arc::new(Exchange {
+            // From 1: a page's first ask (after 0) is answered at once.
             state: Mutex::new(State {
-                seq: 0,
-                view: json!({ "seq": 0, "kind": "waiting" }),
+                seq: 1,
+                view: json!({ "seq": 1, "kind": "waiting" }),
                 reply: None,
                 owner: None,
+                ended_in: None,
                 last_seen: None,
                 polling: 0,
                 delivered: 0,
@@ -207,6 +213,7 @@ impl WebUi {
             notify: None,
             redirect: None,
             asker: None,
+            folder: None,
             stays: false,
         })
     }
@@ -232,10 +239,15 @@ impl WebUi {
         self.notify = Some(Box::new(notify));
     }
 
-    /// Who asks the next request (an agent's name), for the page to say in its title; the
-    /// page shows it as text, never as markup.
+    /// Who asks the next request (an agent's name), for the page to say above the question
+    /// and in its title; the page shows it as text, never as markup.
     pub fn set_asker(&mut self, asker: Option<String>) {
         self.asker = asker;
+    }
+
+    /// The project folder the next request comes from, for the page to say beside who asks.
+    pub fn set_folder(&mut self, folder: Option<String>) {
+        self.folder = folder;
     }
 
     /// Whether the page is kept for later requests (an inbox, an MCP server): its endings
@@ -285,6 +297,9 @@ impl WebUi {
         view["kind"] = kind.into();
         if let Some(asker) = &self.asker {
             view["asker"] = asker.as_str().into();
+        }
+        if let Some(folder) = &self.folder {
+            view["folder"] = folder.as_str().into();
         }
         state.view = view;
         state.reply = None;
@@ -509,6 +524,7 @@ impl Ui for WebUi {
             state.seq += 1;
             state.view =
                 json!({ "seq": state.seq, "kind": "done", "ending": ending, "more": self.stays });
+            state.ended_in = state.owner.clone();
             exchange.changed.notify_all();
         }
         // A stop was for this request; how it ended is still told (`interrupted`) until the

@@ -142,6 +142,9 @@ fn view(exchange: &Exchange, query: &str) -> Response {
     state.last_seen = Some(Instant::now());
     let view = if state.closing {
         json!({ "seq": u64::MAX, "kind": "gone" })
+    } else if state.view["kind"] == "done" && state.ended_in.as_deref() != Some(tab) {
+        // How the last request ended is for the tab that answered it, not one opened since.
+        json!({ "seq": state.seq, "kind": "waiting" })
     } else {
         state.view.clone()
     };

@@ -1,0 +1,24 @@
+-- Layout 3 (PostgreSQL), from layout 2: an answer belongs to the run that asked it.
+-- The asking run (a random id of the asking process): each run has a question of its own, so
+-- that an answer never reaches a run that did not ask it.
+-- When the asker was last heard from (a step put up, a poll begun): one silent for longer than
+-- the grace period went away, and its question is withdrawn.
+-- The question of an earlier run of the same request, if there was one; whether what the
+-- person answered to it was played back into this one; and, on that earlier question, which
+-- question took it over (once only).
+ALTER TABLE questions
+    ADD COLUMN IF NOT EXISTS run TEXT NOT NULL DEFAULT '',
+    ADD COLUMN IF NOT EXISTS seen_at BIGINT,
+    ADD COLUMN IF NOT EXISTS again_of BIGINT,
+    ADD COLUMN IF NOT EXISTS resumed BOOLEAN NOT NULL DEFAULT FALSE,
+    ADD COLUMN IF NOT EXISTS taken_by BIGINT;
+DROP INDEX IF EXISTS open_question;
+CREATE UNIQUE INDEX IF NOT EXISTS open_run ON questions (agent, key, run)
+    WHERE closed_at IS NULL;
+CREATE INDEX IF NOT EXISTS runs_of_a_request ON questions (agent, key, closed_at);
+CREATE INDEX IF NOT EXISTS heard ON questions (seen_at) WHERE closed_at IS NULL;
+-- Layout 2 left questions open for a later run to be handed their answers: no run may be now.
+UPDATE questions SET
+    closed_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+    status = CASE WHEN expired_at IS NULL THEN 'withdrawn' ELSE 'expired' END
+  WHERE closed_at IS NULL;
