@@ -66,7 +66,9 @@ impl Team {
         let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
             format!(
                 "--inbox {url} needs the agent's token in INTERVIEW_INBOX_TOKEN \
-                 (`interview inbox token add --agent NAME` makes one)"
+                 (`interview inbox token add --agent NAME` makes one; an MCP client passes its \
+                 servers only the environment their configuration names: put it in the \
+                 server's `env`)"
             )
         })?;
         Ok(Team {

@@ -1,0 +1,119 @@
+"""The official MCP Python SDK's client starting `interview mcp --inbox URL` as the team inbox's
+docs configure it: the SDK passes its servers a trimmed environment, so the agent's token goes
+in the server's `env`. With it, a call is asked on the team inbox and the client gets exactly
+the person's answer; without the token in `env` (only exported in the shell), the server says
+why on stderr and the client cannot start it. Works with mcp 1.x and 2.x; run with the SDK installed and a build with the
+team-server feature:
+
+    python tests/mcp/python_sdk_team.py target/debug/interview
+"""
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+INTERVIEW = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview")
+
+
+def token(db, *who):
+    return subprocess.run([INTERVIEW, "inbox", "token", "add", "--db", db, *who], check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def api(url, person, path, body=None):
+    request = urllib.request.Request(
+        f"{url}{path}", data=body and json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {person}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def open_question(url, person, patience=30):
+    """The one open question `person` sees, once there is one."""
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        status, listed = api(url, person, "/api/questions")
+        assert status == 200, listed
+        if listed["questions"]:
+            return listed["questions"][0]
+        time.sleep(0.1)
+    raise AssertionError("no question came to the team inbox")
+
+
+def answer(url, person, question, reply):
+    path = f"/api/questions/{question['question']}/steps/{question['seq']}/reply"
+    return api(url, person, path, reply)
+
+
+async def asked_through_the_team(url, agent, ann):
+    # As the docs say: the token in the server's env, beside the SDK's default environment.
+    server = StdioServerParameters(
+        command=INTERVIEW, args=["mcp", "--inbox", url],
+        env={**get_default_environment(), "INTERVIEW_INBOX_TOKEN": agent})
+    async with stdio_client(server) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            call = asyncio.create_task(session.call_tool(
+                "interview", {"question": "Deploy to production now?", "type": "confirm"}))
+            question = await asyncio.to_thread(open_question, url, ann)
+            assert question["frame"]["prompt"] == "Deploy to production now?", question
+            assert question["from"]["command"] == "mcp", question
+            status, body = await asyncio.to_thread(answer, url, ann, question, {"answered": True})
+            assert status == 200, body
+            result = await call
+            content = getattr(result, "structuredContent", None) or result.structured_content
+            assert content["status"] == "answered" and content["answer"] is True, content
+            print("through the team inbox, as the docs configure it: answered", content["answer"])
+
+
+
+async def without_the_token_in_env(url):
+    # Exported in the shell is not enough: the SDK does not pass it on.
+    os.environ["INTERVIEW_INBOX_TOKEN"] = "itk_exported_but_not_passed"
+    errors = tempfile.TemporaryFile(mode="w+")
+    server = StdioServerParameters(command=INTERVIEW, args=["mcp", "--inbox", url])
+    try:
+        async with stdio_client(server, errlog=errors) as (read, write):
+            async with ClientSession(read, write) as session:
+                await asyncio.wait_for(session.initialize(), timeout=10)
+        raise AssertionError("the server started without its token")
+    except AssertionError:
+        raise
+    except BaseException:  # the SDK's own way of saying the server went away
+        pass
+    errors.seek(0)
+    said = errors.read()
+    assert "INTERVIEW_INBOX_TOKEN" in said, said
+    print("without the token in env: the server says so:", said.strip().splitlines()[-1])
+
+
+def main():
+    with tempfile.TemporaryDirectory() as place:
+        db = os.path.join(place, "team.sqlite3")
+        agent, ann = token(db, "--agent", "ci"), token(db, "--person", "ann")
+        server = subprocess.Popen(
+            [INTERVIEW, "inbox", "serve", "--db", db, "--listen", "127.0.0.1:0"],
+            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            line = server.stderr.readline()
+            assert "listens on http://127.0.0.1:" in line, line
+            url = line.split(" on ", 1)[1].strip().rstrip("/")
+            asyncio.run(asked_through_the_team(url, agent, ann))
+            asyncio.run(without_the_token_in_env(url))
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+main()
