@@ -543,6 +543,34 @@ fn serve_asks_each_line_in_the_inbox_and_an_elicitation_too() {
     assert_eq!(output.status.code(), Some(0));
 }
 
+#[test]
+fn serve_with_its_input_closed_at_once_gives_one_result_a_line_and_exits() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let mut serve = place.spawn(&["serve"], Stdio::piped());
+    let mut stdin = serve.stdin.take().unwrap();
+    // Two requests and a blank line, and the input closed before anything is answered.
+    writeln!(stdin, r#"{{"question": "Ship it?", "type": "confirm"}}"#).unwrap();
+    writeln!(stdin, r#"{{"question": "Your name?"}}"#).unwrap();
+    writeln!(stdin).unwrap();
+    drop(stdin);
+    inbox.wait("? Ship it?");
+    inbox.key("y");
+    // The second, cancelled by the person: a cancel for that line, and the session goes on.
+    inbox.wait("? Your name?");
+    inbox.key("\x1b");
+    let output = wait_with_timeout(serve, Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let results = common::json_lines(&output.stdout);
+    let statuses: Vec<&Json> = results.iter().map(|r| &r["status"]).collect();
+    assert_eq!(
+        statuses,
+        [&json!("answered"), &json!("cancelled"), &json!("invalid")],
+        "{results:?}"
+    );
+    assert_eq!(results[0]["answer"], true);
+}
+
 /// The socket of the one inbox open in `place`.
 fn socket(place: &Place) -> std::os::unix::net::UnixStream {
     let path = std::fs::read_dir(place.0.path())

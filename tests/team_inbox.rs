@@ -362,7 +362,7 @@ fn a_server_killed_and_restarted_loses_no_acknowledged_answer_and_the_asker_carr
 }
 
 #[test]
-fn a_token_the_server_does_not_know_is_no_inbox_said_plainly() {
+fn a_token_the_server_does_not_know_is_said_plainly_to_the_model_too() {
     let team = Team::new();
     let path = team.dir.path().join("request.json");
     std::fs::write(&path, REPLICAS).unwrap();
@@ -374,7 +374,18 @@ fn a_token_the_server_does_not_know_is_no_inbox_said_plainly() {
         .unwrap();
     let stderr = common::stderr(&output);
     assert_eq!(output.status.code(), Some(3), "{stderr}");
-    assert_eq!(common::result(&output)["status"], "unavailable");
+    let result = common::result(&output);
+    assert_eq!(
+        (&result["status"], &result["reason"]),
+        (&json!("unavailable"), &json!("inbox-refused"))
+    );
+    assert!(
+        result["text"]
+            .as_str()
+            .unwrap()
+            .contains("refused this agent"),
+        "{result}"
+    );
     assert!(
         stderr.contains("not known here, or was revoked"),
         "{stderr}"
@@ -805,10 +816,14 @@ fn a_question_for_nobody_there_is_refused_naming_the_name() {
     let team = Team::new();
     let (result, code, stderr) = finished(team.ask(REPLICAS, &["--to", "carol & co"]));
     assert_eq!(
-        (code, &result["status"]),
-        (3, &json!("unavailable")),
+        (code, &result["status"], &result["reason"]),
+        (3, &json!("unavailable"), &json!("unknown-addressee")),
         "{stderr}"
     );
+    // Not told to open an inbox: the name is what was wrong.
+    let text = result["text"].as_str().unwrap();
+    assert!(text.contains("nobody by the name"), "{text}");
+    assert!(!text.contains("interview inbox"), "{text}");
     assert!(
         stderr.contains(r#"nobody here is named "carol & co""#),
         "{stderr}"

@@ -48,6 +48,14 @@ pub fn unavailable(absence: Absence) -> String {
             "the client dismissed the question form at once, as a client does that cannot show one"
         }
         Absence::PageNotOpened => "nobody opened the page offered to answer on",
+        Absence::UnknownAddressee => {
+            "the team inbox has nobody by the name this question is addressed to (the user can \
+             check the name it was sent to)"
+        }
+        Absence::InboxRefused => {
+            "the team inbox refused this agent: its token is not known there or was revoked (the \
+             user can give it a valid token)"
+        }
     };
     format!(
         "No human is available to answer: {why}, so nothing was asked. Do not retry or wait: \

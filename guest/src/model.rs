@@ -29,7 +29,7 @@ pub const DEFAULT_SKIP_RESPONSE: &str = "I don't have information about this.";
 
 impl Absence {
     /// The reason's name in results: `no-terminal`, `no-inbox`, `background`, `no-input`,
-    /// `form-dismissed`, `page-not-opened`.
+    /// `form-dismissed`, `page-not-opened`, `unknown-addressee`, `inbox-refused`.
     pub fn name(self) -> &'static str {
         match self {
             Absence::NoTerminal => "no-terminal",
@@ -38,6 +38,8 @@ impl Absence {
             Absence::NoInput => "no-input",
             Absence::FormDismissed => "form-dismissed",
             Absence::PageNotOpened => "page-not-opened",
+            Absence::UnknownAddressee => "unknown-addressee",
+            Absence::InboxRefused => "inbox-refused",
         }
     }
 }

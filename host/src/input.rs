@@ -38,10 +38,12 @@ pub trait LineSource {
     fn is_terminal(&self) -> bool;
     /// Turns echo of typed characters off or on, where the input is a terminal.
     fn set_echo(&mut self, _on: bool) {}
-    /// Whether the input is known to have ended without a line, without waiting for any:
-    /// nobody is there (an empty file, `/dev/null`, a pipe closed unwritten). A source that
-    /// has nothing yet is not known to have ended: a person or program may still write.
-    fn ended_already(&mut self) -> bool {
+    /// Whether the input ends without a line within `patience`: nobody is there (an empty
+    /// file, `/dev/null`, a pipe closed unwritten). A source that has sent nothing by then has
+    /// not ended: a person or program may still write, and is shown the question meanwhile.
+    /// An interrupt ends the wait.
+    fn ended_already(&mut self, patience: Duration) -> bool {
+        let _ = patience;
         false
     }
 }
@@ -241,9 +243,18 @@ impl LineSource for LineReader {
         self.terminal
     }
 
-    fn ended_already(&mut self) -> bool {
-        if self.ended.is_none() && !self.drained && self.pending.len() == self.start {
-            self.read_some(Duration::ZERO);
+    fn ended_already(&mut self, patience: Duration) -> bool {
+        let deadline = std::time::Instant::now() + patience;
+        while self.ended.is_none()
+            && !self.drained
+            && self.pending.len() == self.start
+            && !self.interrupted.load(Ordering::SeqCst)
+        {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            self.read_some(left.min(INTERRUPT_CHECK));
         }
         self.ended == Some(Input::End)
             || (self.drained && !self.dropping && self.start == self.pending.len())
@@ -304,21 +315,30 @@ mod tests {
 
     #[test]
     fn only_an_input_that_has_ended_already_is_said_to_have_without_waiting() {
+        let patience = Duration::from_millis(100);
         let (reader, writer) = std::io::pipe().unwrap();
         let (mut lines, _) = LineReader::new(reader);
-        // Nothing written yet: someone may still write.
-        assert!(!lines.ended_already());
-        drop(writer);
-        assert!(lines.ended_already());
+        // Nothing written in time: someone may still write.
+        assert!(!lines.ended_already(patience));
+        // Closed a moment after it was looked at: nobody, all the same.
+        let closing = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            drop(writer);
+        });
+        assert!(lines.ended_already(Duration::from_secs(10)));
+        closing.join().unwrap();
         assert_eq!(lines.next_input(), Input::End);
 
         let (reader, mut writer) = std::io::pipe().unwrap();
         writer.write_all(b"y").unwrap();
         drop(writer);
         let (mut lines, _) = LineReader::new(reader);
-        assert!(!lines.ended_already(), "a last line without its break");
+        assert!(
+            !lines.ended_already(patience),
+            "a last line without its break"
+        );
         assert_eq!(lines.next_input(), Input::Line("y".into()));
-        assert!(lines.ended_already());
+        assert!(lines.ended_already(patience));
     }
 
     #[test]

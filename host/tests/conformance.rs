@@ -131,6 +131,8 @@ fn absence(name: &str) -> Absence {
         "no-input" => Absence::NoInput,
         "form-dismissed" => Absence::FormDismissed,
         "page-not-opened" => Absence::PageNotOpened,
+        "unknown-addressee" => Absence::UnknownAddressee,
+        "inbox-refused" => Absence::InboxRefused,
         other => panic!("no such reason: {other}"),
     }
 }

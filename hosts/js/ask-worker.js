@@ -9,11 +9,13 @@ import { INTERRUPTED, LineUi, TOO_LONG, writeAll } from './line-ui.js';
 const { command, args, lines, counters, interactive, colour } = workerData;
 const MARKERS = { tooLong: TOO_LONG, interrupted: INTERRUPTED };
 
-function nextLine() {
+/** The next line the main thread sent; with `wait` false, undefined when none has come. */
+function nextLine(wait) {
   for (;;) {
     const seen = Atomics.load(counters, 0);
     const received = receiveMessageOnPort(lines);
     if (received) return typeof received.message === 'object' && received.message !== null ? MARKERS[received.message.marker] : received.message;
+    if (!wait) return undefined;
     Atomics.wait(counters, 0, seen);
   }
 }

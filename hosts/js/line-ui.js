@@ -1,12 +1,13 @@
 // A person at a terminal or behind a pipe, one answer a line: the line mode's input and output.
 // The plugin draws the numbered lists and reads every line itself, so a line means the same here
 // as in the Rust command; this side only writes the plugin's text (to stderr) and reads lines
-// (from stdin): a line's limit, no echo for a secret, an interrupt, and input that ends before
-// its first line, which means nobody is there (`unavailable`).
+// (from stdin): a line's limit, no echo for a secret, an interrupt, and input that has already
+// ended before its first line, which means nobody is there (`unavailable`).
 
 import { spawnSync } from 'node:child_process';
-import { readSync, writeSync } from 'node:fs';
+import { fstatSync, readSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { isMainThread } from 'node:worker_threads';
 import { LIMITS } from './shared.js';
 
 /** An answer line is bounded as a request is: the rest of a longer line is dropped. */
@@ -64,31 +65,60 @@ export function writeAll(fd, text) {
   }
 }
 
-/** Lines read synchronously from file descriptor 0, never past a line's end. */
+/** Reads what stdin holds now into `buffer`, never waiting: the number of bytes read (0: the
+ * input has ended), or undefined when nothing has come yet, or when only a read that could wait
+ * would tell. */
+export function readNow(buffer) {
+  // A person types at a terminal: never read ahead of them.
+  if (isatty(0)) return undefined;
+  let stat;
+  try {
+    stat = fstatSync(0);
+  } catch {
+    return 0; // no stdin at all
+  }
+  if (stat.isFIFO() || stat.isSocket()) {
+    // A read of a pipe or socket waits unless it is non-blocking, which libuv makes stdin's
+    // once `process.stdin` is opened on one; a worker's `process.stdin` is not descriptor 0. A
+    // file or a device such as /dev/null never makes a read wait.
+    if (!isMainThread) return undefined;
+    void process.stdin;
+  }
+  try {
+    return readSync(0, buffer, 0, buffer.length, null);
+  } catch (error) {
+    return error.code === 'EAGAIN' ? undefined : 0;
+  }
+}
+
+/** Lines read synchronously from file descriptor 0, never past a line's end. Called with
+ * `wait` false, it reads only what is there already (see `readNow`), and gives undefined when
+ * that is no whole line. */
 function stdinLines() {
   const buffer = Buffer.alloc(1);
   const splitter = lineSplitter();
   const byte = () => {
     for (;;) {
       try {
-        return readSync(0, buffer, 0, 1, null) === 0 ? null : buffer;
+        return readSync(0, buffer, 0, 1, null);
       } catch (error) {
-        if (error.code !== 'EAGAIN') return null;
+        if (error.code !== 'EAGAIN') return 0;
         pause();
       }
     }
   };
-  return () => {
+  return (wait = true) => {
     for (;;) {
-      const b = byte();
-      if (b === null) return splitter.end();
-      const [line] = splitter.push(b);
+      const read = wait ? byte() : readNow(buffer);
+      if (read === undefined) return undefined;
+      if (read === 0) return splitter.end();
+      const [line] = splitter.push(buffer);
       if (line !== undefined) return line;
     }
   };
 }
 
-/** Lines of `text`, one per call; null after the last. */
+/** Lines of `text`, one per call; null after the last. None of them waits. */
 function textLines(text) {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -115,7 +145,8 @@ function printable(text) {
 }
 
 /** The plugin's text and one line per answer. `input`: the lines as one text, or a function that
- * returns the next line (null at the end, TOO_LONG, INTERRUPTED), else stdin, read
+ * returns the next line (null at the end, TOO_LONG, INTERRUPTED; called with `wait` false, it
+ * must not wait, and gives undefined when no line is there yet), else stdin, read
  * synchronously; `output`: where the text goes (else stderr); `interactive`: a person types the
  * lines (else: when stdin is a terminal); `colour`: the plugin's tones as a terminal's
  * attributes. */
@@ -129,16 +160,19 @@ export class LineUi {
     this.colour = colour;
     /** Why reading stopped: `ended` (the input ended) or `interrupted`. */
     this.stopped = undefined;
+    /** The first line, or null for input that had already ended, once `mode` looked. */
     this.peeked = undefined;
     this.probed = false;
   }
 
   mode() {
-    // From a pipe or file, input that ends before its first line means nobody is there; asked
-    // again (a retry asks), the answer is the same.
+    // From a pipe or file, input that has already ended before its first line means nobody is
+    // there. Only what is known without waiting counts: a pipe nobody has written to yet may
+    // still bring answers, so the question is drawn and the read waits for them, where an
+    // interrupt can stop it. Asked again (a retry asks), the answer is the same.
     if (!this.probed && !this.interactive) {
       this.probed = true;
-      this.peeked = this.nextLine();
+      this.peeked = this.nextLine(false);
     }
     return this.peeked === null ? { tag: 'unavailable', val: 'no-input' } : { tag: 'lines' };
   }
@@ -172,10 +206,10 @@ export class LineUi {
       this.peeked = undefined;
       return line;
     }
-    if (!hidden || !this.echoes) return this.nextLine();
+    if (!hidden || !this.echoes) return this.nextLine(true);
     echo(false);
     try {
-      return this.nextLine();
+      return this.nextLine(true);
     } finally {
       echo(true);
       // The Enter that ended the line was not echoed either.

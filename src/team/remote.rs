@@ -122,7 +122,8 @@ pub struct RemoteUi {
 /// Why a call to the server gave up.
 enum Failed {
     /// The server will not take it (a bad token, a refused body): retrying would not help.
-    Refused(String),
+    /// Its status, when it answered one.
+    Refused(String, Option<u16>),
     /// Asked to stop (Ctrl-C, a signal).
     Stopped,
 }
@@ -206,11 +207,12 @@ impl RemoteUi {
                         .ok()
                         .and_then(|j| j["error"].as_str().map(str::to_owned))
                         .unwrap_or(text);
-                    return Err(Failed::Refused(format!(
+                    let why = format!(
                         "the team inbox at {} refused: {} ({code})",
                         self.inbox.url,
                         interview_text::sanitize::line(&error)
-                    )));
+                    );
+                    return Err(Failed::Refused(why, Some(code)));
                 }
                 Ok((code, _)) => format!("status {code}"),
                 Err(why) => why,
@@ -225,10 +227,11 @@ impl RemoteUi {
             }
             let until = Instant::now() + pause;
             if give_up.is_some_and(|limit| until > limit) {
-                return Err(Failed::Refused(format!(
+                let why = format!(
                     "the team inbox at {} could not be reached in time",
                     self.inbox.url
-                )));
+                );
+                return Err(Failed::Refused(why, None));
             }
             // Slept in slices, so that Ctrl-C is heard within one.
             while Instant::now() < until {
@@ -299,15 +302,15 @@ impl RemoteUi {
         let posted = self.call("POST", "/api/steps", Some(&body), None)?;
         let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
         else {
-            return Err(Failed::Refused(format!(
+            let why = format!(
                 "the team inbox at {} answered a step with {posted}",
                 self.inbox.url
-            )));
+            );
+            return Err(Failed::Refused(why, None));
         };
         if self.question.is_some_and(|q| q != question) {
-            return Err(Failed::Refused(
-                "the team inbox lost this question (its database was replaced?)".into(),
-            ));
+            let why = "the team inbox lost this question (its database was replaced?)";
+            return Err(Failed::Refused(why.into(), None));
         }
         self.question = Some(question);
         self.seq = Some(seq);
@@ -371,7 +374,7 @@ impl RemoteUi {
                     self.stopped = Some(StopReason::Interrupted);
                     return cancel;
                 }
-                Err(Failed::Refused(why)) => {
+                Err(Failed::Refused(why, _)) => {
                     eprintln!("interview: {why}");
                     self.stopped = Some(StopReason::Ended);
                     return cancel;
@@ -408,7 +411,8 @@ fn percent_encoded(text: &str) -> String {
 
 impl Ui for RemoteUi {
     /// A token the server does not take, or an addressee nobody answers for, means nobody can
-    /// be asked: `no-inbox`, said on stderr.
+    /// be asked: `inbox-refused` or `unknown-addressee` (the server's refusal of a `to` is its
+    /// one 400 here), said on stderr too.
     fn mode(&mut self) -> UiMode {
         // The addressees are checked too, so that a question for nobody is not asked at all.
         let escalate_to = self
@@ -426,9 +430,12 @@ impl Ui for RemoteUi {
         };
         match self.call("GET", &path, None, None) {
             Ok(_) => UiMode::Widgets,
-            Err(Failed::Refused(why)) => {
+            Err(Failed::Refused(why, status)) => {
                 eprintln!("interview: {why}");
-                UiMode::Unavailable(Absence::NoInbox)
+                UiMode::Unavailable(match status {
+                    Some(400) => Absence::UnknownAddressee,
+                    _ => Absence::InboxRefused,
+                })
             }
             Err(Failed::Stopped) => {
                 self.stopped = Some(StopReason::Interrupted);

@@ -287,7 +287,8 @@ fn a_server_out_of_file_descriptors_keeps_serving() {
     assert_eq!(idle.len(), 200, "the server stopped accepting");
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
-    let served = get(&format!("{url}view?after=0&tab=t"), Duration::from_secs(5));
+    // After the page's first view (1, "waiting"): the question's, once it is up.
+    let served = get(&format!("{url}view?after=1&tab=t"), Duration::from_secs(5));
     let took = started.elapsed();
     drop(idle);
     let (status, body) = served.unwrap_or_else(|e| panic!("not served after {took:?}: {e}"));

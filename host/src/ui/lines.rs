@@ -9,12 +9,20 @@ use std::io::Write;
 use super::*;
 use crate::input::{Input, LineReader, LineSource};
 
+/// How long a pipe or file that has sent nothing yet is given to show it ends before the
+/// question is drawn: a program closing its end at once (`< /dev/null`, an empty pipe) means
+/// nobody is there, and is told apart from one that is still to write, or a person.
+const NOBODY_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// A line-by-line UI: the plugin's text to `out`, lines from `input`.
 pub struct LineUi {
     input: Box<dyn LineSource>,
     out: Box<dyn Write>,
     /// Bold, dim and red for the plugin's tones.
     colour: bool,
+    /// Whether [`Ui::mode`] found nobody there, once it looked: the answer stays the same for
+    /// the rest of the UI's life (a request played back into a fresh instance asks again).
+    nobody: Option<bool>,
     stop: Option<StopReason>,
 }
 
@@ -28,6 +36,7 @@ impl LineUi {
             // a line (each a system call, and a terminal's redraw).
             out: Box::new(std::io::BufWriter::new(out)),
             colour,
+            nobody: None,
             stop: None,
         }
     }
@@ -66,14 +75,17 @@ impl Drop for LineUi {
 
 impl Ui for LineUi {
     fn mode(&mut self) -> UiMode {
-        // With a pipe or file, nobody may be there: input known to have ended before its
-        // first line means no person can answer, so say so at once rather than cancel. Not
-        // waited for: the question is drawn before any line is, as a person needs it.
+        // With a pipe or file, nobody may be there: input that ends before its first line means
+        // no person can answer, so say so at once rather than cancel. Not waited for past a
+        // moment: the question is drawn before any line comes, as a person needs it.
         // Asked again (a host may ask before the plugin does), the answer is the same.
-        if !self.input.is_terminal() && self.input.ended_already() {
-            return UiMode::Unavailable(Absence::NoInput);
+        let input = &mut self.input;
+        let nobody = *(self.nobody)
+            .get_or_insert_with(|| !input.is_terminal() && input.ended_already(NOBODY_PATIENCE));
+        match nobody {
+            true => UiMode::Unavailable(Absence::NoInput),
+            false => UiMode::Lines,
         }
-        UiMode::Lines
     }
 
     // Written even once the input has stopped: the plugin ends the line its prompt left open,
@@ -187,7 +199,7 @@ mod tests {
         fn is_terminal(&self) -> bool {
             self.1
         }
-        fn ended_already(&mut self) -> bool {
+        fn ended_already(&mut self, _: std::time::Duration) -> bool {
             self.0.front().is_none_or(|first| *first == Input::End)
         }
     }
@@ -247,6 +259,19 @@ mod tests {
         ui.write(&[span("\n", Tone::Plain)]);
         ui.finished();
         assert_eq!(screen.0.borrow().as_slice(), b"\n");
+    }
+
+    #[test]
+    fn a_ui_that_found_someone_there_says_so_again_once_its_input_has_ended() {
+        let lines = [Input::Line("1".into())];
+        let mut ui = LineUi::new(Inputs(lines.into(), false), std::io::sink(), false);
+        assert_eq!(ui.mode(), UiMode::Lines);
+        assert_eq!(ui.read_line(false), LineRead::Line("1".into()));
+        assert_eq!(
+            ui.mode(),
+            UiMode::Lines,
+            "asked again, by a request played back"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,7 @@ import { ROOT } from './root.mjs';
 
 const RUST = process.env.INTERVIEW_RUST ?? join(ROOT, 'target', 'debug', 'interview');
 const DEPLOY = join(ROOT, 'examples', 'deploy.json');
+const ELICITATION = join(ROOT, 'examples', 'elicitation.json');
 const LIMIT = 8 << 20;
 const PACKAGE = dirname(createRequire(import.meta.url).resolve('interview-plugin'));
 const CLI = join(PACKAGE, 'cli.js');
@@ -260,7 +261,7 @@ const inTerminal = (stop, command) => {
   return JSON.parse(run.stdout);
 };
 
-for (const stop of ['SIGINT', 'SIGTERM']) {
+for (const stop of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   test(`${stop} returns the answers so far like the Rust command`, () => {
     const js = inTerminal(stop, [process.execPath, CLI, 'ask', DEPLOY]);
     const rust = inTerminal(stop, [RUST, 'ask', '--numbered', DEPLOY]);
@@ -269,5 +270,83 @@ for (const stop of ['SIGINT', 'SIGTERM']) {
     const result = JSON.parse(js.stdout);
     assert.equal(result.status, 'cancelled');
     assert.deepEqual(result.answers.map((a) => a.value), ['staging']);
+  });
+}
+
+/** Runs the command with stdin a pipe that this side holds open, so that its input never ends,
+ * and sends `stop` once the question is drawn: after each of `answers` (a line, and the text on
+ * stderr that says it was taken). Resolves to its stdout and exit code. */
+function stoppedOnAQuietPipe(args, stop, answers = []) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Drawn before any byte came: nothing tells the command that someone is there. Once each
+  // text is on stderr, the next answer goes in, or after the last, the signal.
+  const waitFor = ['Question 1 of', ...answers.map(([, taken]) => taken)];
+  const lines = answers.map(([line]) => line);
+  let screen = '';
+  let stdout = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`never saw ${JSON.stringify(waitFor[0])}: ${JSON.stringify(screen.slice(-500))}`));
+    }, 60000);
+    child.stdout.on('data', (bytes) => { stdout += bytes; });
+    child.stderr.on('data', (bytes) => {
+      screen += bytes;
+      while (waitFor.length && screen.includes(waitFor[0])) {
+        waitFor.shift();
+        if (lines.length) child.stdin.write(lines.shift());
+        else child.kill(stop);
+      }
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      // The input stays open until the command has ended: only the signal ends it.
+      child.stdin.destroy();
+      if (waitFor.length) reject(new Error(`it ended (${code}) before ${JSON.stringify(waitFor[0])}: ${screen}`));
+      else resolve({ stdout, code });
+    });
+  });
+}
+
+for (const stop of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  test(`${stop} before the first line cancels a call with one result`, async () => {
+    const { stdout, code } = await stoppedOnAQuietPipe(['ask', DEPLOY], stop);
+    assert.equal(code, 130);
+    const result = JSON.parse(stdout); // one JSON text, nothing else
+    assert.deepEqual([result.status, result.answers], ['cancelled', []]);
+  });
+
+  test(`${stop} between questions keeps the answers so far`, async () => {
+    const { stdout, code } = await stoppedOnAQuietPipe(['ask', DEPLOY], stop, [['2\n', 'Question 2 of']]);
+    assert.equal(code, 130);
+    const result = JSON.parse(stdout);
+    assert.equal(result.status, 'cancelled');
+    assert.deepEqual(result.answers.map((a) => a.value), ['staging']);
+  });
+
+  for (const [when, answers] of [['before the first line', []], ['between questions', [['Ada Lovelace\n', 'Question 2 of']]]]) {
+    test(`${stop} ${when} cancels an elicitation with one reply`, async () => {
+      const { stdout, code } = await stoppedOnAQuietPipe(['elicit', ELICITATION], stop, answers);
+      assert.equal(code, 130);
+      assert.deepEqual(JSON.parse(stdout), { jsonrpc: '2.0', id: 7, result: { action: 'cancel' } });
+    });
+  }
+}
+
+for (const command of ['ask', 'elicit']) {
+  test(`${command}: input that has already ended is nobody there`, () => {
+    const nothing = openSync('/dev/null', 'r');
+    let run;
+    try {
+      run = spawnSync(process.execPath, [CLI, command, command === 'ask' ? DEPLOY : ELICITATION],
+        { stdio: [nothing, 'pipe', 'pipe'], encoding: 'utf8', timeout: 60000 });
+    } finally {
+      closeSync(nothing);
+    }
+    assert.equal(run.status, 3, run.stderr);
+    assert.ok(!run.stderr.includes('Question 1 of'), 'nothing is asked');
+    const reply = JSON.parse(run.stdout);
+    if (command === 'ask') assert.deepEqual([reply.status, reply.reason], ['unavailable', 'no-input']);
+    else assert.deepEqual(reply.result, { action: 'cancel' });
   });
 }

@@ -60,6 +60,14 @@ test('input that ends at once is nobody; once the input ends, nothing more is re
   assert.equal(reads, 0, 'a person at a terminal is not read ahead of');
 });
 
+test('mode looks at the input without waiting: no line there yet is no sign that nobody is', () => {
+  const asked = [];
+  const { ui } = lines((wait) => (asked.push(wait), wait ? '2' : undefined));
+  assert.deepEqual(ui.mode(), { tag: 'lines' });
+  assert.deepEqual(ui.readLine(false), { tag: 'line', val: '2' });
+  assert.deepEqual(asked, [false, true], 'only the read waits');
+});
+
 test('the plugin draws the questions: the place line, tones, errors, and the result', () => {
   const { ui, shown } = lines('2\n1, 3-4\n40\n3\n\nskip\n\n', { colour: true });
   const result = JSON.parse(call('interview', readFileSync(DEPLOY, 'utf8'), ui));

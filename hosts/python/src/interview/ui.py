@@ -43,6 +43,10 @@ class Absence(str, Enum):
     """The client was sent a form and dismissed it at once."""
     PAGE_NOT_OPENED = "page-not-opened"
     """A page to answer on was offered, and nobody opened it in time."""
+    UNKNOWN_ADDRESSEE = "unknown-addressee"
+    """A team inbox has nobody by the name the question is addressed to."""
+    INBOX_REFUSED = "inbox-refused"
+    """A team inbox refused the agent (a token it does not know, or one revoked)."""
 
 
 @dataclass(frozen=True)
