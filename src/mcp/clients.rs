@@ -24,8 +24,9 @@ pub struct Profile {
     arrays: bool,
     /// Number and integer fields.
     numbers: bool,
-    /// Optional free-text fields left empty ("Something else", a note) do not block sending.
-    optional_text: bool,
+    /// An optional free-text field left empty ("Something else", a note) does not block
+    /// sending, wherever it is in the form.
+    optional_text_last: bool,
     /// Line breaks in titles, descriptions and the message are drawn as breaks.
     newlines: bool,
 }
@@ -34,7 +35,7 @@ pub struct Profile {
 const FULL: Profile = Profile {
     arrays: true,
     numbers: true,
-    optional_text: true,
+    optional_text_last: true,
     newlines: true,
 };
 
@@ -46,14 +47,17 @@ impl Profile {
 
     fn named(client: Option<&Implementation>) -> Profile {
         match client.map(|c| c.name.as_str()) {
-            // Codex 0.169's TUI draws a form with an array or number field as a yes/no prompt
-            // that accepts with empty content, and will not send a form whose optional text
-            // fields are empty (typing into "Something else" is the only way, and replaces
-            // the pick).
+            // Codex 0.169's TUI draws a form one field at a time, in the order of the fields'
+            // names, and sends it all with Enter on the last one. A form with an array or a
+            // number field becomes a yes/no prompt that accepts with empty content; and Enter
+            // in an empty text field does nothing, so a form whose last field is an optional
+            // text ("Something else", a note) cannot be sent without typing into it, which
+            // replaces the pick. (Found by running it against a server of forms; see
+            // docs/mcp.md.)
             Some("codex-mcp-client") => Profile {
                 arrays: false,
                 numbers: false,
-                optional_text: false,
+                optional_text_last: false,
                 newlines: true,
             },
             // Claude Code draws a line break in a description as U+FFFD.
@@ -76,14 +80,19 @@ impl Profile {
         let Some(fields) = schema["properties"].as_object() else {
             return true;
         };
-        fields.iter().all(|(name, field)| {
-            let kind = field["type"].as_str().unwrap_or("");
-            let free_text =
-                kind == "string" && field.get("enum").is_none() && field.get("oneOf").is_none();
-            (self.arrays || kind != "array")
-                && (self.numbers || !matches!(kind, "number" | "integer"))
-                && (self.optional_text || !free_text || required.contains(&name.as_str()))
-        })
+        let free_text = |field: &Json| {
+            field["type"] == "string" && field.get("enum").is_none() && field.get("oneOf").is_none()
+        };
+        // The field a client that orders fields by name shows last.
+        let last = fields.iter().max_by(|a, b| a.0.cmp(b.0));
+        let last_blocks = last
+            .is_some_and(|(name, field)| free_text(field) && !required.contains(&name.as_str()));
+        (self.optional_text_last || !last_blocks)
+            && fields.values().all(|field| {
+                let kind = field["type"].as_str().unwrap_or("");
+                (self.arrays || kind != "array")
+                    && (self.numbers || !matches!(kind, "number" | "integer"))
+            })
     }
 
     /// The form as this client shows it: line breaks become spaces where it cannot draw them.
@@ -149,6 +158,16 @@ mod tests {
         let other = json!({"db_other": {"type": "string"}});
         assert!(!codex.shows(&form(other.clone(), &[])));
         assert!(codex.shows(&form(other, &["db_other"])));
+        // An optional text it shows before another field can be left empty.
+        let batch = json!({
+            "a_name": {"type": "string"},
+            "b_db": {"type": "string", "oneOf": [{"const": "a", "title": "A"}]},
+            "c_ok": {"type": "boolean"}});
+        assert!(codex.shows(&form(batch, &["b_db", "c_ok"])));
+        let select_then_other = json!({
+            "db": {"type": "string", "oneOf": [{"const": "a", "title": "A"}]},
+            "db_other": {"type": "string"}});
+        assert!(!codex.shows(&form(select_then_other, &[])));
         assert!(client("claude-code").shows(&form(json!({"n": {"type": "number"}}), &[])));
     }
 
