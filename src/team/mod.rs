@@ -15,6 +15,8 @@
 #[cfg(feature = "team-server")]
 pub mod admin;
 #[cfg(feature = "team-server")]
+mod listen;
+#[cfg(feature = "team-server")]
 mod notify;
 #[cfg(feature = "team-server")]
 mod page;

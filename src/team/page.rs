@@ -9,15 +9,15 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value as Json_, json};
 
-use super::server::{App, Refusal, Reply, blocking, holder, take_answer};
-use super::store::{Closed, Kind, Posted};
+use super::server::{App, Refusal, Reply, blocking, lookup, must_be, take_answer};
+use super::store::{Closed, Holder, Kind, Posted};
 
 /// The cookie the page's token is kept in.
 const COOKIE: &str = "interview_token";
@@ -31,13 +31,19 @@ const DONE: i64 = 1 << 50;
 
 const LIST: &str = include_str!("list.html");
 
-/// The page's routes.
-pub(super) fn routes() -> axum::Router<App> {
+/// The page's routes anyone may ask for: its HTML, signing in and out.
+pub(super) fn open_routes() -> axum::Router<App> {
     axum::Router::new()
         .route("/", get(list))
-        .route("/login", post(login))
+        // Anyone may post here: only what a token takes is read.
+        .route("/login", post(login).layer(DefaultBodyLimit::max(4 << 10)))
         .route("/logout", post(logout))
         .route("/q/{question}/", get(question_page))
+}
+
+/// The page's routes that take a person's token (its cookie).
+pub(super) fn authenticated_routes() -> axum::Router<App> {
+    axum::Router::new()
         .route("/q/{question}/view", get(view))
         .route("/q/{question}/reply", post(reply))
 }
@@ -100,15 +106,14 @@ struct Login {
 /// page came over HTTPS, so that the browser never sends it in the clear.
 async fn login(State(app): State<App>, given: HeaderMap, Json(login): Json<Login>) -> Reply {
     let token = login.token.trim().to_owned();
-    let mut headers = HeaderMap::new();
-    let bearer = format!("Bearer {token}");
-    headers.insert(
-        header::AUTHORIZATION,
-        bearer
-            .parse()
-            .map_err(|_| Refusal(StatusCode::BAD_REQUEST, "that is not a token".into()))?,
-    );
-    let person = holder(&app, &headers, Kind::Person).await?;
+    // Only what a cookie may hold: the token goes back in one.
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
+        return Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            "that is not a token".into(),
+        ));
+    }
+    let person = must_be(lookup(&app, &token).await?, Kind::Person)?;
     let https = given
         .get("x-forwarded-proto")
         .is_some_and(|proto| proto.as_bytes().eq_ignore_ascii_case(b"https"));
@@ -141,11 +146,11 @@ struct After {
 /// local page's server gives it: a widget, a wait while the asker judges the answer, or done.
 async fn view(
     State(app): State<App>,
-    headers: HeaderMap,
+    Extension(person): Extension<Holder>,
     Path(question): Path<i64>,
     Query(after): Query<After>,
 ) -> Reply {
-    let person = holder(&app, &headers, Kind::Person).await?;
+    let person = must_be(person, Kind::Person)?;
     let after = after.after.unwrap_or(0);
     let started = tokio::time::Instant::now();
     loop {
@@ -217,11 +222,11 @@ struct PageReply {
 async fn reply(
     State(app): State<App>,
     ConnectInfo(address): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    Extension(person): Extension<Holder>,
     Path(question): Path<i64>,
     Json(body): Json<PageReply>,
 ) -> Reply {
-    let person = holder(&app, &headers, Kind::Person).await?;
+    let person = must_be(person, Kind::Person)?;
     if body.seq % 2 != 0 || body.seq < 2 {
         return Err(Refusal(
             StatusCode::CONFLICT,

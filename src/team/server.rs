@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Extension, Path, Query, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -23,8 +23,11 @@ use super::store::{Answered, Closed, Deadline, Holder, Kind, Posted, ReplyState,
 use super::token;
 
 /// The longest body a request may have: a widget of the plugin's longest request, as the
-/// local inbox allows.
-const BODY_LIMIT: usize = 17 << 20;
+/// local inbox allows. An asker reads a response this long (with its envelope), so that no
+/// answer the server took is one its asker cannot read.
+pub const BODY_LIMIT: usize = 17 << 20;
+/// How long a body may pause between its pieces before the request is given up.
+const BODY_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a long poll waits for a reply before it says "still waiting".
 const LONGEST_WAIT: Duration = Duration::from_secs(25);
 /// How often a waiting poll re-reads the database, for an answer given through another server
@@ -76,13 +79,8 @@ pub fn run(
         };
         let public_url = public_url.unwrap_or_else(|| format!("http://{address}"));
         tokio::spawn(sweeping(app.clone(), public_url));
-        axum::serve(
-            listener,
-            router(app).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(stopped())
-        .await
-        .map_err(|e| format!("the server stopped: {e}"))
+        super::listen::serve(listener, router(app), stopped()).await;
+        Ok(())
     });
     drop(runtime);
     drop(store);
@@ -90,15 +88,29 @@ pub fn run(
 }
 
 fn router(app: App) -> axum::Router {
-    axum::Router::new()
-        .merge(super::page::routes())
+    // Every route that needs a token is behind `authenticate`, which runs before a body is
+    // read; the page's own (its HTML, signing in and out) are open.
+    let authenticated = axum::Router::new()
+        .merge(super::page::authenticated_routes())
         .route("/api/whoami", get(whoami))
         .route("/api/steps", post(post_step))
         .route("/api/steps/{question}/{seq}", get(wait_reply))
         .route("/api/questions", get(open_questions))
         .route("/api/questions/{question}/finish", post(finish))
         .route("/api/questions/{question}/steps/{seq}/reply", post(answer))
+        .route_layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            authenticate,
+        ));
+    axum::Router::new()
+        .merge(super::page::open_routes())
+        .merge(authenticated)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // Bodies are bounded in size as they stream in, and in time between their pieces.
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            BODY_TIMEOUT,
+        ))
         .with_state(app)
 }
 
@@ -144,40 +156,60 @@ pub(super) async fn blocking<T: Send + 'static>(
         .map_err(internal)
 }
 
-/// The holder of the request's token (its `Authorization`, or the page's cookie), who must be
-/// of `kind`.
-pub(super) async fn holder(app: &App, headers: &HeaderMap, kind: Kind) -> Result<Holder, Refusal> {
-    let bearer = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    let given = bearer
-        .or_else(|| super::page::cookie_token(headers))
-        .ok_or_else(|| {
-            Refusal(
-                StatusCode::UNAUTHORIZED,
-                "no token: send Authorization: Bearer <token> (INTERVIEW_INBOX_TOKEN)".into(),
-            )
-        })?;
-    let hash = token::hash(given);
+/// Who holds `token`, if it is a live token of this inbox's.
+pub(super) async fn lookup(app: &App, token: &str) -> Result<Holder, Refusal> {
+    let hash = token::hash(token);
     let found = blocking(app, move |store| store.holder(&hash)).await?;
-    let holder = found.ok_or_else(|| {
+    found.ok_or_else(|| {
         Refusal(
             StatusCode::UNAUTHORIZED,
             "the token is not known here, or was revoked".into(),
         )
-    })?;
-    if holder.kind != kind {
-        let needed = match kind {
-            Kind::Person => "answering takes a person's token",
-            Kind::Agent => "asking takes an agent's token",
-        };
-        return Err(Refusal(
-            StatusCode::FORBIDDEN,
-            format!("{needed}; this one is {}'s", holder.name),
-        ));
+    })
+}
+
+/// Lets through only a request whose token (its `Authorization`, or the page's cookie) is a
+/// live one, with its holder in the request's extensions; others are refused before anything
+/// of their body is read, so that a stranger's body costs nothing.
+async fn authenticate(
+    State(app): State<App>,
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let headers = request.headers();
+    let bearer = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let Some(given) = bearer.or_else(|| super::page::cookie_token(headers)) else {
+        return Refusal(
+            StatusCode::UNAUTHORIZED,
+            "no token: send Authorization: Bearer <token> (INTERVIEW_INBOX_TOKEN)".into(),
+        )
+        .into_response();
+    };
+    match lookup(&app, &given.to_owned()).await {
+        Ok(holder) => {
+            request.extensions_mut().insert(holder);
+            next.run(request).await
+        }
+        Err(refusal) => refusal.into_response(),
     }
-    Ok(holder)
+}
+
+/// The request's token holder (see [`authenticate`]), who must be of `kind`.
+pub(super) fn must_be(holder: Holder, kind: Kind) -> Result<Holder, Refusal> {
+    if holder.kind == kind {
+        return Ok(holder);
+    }
+    let needed = match kind {
+        Kind::Person => "answering takes a person's token",
+        Kind::Agent => "asking takes an agent's token",
+    };
+    Err(Refusal(
+        StatusCode::FORBIDDEN,
+        format!("{needed}; this one is {}'s", holder.name),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -188,11 +220,11 @@ struct To {
 
 /// Who holds the token; with `?to=NAME`, also whether anyone here answers questions for that
 /// name (an asker checks before its first question).
-async fn whoami(State(app): State<App>, headers: HeaderMap, Query(to): Query<To>) -> Reply {
-    let holder = match holder(&app, &headers, Kind::Person).await {
-        Ok(holder) => holder,
-        Err(_) => holder(&app, &headers, Kind::Agent).await?,
-    };
+async fn whoami(
+    State(app): State<App>,
+    Extension(holder): Extension<Holder>,
+    Query(to): Query<To>,
+) -> Reply {
     let given = |name: &Option<String>| name.clone().filter(|name| !name.is_empty());
     addressee(&app, "--to", given(&to.to).as_deref()).await?;
     addressee(&app, "--escalate-to", given(&to.escalate_to).as_deref()).await?;
@@ -293,10 +325,10 @@ struct StepBody {
 async fn post_step(
     State(app): State<App>,
     ConnectInfo(address): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    Extension(agent): Extension<Holder>,
     body: Result<Json<StepBody>, axum::extract::rejection::JsonRejection>,
 ) -> Reply {
-    let agent = holder(&app, &headers, Kind::Agent).await?;
+    let agent = must_be(agent, Kind::Agent)?;
     let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
     if reader(&body.kind).is_none() {
         return Err(Refusal(
@@ -368,11 +400,11 @@ struct Wait {
 
 async fn wait_reply(
     State(app): State<App>,
-    headers: HeaderMap,
+    Extension(agent): Extension<Holder>,
     Path((question, seq)): Path<(i64, i64)>,
     Query(wait): Query<Wait>,
 ) -> Reply {
-    let agent = holder(&app, &headers, Kind::Agent).await?;
+    let agent = must_be(agent, Kind::Agent)?;
     let at = Posted { question, seq };
     let longest = Duration::from_secs(wait.wait.unwrap_or(0)).min(LONGEST_WAIT);
     let started = tokio::time::Instant::now();
@@ -431,11 +463,11 @@ struct FinishBody {
 async fn finish(
     State(app): State<App>,
     ConnectInfo(address): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    Extension(agent): Extension<Holder>,
     Path(question): Path<i64>,
     body: Result<Json<FinishBody>, axum::extract::rejection::JsonRejection>,
 ) -> Reply {
-    let agent = holder(&app, &headers, Kind::Agent).await?;
+    let agent = must_be(agent, Kind::Agent)?;
     let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
     if !matches!(body.status.as_str(), "finished" | "withdrawn") {
         return Err(Refusal(
@@ -461,10 +493,10 @@ struct Filter {
 
 async fn open_questions(
     State(app): State<App>,
-    headers: HeaderMap,
+    Extension(person): Extension<Holder>,
     Query(filter): Query<Filter>,
 ) -> Reply {
-    let person = holder(&app, &headers, Kind::Person).await?;
+    let person = must_be(person, Kind::Person)?;
     let open = blocking(&app, move |store| store.open_questions(&person)).await?;
     let listed: Vec<Json_> = open
         .into_iter()
@@ -490,11 +522,11 @@ async fn open_questions(
 async fn answer(
     State(app): State<App>,
     ConnectInfo(address): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    Extension(person): Extension<Holder>,
     Path((question, seq)): Path<(i64, i64)>,
     body: Result<Json<Json_>, axum::extract::rejection::JsonRejection>,
 ) -> Reply {
-    let person = holder(&app, &headers, Kind::Person).await?;
+    let person = must_be(person, Kind::Person)?;
     let Json(reply) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
     take_answer(&app, person, Posted { question, seq }, reply, address).await
 }
