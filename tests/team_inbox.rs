@@ -74,7 +74,12 @@ impl Team {
 
     /// Starts the server on `listen` with `extra` options.
     fn start_with(&mut self, listen: &str, extra: &[&str]) {
-        let mut server = common::interview()
+        self.start_in(common::interview(), listen, extra);
+    }
+
+    /// Starts the server on `listen` with `extra` options, as `command` runs it.
+    fn start_in(&mut self, mut command: std::process::Command, listen: &str, extra: &[&str]) {
+        let mut server = command
             .args(["inbox", "serve", "--db", &self.db, "--listen", listen])
             .args(extra)
             .stderr(Stdio::piped())
@@ -1020,4 +1025,102 @@ fn finished_or_usage(child: Child) -> (String, i32, String) {
         output.status.code().unwrap(),
         common::stderr(&output),
     )
+}
+
+/// The server's resident memory, in KiB.
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn thousands_of_idle_half_sent_and_stalled_connections_from_a_stranger_keep_nobody_out() {
+    // This test holds thousands of sockets: as many as its hard limit lets it.
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: reading and raising this process's own soft limit to its hard one.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+        limit.rlim_cur = limit.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+    }
+    let mut team = Team::new();
+    let listen = team.url.trim_start_matches("http://").to_owned();
+    team.kill();
+    // The server as a service usually runs: 1,024 open files.
+    let mut command = common::interview();
+    // SAFETY: setrlimit is async-signal-safe; it lowers only the child's own limit.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 1024,
+                rlim_max: 1024,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    team.start_in(command, &listen, &[]);
+    let server: std::net::SocketAddr = listen.parse().unwrap();
+    let pid = team.server.as_ref().unwrap().id();
+    let before = resident_kib(pid);
+
+    let connect = || std::net::TcpStream::connect_timeout(&server, Duration::from_secs(2)).ok();
+    let mut held = Vec::new();
+    // Idle: opened and never written to. (A server that stops accepting stops the test here:
+    // each connection would wait out its timeout.)
+    held.extend((0..3_000).map_while(|_| connect()));
+    // Half-sent: a request head that never ends.
+    held.extend((0..1_900).map_while(|_| {
+        let mut stream = connect()?;
+        stream
+            .write_all(b"GET /api/questions HTTP/1.1\r\nHost: inbox\r\nX-Slow: ")
+            .ok()?;
+        Some(stream)
+    }));
+    // Stalled bodies: 16 MiB announced, 1 MiB sent, no token.
+    let chunk = vec![b'x'; 1 << 20];
+    held.extend((0..100).map_while(|_| {
+        let mut stream = connect()?;
+        stream
+            .set_write_timeout(Some(Duration::from_secs(2)))
+            .ok()?;
+        let head = "POST /api/steps HTTP/1.1\r\nHost: inbox\r\nContent-Type: application/json\r\n\
+                    Content-Length: 16777216\r\n\r\n";
+        stream.write_all(head.as_bytes()).ok()?;
+        let _ = stream.write_all(&chunk);
+        Some(stream)
+    }));
+    assert!(
+        held.len() >= 4_500,
+        "only {} connections were made",
+        held.len()
+    );
+
+    // A person's request is served within a second, every time.
+    for _ in 0..5 {
+        let started = Instant::now();
+        let response = ureq::AgentBuilder::new()
+            .timeout(Duration::from_secs(5))
+            .build()
+            .get(&format!("{}/api/questions", team.url))
+            .set("authorization", &format!("Bearer {}", team.ann))
+            .call();
+        let took = started.elapsed();
+        let (status, _) = read(response);
+        assert_eq!(status, 200);
+        assert!(took < Duration::from_secs(1), "served after {took:?}");
+    }
+    let after = resident_kib(pid);
+    assert!(
+        after < 200 * 1024,
+        "the server holds {after} KiB ({before} KiB before)"
+    );
+    drop(held);
 }

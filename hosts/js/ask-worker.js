@@ -9,14 +9,17 @@ import { INTERRUPTED, LineUi, TOO_LONG, writeAll } from './line-ui.js';
 const { command, args, lines, counters, interactive, colour } = workerData;
 const MARKERS = { tooLong: TOO_LONG, interrupted: INTERRUPTED };
 
-/** The next line the main thread sent; with `wait` false, undefined when none has come. */
-function nextLine(wait) {
+/** The next line the main thread sent; undefined when none came within `patience` (ms). An
+ * interrupt is a message too, so it ends the wait. */
+function nextLine(patience = Infinity) {
+  const deadline = Date.now() + patience;
   for (;;) {
     const seen = Atomics.load(counters, 0);
     const received = receiveMessageOnPort(lines);
     if (received) return typeof received.message === 'object' && received.message !== null ? MARKERS[received.message.marker] : received.message;
-    if (!wait) return undefined;
-    Atomics.wait(counters, 0, seen);
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(counters, 0, seen, left);
   }
 }
 

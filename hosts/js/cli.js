@@ -8,7 +8,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Worker, MessageChannel } from 'node:worker_threads';
 import { FORMATS, LIMITS, PluginError, check, definitionsAs, load } from './plugin.js';
-import { lineSplitter, pause, readNow, writeAll } from './line-ui.js';
+import { lineSplitter, pause, writeAll } from './line-ui.js';
 
 const USAGE = `usage: interview-plugin ask FILE [--tool NAME] [--skip-response TEXT]
        interview-plugin elicit FILE [--server NAME]
@@ -185,6 +185,10 @@ function ask(command, args) {
     Atomics.add(counters, 0, 1);
     Atomics.notify(counters, 0);
   };
+  const worker = new Worker(new URL('./ask-worker.js', import.meta.url), {
+    workerData: { command, args, lines: port2, counters, interactive: Boolean(process.stdin.isTTY), colour: colour() },
+    transferList: [port2],
+  });
   const splitter = lineSplitter(LIMITS.requestBytes);
   const stdin = process.stdin;
   const onData = (bytes) => {
@@ -195,18 +199,7 @@ function ask(command, args) {
     if (last !== null) send(typeof last === 'symbol' ? { marker: 'tooLong' } : last);
     send(null);
   };
-  // What stdin holds already goes to the worker before it starts, so that its UI knows at once
-  // input that has already ended (nobody is there), where a read by the stream would come too
-  // late to tell; input still to come is the stream's.
-  const first = Buffer.allocUnsafe(64 << 10);
-  const read = readNow(first);
-  if (read) onData(first.subarray(0, read));
-  if (read === 0) onEnd();
-  else stdin.on('data', onData).on('end', onEnd).on('error', onEnd);
-  const worker = new Worker(new URL('./ask-worker.js', import.meta.url), {
-    workerData: { command, args, lines: port2, counters, interactive: Boolean(stdin.isTTY), colour: colour() },
-    transferList: [port2],
-  });
+  stdin.on('data', onData).on('end', onEnd).on('error', onEnd);
   const interrupt = () => send({ marker: 'interrupted' });
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, interrupt);

@@ -104,13 +104,13 @@ export function definitionsAs(format: ToolFormat, options?: SandboxOptions): str
 /** The `lines` mode's input and output: the plugin's text to `output` (else stderr), one line
  * per answer from `input` (an answer line keeps at most 8 MiB; bytes that are not UTF-8 become
  * U+FFFD). `input`: the lines as one text, or a function giving the next line (null at the
- * end; called with `wait` false, to learn whether the input has already ended, it must not
- * wait, and gives undefined when no line is there yet), else stdin; `interactive`: a person
+ * end; given a `patience` in ms, to learn whether the input ends before its first line, it
+ * waits no longer, and gives undefined when no line came), else stdin; `interactive`: a person
  * types the lines (else: when stdin is a terminal), so input that ends at once is no sign that
  * nobody is there; `colour`: the plugin's tones as a terminal's attributes (bold, dim, red). */
 export class LineUi {
   constructor(options?: {
-    input?: string | ((wait: boolean) => string | null | undefined);
+    input?: string | ((patience?: number) => string | null | undefined);
     output?: { write(text: string): unknown };
     interactive?: boolean;
     colour?: boolean;

@@ -65,10 +65,15 @@ export function writeAll(fd, text) {
   }
 }
 
+/** How long (ms) a pipe or file that has sent nothing yet is given to show that it ends before
+ * the question is drawn, as in the Rust command: a program closing its end at once (an empty
+ * pipe) means nobody is there, told apart from one still to write, or a person. */
+const NOBODY_PATIENCE = 500;
+
 /** Reads what stdin holds now into `buffer`, never waiting: the number of bytes read (0: the
  * input has ended), or undefined when nothing has come yet, or when only a read that could wait
  * would tell. */
-export function readNow(buffer) {
+function readNow(buffer) {
   // A person types at a terminal: never read ahead of them.
   if (isatty(0)) return undefined;
   let stat;
@@ -91,9 +96,8 @@ export function readNow(buffer) {
   }
 }
 
-/** Lines read synchronously from file descriptor 0, never past a line's end. Called with
- * `wait` false, it reads only what is there already (see `readNow`), and gives undefined when
- * that is no whole line. */
+/** Lines read synchronously from file descriptor 0, never past a line's end. Given a
+ * `patience` (ms), it gives undefined when no whole line came within it. */
 function stdinLines() {
   const buffer = Buffer.alloc(1);
   const splitter = lineSplitter();
@@ -107,9 +111,17 @@ function stdinLines() {
       }
     }
   };
-  return (wait = true) => {
+  const byteBefore = (deadline) => {
     for (;;) {
-      const read = wait ? byte() : readNow(buffer);
+      const read = readNow(buffer);
+      if (read !== undefined || Date.now() >= deadline) return read;
+      pause();
+    }
+  };
+  return (patience = Infinity) => {
+    const deadline = Date.now() + patience;
+    for (;;) {
+      const read = patience === Infinity ? byte() : byteBefore(deadline);
       if (read === undefined) return undefined;
       if (read === 0) return splitter.end();
       const [line] = splitter.push(buffer);
@@ -118,7 +130,7 @@ function stdinLines() {
   };
 }
 
-/** Lines of `text`, one per call; null after the last. None of them waits. */
+/** Lines of `text`, one per call; null after the last. */
 function textLines(text) {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -145,11 +157,10 @@ function printable(text) {
 }
 
 /** The plugin's text and one line per answer. `input`: the lines as one text, or a function that
- * returns the next line (null at the end, TOO_LONG, INTERRUPTED; called with `wait` false, it
- * must not wait, and gives undefined when no line is there yet), else stdin, read
- * synchronously; `output`: where the text goes (else stderr); `interactive`: a person types the
- * lines (else: when stdin is a terminal); `colour`: the plugin's tones as a terminal's
- * attributes. */
+ * returns the next line (null at the end, TOO_LONG, INTERRUPTED; given a `patience` in ms, it
+ * waits no longer, and gives undefined when no line came), else stdin, read synchronously;
+ * `output`: where the text goes (else stderr); `interactive`: a person types the lines (else:
+ * when stdin is a terminal); `colour`: the plugin's tones as a terminal's attributes. */
 export class LineUi {
   constructor({ input, output, interactive, colour = false } = {}) {
     this.nextLine = input === undefined ? stdinLines() : typeof input === 'function' ? input : textLines(input);
@@ -160,19 +171,19 @@ export class LineUi {
     this.colour = colour;
     /** Why reading stopped: `ended` (the input ended) or `interrupted`. */
     this.stopped = undefined;
-    /** The first line, or null for input that had already ended, once `mode` looked. */
+    /** The first line, or null for input that ended before it, once `mode` looked. */
     this.peeked = undefined;
     this.probed = false;
   }
 
   mode() {
-    // From a pipe or file, input that has already ended before its first line means nobody is
-    // there. Only what is known without waiting counts: a pipe nobody has written to yet may
-    // still bring answers, so the question is drawn and the read waits for them, where an
-    // interrupt can stop it. Asked again (a retry asks), the answer is the same.
+    // From a pipe or file, input that ends before its first line means nobody is there. It is
+    // given a moment to: a pipe that has sent nothing by then may still bring answers, so the
+    // question is drawn and the read waits for them, where an interrupt can stop it. Asked
+    // again (a retry asks), the answer is the same.
     if (!this.probed && !this.interactive) {
       this.probed = true;
-      this.peeked = this.nextLine(false);
+      this.peeked = this.nextLine(NOBODY_PATIENCE);
     }
     return this.peeked === null ? { tag: 'unavailable', val: 'no-input' } : { tag: 'lines' };
   }
@@ -206,10 +217,10 @@ export class LineUi {
       this.peeked = undefined;
       return line;
     }
-    if (!hidden || !this.echoes) return this.nextLine(true);
+    if (!hidden || !this.echoes) return this.nextLine();
     echo(false);
     try {
-      return this.nextLine(true);
+      return this.nextLine();
     } finally {
       echo(true);
       // The Enter that ended the line was not echoed either.

@@ -9,12 +9,46 @@ use rmcp::model::Implementation;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value as Json;
 
-/// The client's name and title, for the person to see who asks (its `clientInfo`, from the
-/// handshake or, from 2026-07-28, from the request itself).
+/// The client as people know it, for the person to see who asks (from its `clientInfo`, of the
+/// handshake or, from 2026-07-28, of the request itself).
 pub fn name(context: &RequestContext<RoleServer>) -> Option<String> {
-    context
-        .client_info()
-        .map(|client| client.title.clone().unwrap_or_else(|| client.name.clone()))
+    context.client_info().and_then(|client| shown(&client))
+}
+
+/// The names clients send that are not the names people know them by, as each client's own
+/// source sets them; `None`: an SDK's default, which names no product.
+const KNOWN: &[(&str, Option<&str>)] = &[
+    ("claude-code", Some("Claude Code")),
+    ("codex-mcp-client", Some("Codex")),
+    ("gemini-cli-mcp-client", Some("Gemini CLI")),
+    ("mcp-test-client", Some("Gemini CLI")),
+    ("continue-client", Some("Continue")),
+    ("continue-cli-client", Some("Continue CLI")),
+    ("goose", Some("Goose")),
+    ("goose-cli", Some("Goose")),
+    ("goose-desktop", Some("Goose")),
+    ("mcp-inspector", Some("MCP Inspector")),
+    ("inspector-client", Some("MCP Inspector")),
+    ("inspector-cli", Some("MCP Inspector")),
+    ("inspector-tui", Some("MCP Inspector")),
+    ("Q DEV CLI", Some("Amazon Q Developer CLI")),
+    ("github-copilot-developer", Some("GitHub Copilot CLI")),
+    ("@langchain/mcp-adapters", Some("LangChain")),
+    ("@cline/core", Some("Cline")),
+    // The MCP Python SDK's default (the OpenAI Agents SDK's too): no product's name.
+    ("mcp", None),
+];
+
+/// A client's display name: the title it gives itself, else the name people know it by, else
+/// its name as it sends it (`Zed`, `Cline`, `Visual Studio Code` are names already).
+fn shown(client: &Implementation) -> Option<String> {
+    if let Some(title) = client.title.as_ref().filter(|t| !t.trim().is_empty()) {
+        return Some(title.clone());
+    }
+    match KNOWN.iter().find(|(name, _)| *name == client.name) {
+        Some((_, shown)) => shown.map(str::to_owned),
+        None => Some(client.name.clone()).filter(|name| !name.trim().is_empty()),
+    }
 }
 
 /// What a client's forms can show.
@@ -169,6 +203,28 @@ mod tests {
             "db_other": {"type": "string"}});
         assert!(!codex.shows(&form(select_then_other, &[])));
         assert!(client("claude-code").shows(&form(json!({"n": {"type": "number"}}), &[])));
+    }
+
+    #[test]
+    fn clients_are_named_as_people_know_them() {
+        let named = |name: &str, title: Option<&str>| {
+            let mut client = Implementation::new(name, "1");
+            client.title = title.map(str::to_owned);
+            shown(&client)
+        };
+        assert_eq!(
+            named("gemini-cli-mcp-client", None).as_deref(),
+            Some("Gemini CLI")
+        );
+        assert_eq!(
+            named("codex-mcp-client", Some("Codex")).as_deref(),
+            Some("Codex")
+        );
+        assert_eq!(named("claude-code", None).as_deref(), Some("Claude Code"));
+        assert_eq!(named("Zed", None).as_deref(), Some("Zed"));
+        assert_eq!(named("my-agent", None).as_deref(), Some("my-agent"));
+        assert_eq!(named("mcp", None), None, "an SDK's default names nobody");
+        assert_eq!(named(" ", None), None);
     }
 
     #[test]

@@ -24,6 +24,11 @@ class Agent:
     renders_forms = False  # declares form elicitation and draws it in its TUI
     tool = ""  # what the model calls the interview tool
     own_tool_env = {}  # what the agent's environment needs to offer its own ask-the-user tool
+    # What a Ctrl-C (SIGINT to the process group) does to a headless run whose MCP call waits
+    # in the inbox, as run.py's retry case checks it: whether the run exits, whether
+    # `interview mcp` outlives it, and how the inbox may say the question was withdrawn
+    # (people.WITHDRAWN). Each agent's is said beside it, as observed at its pinned version.
+    ctrl_c = {"exits": True, "server_outlives": False, "withdrawn": ("stopped waiting",)}
 
     def __init__(self, root, vendor_off=True):
         self.root = os.path.join(root, self.name)
@@ -71,6 +76,10 @@ class Claude(Agent):
     # its TUI, an MCP tool not allowed so is held for an approval (auto mode's check needs
     # the vendor's classifier).
     allowed = ["--allowedTools", "mcp__interview__interview,mcp__interview__AskUserQuestion"]
+    # Ctrl-C: `claude -p` prints "Execution error" and exits 0 at once (about 0.1 s), asking
+    # the model nothing more and sending nothing over MCP. Its MCP servers are in its process
+    # group: interview mcp is ended by the SIGINT itself, its connection to the inbox closes,
+    # and the inbox says the asker stopped waiting. (The default ctrl_c.)
 
     # What keeps Claude Code off its vendor's hosts: environment variables its binary reads.
     # CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is the umbrella (the binary maps it to
@@ -137,6 +146,17 @@ class Codex(Agent):
     # to the next way of reaching the person.
     renders_forms = False
     tool = "interview"  # in the namespace mcp__interview, once tool_search loaded it
+    # Ctrl-C: `codex exec` interrupts the turn ("turn interrupted" on stderr): it cancels the
+    # waiting call (`notifications/cancelled`, "MCP request cancelled by caller") and exits 1
+    # at once, asking the model nothing more. Its MCP servers are not in its process group
+    # (codex-rs/rmcp-client/src/stdio_server_launcher.rs: `process_group(0)`, and a guard
+    # that sends the group SIGTERM when the client is dropped, SIGKILL 2 s later), so the
+    # SIGINT never reaches interview mcp; the SIGTERM of Codex's exit ends it. The inbox hears
+    # whichever comes first: the cancel (interview mcp withdraws the question: "Codex withdrew
+    # this question"), or the connection closing ("stopped waiting"): both were seen, the
+    # cancel in 5 of 7 runs.
+    ctrl_c = {"exits": True, "server_outlives": False,
+              "withdrawn": ("stopped waiting", "withdrew")}
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
 
     def configure(self, home, work, url, command, env, own_tool=False):
@@ -229,6 +249,10 @@ class Gemini(Agent):
     form = None
     renders_forms = False
     tool = "mcp_interview_interview"
+    # Ctrl-C: `gemini -p` runs its exit cleanup and exits 0 at once (gracefulShutdown of
+    # packages/cli/src/utils/cleanup.ts, in its bundle), asking the model nothing more and
+    # sending nothing over MCP. Its MCP servers are in its process group: interview mcp is
+    # ended by the SIGINT itself, and the inbox says the asker stopped waiting.
 
     def configure(self, home, work, url, command, env, own_tool=False):
         server = {"command": command[0], "args": command[1:], "timeout": 3600000, "trust": True}
@@ -272,6 +296,9 @@ class Opencode(Agent):
     form = None
     renders_forms = False
     tool = "interview_interview"
+    # Ctrl-C: `opencode run` does not catch it: it is ended by the SIGINT at once, and so is
+    # interview mcp, in its process group; the inbox says the asker stopped waiting. The model
+    # is asked nothing more, and nothing more goes over MCP.
     # Its `question` tool is offered to the clients app, cli (OPENCODE_CLIENT's default) and
     # desktop, or wherever this is set (enableQuestionTool of RuntimeFlags, in its binary): set,
     # so that the tool is there whatever the client.

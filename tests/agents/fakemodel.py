@@ -456,6 +456,11 @@ class FakeModel:
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
+    def serve(self, run):
+        """Serves another run of the agent, at the same address: its configuration stays as
+        it was (run.py's retry case runs the agent twice)."""
+        self.httpd.run = run
+
     def __enter__(self):
         self.thread.start()
         return self

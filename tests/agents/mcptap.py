@@ -8,6 +8,7 @@ how long each step took. Everything else (environment, terminal, exit code) is t
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -27,7 +28,15 @@ def main():
             trace.write(json.dumps({"t": round(time.time(), 4), "dir": direction, "line": text}) + "\n")
             trace.flush()
 
+    # The tap lives as long as the server, so that what the server does with a signal is what
+    # counts (and its exit is written down), not the tap dying first and closing the server's
+    # pipes under it. A Ctrl-C at the agent's terminal reaches the server itself when it is in
+    # the agent's process group (as this tap is); a SIGTERM may be meant for the tap's pid
+    # alone (the MCP SDKs' close), so it is passed on. (Handlers, not SIG_IGN, which the
+    # server would inherit.)
+    signal.signal(signal.SIGINT, lambda *_: None)
     server = subprocess.Popen(rest, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    signal.signal(signal.SIGTERM, lambda *_: server.send_signal(signal.SIGTERM))
     # What of the server's environment the harness sets through the agent's MCP configuration.
     env = {k: v for k, v in os.environ.items() if k.startswith("INTERVIEW_")}
     note("--", json.dumps({"started": rest, "pid": server.pid, "env": env}).encode())
@@ -56,7 +65,7 @@ def main():
     except (BrokenPipeError, OSError):
         pass
     code = server.wait()
-    note("--", json.dumps({"exit": code}).encode())
+    note("--", json.dumps({"exit": code, "pid": server.pid}).encode())
     os._exit(code if code >= 0 else 128 - code)
 
 

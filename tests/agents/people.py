@@ -7,6 +7,8 @@ when this person is the one asked.
 """
 
 import os
+import re
+import signal
 import subprocess
 import threading
 import time
@@ -72,6 +74,7 @@ class Inbox(Person):
     question is on the inbox's screen."""
 
     name = "inbox"
+    cols = 100
 
     def __init__(self, interview, case_dir, scenario):
         super().__init__(interview, case_dir, scenario)
@@ -84,7 +87,7 @@ class Inbox(Person):
 
     def start(self, env):
         env = dict(env, INTERVIEW_INBOX=self.inbox)
-        self.term = Terminal([self.interview, "inbox"], env, self.dir, rows=30, cols=100,
+        self.term = Terminal([self.interview, "inbox"], env, self.dir, rows=30, cols=self.cols,
                              log_path=os.path.join(self.dir, "inbox.pty"))
         time.sleep(0.5)
         if self.term.proc.poll() is not None:
@@ -105,6 +108,129 @@ class Inbox(Person):
     def expect(self, agent, mode):
         return Expect("answered", self.scenario.get("answer_carries", ()),
                       why="the person answered in the inbox")
+
+
+class Retry(Inbox):
+    """The person answers in `interview inbox`, but stops the agent's first run while its
+    question waits there (Ctrl-C at the agent's terminal), and runs it again. The inbox must
+    withdraw the question at once and say so; a key pressed while nothing is shown answers
+    nothing; the second run's question is shown as asked again, and what the person answers it
+    is what that run's model gets: nothing of the first run's, which nobody answered.
+
+    run.py's `run_retry` starts and stops the runs; this person watches the inbox, interrupts
+    the agent and answers. A step sets `failure` when the inbox does not show what it must,
+    and returns a false value."""
+
+    name = "retry"
+    cols = 140  # the withdrawal's line (about 110 characters) on one row, to be read whole
+    # Pressed while nothing is shown: Enter alone would take the first option (Postgres) of a
+    # question it reached, which the person's own answer (SQLite) is not.
+    IDLE_KEYS = ["enter"]
+
+    def __init__(self, interview, case_dir, scenario):
+        super().__init__(interview, case_dir, scenario)
+        self.question = scenario["inbox_keys"][0][0]  # the first step's pattern
+        self.answered_at = None  # when the person pressed their answer's keys in run 2
+
+    def serve(self, deadline):
+        pass  # the steps below are run.py's to call, between the runs
+
+    def sees_question(self, limit):
+        """Run 1's question is on the inbox's screen."""
+        if self.failure:
+            return False
+        if not self.term.wait_for(self.question, limit):
+            self.failure = "the inbox never showed the first run's question"
+            return False
+        self.notes.append("run 1's question is on the inbox's screen")
+        return True
+
+    def interrupt(self, proc):
+        """Ctrl-C at the agent's terminal: SIGINT to its foreground process group, every
+        process in it (a headless run started without a terminal is the leader of its own)."""
+        time.sleep(0.3)  # as a person would: see the question come, turn to the agent
+        os.killpg(proc.pid, signal.SIGINT)
+        self.notes.append("Ctrl-C to the agent (SIGINT to its process group)")
+        return time.monotonic()
+
+    def sees_withdrawn(self, limit, ways):
+        """The inbox says the question was withdrawn, in one of `ways` (names of WITHDRAWN),
+        and shows nothing waiting after it: its last words are 'Waiting for questions…', and
+        no 'more waiting' line. The way it said it, or None."""
+        said = self.term.wait_any({way: WITHDRAWN[way] + r".*Waiting for questions"
+                                   for way in ways}, limit)[0]
+        if not said:
+            self.failure = "the inbox never said the question was withdrawn (%s)" % " or ".join(
+                "'%s'" % way for way in ways)
+            return None
+        screen = self.term.text()
+        after = screen[screen.rfind("✖ "):].splitlines()[1:]
+        shown = [line.strip() for line in after if line.strip()]
+        if shown != ["Waiting for questions…"] or "more waiting" in screen:
+            self.failure = "after the withdrawal the inbox still shows: %r" % shown
+            return None
+        self.notes.append("the inbox said: " + screen[screen.rfind("✖ "):].splitlines()[0])
+        return said
+
+    def presses_while_idle(self):
+        """Keys pressed while the inbox shows no question (a person turning back to it too
+        soon, or pressing Enter to see whether it is alive)."""
+        self.term.press(*self.IDLE_KEYS)
+        self.notes.append("pressed %s while nothing was shown" % " ".join(self.IDLE_KEYS))
+        time.sleep(0.5)
+
+    def answers_again(self, limit, still_waiting):
+        """Run 2's question, shown as asked again (afresh: nothing was typed to run 1), is
+        answered with the scenario's keys. `still_waiting()` says whether the run is still
+        running and unanswered, just before the keys: a run that had been handed something
+        already would be done."""
+        again = ASKED_AGAIN + ".*" + self.question
+        deadline = time.monotonic() + limit
+        while not self.term.wait_for(again, 0.5):
+            if not still_waiting():
+                self.failure = "the second run was done before the inbox asked it again"
+                return False
+            if time.monotonic() > deadline:
+                self.failure = "the inbox never showed the question as asked again"
+                return False
+        if not re.search(AFRESH, self.term.text()):
+            self.failure = "the inbox did not say the run was new, asked afresh"
+            return False
+
+        def ready(step):
+            if step == 0:  # the moment the person answers
+                if not still_waiting():
+                    self.failure = "the second run was done before the person answered"
+                    return False
+                self.answered_at = time.monotonic()
+            return True
+
+        steps = [(again, self.scenario["inbox_keys"][0][1])] + self.scenario["inbox_keys"][1:]
+        if not press(self, self.term, steps, time.monotonic() + STEP_LIMIT, "the inbox", ready):
+            return False
+        if not self.term.wait_for(ASKED_AGAIN + r".*✔ Sent to", STEP_LIMIT):
+            self.failure = "the inbox never said the answer was sent"
+            return False
+        return True
+
+    def expect(self, agent, mode):
+        return Expect("answered", self.scenario.get("answer_carries", ()),
+                      why="the first run was interrupted while its question waited in the inbox; "
+                      "the second run's question, asked again there, was answered")
+
+
+# What the inbox says of a question withdrawn: its asker went away (the connection closed:
+# killed, or its process group interrupted), or withdrew it itself (the MCP call was
+# cancelled); and of a retry of it.
+WITHDRAWN = {
+    "stopped waiting": r"✖ [^\n]+ stopped waiting: nothing was sent to it\. "
+                       r"What you typed is kept for 10 min",
+    "withdrew": r"✖ [^\n]+ withdrew this question: what you answered went back with it\. "
+                r"What you typed is kept for 10 min",
+}
+ASKED_AGAIN = r"── [^\n]+ asks again"
+AFRESH = (r"\(the run that asked this moments ago stopped waiting; this is a new run, "
+          r"asked afresh\)")
 
 
 class Own(Person):
@@ -141,10 +267,11 @@ class Own(Person):
 STEP_LIMIT = 10
 
 
-def press(person, term, steps, deadline, where):
+def press(person, term, steps, deadline, where, ready=None):
     """Presses each step's keys once its pattern is on `term`'s screen. A key is a name of
     term.KEYS, or `text:...`, typed a character at a time. Notes what was done; on a pattern
-    that never shows, sets the person's failure and stops."""
+    that never shows, sets the person's failure and stops. `ready(step)`, if given, is asked
+    just before a step's keys, and stops the steps when it says False."""
     for step, (pattern, keys) in enumerate(steps):
         left = deadline - time.monotonic()
         if step:
@@ -155,6 +282,8 @@ def press(person, term, steps, deadline, where):
                 person.failure += " (it exited with %s)" % term.proc.returncode
             return False
         time.sleep(0.3)  # as a person would: read, then press
+        if ready and not ready(step):
+            return False
         # What the person saw before each step, for reading a run afterwards.
         with open(os.path.join(person.dir, "screens.txt"), "a") as f:
             f.write("=== %s, before %s\n%s\n" % (where, " ".join(keys), term.text()))
@@ -178,7 +307,7 @@ def has_inbox(interview):
     return probe.returncode == 0
 
 
-PEOPLE = {"nobody": Nobody, "inbox": Inbox, "own": Own}
+PEOPLE = {"nobody": Nobody, "inbox": Inbox, "retry": Retry, "own": Own}
 
 
 def rehearse(interview, scenario, home, scratch):

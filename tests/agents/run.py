@@ -11,6 +11,9 @@ real model would have read. Each case's person (nobody, or someone answering in
 `interview inbox`) says what the model should get. A summary table ends the run; the exit code
 is non-zero when a case got something else than expected, unless the case is a known failure
 listed in KNOWN_FAILURES with its reason (and a known failure that passes is reported too).
+With the inbox, one more case per agent (headless, `run_retry`) interrupts a run whose question
+waits in the inbox, as Ctrl-C at its terminal would, and runs it again: the second run must get
+only what the person answered it.
 
 Everything a case did is kept under target/agents/runs/latest/<case>/: the model requests
 (model.jsonl), the MCP lines (mcp.trace), the terminal output (pty.log, screen.txt), stdout and
@@ -81,6 +84,9 @@ KNOWN_FAILURES: dict = {}
 LIMITS = {
     "install": 900, "tui_ready": 45, "call": 40, "headless": 90,
     "result": 30, "inbox_result": 60, "pending": 6, "final_text": 15,
+    # The retry case: an agent's exit on Ctrl-C, and the inbox's word that the question was
+    # withdrawn ("at once": the asker's socket closes, or it withdraws on the signal).
+    "ctrl_c": 10, "withdrawn": 5,
 }
 
 
@@ -296,18 +302,66 @@ def next_message_sent(run, spec):
                               if r.get("method") == "POST")
 
 
-def run_case(case, ctx):
-    agent = ctx["agents"][case.agent]
-    scenario = case.spec or SCENARIOS[case.scenario]
+def case_home(case, ctx):
+    """The case's folder, the home in it, and the project folder (a git repository) in that;
+    the home has a warm plugin cache, as anyone who ran interview once has: a cold one makes
+    the first start compile the component for seconds, and Codex starts its first turn without
+    waiting for the server (the tool is then missing from that turn)."""
     cdir = os.path.join(ctx["runs"], case.id)
     home = os.path.join(cdir, "home")
     work = os.path.join(home, "work")
     os.makedirs(work)
     subprocess.run(["git", "init", "-q", work], check=True)
-    # A warm plugin cache, as anyone who ran interview once has: a cold one makes the first
-    # start compile the component for seconds, and Codex starts its first turn without
-    # waiting for the server (the tool is then missing from that turn).
     shutil.copytree(ctx["plugin_cache"], os.path.join(home, ".cache", "interview"))
+    return cdir, home, work
+
+
+def case_env(ctx, home):
+    """What every process of a case starts from (the agent gets its own variables on top)."""
+    env = {
+        "PATH": ctx["bin"] + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home, "USER": "agent", "LOGNAME": "agent", "SHELL": "/bin/bash",
+        "LANG": "C.UTF-8", "TERM": "xterm-256color", "COLORTERM": "truecolor",
+        "TMPDIR": os.path.join(home, "tmp"),
+    }
+    os.makedirs(env["TMPDIR"], exist_ok=True)
+    return env
+
+
+def tapped(ctx, command, trace):
+    """The MCP server's command, through the line recorder unless --no-tap."""
+    if not ctx["tap"]:
+        return command
+    return [sys.executable, os.path.join(HERE, "mcptap.py"), trace, "--", *command]
+
+
+def start_headless(agent, prompt, work, env, cdir, suffix=""):
+    """The agent headless: stdin closed, stdout and stderr to files, no terminal, in a process
+    group (and session) of its own, as a script or CI job starts it."""
+    with open(os.path.join(cdir, "stdout" + suffix), "wb") as out, \
+            open(os.path.join(cdir, "stderr" + suffix), "wb") as err:
+        return subprocess.Popen(agent.headless(prompt), cwd=work, env=env,
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                start_new_session=True)
+
+
+def end_group(proc):
+    """Ends what is left of a headless run's process group."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+            time.sleep(0.2)
+        except (ProcessLookupError, PermissionError):
+            break
+    proc.wait()
+
+
+def run_case(case, ctx):
+    if case.person == "retry":
+        return run_retry(case, ctx)
+    agent = ctx["agents"][case.agent]
+    scenario = case.spec or SCENARIOS[case.scenario]
+    cdir, home, work = case_home(case, ctx)
     marker = "[" + case.id + "]"
     tool = "interview"
     command = ["interview", "mcp"]
@@ -325,15 +379,8 @@ def run_case(case, ctx):
     notes = []
     pending = False
     trace = os.path.join(cdir, "mcp.trace")
-    base_env = {
-        "PATH": ctx["bin"] + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": home, "USER": "agent", "LOGNAME": "agent", "SHELL": "/bin/bash",
-        "LANG": "C.UTF-8", "TERM": "xterm-256color", "COLORTERM": "truecolor",
-        "TMPDIR": os.path.join(home, "tmp"),
-    }
-    os.makedirs(base_env["TMPDIR"])
-    if ctx["tap"]:
-        command = [sys.executable, os.path.join(HERE, "mcptap.py"), trace, "--", *command]
+    base_env = case_env(ctx, home)
+    command = tapped(ctx, command, trace)
     started = time.monotonic()
     dns_from = started
     with fakemodel.FakeModel(run) as server:
@@ -347,24 +394,14 @@ def run_case(case, ctx):
         serving = threading.Thread(target=person.serve, args=(deadline,), daemon=True)
         serving.start()
         if case.mode == "headless":
-            with open(os.path.join(cdir, "stdout"), "wb") as out, \
-                    open(os.path.join(cdir, "stderr"), "wb") as err:
-                proc = subprocess.Popen(agent.headless(prompt), cwd=work, env=env,
-                                        stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                        start_new_session=True)
-                try:
-                    proc.wait(LIMITS["headless"])
-                except subprocess.TimeoutExpired:
-                    notes.append(f"headless run still going after {LIMITS['headless']} s: stopped")
-                for sig in (signal.SIGTERM, signal.SIGKILL):
-                    try:
-                        os.killpg(proc.pid, sig)
-                        time.sleep(0.2)
-                    except (ProcessLookupError, PermissionError):
-                        break
-                proc.wait()
-                times["agent"] = time.monotonic() - started
-                notes.append(f"exit {proc.returncode}")
+            proc = start_headless(agent, prompt, work, env, cdir)
+            try:
+                proc.wait(LIMITS["headless"])
+            except subprocess.TimeoutExpired:
+                notes.append(f"headless run still going after {LIMITS['headless']} s: stopped")
+            end_group(proc)
+            times["agent"] = time.monotonic() - started
+            notes.append(f"exit {proc.returncode}")
         else:
             term = Terminal(agent.interactive(), env, work, log_path=os.path.join(cdir, "pty.log"))
             if hasattr(person, "attach"):
@@ -465,6 +502,248 @@ def run_case(case, ctx):
         "times": {k: round(v, 2) for k, v in times.items()},
         "fake_server_errors": run.errors,
         "requests": [f"{r['method']} {r['path']} → {r.get('answer')}" for r in run.requests],
+    }
+    with open(os.path.join(cdir, "result.json"), "w") as f:
+        json.dump(outcome, f, indent=1)
+    return outcome
+
+
+def answer_values(text):
+    """The values a result gave the model: each answer's `value` in the result JSON where the
+    agent passed it on, else what the plugin's words say was chosen ('User selected: 2.
+    SQLite')."""
+    for start in [m.start() for m in re.finditer(r"\{", text or "")][:50]:
+        try:
+            value, _ = json.JSONDecoder().raw_decode(text[start:])
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("answers"), list):
+            return [a.get("value") for a in value["answers"] if isinstance(a, dict)]
+    return re.findall(r"User selected: (?:\d+\. )?([^\n<]+?)\s*$", text or "", re.M)
+
+
+def mcp_servers(trace):
+    """The MCP servers a trace saw start: pid -> exit code as the tap saw it (negative: the
+    signal that ended it), None while it runs."""
+    servers = {}
+    try:
+        with open(trace) as f:
+            for line in f:
+                entry = json.loads(line)
+                if entry["dir"] == "--":
+                    said = json.loads(entry["line"])
+                    if "started" in said:
+                        servers[said["pid"]] = None
+                    elif "exit" in said and "pid" in said:
+                        servers[said["pid"]] = said["exit"]
+    except (OSError, ValueError, KeyError):
+        pass
+    return servers
+
+
+def proc_stat(pid):
+    """(state, process group) of a process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[0], int(fields[2])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def running(pid):
+    stat = proc_stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
+def client_said(trace, since):
+    """What the client sent over MCP after `since` (wall-clock time), by method."""
+    said = []
+    try:
+        with open(trace) as f:
+            for line in f:
+                entry = json.loads(line)
+                if entry["dir"] == "C>" and entry["t"] >= since:
+                    said.append(json.loads(entry["line"]).get("method") or "a response")
+    except (OSError, ValueError, KeyError):
+        pass
+    return said
+
+
+def run_retry(case, ctx):
+    """The retry case (person `retry`, headless): the agent's first run is interrupted as a
+    person would at its terminal (SIGINT to its process group) while its question waits in
+    the inbox, and the inbox must withdraw the question at once. The person presses a key
+    while nothing is shown, and runs the same agent with the same case again, in the same
+    folder, with the same inbox open: the question must be shown as asked again, and what the
+    person answers it there must be exactly what the second run's model gets. The first run's
+    question was never answered: an answer (or a cancel) the second run got without the person
+    would have come from the first run, or from the key pressed in between.
+
+    What each agent does with the Ctrl-C is its own (`ctrl_c` in agents.py, said there as
+    observed); the case checks that too, since the withdrawal depends on it."""
+    agent = ctx["agents"][case.agent]
+    scenario = SCENARIOS[case.scenario]
+    cdir, home, work = case_home(case, ctx)
+    marker = "[" + case.id + "]"
+    prompt = scenario["prompt"] + " " + marker  # the same prompt, and so the same call, twice
+    trace = os.path.join(cdir, "mcp.trace")
+    command = tapped(ctx, ["interview", "mcp"], trace)
+    person = people.Retry(ctx["interview"], cdir, scenario)
+    runs = [fakemodel.Run(marker, scenario["arguments"], os.path.join(cdir, f"model-{n}.jsonl"))
+            for n in (1, 2)]
+    base_env = case_env(ctx, home)
+    problems, notes, times = [], [], {}
+    interrupted_at = []  # when run 1 was interrupted, once it was
+    started = dns_from = time.monotonic()
+
+    def heard():
+        """What the person found wrong goes with the problems, and the case goes on: a run 2
+        after a question that was not withdrawn shows what a next run gets then."""
+        if person.failure:
+            problems.append(person.failure)
+            person.failure = None
+
+    def one_run(n, server, env, during, wait):
+        """Run n of the agent headless, with `during(proc)` acting while it runs, then `wait`
+        seconds for it to end; its MCP trace is kept as mcp-n.trace (a server still running
+        writes on into it)."""
+        server.serve(runs[n - 1])
+        proc = start_headless(agent, prompt, work, env, cdir, f"-{n}")
+        t = time.monotonic()
+        try:
+            during(proc)
+            try:
+                proc.wait(wait)
+            except subprocess.TimeoutExpired:
+                if wait:
+                    problems.append(f"run {n} still going after {wait} s")
+        finally:
+            end_group(proc)
+            times[f"run {n}"] = time.monotonic() - t
+            notes.append(f"run {n}: exit {proc.returncode}")
+            if os.path.exists(trace):
+                os.replace(trace, os.path.join(cdir, f"mcp-{n}.trace"))
+
+    def interrupted(proc):
+        """Run 1: Ctrl-C once its question is in the inbox, and what became of it."""
+        if not person.sees_question(LIMITS["headless"]):
+            return heard()
+        if proc.poll() is not None or runs[0].result is not None:
+            problems.append("run 1 was done before its question was interrupted")
+            return
+        # Whether the Ctrl-C reaches interview mcp itself: it does when the agent starts its
+        # MCP servers in its own process group.
+        groups = {pid: (proc_stat(pid) or (None, None))[1] for pid in mcp_servers(trace)}
+        notes.append("run 1: interview mcp in the agent's process group: " + ", ".join(
+            f"{pid} {'yes' if group == proc.pid else 'no'}" for pid, group in groups.items()))
+        wall = time.time()
+        at = person.interrupt(proc)
+        interrupted_at.append(at)
+        try:
+            proc.wait(LIMITS["ctrl_c"])
+            times["Ctrl-C → run 1 exits"] = time.monotonic() - at
+        except subprocess.TimeoutExpired:
+            pass
+        exited = proc.poll() is not None
+        if exited != agent.ctrl_c["exits"]:
+            problems.append(f"run 1 {'exited' if exited else 'kept running'} on Ctrl-C")
+        said = person.sees_withdrawn(LIMITS["withdrawn"], agent.ctrl_c["withdrawn"])
+        heard()
+        if said:
+            times["Ctrl-C → withdrawn"] = time.monotonic() - at
+            notes.append(f"run 1: the inbox said it {said}")
+        # The servers of run 1 (there may be more than one), gone with it or not.
+        servers = mcp_servers(trace)
+        by = time.monotonic() + LIMITS["ctrl_c"]
+        while any(running(pid) for pid in servers) and time.monotonic() < by:
+            time.sleep(0.2)
+        servers = mcp_servers(trace)
+        left = [pid for pid in servers if running(pid)]
+        notes.append("run 1: interview mcp after the Ctrl-C: " + ", ".join(
+            f"{pid} " + ("still running" if pid in left
+                         else f"ended by signal {-code}" if code is not None and code < 0
+                         else f"exited {code}" if code is not None
+                         else "gone, its tap killed before it could say how")
+            for pid, code in servers.items()))
+        notes.append("run 1: the client said over MCP after the Ctrl-C: "
+                     + (", ".join(client_said(trace, wall)) or "nothing"))
+        if bool(left) != agent.ctrl_c["server_outlives"]:
+            problems.append(f"run 1's interview mcp {'outlived' if left else 'died with'} "
+                            "the Ctrl-C")
+        # What the agent told the model after the Ctrl-C, if anything.
+        after = [r for r in runs[0].requests if r.get("t", 0) >= at and r["method"] == "POST"]
+        notes.append(f"run 1: {len(after)} model requests after the Ctrl-C"
+                     + (", with a tool result" if runs[0].result is not None else ""))
+        if runs[0].result is not None:
+            problems.append("run 1's model was given a result: "
+                            + " ".join((tool_result_text(runs[0].result)[0] or "").split())[:80])
+        person.presses_while_idle()
+
+    def answered(proc):
+        """Run 2: the person answers the question asked again; the run must still be waiting
+        for them then."""
+        person.answers_again(LIMITS["headless"],
+                             lambda: proc.poll() is None and runs[1].result is None)
+        heard()
+
+    with fakemodel.FakeModel(runs[0]) as server:
+        # One configuration for both runs: the same agent, the same MCP server, the same folder.
+        agent.configure(home, work, server.url, command, person.mcp_env())
+        env = dict(base_env, **agent.env(home, server.url))
+        person.start(base_env)
+        try:
+            one_run(1, server, env, interrupted, 0)
+            if interrupted_at:
+                one_run(2, server, env, answered, LIMITS["headless"])
+        finally:
+            person.stop()
+    left = reap(cdir)
+    if left:
+        notes.append(f"ended {len(left)} processes left running: {left}")
+    second = runs[1]
+    if second.called_at and second.result_at:
+        times["call → result"] = second.result_at - second.called_at
+    route = mcp_route(os.path.join(cdir, "mcp-2.trace")) if ctx["tap"] else {"summary": "(no tap)"}
+    text, is_error = tool_result_text(second.result)
+    expect = person.expect(agent, case.mode)
+    got, how = "-", ""
+    if interrupted_at:
+        if second.call_id is None:
+            problems.append("run 2 made no call")
+        elif second.result is None:
+            problems.append("run 2's model got no result")
+        else:
+            got, how = status_of(text)
+            values = answer_values(text)
+            if got != expect.status or values != expect.carries or is_error:
+                problems.append(f"run 2's model got {got} {values}"
+                                + (" (is_error)" if is_error else ""))
+            if person.answered_at is None or second.result_at < person.answered_at:
+                took = second.result_at - second.called_at
+                problems.append(f"run 2's model got its result {took:.1f} s after the call, "
+                                "before the person answered")
+    if problems:
+        got, how = "; ".join(problems), ""
+    ok = not problems
+    known = KNOWN_FAILURES.get((case.agent, case.mode, case.person))
+    if not ok and not ctx["inbox_exists"]:
+        known = "this build of interview has no `inbox` command yet"
+    verdict = ("XPASS" if known else "PASS") if ok else ("XFAIL" if known else "FAIL")
+    times["agent"] = time.monotonic() - started
+    outcome = {
+        "case": case.id, "agent": case.agent, "mode": case.mode, "person": case.person,
+        "scenario": case.scenario, "got": got, "read_from": how,
+        "expected": str(expect) + ", asked again", "why_expected": expect.why,
+        "verdict": verdict, "known_failure": known, "model_read": text,
+        "tool_result": second.result, "first_run_result": runs[0].result,
+        "tool_name": second.tool_name, "mcp": route,
+        "vendor_hosts": ctx["dns"].since(dns_from) if ctx["dns"] else [],
+        "person_failure": person.failure, "person_notes": person.notes, "notes": notes,
+        "times": {k: round(v, 2) for k, v in times.items()},
+        "fake_server_errors": runs[0].errors + runs[1].errors,
+        "requests": [f"run {n}: {r['method']} {r['path']} → {r.get('answer')}"
+                     for n, run in ((1, runs[0]), (2, runs[1])) for r in run.requests],
     }
     with open(os.path.join(cdir, "result.json"), "w") as f:
         json.dump(outcome, f, indent=1)
@@ -576,6 +855,11 @@ def inside(args):
     persons = ["nobody"] + (["inbox"] if args.with_inbox else [])
     cases = [Case(a, m, p, s) for a in chosen for m in args.modes
              for p in persons for s in args.scenarios]
+    # The retry case, one per agent: headless, the single question, with the inbox.
+    cases += [Case(a, "headless", "retry", "single") for a in chosen
+              if args.with_inbox and "headless" in args.modes and "single" in args.scenarios]
+    if args.persons:
+        cases = [c for c in cases if c.person in args.persons]
     pairs = [(a, name, spec) for a in chosen if args.differential
              for name, spec in differential.SPECS.get(a, {}).items()
              if not args.diff_cases or name in args.diff_cases]
@@ -638,6 +922,13 @@ def inside(args):
                      ",".join(r["vendor_hosts"]) or "-"])
     log(table(rows, ["agent", "mode", "person", "case", "model got", "expected", "verdict",
                      "call→result s", "run s", "over MCP", "vendor hosts asked"]))
+    retried = [r for r in results if r["person"] == "retry"]
+    if retried:
+        log("\nWhat the Ctrl-C did (the retry cases' first run):")
+        for r in retried:
+            seen = [n[len("run 1: "):] for n in r.get("notes") or [] if n.startswith("run 1: ")]
+            seen += [f"{k} in {v:.2f} s" for k, v in r["times"].items() if k.startswith("Ctrl-C")]
+            log(f"  {r['agent']}: " + "; ".join(seen))
     known = [r for r in results if r["verdict"] in ("XFAIL", "XPASS")]
     if known:
         log("\nexpected_failure (known wrong today; checked against what is right):")
@@ -676,6 +967,9 @@ def main():
     parser.add_argument("--scenarios", default="single,batch")
     parser.add_argument("--with-inbox", action="store_true",
                         help="also the person who answers in `interview inbox`")
+    parser.add_argument("--persons", default="",
+                        help="only the cases of these people, of nobody, inbox, retry "
+                        "(separated by commas; inbox and retry need --with-inbox)")
     parser.add_argument("--differential", action="store_true",
                         help="also the differential cases: each agent's own ask-the-user tool "
                         "against interview's tool of its dialect, answered with the same keys")
@@ -692,7 +986,7 @@ def main():
     parser.add_argument("--no-netns", action="store_true",
                         help="run without the network namespace (the agents may then reach out)")
     args = parser.parse_args()
-    for name in ("agents", "modes", "scenarios", "diff_cases", "diff_sides"):
+    for name in ("agents", "modes", "scenarios", "persons", "diff_cases", "diff_sides"):
         setattr(args, name, [x for x in getattr(args, name).split(",") if x])
     if not os.path.exists(args.interview):
         sys.exit(f"no such binary: {args.interview}")

@@ -3,7 +3,7 @@
 // long, no echo for a secret), and a replay after a failure shows nothing twice.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -60,12 +60,48 @@ test('input that ends at once is nobody; once the input ends, nothing more is re
   assert.equal(reads, 0, 'a person at a terminal is not read ahead of');
 });
 
-test('mode looks at the input without waiting: no line there yet is no sign that nobody is', () => {
+test('mode waits a moment, not for a line: none come by then is no sign that nobody is there', () => {
   const asked = [];
-  const { ui } = lines((wait) => (asked.push(wait), wait ? '2' : undefined));
+  const { ui } = lines((patience) => (asked.push(patience), patience === undefined ? '2' : undefined));
   assert.deepEqual(ui.mode(), { tag: 'lines' });
   assert.deepEqual(ui.readLine(false), { tag: 'line', val: '2' });
-  assert.deepEqual(asked, [false, true], 'only the read waits');
+  assert.equal(asked.length, 2);
+  assert.ok(asked[0] > 0 && asked[0] <= 1000, `mode waits at most a second, not ${asked[0]} ms`);
+  assert.equal(asked[1], undefined, 'the read waits for its line');
+});
+
+/** What a LineUi on stdin says from `mode`, and how long it took (ms), in a program whose stdin
+ * is a pipe that nobody writes to, closed `closedAfter` ms after the program starts looking. */
+function modeOnAPipe(closedAfter) {
+  const program = `import { LineUi } from 'interview-plugin';
+process.stdout.write('looking\\n');
+const started = Date.now();
+const said = new LineUi({ output: { write() {} } }).mode();
+process.stdout.write(JSON.stringify({ said, took: Date.now() - started }));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', program], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  let closing;
+  child.stdout.on('data', (bytes) => {
+    out += bytes;
+    closing ??= out.startsWith('looking\n') ? setTimeout(() => child.stdin.end(), closedAfter) : undefined;
+  });
+  return new Promise((resolve) => child.on('close', () => {
+    clearTimeout(closing);
+    child.stdin.destroy();
+    resolve(JSON.parse(out.slice('looking\n'.length)));
+  }));
+}
+
+test('a pipe that sends nothing yet may still bring answers: mode does not wait for a line', async () => {
+  const { said, took } = await modeOnAPipe(5000);
+  assert.deepEqual(said, { tag: 'lines' });
+  assert.ok(took < 2000, `${took} ms`);
+});
+
+test('a pipe closed a moment after mode looks is nobody all the same', async () => {
+  const { said, took } = await modeOnAPipe(100);
+  assert.deepEqual(said, { tag: 'unavailable', val: 'no-input' });
+  assert.ok(took < 2000, `${took} ms`);
 });
 
 test('the plugin draws the questions: the place line, tones, errors, and the result', () => {

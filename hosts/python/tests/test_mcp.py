@@ -4,9 +4,11 @@ validates what comes back with them."""
 
 import io
 import json
+import subprocess
 from typing import Optional
 
 import anyio
+import pytest
 from pydantic import BaseModel, Field
 
 import interview
@@ -53,7 +55,23 @@ async def register(ctx: Context) -> str:
     return json.dumps({"action": result.action, "data": data})
 
 
-def call(tool, answers):
+# One field the person picks a value of: the MCP schemas for a choice, titled and not.
+CHOICES = {
+    "oneOf": {"type": "string", "title": "Colour", "description": "For the walls",
+              "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}]},
+    "enum": {"type": "string", "title": "Colour", "enum": ["r", "g"]},
+}
+CHOICE = {"type": "object", "properties": {}, "required": ["colour"]}
+
+
+@server.tool()
+async def choose(ctx: Context, kind: str) -> str:
+    schema = {**CHOICE, "properties": {"colour": CHOICES[kind]}}
+    result = await ctx.session.elicit_form("Paint the hall", schema)
+    return json.dumps({"action": result.action, "content": result.content})
+
+
+def call(tool, answers, arguments=None):
     """Calls `tool` with a person who types `answers`; the tool's result, and what they saw."""
     screen = io.StringIO()
     ui = interview.LineUi(stdin=io.StringIO(answers), out=screen)
@@ -61,7 +79,7 @@ def call(tool, answers):
 
     async def main():
         async with connect(server, elicitation_callback=callback) as client:
-            reply = await client.call_tool(tool, {})
+            reply = await client.call_tool(tool, arguments or {})
             assert not getattr(reply, "isError", getattr(reply, "is_error", False)), reply
             return json.loads(reply.content[0].text)
 
@@ -84,3 +102,20 @@ def test_refused_answers_are_asked_again_and_the_content_validates():
 def test_declining_and_dismissing_reach_the_server():
     assert call("book", "decline\n")[0] == {"action": "decline", "data": None}
     assert call("book", "quit\n")[0] == {"action": "cancel", "data": None}
+
+
+@pytest.mark.parametrize("kind", CHOICES)
+def test_a_choice_field_is_one_question_in_the_rust_commands_words(rust_command, tmp_path, kind):
+    result, screen = call("choose", "2\n\n", {"kind": kind})
+    assert result == {"action": "accept", "content": {"colour": "g"}}
+    # What `interview elicit` shows for the same form: the SDK's models hand it on whole.
+    request = tmp_path / "form.json"
+    request.write_text(json.dumps({"message": "Paint the hall", "requestedSchema": {
+        **CHOICE, "properties": {"colour": CHOICES[kind]}}}))
+    rust = subprocess.run([str(rust_command), "elicit", "--server", "bookings", str(request)],
+                          input="2\n\n", capture_output=True, text=True, timeout=60)
+    assert json.loads(rust.stdout) == {"action": "accept", "content": {"colour": "g"}}
+    assert screen == rust.stderr
+    assert "Question 1 of" not in screen, "one question, with no place among others"
+    picked = "Green" if kind == "oneOf" else "g"
+    assert f"Review your answers\n  1. Colour: {picked}\nPress" in screen

@@ -2,8 +2,8 @@
 
 The plugin draws the numbered lists and reads every line itself, so a line means the same here
 as in the Rust command and the npm package; this side only writes the plugin's text (to stderr)
-and reads lines (from stdin): a line's limit, no echo for a secret, Ctrl-C, and input that has
-already ended before its first line, which means nobody is there (``unavailable``).
+and reads lines (from stdin): a line's limit, no echo for a secret, Ctrl-C, and input that ends
+before its first line, which means nobody is there (``unavailable``).
 """
 
 import getpass
@@ -24,6 +24,11 @@ class _Stopped(Exception):
 
 # The Rust command's limit on a request, which bounds an answer line too.
 LINE_LIMIT = 8 << 20
+
+# How long a pipe or file that has sent nothing yet is given to show that it ends before the
+# question is drawn, as in the Rust command: a program closing its end at once (an empty pipe)
+# means nobody is there, told apart from one still to write, or a person.
+NOBODY_PATIENCE = 0.5
 
 # A terminal's attributes for each tone.
 _ATTRIBUTES = {Tone.STRONG: "\x1b[1m", Tone.FAINT: "\x1b[2m", Tone.ALERT: "\x1b[1;31m"}
@@ -66,10 +71,12 @@ class LineUi(Ui):
         self.colour = colour
         self.stopped: Optional[str] = None
         """Why reading stopped: ``ended`` (the input ended) or ``interrupted``."""
-        self._reading = False
+        self._waiting = False
+        """A wait that a signal cuts short (see :meth:`interrupt`): for a line, or for the
+        input to show that it has ended."""
         self._peeked: Optional[str] = None
         self._nobody: Optional[bool] = None
-        """Whether the input had already ended when :meth:`mode` first looked."""
+        """Whether :meth:`mode` found nobody there, once it looked: the same for the UI's life."""
 
     def _raw_line(self) -> Union[str, TooLong, None]:
         """The next line as read, None at the end of input. Bytes that are not UTF-8 become
@@ -98,19 +105,20 @@ class LineUi(Ui):
         return line.rstrip("\n").rstrip("\r") if isinstance(line, str) else line
 
     def interrupt(self) -> None:
-        """Stops reading, as Ctrl-C does: a signal handler may call it. A wait for a line ends
-        now, and the plugin returns the answers so far."""
+        """Stops reading, as Ctrl-C does: a signal handler may call it. A wait for a line (or
+        for the input to show that it has ended) ends now, and the plugin returns the answers
+        so far."""
         self.stopped = self.stopped or "interrupted"
-        if self._reading:
-            # Raised once: a second signal while the first unwinds must not escape the read.
-            self._reading = False
+        if self._waiting:
+            # Raised once: a second signal while the first unwinds must not escape the wait.
+            self._waiting = False
             raise _Stopped
 
     def _ended_already(self) -> bool:
-        """Whether the input has ended before its first line, known without waiting: a closed
-        pipe, ``/dev/null``, an empty file. A pipe that nobody has written to yet may still
-        bring answers: that is not known now, so the question is drawn and a read waits for
-        them, which Ctrl-C or a signal can stop (a wait here could not be)."""
+        """Whether the input ends before its first line within :data:`NOBODY_PATIENCE`: a
+        closed pipe, ``/dev/null``, an empty file. A pipe that has sent nothing by then may
+        still bring answers: the question is drawn, and a read waits for them. A signal ends
+        this wait too (the input has not ended then, and the first read says interrupted)."""
         source = getattr(self.stdin, "buffer", self.stdin)
         try:
             fd = source.fileno()
@@ -119,8 +127,17 @@ class LineUi(Ui):
             self._peeked = self._raw_line()
             return self._peeked is None
         peek = getattr(source, "peek", None)
-        if peek is None or not _readable_now(fd):
+        if peek is None:
+            return False  # no look at the input that leaves it unread
+        try:
+            self._waiting = True
+            if self.stopped is not None or not _readable_within(fd, NOBODY_PATIENCE):
+                return False
+        except (KeyboardInterrupt, _Stopped):
+            self.stopped = "interrupted"
             return False
+        finally:
+            self._waiting = False
         # A single read of the descriptor, which returns at once: the end, or the first bytes,
         # kept in the buffer for the first line.
         return peek(1) == b""
@@ -148,8 +165,8 @@ class LineUi(Ui):
         self.out.flush()
         line = None
         try:
-            self._reading = True
-            # Looked at once reading is on: a signal before this set `stopped`, and one after
+            self._waiting = True
+            # Looked at once the wait is on: a signal before this set `stopped`, and one after
             # it interrupts the read itself (see `interrupt`), so none is missed.
             if self.stopped is None:
                 line = self._line(hidden)
@@ -158,7 +175,7 @@ class LineUi(Ui):
         except (KeyboardInterrupt, _Stopped):
             self.stopped = "interrupted"
         finally:
-            self._reading = False
+            self._waiting = False
         if self.stopped is not None:
             return LineEnd.INTERRUPTED if self.stopped == "interrupted" else LineEnd.ENDED
         return line
@@ -167,14 +184,15 @@ class LineUi(Ui):
         self.out.flush()
 
 
-def _readable_now(fd: int) -> bool:
-    """Whether a read of ``fd`` returns at once, with bytes or the end of input."""
+def _readable_within(fd: int, seconds: float) -> bool:
+    """Whether a read of ``fd`` returns at once, with bytes or the end of input, or will within
+    ``seconds``."""
     mode = os.fstat(fd).st_mode
     if stat.S_ISREG(mode) or stat.S_ISCHR(mode):
         # A file, or a device such as /dev/null (a terminal is never looked at here).
         return True
     try:
-        return bool(select.select([fd], [], [], 0)[0])
+        return bool(select.select([fd], [], [], seconds)[0])
     except (OSError, ValueError):
-        # A descriptor select cannot watch (a pipe on Windows): not known without waiting.
+        # A descriptor select cannot watch (a pipe on Windows): not known without a read.
         return False
