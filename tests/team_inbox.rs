@@ -1124,3 +1124,30 @@ fn thousands_of_idle_half_sent_and_stalled_connections_from_a_stranger_keep_nobo
     );
     drop(held);
 }
+
+#[test]
+fn an_answer_over_ten_megabytes_reaches_its_asker_and_one_over_the_limit_is_refused() {
+    let team = Team::new();
+    let asker = team.ask(r#"{"question": "Paste the log"}"#, &[]);
+    let question = team.next_question(&team.ann, 0);
+    // Over the limit: refused as it streams in (413, or the connection closed on the rest of
+    // the body), and the asker still waits.
+    let path = format!(
+        "{}/api/questions/{}/steps/{}/reply",
+        team.url, question["question"], question["seq"]
+    );
+    let refused = ureq::post(&path)
+        .set("authorization", &format!("Bearer {}", team.ann))
+        .send_json(json!({"submitted": "y".repeat((17 << 20) + 1)}));
+    match refused {
+        Err(ureq::Error::Status(code, _)) => assert_eq!(code, 413),
+        Err(ureq::Error::Transport(_)) => {}
+        Ok(response) => panic!("taken: {}", response.status()),
+    }
+    let log = "x".repeat(11 << 20);
+    let (status, body) = team.answer(&team.ann, &question, json!({"submitted": log}));
+    assert_eq!(status, 200, "{body}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(result["answer"].as_str().map(str::len), Some(11 << 20));
+}

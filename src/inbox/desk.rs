@@ -97,7 +97,7 @@ pub enum Ended {
 
 /// What became of the question after [`Desk::end`], for the person to be told and its journal
 /// to be kept or let go.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum After {
     /// Its answer reached its asker: the journal has done its work.
     Sent,

@@ -440,30 +440,35 @@ fn ask(
         Ended::Answered(ran.result)
     };
     let after = desk.end(run, ended);
-    let told = match after {
-        After::Withdrawn => Some(format!(
-            "✖ {who} withdrew this question: what you answered went back with it"
+    // Whether the person gave anything to it (kept in its journal, for a retry to take over).
+    let typed = (ran.journal.as_ref()).is_some_and(|journal| journal.earlier_replies() > 0);
+    let kept = format!(
+        "kept for {} min, should it ask again",
+        super::RETRY_WINDOW_MS / 60_000
+    );
+    let told = match (after, typed) {
+        (After::Withdrawn, true) => Some(format!(
+            "✖ {who} withdrew this question: what you answered went back with it, and is {kept}."
         )),
-        After::Gone { answered } => Some(format!(
-            "✖ {who} stopped waiting{}: nothing was sent to it",
+        (After::Withdrawn, false) => Some(format!(
+            "✖ {who} withdrew this question before anything was answered."
+        )),
+        (After::Gone { answered }, true) => Some(format!(
+            "✖ {who} stopped waiting{}: nothing was sent to it. What you answered is {kept}.",
             if answered {
                 " before your answer reached it"
             } else {
                 ""
             }
         )),
-        After::Sent => {
-            let _ = writeln!(std::io::stderr().lock(), "✔ Sent to {who}");
-            None
+        (After::Gone { .. }, false) => {
+            Some(format!("✖ {who} stopped waiting: nothing was sent to it."))
         }
-        After::Kept | After::Closed => None,
+        (After::Sent, _) => Some(format!("✔ Sent to {who}")),
+        (After::Kept | After::Closed, _) => None,
     };
     if let Some(told) = told {
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "{told}. What you typed is kept for {} min, should it ask again.",
-            super::RETRY_WINDOW_MS / 60_000
-        );
+        let _ = writeln!(std::io::stderr().lock(), "{told}");
     }
     // A question that stays keeps its journal (dropped here, with its lock) for whoever asks
     // it next: this inbox again, the next one, or a retry of the request.

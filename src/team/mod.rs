@@ -28,6 +28,11 @@ pub mod store;
 #[cfg(feature = "team-server")]
 mod token;
 
+/// The longest body the server takes: a widget of the plugin's longest request, as the local
+/// inbox allows, or a person's reply to one. An asker reads a response this long and its
+/// envelope (see [`remote`]), so that no answer the server took is one its asker cannot read.
+pub const BODY_LIMIT: usize = 17 << 20;
+
 /// How long a question waits for a person before its asker is told nobody answered, and whom
 /// it goes to first when nobody did.
 #[derive(Clone, Debug, PartialEq)]

@@ -267,10 +267,7 @@ impl RemoteUi {
             let outcome = match response {
                 Ok(response) | Err(ureq::Error::Status(_, response)) => {
                     let status = response.status();
-                    response
-                        .into_string()
-                        .map(|text| (status, text))
-                        .map_err(|e| e.to_string())
+                    read_body(response).map(|text| (status, text))
                 }
                 Err(error) => Err(error.to_string()),
             };
@@ -381,6 +378,24 @@ impl RemoteUi {
                 }
             }
         }
+    }
+}
+
+/// What an answer's envelope adds to it at most (`{"state": "replied", "by": …}`).
+const ENVELOPE: usize = 64 << 10;
+
+/// A response's body, as long as any the server may send: a reply it took at its own limit
+/// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
+/// an asker retrying a longer answer forever).
+fn read_body(response: ureq::Response) -> Result<String, String> {
+    use std::io::Read;
+    let limit = super::BODY_LIMIT + ENVELOPE;
+    let mut text = String::new();
+    let read = (response.into_reader().take(limit as u64 + 1)).read_to_string(&mut text);
+    match read {
+        Ok(length) if length > limit => Err(format!("a response over {limit} bytes")),
+        Ok(_) => Ok(text),
+        Err(error) => Err(error.to_string()),
     }
 }
 

@@ -22,10 +22,7 @@ use serde_json::{Value as Json_, json};
 use super::store::{Answered, Closed, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store};
 use super::token;
 
-/// The longest body a request may have: a widget of the plugin's longest request, as the
-/// local inbox allows. An asker reads a response this long (with its envelope), so that no
-/// answer the server took is one its asker cannot read.
-pub const BODY_LIMIT: usize = 17 << 20;
+use super::BODY_LIMIT;
 /// How long a body may pause between its pieces before the request is given up.
 const BODY_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a long poll waits for a reply before it says "still waiting".

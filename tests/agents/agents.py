@@ -154,7 +154,7 @@ class Codex(Agent):
     # SIGINT never reaches interview mcp; the SIGTERM of Codex's exit ends it. The inbox hears
     # whichever comes first: the cancel (interview mcp withdraws the question: "Codex withdrew
     # this question"), or the connection closing ("stopped waiting"): both were seen, the
-    # cancel in 5 of 7 runs.
+    # cancel in 6 of 8 runs.
     ctrl_c = {"exits": True, "server_outlives": False,
               "withdrawn": ("stopped waiting", "withdrew")}
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"

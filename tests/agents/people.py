@@ -223,10 +223,8 @@ class Retry(Inbox):
 # killed, or its process group interrupted), or withdrew it itself (the MCP call was
 # cancelled); and of a retry of it.
 WITHDRAWN = {
-    "stopped waiting": r"✖ [^\n]+ stopped waiting: nothing was sent to it\. "
-                       r"What you typed is kept for 10 min",
-    "withdrew": r"✖ [^\n]+ withdrew this question: what you answered went back with it\. "
-                r"What you typed is kept for 10 min",
+    "stopped waiting": r"✖ [^\n]+ stopped waiting: nothing was sent to it\.",
+    "withdrew": r"✖ [^\n]+ withdrew this question before anything was answered\.",
 }
 ASKED_AGAIN = r"── [^\n]+ asks again"
 AFRESH = (r"\(the run that asked this moments ago stopped waiting; this is a new run, "
