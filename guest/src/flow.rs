@@ -258,9 +258,16 @@ fn place(position: u32, total: u32, header: Option<&str>) -> Option<String> {
 }
 
 /// Whether " (optional)" goes after the prompt: the question may be skipped, and neither its
-/// prompt nor its header says so already.
+/// prompt nor its header says so already (as its last words, a full stop or colon after them
+/// or not: "Anything to add (optional).").
 fn mark_optional(question: &Question) -> bool {
-    let says = |text: &str| text.trim_end().to_lowercase().ends_with("(optional)");
+    let says = |text: &str| {
+        let end = text
+            .trim_end()
+            .trim_end_matches(['.', ':', '!', '?'])
+            .trim_end();
+        end.to_lowercase().ends_with("(optional)")
+    };
     !(question.required || says(&question.prompt) || question.header.as_deref().is_some_and(says))
 }
 

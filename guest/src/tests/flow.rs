@@ -639,3 +639,22 @@ fn a_default_accepted_as_shown_comes_back_as_given() {
     assert_eq!(shown.initial.as_deref(), Some("make all"));
     assert_eq!(result["answer"], "make\tall");
 }
+
+#[test]
+fn a_prompt_that_says_it_is_optional_is_not_marked_again_whatever_its_stop() {
+    for prompt in [
+        "Anything to add (optional)",
+        "Anything to add (optional).",
+        "Anything to add (Optional):",
+    ] {
+        let request = serde_json::json!({"question": prompt, "required": false}).to_string();
+        let (_, script) = run("interview", &request, [text("no")]);
+        assert!(!script.frames[0].mark_optional, "{prompt}");
+    }
+    let (_, script) = run(
+        "interview",
+        r#"{"question": "Anything to add?", "required": false}"#,
+        [text("no")],
+    );
+    assert!(script.frames[0].mark_optional);
+}
