@@ -837,10 +837,11 @@ fn a_question_for_nobody_there_is_refused_naming_the_name() {
     assert!(team.audit().iter().all(|e| e["event"] != "asked"));
 }
 
-/// A webhook on 127.0.0.1 that answers every POST with 200 and hands over its JSON body.
+/// A webhook on 127.0.0.1 that answers every POST with 200 and hands over its JSON body, and
+/// its `Idempotency-Key`.
 struct Hook {
     url: String,
-    bodies: std::sync::mpsc::Receiver<Json>,
+    bodies: std::sync::mpsc::Receiver<(Option<String>, Json)>,
 }
 
 impl Hook {
@@ -852,7 +853,7 @@ impl Hook {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { return };
                 let mut reader = BufReader::new(stream);
-                let mut length = 0;
+                let (mut length, mut key) = (0, None);
                 loop {
                     let mut line = String::new();
                     if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -863,6 +864,11 @@ impl Hook {
                     {
                         length = value.trim().parse().unwrap();
                     }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("idempotency-key")
+                    {
+                        key = Some(value.trim().to_owned());
+                    }
                     if line == "\r\n" {
                         break;
                     }
@@ -872,7 +878,10 @@ impl Hook {
                 let _ = reader.get_mut().write_all(
                     b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
                 );
-                if sent.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                if sent
+                    .send((key, serde_json::from_slice(&body).unwrap()))
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -881,6 +890,11 @@ impl Hook {
     }
 
     fn next(&self) -> Json {
+        self.next_keyed().1
+    }
+
+    /// The next notice's idempotency key, and its body.
+    fn next_keyed(&self) -> (Option<String>, Json) {
         self.bodies
             .recv_timeout(Duration::from_secs(30))
             .expect("the webhook was told nothing")
@@ -911,7 +925,13 @@ fn unanswered_by_its_deadline_a_question_escalates_with_a_webhook_then_the_asker
     let first = team.next_question(&team.bob, 0);
     assert!(team.open(&team.ann).is_empty(), "for Bob first");
     // Bob is told (within a second: the servers send notices as they sweep), and answers.
-    let told = for_bob.next();
+    let (key, told) = for_bob.next_keyed();
+    // Each notice with a key of its own, the same for every try of it.
+    let key = key.expect("an Idempotency-Key");
+    assert!(
+        key.starts_with(&format!("interview-notice-{}-", first["question"])),
+        "{key}"
+    );
     let link = format!("https://inbox.example.com/q/{}/", first["question"]);
     assert_eq!(
         told["blocks"][1]["elements"][0]["url"],
@@ -933,7 +953,8 @@ fn unanswered_by_its_deadline_a_question_escalates_with_a_webhook_then_the_asker
     );
     assert_eq!(escalated["to"], "ops");
     assert!(team.open(&team.bob).is_empty());
-    let told = for_ops.next();
+    let (escalation_key, told) = for_ops.next_keyed();
+    assert_ne!(escalation_key, Some(key), "another notice, another key");
     let section = told["blocks"][0]["text"]["text"].as_str().unwrap();
     assert!(section.starts_with("Nobody answered in time"), "{told}");
     assert!(section.contains("Run the migrations?"), "{told}");
@@ -1150,4 +1171,57 @@ fn an_answer_over_ten_megabytes_reaches_its_asker_and_one_over_the_limit_is_refu
     let (result, code, stderr) = finished(asker);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(result["answer"].as_str().map(str::len), Some(11 << 20));
+}
+
+#[test]
+fn the_audit_writes_agent_text_with_its_invisible_and_control_characters_escaped() {
+    let team = Team::new();
+    let step = json!({"key": "k", "run": "r", "from": {"client": "ci\u{202e}txt.exe\u{9b}31m\u{200b}"},
+        "folder": "/src\u{1b}]0;x\u{7}", "kind": "confirm",
+        "view": {"frame": {"prompt": "Ship?"}, "request": {"initial": null}}});
+    let response = ureq::post(&format!("{}/api/steps", team.url))
+        .set("authorization", &format!("Bearer {}", team.agent))
+        .send_json(step);
+    assert_eq!(read(response).0, 200);
+    let output = interview(&["inbox", "audit", "--db", &team.db]);
+    let printed = String::from_utf8(output.stdout).unwrap();
+    for raw in ['\u{202e}', '\u{9b}', '\u{200b}', '\u{1b}', '\u{7}'] {
+        assert!(!printed.contains(raw), "{raw:?} printed raw: {printed}");
+    }
+    assert!(printed.contains("\\u202e"), "{printed}");
+}
+
+/// The status line of a GET of `path` on `server` naming `host`, over a raw connection.
+fn status_for_host(server: &str, path: &str, host: &str, token: &str) -> String {
+    let mut stream = std::net::TcpStream::connect(server).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut response).unwrap();
+    response.lines().next().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn a_request_naming_another_host_is_refused_against_dns_rebinding() {
+    let mut team = Team::new();
+    let listen = team.url.trim_start_matches("http://").to_owned();
+    team.kill();
+    team.start_with(
+        &listen,
+        &["--public-url", "https://inbox.example.com", "--allow-host", "inbox.lan"],
+    );
+    for (host, expected) in [
+        ("attacker.example", "421"),
+        ("inbox.example.com.attacker.example", "421"),
+        ("inbox.example.com", "200"),
+        ("INBOX.LAN:8470", "200"),
+        ("localhost:8470", "200"),
+        (listen.as_str(), "200"),
+    ] {
+        let status = status_for_host(&listen, "/api/questions", host, &team.ann);
+        assert!(status.contains(expected), "{host}: {status}");
+    }
 }

@@ -11,7 +11,8 @@ use super::store::{self, Holder, Hook, Kind};
 
 const USAGE: &str = "\
 Usage:
-  interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--asker-grace SPAN]
+  interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--allow-host NAME]...
+                        [--asker-grace SPAN]
   interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
@@ -24,6 +25,8 @@ Usage:
 --listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
 --public-url  the address people open, for the links in webhooks' messages
               (default: http://ADDRESS, as listened on)
+--allow-host  a host name the server answers to besides the public URL's and localhost
+              (requests naming another are refused, against DNS rebinding); repeatable
 --asker-grace how long an asker may go unheard before its question is withdrawn
               (it went away: killed, cut off); 1s to 1h, default 60s
 --group       a group the person answers for (questions asked with --to GROUP); repeatable
@@ -45,6 +48,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let mut words = Vec::new();
     let (mut db, mut listen, mut since, mut public_url) = (None, None, None, None);
     let mut grace = None;
+    let mut hosts = Vec::new();
     let (mut hook_for, mut anyone) = (None, false);
     let (mut person, mut agent, mut groups) = (None, None, Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
@@ -60,6 +64,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             Long("since") => since = Some(value(&mut parser)?),
             Long("public-url") => public_url = Some(value(&mut parser)?),
             Long("asker-grace") => grace = Some(value(&mut parser)?),
+            Long("allow-host") => hosts.push(value(&mut parser)?),
             Long("for") => hook_for = Some(value(&mut parser)?),
             Long("anyone") => anyone = true,
             Long("person") => person = Some(value(&mut parser)?),
@@ -92,7 +97,19 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                         usage(format!("--asker-grace {span}: 1s to 1h, as 90s or 5m"))
                     })?,
             };
-            super::server::run(listen, public_url, grace_ms, open()?).map_err(|e| (4, e))
+            let plain = |c: char| c.is_ascii_alphanumeric() || "-.".contains(c);
+            if let Some(host) = hosts.iter().find(|h| h.is_empty() || !h.chars().all(plain)) {
+                return Err(usage(format!(
+                    "--allow-host {host}: a host name, as inbox.example.com"
+                )));
+            }
+            let settings = super::server::Settings {
+                listen: listen.to_owned(),
+                public_url,
+                grace_ms,
+                hosts,
+            };
+            super::server::run(settings, open()?).map_err(|e| (4, e))
         }
         ["token", "add"] => {
             let holder = match (person, agent) {
@@ -192,6 +209,9 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                     "address": entry.address, "question": entry.question, "step": entry.seq,
                     "detail": entry.detail,
                 });
+                // Agent text is in it: control, bidirectional and invisible characters are
+                // written as \uXXXX, so that the line reads in a terminal as it is.
+                let line = interview_text::json::to_string(&line, false);
                 if writeln!(out, "{line}").is_err() {
                     break;
                 }

@@ -27,8 +27,12 @@ const SECTION_CHARS: usize = 3000;
 /// the webhook answered with, or why it gave none.
 pub fn send(notice: &Notice, public_url: &str) -> Result<u16, String> {
     let agent = ureq::AgentBuilder::new().timeout(TIMEOUT).build();
+    // A receiver slower than the timeout, or a sender that died mid-send, can be sent the
+    // same notice again: each try of a notice carries its one key, for a receiver to drop
+    // the repeats.
     match agent
         .post(&notice.url)
+        .set("Idempotency-Key", &idempotency_key(notice))
         .send_json(message(notice, public_url))
     {
         Ok(response) => Ok(response.status()),
@@ -36,6 +40,11 @@ pub fn send(notice: &Notice, public_url: &str) -> Result<u16, String> {
         // Its kind only: ureq's words for it begin with the URL, whose path is the secret.
         Err(ureq::Error::Transport(failed)) => Err(failed.kind().to_string()),
     }
+}
+
+/// The key every try of `notice` carries in its `Idempotency-Key` header.
+pub fn idempotency_key(notice: &Notice) -> String {
+    format!("interview-notice-{}-{}", notice.question, notice.id)
 }
 
 /// The message of `notice`: who asks what, of whom, and the button to answer it.

@@ -44,18 +44,25 @@ pub(super) struct App {
     /// How long an asker may go unheard before its question is withdrawn, in ms
     /// (`--asker-grace`).
     pub(super) grace_ms: i64,
+    /// The host names it answers to besides addresses and `localhost`.
+    pub(super) hosts: Arc<Vec<String>>,
 }
 
-/// Serves `store` on `listen` until SIGINT or SIGTERM; says the address on stderr once it
-/// listens (`--listen 127.0.0.1:0` picks a free port). Webhooks' messages link to the page at
-/// `public_url` (by default the address listened on). A question whose asker goes unheard for
-/// `grace_ms` is withdrawn.
-pub fn run(
-    listen: &str,
-    public_url: Option<String>,
-    grace_ms: i64,
-    store: Box<dyn Store>,
-) -> Result<(), String> {
+/// How `interview inbox serve` was asked to serve.
+pub struct Settings {
+    /// Where to listen (`--listen 127.0.0.1:0` picks a free port).
+    pub listen: String,
+    /// The address people open, for webhooks' links (by default the address listened on).
+    pub public_url: Option<String>,
+    /// How long an asker may go unheard before its question is withdrawn, in ms.
+    pub grace_ms: i64,
+    /// Host names the server answers to besides its public URL's, `localhost` and addresses.
+    pub hosts: Vec<String>,
+}
+
+/// Serves `store` as `settings` say until SIGINT or SIGTERM; says the address on stderr once
+/// it listens.
+pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -64,17 +71,22 @@ pub fn run(
     // running a runtime of their own, which may not happen on the server's async threads.
     let store: Arc<dyn Store> = Arc::from(store);
     let served = runtime.block_on(async {
+        let listen = &settings.listen;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("interview: the team inbox listens on http://{address}/");
+        let public_url =
+            (settings.public_url.clone()).unwrap_or_else(|| format!("http://{address}"));
+        let mut hosts = settings.hosts.clone();
+        hosts.extend(host_of(&public_url));
         let app = App {
             store: store.clone(),
             answered: Arc::new(tokio::sync::Notify::new()),
-            grace_ms,
+            grace_ms: settings.grace_ms,
+            hosts: Arc::new(hosts),
         };
-        let public_url = public_url.unwrap_or_else(|| format!("http://{address}"));
         tokio::spawn(sweeping(app.clone(), public_url));
         super::listen::serve(listener, router(app), stopped()).await;
         Ok(())
@@ -82,6 +94,56 @@ pub fn run(
     drop(runtime);
     drop(store);
     served
+}
+
+/// The host name of `url` (`https://inbox.example.com:8443/x` gives `inbox.example.com`).
+fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    Some(strip_port(host).to_ascii_lowercase()).filter(|h| !h.is_empty())
+}
+
+/// A `Host` header's name, without its port (`[::1]:80` gives `[::1]`).
+fn strip_port(host: &str) -> &str {
+    match host.rfind(':') {
+        Some(at) if !host[at..].contains(']') => &host[..at],
+        _ => host,
+    }
+}
+
+/// Answers only requests whose `Host` names this server: an address (IPv4 or IPv6), or
+/// `localhost`, or a name it was given (its public URL's, `--allow-host`). A page of another
+/// site whose name was pointed at this server (DNS rebinding) is refused with 421.
+async fn known_host(
+    State(app): State<App>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(|h| strip_port(h.trim()).to_ascii_lowercase());
+    let allowed = host.as_deref().is_some_and(|host| {
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        bare.parse::<std::net::IpAddr>().is_ok()
+            || host == "localhost"
+            || app
+                .hosts
+                .iter()
+                .any(|allowed| allowed.eq_ignore_ascii_case(host))
+    });
+    if !allowed {
+        return Refusal(
+            StatusCode::MISDIRECTED_REQUEST,
+            "this server does not answer to that host name: give it --public-url or \
+             --allow-host"
+                .into(),
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 fn router(app: App) -> axum::Router {
@@ -107,6 +169,10 @@ fn router(app: App) -> axum::Router {
         .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             BODY_TIMEOUT,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            known_host,
         ))
         .with_state(app)
 }
@@ -588,5 +654,21 @@ pub(super) async fn take_answer(
                 at.question, at.seq
             ),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_are_read_without_their_ports() {
+        assert_eq!(
+            host_of("https://Inbox.Example.com:8443/q/1/").as_deref(),
+            Some("inbox.example.com")
+        );
+        assert_eq!(host_of("http://u:p@[::1]:80").as_deref(), Some("[::1]"));
+        assert_eq!(strip_port("localhost:8470"), "localhost");
+        assert_eq!(strip_port("[::1]"), "[::1]");
     }
 }
