@@ -889,10 +889,6 @@ impl Hook {
         Hook { url, bodies }
     }
 
-    fn next(&self) -> Json {
-        self.next_keyed().1
-    }
-
     /// The next notice's idempotency key, and its body.
     fn next_keyed(&self) -> (Option<String>, Json) {
         self.bodies
@@ -1211,7 +1207,12 @@ fn a_request_naming_another_host_is_refused_against_dns_rebinding() {
     team.kill();
     team.start_with(
         &listen,
-        &["--public-url", "https://inbox.example.com", "--allow-host", "inbox.lan"],
+        &[
+            "--public-url",
+            "https://inbox.example.com",
+            "--allow-host",
+            "inbox.lan",
+        ],
     );
     for (host, expected) in [
         ("attacker.example", "421"),

@@ -88,27 +88,33 @@ impl Desktop {
         })
     }
 
-    /// The person, for one question asked by `who`, and the flag that stops their UI.
     /// Nothing typed shows while no question is asked.
     fn idle(&self) {
-        if let Desktop::Terminal { quiet, .. } = self {
-            quiet.hush();
+        match self {
+            Desktop::Terminal { quiet, .. } => quiet.hush(),
+            #[cfg(feature = "web")]
+            Desktop::Page(_) => {}
         }
     }
 
     /// Keeps the line under the keys saying who else waits, while the inbox is open.
     fn watch(&self, desk: &Arc<Desk>) {
-        if let Desktop::Terminal { waiting, .. } = self {
-            let (desk, waiting) = (desk.clone(), waiting.clone());
-            std::thread::spawn(move || {
-                loop {
-                    waiting.set(waiting_line(&desk.waiting()));
-                    std::thread::sleep(std::time::Duration::from_millis(250));
-                }
-            });
+        match self {
+            Desktop::Terminal { waiting, .. } => {
+                let (desk, waiting) = (desk.clone(), waiting.clone());
+                std::thread::spawn(move || {
+                    loop {
+                        waiting.set(waiting_line(&desk.waiting()));
+                        std::thread::sleep(std::time::Duration::from_millis(250));
+                    }
+                });
+            }
+            #[cfg(feature = "web")]
+            Desktop::Page(_) => {}
         }
     }
 
+    /// The person, for one question asked by `from`, and the flag that stops their UI.
     fn person(
         &self,
         #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]

@@ -151,7 +151,7 @@ fn cap() -> usize {
     };
     // SAFETY: getrlimit fills the struct given; on failure it is left at the default above.
     unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
-    let files = u64::try_from(limit.rlim_cur).unwrap_or(u64::MAX);
+    let files: u64 = limit.rlim_cur;
     usize::try_from(
         files
             .saturating_sub(RESERVED_FILES)

@@ -251,7 +251,7 @@ async fn authenticate(
         )
         .into_response();
     };
-    match lookup(&app, &given.to_owned()).await {
+    match lookup(&app, given).await {
         Ok(holder) => {
             request.extensions_mut().insert(holder);
             next.run(request).await
