@@ -1226,3 +1226,24 @@ fn a_request_naming_another_host_is_refused_against_dns_rebinding() {
         assert!(status.contains(expected), "{host}: {status}");
     }
 }
+
+#[test]
+fn a_secret_answer_reaches_its_asker_and_is_kept_nowhere_after() {
+    let team = Team::new();
+    let asker = team.ask(r#"{"question": "The deploy token?", "secret": true}"#, &[]);
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["request"]["secret"], true, "{question}");
+    let (status, _) = team.answer(
+        &team.ann,
+        &question,
+        json!({"submitted": "s3cr3t-value-42"}),
+    );
+    assert_eq!(status, 200);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(result["answer"], "s3cr3t-value-42");
+    let audit = interview(&["inbox", "audit", "--db", &team.db]);
+    let printed = String::from_utf8(audit.stdout).unwrap();
+    assert!(!printed.contains("s3cr3t-value-42"), "{printed}");
+    assert!(printed.contains(r#""secret":"given""#), "{printed}");
+}

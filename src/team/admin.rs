@@ -12,7 +12,7 @@ use super::store::{self, Holder, Hook, Kind};
 const USAGE: &str = "\
 Usage:
   interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--allow-host NAME]...
-                        [--asker-grace SPAN]
+                        [--asker-grace SPAN] [--keep SPAN]
   interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
@@ -32,8 +32,13 @@ Usage:
 --group       a group the person answers for (questions asked with --to GROUP); repeatable
 --for         the person or group whose questions the webhook tells of (asked, or escalated
               to them); --anyone: the questions asked without --to
+--keep        how long questions are kept once closed, and the audit's lines: 1h to 3650d,
+              default 30d (a secret answer is erased once its asker has it)
 --since       seconds since the epoch, or an age: 90s, 30m, 12h, 7d
 ";
+
+/// How long closed questions and audit lines are kept unless `--keep` says otherwise.
+const KEEP_MS: i64 = 30 * 86_400_000;
 
 /// Runs the command in `args` (see [`crate::cli::is_team_server_command`]); `Err` is what to say on stderr,
 /// usage errors with the usage (exit 2), others exit 4.
@@ -49,6 +54,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let (mut db, mut listen, mut since, mut public_url) = (None, None, None, None);
     let mut grace = None;
     let mut hosts = Vec::new();
+    let mut keep = None;
     let (mut hook_for, mut anyone) = (None, false);
     let (mut person, mut agent, mut groups) = (None, None, Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
@@ -65,6 +71,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             Long("public-url") => public_url = Some(value(&mut parser)?),
             Long("asker-grace") => grace = Some(value(&mut parser)?),
             Long("allow-host") => hosts.push(value(&mut parser)?),
+            Long("keep") => keep = Some(value(&mut parser)?),
             Long("for") => hook_for = Some(value(&mut parser)?),
             Long("anyone") => anyone = true,
             Long("person") => person = Some(value(&mut parser)?),
@@ -103,11 +110,18 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                     "--allow-host {host}: a host name, as inbox.example.com"
                 )));
             }
+            let keep_ms = match keep.as_deref() {
+                None => KEEP_MS,
+                Some(span) => crate::cli::span_ms(span)
+                    .filter(|ms| (3_600_000..=3_650 * 86_400_000).contains(ms))
+                    .ok_or_else(|| usage(format!("--keep {span}: 1h to 3650d, as 30d")))?,
+            };
             let settings = super::server::Settings {
                 listen: listen.to_owned(),
                 public_url,
                 grace_ms,
                 hosts,
+                keep_ms,
             };
             super::server::run(settings, open()?).map_err(|e| (4, e))
         }

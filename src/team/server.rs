@@ -31,6 +31,8 @@ const LONGEST_WAIT: Duration = Duration::from_secs(25);
 /// (one given through this one wakes it at once): hundreds of askers waiting make this many
 /// reads a second each.
 const RECHECK: Duration = Duration::from_secs(1);
+/// How often each server erases what it no longer keeps (see [`purging`]).
+const PURGE: Duration = Duration::from_secs(60);
 /// How often each server looks for deadlines past and notices due; every server does, and the
 /// database gives each question's escalation and each notice to one of them.
 const SWEEP: Duration = Duration::from_secs(1);
@@ -58,6 +60,8 @@ pub struct Settings {
     pub grace_ms: i64,
     /// Host names the server answers to besides its public URL's, `localhost` and addresses.
     pub hosts: Vec<String>,
+    /// How long closed questions and the audit's lines are kept, in ms (`--keep`).
+    pub keep_ms: i64,
 }
 
 /// Serves `store` as `settings` say until SIGINT or SIGTERM; says the address on stderr once
@@ -88,6 +92,7 @@ pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
             hosts: Arc::new(hosts),
         };
         tokio::spawn(sweeping(app.clone(), public_url));
+        tokio::spawn(purging(app.clone(), settings.keep_ms));
         super::listen::serve(listener, router(app), stopped()).await;
         Ok(())
     });
@@ -318,6 +323,11 @@ async fn addressee(app: &App, option: &str, to: Option<&str>) -> Result<(), Refu
     ))
 }
 
+/// Whether a step's widget asks for a secret: a text question's `secret`.
+fn is_secret(kind: &str, view: &Json_) -> bool {
+    kind == "text" && view["request"]["secret"] == true
+}
+
 /// The widget kinds a step may be, each with the reader of its replies.
 fn reader(kind: &str) -> Option<fn(&Json_) -> bool> {
     use interview_host::ui::web_wire as w;
@@ -359,6 +369,18 @@ async fn sweeping(app: App, public_url: String) {
                 .await;
             });
         }
+    }
+}
+
+/// Every [`PURGE`]: the secret replies of closed questions are erased, and the questions
+/// closed longer than `keep_ms` ago are forgotten, with the audit's lines as old.
+async fn purging(app: App, keep_ms: i64) {
+    let mut tick = tokio::time::interval(PURGE);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let before = super::store::now_ms().saturating_sub(keep_ms);
+        let _ = blocking(&app, move |store| store.purge(before)).await;
     }
 }
 
@@ -442,6 +464,7 @@ async fn post_step(
         from: body.from,
         folder: body.folder,
         to,
+        secret: is_secret(&body.kind, &body.view),
         kind: body.kind,
         view: body.view,
         after: body.after,

@@ -89,8 +89,12 @@ pub struct StepPost {
     /// The widget's frame and request, as the local web page gets them.
     pub view: Json,
     /// The step this asker last put up in this run; `None` for its first, which may find the
-    /// step it put up before it (or the server) restarted.
+    /// step it put up before it (or the server) restarted. Posting after a step says the asker
+    /// has its reply: a secret one is erased then.
     pub after: Option<i64>,
+    /// The widget asks for a secret (a text question's `secret`): its reply is held only until
+    /// the asker has it, and the audit says only that it was given.
+    pub secret: bool,
     /// How long the question waits for a person; `None`: as long as its asker does.
     pub deadline: Option<Deadline>,
 }
@@ -286,6 +290,10 @@ pub trait Store: Send + Sync {
     fn add_hook(&self, hook: &Hook) -> Result<(), String>;
     /// Every webhook, oldest first.
     fn hooks(&self) -> Result<Vec<Hook>, String>;
+    /// Erases the secret replies of closed questions (their askers have them, or never will),
+    /// and forgets the questions closed before `before` (ms since the epoch), with their steps
+    /// and notices, and the audit's lines from before it.
+    fn purge(&self, before: i64) -> Result<(), String>;
     /// Removes the webhooks at `url`; how many.
     fn remove_hook(&self, url: &str) -> Result<usize, String>;
     /// At most `limit` notices due at `now`, each leased to this caller for [`NOTICE_LEASE`]
@@ -323,6 +331,32 @@ const PLAY_BACK: &str = "INSERT INTO steps (question, seq, kind, view, asked_at,
 
 /// Takes question `?1`'s answers over for question `?2`, unless another took them first.
 const TAKE_OVER: &str = "UPDATE questions SET taken_by = ?2 WHERE id = ?1 AND taken_by IS NULL";
+
+/// Erases the secret replies of question `?1` up to step `?2`: its asker has them.
+const ERASE_SECRETS: &str = "UPDATE steps SET reply = NULL
+     WHERE question = ?1 AND secret AND seq <= ?2 AND reply IS NOT NULL";
+
+/// Erases the secret replies of every closed question.
+const ERASE_CLOSED_SECRETS: &str = "UPDATE steps SET reply = NULL
+     WHERE secret AND reply IS NOT NULL
+       AND question IN (SELECT id FROM questions WHERE closed_at IS NOT NULL)";
+
+/// What is forgotten of the questions closed before `?1`, in this order (what refers to a
+/// question goes first), and of the audit from before it.
+const PURGE: [&str; 4] = [
+    "DELETE FROM notices WHERE question IN (SELECT id FROM questions WHERE closed_at < ?1)",
+    "DELETE FROM steps WHERE question IN (SELECT id FROM questions WHERE closed_at < ?1)",
+    "DELETE FROM questions WHERE closed_at < ?1",
+    "DELETE FROM audit WHERE at < ?1",
+];
+
+/// What the audit keeps of a reply: a secret's only that it was given.
+fn reply_detail(reply: &Json, secret: bool) -> Json {
+    match secret {
+        true => serde_json::json!({"secret": "given"}),
+        false => reply.clone(),
+    }
+}
 
 /// Withdraws the open questions whose asker was last heard from before `?2`, at `?1`; their
 /// ids.
@@ -509,7 +543,7 @@ fn silent_detail() -> Json {
 }
 
 fn step_detail(post: &StepPost) -> Json {
-    serde_json::json!({"kind": post.kind, "view": post.view})
+    serde_json::json!({"kind": post.kind, "view": post.view, "secret": post.secret})
 }
 
 /// Now, in ms since the epoch.

@@ -12,6 +12,11 @@ ALTER TABLE questions
     ADD COLUMN IF NOT EXISTS again_of BIGINT,
     ADD COLUMN IF NOT EXISTS resumed BOOLEAN NOT NULL DEFAULT FALSE,
     ADD COLUMN IF NOT EXISTS taken_by BIGINT;
+-- A step that asks for a secret: its reply is erased once its asker has it (or will never
+-- have it), and the audit never holds it.
+ALTER TABLE steps ADD COLUMN IF NOT EXISTS secret BOOLEAN NOT NULL DEFAULT FALSE;
+CREATE INDEX IF NOT EXISTS secrets ON steps (question) WHERE secret AND reply IS NOT NULL;
+CREATE INDEX IF NOT EXISTS closed ON questions (closed_at);
 DROP INDEX IF EXISTS open_question;
 CREATE UNIQUE INDEX IF NOT EXISTS open_run ON questions (agent, key, run)
     WHERE closed_at IS NULL;

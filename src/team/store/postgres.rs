@@ -221,9 +221,9 @@ fn put_step(
         )?
         .get(0);
     tx.execute(
-        "INSERT INTO steps (question, seq, kind, view, asked_at)
-         VALUES ($1, $2, $3, $4, $5)",
-        &[&question, &seq, &post.kind, &view, &now_ms()],
+        "INSERT INTO steps (question, seq, kind, view, asked_at, secret)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+        &[&question, &seq, &post.kind, &view, &now_ms(), &post.secret],
     )?;
     let at = Posted { question, seq };
     audit(
@@ -413,6 +413,9 @@ impl Store for Postgres {
                         "UPDATE questions SET seen_at = $2 WHERE id = $1",
                         &[&id, &now],
                     )?;
+                    if let Some(after) = post.after {
+                        tx.execute(&pg(ERASE_SECRETS), &[&id, &after])?;
+                    }
                     id
                 }
                 None => match open_question(tx, agent, post, address, now)? {
@@ -507,7 +510,21 @@ impl Store for Postgres {
                     ],
                 )? == 1;
             if taken {
-                audit(tx, "answered", &person.name, Some(address), Some(at), reply)?;
+                let secret: bool = tx
+                    .query_one(
+                        "SELECT secret FROM steps WHERE question = $1 AND seq = $2",
+                        &[&at.question, &at.seq],
+                    )?
+                    .get(0);
+                let detail = reply_detail(reply, secret);
+                audit(
+                    tx,
+                    "answered",
+                    &person.name,
+                    Some(address),
+                    Some(at),
+                    &detail,
+                )?;
                 return Ok(Answered::Accepted);
             }
             let first = tx.query_one(
@@ -535,6 +552,7 @@ impl Store for Postgres {
                 &[&question, &agent, &now_ms(), &status],
             )?;
             if closed > 0 {
+                tx.execute(&pg(ERASE_SECRETS), &[&question, &i64::MAX])?;
                 let at = Posted { question, seq: 0 };
                 let detail = json!({"status": status});
                 audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
@@ -667,6 +685,16 @@ impl Store for Postgres {
                         audit(tx, "expired", "server", None, at, &due.expired_detail())?;
                     }
                 }
+            }
+            Ok(())
+        })
+    }
+
+    fn purge(&self, before: i64) -> Result<(), String> {
+        self.run(|tx| {
+            tx.execute(ERASE_CLOSED_SECRETS, &[])?;
+            for sql in PURGE {
+                tx.execute(&pg(sql), &[&before])?;
             }
             Ok(())
         })

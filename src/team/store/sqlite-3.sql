@@ -11,6 +11,11 @@ ALTER TABLE questions ADD COLUMN seen_at INTEGER;
 ALTER TABLE questions ADD COLUMN again_of INTEGER;
 ALTER TABLE questions ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE questions ADD COLUMN taken_by INTEGER;
+-- A step that asks for a secret: its reply is erased once its asker has it (or will never
+-- have it), and the audit never holds it.
+ALTER TABLE steps ADD COLUMN secret INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS secrets ON steps (question) WHERE secret AND reply IS NOT NULL;
+CREATE INDEX IF NOT EXISTS closed ON questions (closed_at);
 DROP INDEX IF EXISTS open_question;
 CREATE UNIQUE INDEX IF NOT EXISTS open_run ON questions (agent, key, run)
     WHERE closed_at IS NULL;

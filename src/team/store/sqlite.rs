@@ -34,6 +34,8 @@ impl Sqlite {
             .busy_timeout(Duration::from_secs(10))
             .and_then(|()| db.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|()| db.pragma_update(None, "synchronous", "FULL"))
+            // An erased secret's bytes are overwritten, not left in a free page.
+            .and_then(|()| db.pragma_update(None, "secure_delete", "ON"))
             .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
             .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
         if layout > LAYOUT {
@@ -145,9 +147,9 @@ fn put_step(
         |row| row.get(0),
     )?;
     tx.execute(
-        "INSERT INTO steps (question, seq, kind, view, asked_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![question, seq, post.kind, view, now_ms()],
+        "INSERT INTO steps (question, seq, kind, view, asked_at, secret)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![question, seq, post.kind, view, now_ms(), post.secret],
     )?;
     let at = Posted { question, seq };
     audit(
@@ -349,6 +351,9 @@ impl Store for Sqlite {
                         "UPDATE questions SET seen_at = ?2 WHERE id = ?1",
                         params![id, now],
                     )?;
+                    if let Some(after) = post.after {
+                        tx.execute(ERASE_SECRETS, params![id, after])?;
+                    }
                     id
                 }
                 None => open_question(tx, agent, post, address, now)?,
@@ -437,7 +442,20 @@ impl Store for Sqlite {
                     ],
                 )? == 1;
             if taken {
-                audit(tx, "answered", &person.name, Some(address), Some(at), reply)?;
+                let secret: bool = tx.query_row(
+                    "SELECT secret FROM steps WHERE question = ?1 AND seq = ?2",
+                    params![at.question, at.seq],
+                    |row| row.get(0),
+                )?;
+                let detail = reply_detail(reply, secret);
+                audit(
+                    tx,
+                    "answered",
+                    &person.name,
+                    Some(address),
+                    Some(at),
+                    &detail,
+                )?;
                 return Ok(Answered::Accepted);
             }
             let first: (Option<String>, Option<i64>) = tx.query_row(
@@ -466,6 +484,7 @@ impl Store for Sqlite {
                 params![question, agent, now_ms(), status],
             )?;
             if closed > 0 {
+                tx.execute(ERASE_SECRETS, params![question, i64::MAX])?;
                 let at = Posted { question, seq: 0 };
                 let detail = json!({"status": status});
                 audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
@@ -629,6 +648,16 @@ impl Store for Sqlite {
                         audit(tx, "expired", "server", None, at, &due.expired_detail())?;
                     }
                 }
+            }
+            Ok(())
+        })
+    }
+
+    fn purge(&self, before: i64) -> Result<(), String> {
+        self.write(|tx| {
+            tx.execute(ERASE_CLOSED_SECRETS, [])?;
+            for sql in PURGE {
+                tx.execute(sql, params![before])?;
             }
             Ok(())
         })

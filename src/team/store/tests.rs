@@ -24,6 +24,7 @@ pub(super) fn post(key: &str, prompt: &str, after: Option<i64>, to: Option<&str>
         kind: "text".into(),
         view: json!({"frame": {"prompt": prompt}, "request": {}}),
         after,
+        secret: false,
         deadline: None,
     }
 }
@@ -652,3 +653,70 @@ fn post_to_anyone(key: &str) -> StepPost {
 /// A PostgreSQL database of a test's own (shared with the end-to-end tests).
 #[path = "../../../tests/common/postgres.rs"]
 mod scratch;
+
+#[test]
+fn a_secret_reply_is_erased_once_its_asker_has_it_and_the_audit_never_holds_it() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let secret = |key: &str, after| StepPost {
+            secret: true,
+            ..post(key, "Token?", after, None)
+        };
+        let at = store.post_step("ci", &secret("k", None), "a").unwrap();
+        let given = json!({"submitted": "hunter2"});
+        store.answer(&ann, at, &given, "b").unwrap();
+        assert!(matches!(
+            store.reply("ci", at).unwrap(),
+            ReplyState::Replied { reply, .. } if reply == given
+        ));
+        // The asker puts up its next step: it has the reply, which goes.
+        store
+            .post_step("ci", &post("k", "Next?", Some(at.seq), None), "a")
+            .unwrap();
+        assert!(!matches!(
+            store.reply("ci", at).unwrap(),
+            ReplyState::Replied { .. }
+        ));
+        // A secret nobody took (its asker withdrew) goes at the next purge.
+        let other = store.post_step("ci", &secret("k2", None), "a").unwrap();
+        store.answer(&ann, other, &given, "b").unwrap();
+        store
+            .finish("ci", other.question, "withdrawn", "a")
+            .unwrap();
+        store.purge(0).unwrap();
+        assert!(!matches!(
+            store.reply("ci", other).unwrap(),
+            ReplyState::Replied { .. }
+        ));
+        let audit = serde_json::to_string(
+            &events(store, "answered")
+                .iter()
+                .map(|e| e.detail.clone())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert!(!audit.contains("hunter2"), "{audit}");
+        assert!(audit.contains("given"), "{audit}");
+    });
+}
+
+#[test]
+fn questions_closed_before_the_retention_and_old_audit_lines_are_forgotten() {
+    on_every_store(|store| {
+        let at = store
+            .post_step("ci", &post("k", "Name?", None, None), "a")
+            .unwrap();
+        store.finish("ci", at.question, "finished", "a").unwrap();
+        let open = store
+            .post_step("ci", &post("k2", "Open?", None, None), "a")
+            .unwrap();
+        store.purge(now_ms() + 1).unwrap();
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Unknown);
+        assert_eq!(
+            store.reply("ci", open).unwrap(),
+            ReplyState::Waiting,
+            "open: kept"
+        );
+        assert!(store.audit(0).unwrap().is_empty());
+    });
+}
