@@ -1247,3 +1247,74 @@ fn a_secret_answer_reaches_its_asker_and_is_kept_nowhere_after() {
     assert!(!printed.contains("s3cr3t-value-42"), "{printed}");
     assert!(printed.contains(r#""secret":"given""#), "{printed}");
 }
+
+#[test]
+fn a_db_path_that_is_not_a_team_inbox_is_never_touched_nor_made() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).display().to_string();
+    fn everything(db: &str) -> [Vec<&str>; 5] {
+        [
+            vec!["inbox", "serve", "--db", db, "--listen", "127.0.0.1:0"],
+            vec!["inbox", "token", "add", "--db", db, "--agent", "ci"],
+            vec!["inbox", "token", "list", "--db", db],
+            vec!["inbox", "hook", "list", "--db", db],
+            vec!["inbox", "audit", "--db", db],
+        ]
+    }
+    // A copy of a file that is no database: not made private, not written.
+    let passwd = file("passwd");
+    std::fs::write(&passwd, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    std::fs::set_permissions(&passwd, std::fs::Permissions::from_mode(0o644)).unwrap();
+    for args in everything(&passwd) {
+        let output = interview(&args);
+        assert_eq!(output.status.code(), Some(4), "{args:?}");
+        let said = common::stderr(&output);
+        assert!(said.contains("not an SQLite database"), "{args:?}: {said}");
+    }
+    let meta = std::fs::metadata(&passwd).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o644);
+    assert_eq!(
+        std::fs::read_to_string(&passwd).unwrap(),
+        "root:x:0:0:root:/root:/bin/bash\n"
+    );
+
+    // Another program's SQLite database: read nowhere, changed nowhere.
+    let other = file("app.sqlite3");
+    let app = rusqlite::Connection::open(&other).unwrap();
+    app.execute_batch("CREATE TABLE accounts (id INTEGER); PRAGMA user_version = 7;")
+        .unwrap();
+    drop(app);
+    let before = std::fs::read(&other).unwrap();
+    for args in everything(&other) {
+        let output = interview(&args);
+        assert_eq!(output.status.code(), Some(4), "{args:?}");
+        assert!(
+            common::stderr(&output).contains("another program's SQLite database"),
+            "{args:?}: {}",
+            common::stderr(&output)
+        );
+    }
+    assert_eq!(std::fs::read(&other).unwrap(), before, "the file changed");
+    assert!(!dir.path().join("app.sqlite3-wal").exists());
+
+    // A path that names nothing: only `token add` makes a database there.
+    let typo = file("tema.sqlite3");
+    for args in everything(&typo)
+        .into_iter()
+        .filter(|a| a[1] != "token" || a[2] != "add")
+    {
+        let output = interview(&args);
+        assert_eq!(output.status.code(), Some(4), "{args:?}");
+        assert!(
+            common::stderr(&output).contains("no team inbox database at"),
+            "{args:?}: {}",
+            common::stderr(&output)
+        );
+        assert!(!std::path::Path::new(&typo).exists(), "{args:?} made it");
+    }
+    let made = interview(&["inbox", "token", "add", "--db", &typo, "--agent", "ci"]);
+    assert!(made.status.success(), "{}", common::stderr(&made));
+    let listed = interview(&["inbox", "token", "list", "--db", &typo]);
+    assert!(listed.status.success(), "{}", common::stderr(&listed));
+}

@@ -7,7 +7,7 @@ use std::io::Write;
 use lexopt::Arg::{Long, Value};
 use serde_json::json;
 
-use super::store::{self, Holder, Hook, Kind};
+use super::store::{self, Access, Holder, Hook, Kind};
 
 const USAGE: &str = "\
 Usage:
@@ -21,7 +21,9 @@ Usage:
   interview inbox hook remove --db PATH URL
   interview inbox audit --db PATH [--since WHEN]
 
---db          the database: an SQLite file (created if missing), or postgres://…
+--db          the database: an SQLite file, or postgres://…; `token add` makes one (where
+              there is none, or in an empty database), the other commands use one; a file
+              or database of another program's is refused and left as it was
 --listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
 --public-url  the address people open, for the links in webhooks' messages
               (default: http://ADDRESS, as listened on)
@@ -89,7 +91,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let words: Vec<&str> = std::iter::once(first.as_str())
         .chain(words.iter().map(String::as_str))
         .collect();
-    let open = || store::open(&db).map_err(|e| (4, e));
+    let open = |access| store::open(&db, access).map_err(|e| (4, e));
     match words.as_slice() {
         ["serve"] => {
             let listen = listen.as_deref().unwrap_or("127.0.0.1:8470");
@@ -123,7 +125,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 hosts,
                 keep_ms,
             };
-            super::server::run(settings, open()?).map_err(|e| (4, e))
+            super::server::run(settings, open(Access::Write)?).map_err(|e| (4, e))
         }
         ["token", "add"] => {
             let holder = match (person, agent) {
@@ -149,7 +151,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 valid_name(group).map_err(usage)?;
             }
             let token = super::token::generate().map_err(|e| (4, e))?;
-            open()?
+            open(Access::Create)?
                 .add_token(&super::token::hash(&token), &holder)
                 .map_err(|e| (4, e))?;
             // The token is said once, on stdout, for a script to keep; it is not stored.
@@ -158,7 +160,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
         }
         ["token", "list"] => {
             let mut out = std::io::stdout().lock();
-            for entry in open()?.tokens().map_err(|e| (4, e))? {
+            for entry in open(Access::Read)?.tokens().map_err(|e| (4, e))? {
                 let line = json!({
                     "name": entry.holder.name, "kind": entry.holder.kind.as_str(),
                     "groups": entry.holder.groups, "hash": entry.hash_prefix,
@@ -169,7 +171,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
             Ok(())
         }
-        ["token", "revoke", name] => match open()?.revoke(name).map_err(|e| (4, e))? {
+        ["token", "revoke", name] => match open(Access::Write)?.revoke(name).map_err(|e| (4, e))? {
             0 => Err((4, format!("no live token of '{name}' to revoke"))),
             n => {
                 eprintln!("interview: revoked {n} token(s) of '{name}'");
@@ -191,11 +193,11 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 url: (*url).to_owned(),
                 created_at: store::now_ms(),
             };
-            open()?.add_hook(&hook).map_err(|e| (4, e))
+            open(Access::Write)?.add_hook(&hook).map_err(|e| (4, e))
         }
         ["hook", "list"] => {
             let mut out = std::io::stdout().lock();
-            for hook in open()?.hooks().map_err(|e| (4, e))? {
+            for hook in open(Access::Read)?.hooks().map_err(|e| (4, e))? {
                 let line = json!({
                     "for": hook.addressed, "url": hook.url,
                     "created_at": timestamp(hook.created_at),
@@ -204,20 +206,22 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
             Ok(())
         }
-        ["hook", "remove", url] => match open()?.remove_hook(url).map_err(|e| (4, e))? {
-            0 => Err((4, "no webhook at that URL".into())),
-            n => {
-                eprintln!("interview: removed {n} webhook(s)");
-                Ok(())
+        ["hook", "remove", url] => {
+            match open(Access::Write)?.remove_hook(url).map_err(|e| (4, e))? {
+                0 => Err((4, "no webhook at that URL".into())),
+                n => {
+                    eprintln!("interview: removed {n} webhook(s)");
+                    Ok(())
+                }
             }
-        },
+        }
         ["audit"] => {
             let since = match since {
                 Some(since) => parse_since(&since).map_err(usage)?,
                 None => 0,
             };
             let mut out = std::io::stdout().lock();
-            for entry in open()?.audit(since).map_err(|e| (4, e))? {
+            for entry in open(Access::Read)?.audit(since).map_err(|e| (4, e))? {
                 let line = json!({
                     "at": timestamp(entry.at), "event": entry.event, "actor": entry.actor,
                     "address": entry.address, "question": entry.question, "step": entry.seq,

@@ -498,12 +498,39 @@ impl Due {
     }
 }
 
-/// Opens the store `db` names: a `postgres://` (or `postgresql://`) URL, else an SQLite file.
-pub fn open(db: &str) -> Result<Box<dyn Store>, String> {
+/// What a command may do to the database it is given. A database is first identified as a
+/// team inbox's (or as empty, for `Create`): another program's, or a file that is no database,
+/// is left exactly as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Create it when there is none (`inbox token add`, the first command of a set-up).
+    Create,
+    /// Use one that exists, bringing it up to this version's layout (`inbox serve`, the
+    /// commands that change tokens and hooks).
+    Write,
+    /// Read one that exists, at this version's layout, changing nothing (`inbox audit`,
+    /// `token list`, `hook list`).
+    Read,
+}
+
+/// Why there is no database to use, in a sentence that says how to make one.
+fn missing(shown: &str) -> String {
+    format!(
+        "there is no team inbox database at {shown} (a mistyped path?): `interview inbox token \
+         add --db {shown} …` creates one"
+    )
+}
+
+/// Opens the store `db` names, as `access` allows: a `postgres://` (or `postgresql://`) URL,
+/// else an SQLite file.
+pub fn open(db: &str, access: Access) -> Result<Box<dyn Store>, String> {
     if db.starts_with("postgres://") || db.starts_with("postgresql://") {
-        return Ok(Box::new(postgres::Postgres::open(db)?));
+        return Ok(Box::new(postgres::Postgres::open(db, access)?));
     }
-    Ok(Box::new(sqlite::Sqlite::open(std::path::Path::new(db))?))
+    Ok(Box::new(sqlite::Sqlite::open(
+        std::path::Path::new(db),
+        access,
+    )?))
 }
 
 /// A token holder's groups, as kept: comma-separated.

@@ -54,8 +54,10 @@ fn db_error(error: ::postgres::Error) -> String {
 }
 
 impl Postgres {
-    /// Connects to `url` and creates the tables there if they are missing.
-    pub fn open(url: &str) -> Result<Postgres, String> {
+    /// Connects to `url` and, as `access` allows, creates the tables in an empty database or
+    /// brings a team inbox's up to this layout. A database with tables of another program's
+    /// is left as it was.
+    pub fn open(url: &str, access: Access) -> Result<Postgres, String> {
         let store = Postgres {
             url: url.to_owned(),
             pool: Mutex::new(Pool::default()),
@@ -77,7 +79,35 @@ impl Postgres {
             .transpose()
             .map_err(db_error)?
             .and_then(|row| row.get(0));
+        if layout.is_none() {
+            // Not a team inbox's: only an empty database is made one, and only on purpose.
+            let tables: i64 = tx
+                .query_one(
+                    "SELECT count(*) FROM information_schema.tables
+                     WHERE table_schema = current_schema()",
+                    &[],
+                )
+                .map_err(db_error)?
+                .get(0);
+            if tables > 0 {
+                return Err(
+                    "that PostgreSQL database holds another program's tables, not a team \
+                     inbox's: it is left as it was; give the inbox a database of its own"
+                        .into(),
+                );
+            }
+            if access != Access::Create {
+                return Err(missing("that PostgreSQL database"));
+            }
+        }
         match layout {
+            Some(layout) if layout != LAYOUT && access == Access::Read => {
+                return Err(format!(
+                    "the team inbox's database is at layout {layout}, and this version reads \
+                     layout {LAYOUT}: `interview inbox serve` of this version brings it up (or \
+                     use the version that wrote it)"
+                ));
+            }
             Some(layout) if layout > LAYOUT => {
                 return Err(format!(
                     "the team inbox's database was written by a newer interview (layout \

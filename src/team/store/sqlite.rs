@@ -22,10 +22,99 @@ pub struct Sqlite {
     db: Mutex<Connection>,
 }
 
+/// The team inbox's mark in an SQLite file's header (`PRAGMA application_id`): "intv".
+const APPLICATION_ID: i32 = 0x696e_7476;
+
+/// What a file at the database's path is, read from its first bytes without opening it.
+#[derive(Debug, PartialEq)]
+enum Found {
+    /// Nothing there.
+    Nothing,
+    /// An empty file, or an SQLite database with no table: nobody's yet.
+    Empty,
+    /// A team inbox's database.
+    Ours,
+    /// Something else, and what it is.
+    Foreign(String),
+}
+
+/// Identifies the file at `path` before anything touches it: its header says whether it is an
+/// SQLite database and whose (its application id); one written before the id was set is known
+/// by its tables, read without writing.
+fn identify(path: &Path) -> Result<Found, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Nothing),
+        Err(e) => return Err(format!("cannot read {shown}: {e}")),
+    };
+    if !meta.is_file() {
+        return Ok(Found::Foreign("not a regular file".into()));
+    }
+    let mut header = [0u8; 100];
+    let read = std::fs::File::open(path)
+        .and_then(|mut file| file.read(&mut header))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if read == 0 {
+        return Ok(Found::Empty);
+    }
+    if read < 100 || &header[..16] != b"SQLite format 3\0" {
+        return Ok(Found::Foreign("not an SQLite database".into()));
+    }
+    let id = i32::from_be_bytes([header[68], header[69], header[70], header[71]]);
+    if id == APPLICATION_ID {
+        return Ok(Found::Ours);
+    }
+    if id != 0 {
+        return Ok(Found::Foreign(format!(
+            "another program's SQLite database (application id {id:#x})"
+        )));
+    }
+    let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    let tables: Vec<String> = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .and_then(|mut query| {
+            query
+                .query_map([], |row| row.get(0))?
+                .collect::<rusqlite::Result<_>>()
+        })
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    // Written by an interview from before the application id.
+    let ours = ["tokens", "questions", "steps", "audit"];
+    Ok(match tables.is_empty() {
+        true => Found::Empty,
+        false if ours.iter().all(|t| tables.iter().any(|found| found == t)) => Found::Ours,
+        false => Found::Foreign("another program's SQLite database".into()),
+    })
+}
+
 impl Sqlite {
-    /// Opens (or creates, readable by this user only) the database at `path`.
-    pub fn open(path: &Path) -> Result<Sqlite, String> {
+    /// Opens the database at `path` as `access` allows, once it is known to be a team inbox's:
+    /// created (readable by this user only) for `Create` where there is none, or where the
+    /// file is empty; read only, changing nothing, for `Read`.
+    pub fn open(path: &Path, access: Access) -> Result<Sqlite, String> {
         let shown = path.display();
+        match (identify(path)?, access) {
+            (Found::Ours, _) | (Found::Nothing | Found::Empty, Access::Create) => {}
+            (Found::Nothing, _) => return Err(missing(&shown.to_string())),
+            (Found::Empty, _) => {
+                return Err(format!(
+                    "{shown} holds no team inbox yet: `interview inbox token add --db {shown} …` \
+                     makes it one"
+                ));
+            }
+            (Found::Foreign(what), _) => {
+                return Err(format!(
+                    "{shown} is {what}, not a team inbox's database: it is left as it was; give \
+                     the inbox a file of its own"
+                ));
+            }
+        }
+        if access == Access::Read {
+            return Sqlite::read_only(path);
+        }
         let db = Connection::open(path)
             .map_err(|e| format!("cannot open the team inbox's database {shown}: {e}"))?;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
@@ -63,10 +152,31 @@ impl Sqlite {
                     tx.execute_batch(include_str!("sqlite-3.sql"))?;
                 }
                 tx.pragma_update(None, "user_version", LAYOUT)?;
+                tx.pragma_update(None, "application_id", APPLICATION_ID)?;
                 tx.commit()
             })
             .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
             return Ok(Sqlite { db: Mutex::new(db) });
+        }
+        Ok(Sqlite { db: Mutex::new(db) })
+    }
+
+    /// The database at `path`, known to be a team inbox's, for reading only: nothing is
+    /// written to it, its layout included, which must be this version's.
+    fn read_only(path: &Path) -> Result<Sqlite, String> {
+        let shown = path.display();
+        let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|e| format!("cannot open the team inbox's database {shown}: {e}"))?;
+        let layout: i64 = db
+            .busy_timeout(Duration::from_secs(10))
+            .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
+            .map_err(|e| format!("cannot read the team inbox's database {shown}: {e}"))?;
+        if layout != LAYOUT {
+            return Err(format!(
+                "the team inbox's database {shown} is at layout {layout}, and this version reads \
+                 layout {LAYOUT}: `interview inbox serve` of this version brings it up (or use \
+                 the version that wrote it)"
+            ));
         }
         Ok(Sqlite { db: Mutex::new(db) })
     }
@@ -778,7 +888,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("team.sqlite3");
         let at = {
-            let store = Sqlite::open(&path).unwrap();
+            let store = Sqlite::open(&path, Access::Create).unwrap();
             let at = store
                 .post_step(
                     "ci",
@@ -792,7 +902,7 @@ mod tests {
                 .unwrap();
             at
         };
-        let store = Sqlite::open(&path).unwrap();
+        let store = Sqlite::open(&path, Access::Write).unwrap();
         assert!(matches!(
             store.reply("ci", at).unwrap(),
             ReplyState::Replied { .. }
@@ -814,7 +924,7 @@ mod tests {
         .unwrap();
         old.pragma_update(None, "user_version", 1).unwrap();
         drop(old);
-        let store = Sqlite::open(&path).unwrap();
+        let store = Sqlite::open(&path, Access::Write).unwrap();
         // The question layout 1 left open for a later run is closed: this run's is new.
         let post = crate::team::store::tests::post("k", "Name?", None, None);
         let at = store.post_step("ci", &post, "a").unwrap();
@@ -831,7 +941,7 @@ mod tests {
         assert!(store.hooks().unwrap().is_empty());
         drop(store);
         // Opened again at its layout: nothing to do, and nothing lost.
-        let store = Sqlite::open(&path).unwrap();
+        let store = Sqlite::open(&path, Access::Write).unwrap();
         assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
     }
 
@@ -843,7 +953,7 @@ mod tests {
             .unwrap()
             .pragma_update(None, "user_version", 9)
             .unwrap();
-        let error = Sqlite::open(&path).err().unwrap();
+        let error = Sqlite::open(&path, Access::Create).err().unwrap();
         assert!(error.contains("newer interview (layout 9)"), "{error}");
     }
 }

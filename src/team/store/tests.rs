@@ -32,9 +32,9 @@ pub(super) fn post(key: &str, prompt: &str, after: Option<i64>, to: Option<&str>
 /// Runs `case` on a fresh SQLite store, and on a fresh PostgreSQL database when one is given.
 fn on_every_store(case: fn(&dyn Store)) {
     let dir = tempfile::tempdir().unwrap();
-    case(&sqlite::Sqlite::open(&dir.path().join("team.sqlite3")).unwrap());
+    case(&sqlite::Sqlite::open(&dir.path().join("team.sqlite3"), Access::Create).unwrap());
     if let Some(database) = scratch::Database::create() {
-        case(&postgres::Postgres::open(&database.url).unwrap());
+        case(&postgres::Postgres::open(&database.url, Access::Create).unwrap());
     }
 }
 
@@ -399,7 +399,7 @@ fn a_postgres_database_of_layout_1_is_brought_to_this_layout_and_then_left_alone
          INSERT INTO questions (key, agent, asker, asked_at) VALUES ('k', 'ci', '{}', 1);",
     )
     .unwrap();
-    let store = postgres::Postgres::open(&database.url).unwrap();
+    let store = postgres::Postgres::open(&database.url, Access::Write).unwrap();
     // The question layout 1 left open is closed: no later run is handed what was said to it.
     let at = store
         .post_step("ci", &post("k", "Name?", None, None), "a")
@@ -420,7 +420,7 @@ fn a_postgres_database_of_layout_1_is_brought_to_this_layout_and_then_left_alone
         .unwrap();
     let (opened, waited) = std::sync::mpsc::channel();
     let url = database.url.clone();
-    std::thread::spawn(move || opened.send(postgres::Postgres::open(&url).is_ok()));
+    std::thread::spawn(move || opened.send(postgres::Postgres::open(&url, Access::Write).is_ok()));
     let opened = waited.recv_timeout(std::time::Duration::from_secs(10));
     busy.rollback().unwrap();
     assert_eq!(opened, Ok(true), "opening waited on the table, or failed");
@@ -719,4 +719,36 @@ fn questions_closed_before_the_retention_and_old_audit_lines_are_forgotten() {
         );
         assert!(store.audit(0).unwrap().is_empty());
     });
+}
+
+#[test]
+fn a_postgres_database_of_another_program_or_none_yet_is_left_as_it_is() {
+    let Some(database) = scratch::Database::create() else {
+        return;
+    };
+    // Empty: only made a team inbox's on purpose.
+    for access in [Access::Write, Access::Read] {
+        let refused = postgres::Postgres::open(&database.url, access)
+            .err()
+            .unwrap();
+        assert!(refused.contains("no team inbox database"), "{refused}");
+    }
+    let mut other = ::postgres::Client::connect(&database.url, ::postgres::NoTls).unwrap();
+    other
+        .batch_execute("CREATE TABLE accounts (id BIGINT)")
+        .unwrap();
+    for access in [Access::Create, Access::Write, Access::Read] {
+        let refused = postgres::Postgres::open(&database.url, access)
+            .err()
+            .unwrap();
+        assert!(refused.contains("another program's tables"), "{refused}");
+    }
+    let tables: i64 = other
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 1, "nothing was created");
 }
