@@ -1318,3 +1318,19 @@ fn a_db_path_that_is_not_a_team_inbox_is_never_touched_nor_made() {
     let listed = interview(&["inbox", "token", "list", "--db", &typo]);
     assert!(listed.status.success(), "{}", common::stderr(&listed));
 }
+
+#[test]
+fn the_database_can_be_named_by_an_environment_variable_and_kept_off_the_command_line() {
+    let team = Team::new();
+    let output = common::interview()
+        .args(["inbox", "token", "list", "--db-env", "TEAM_DB"])
+        .env("TEAM_DB", &team.db)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    let listed = String::from_utf8(output.stdout).unwrap();
+    assert!(listed.contains("\"ann\""), "{listed}");
+    let output = interview(&["inbox", "token", "list", "--db-env", "NO_SUCH_VARIABLE_SET"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("NO_SUCH_VARIABLE_SET"));
+}

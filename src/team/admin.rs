@@ -21,7 +21,11 @@ Usage:
   interview inbox hook remove --db PATH URL
   interview inbox audit --db PATH [--since WHEN]
 
---db          the database: an SQLite file, or postgres://…; `token add` makes one (where
+--db-env      the name of an environment variable that holds --db's value (a URL with its
+              password is then on no command line)
+--db          the database: an SQLite file, or postgres://… (what the URL leaves out comes
+              from PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGSERVICE and ~/.pgpass,
+              as for psql); `token add` makes one (where
               there is none, or in an empty database), the other commands use one; a file
               or database of another program's is refused and left as it was
 --listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
@@ -68,6 +72,12 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     while let Some(arg) = parser.next().map_err(|e| usage(e.to_string()))? {
         match arg {
             Long("db") => db = Some(value(&mut parser)?),
+            Long("db-env") => {
+                let name = value(&mut parser)?;
+                let url = std::env::var(&name)
+                    .map_err(|_| usage(format!("--db-env {name}: no such variable is set")))?;
+                db = Some(url);
+            }
             Long("listen") => listen = Some(value(&mut parser)?),
             Long("since") => since = Some(value(&mut parser)?),
             Long("public-url") => public_url = Some(value(&mut parser)?),

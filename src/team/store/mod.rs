@@ -8,6 +8,7 @@
 //! any of them on a blocking thread, and several servers can share one database: nothing that
 //! matters is kept in a server's memory.
 
+mod pgenv;
 pub mod postgres;
 pub mod sqlite;
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use ::postgres::{Client, NoTls, Transaction};
 use serde_json::{Value as Json, json};
 
+use super::pgenv;
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
@@ -23,7 +24,7 @@ const CONNECTIONS: usize = 24;
 
 /// The store in a PostgreSQL database.
 pub struct Postgres {
-    url: String,
+    config: ::postgres::Config,
     pool: Mutex<Pool>,
     /// Signalled when a connection is put back or closed.
     returned: Condvar,
@@ -54,12 +55,12 @@ fn db_error(error: ::postgres::Error) -> String {
 }
 
 impl Postgres {
-    /// Connects to `url` and, as `access` allows, creates the tables in an empty database or
-    /// brings a team inbox's up to this layout. A database with tables of another program's
-    /// is left as it was.
+    /// Connects to `url` (completed as libpq would from the environment, see [`pgenv`]) and,
+    /// as `access` allows, creates the tables in an empty database or brings a team inbox's
+    /// up to this layout. A database with tables of another program's is left as it was.
     pub fn open(url: &str, access: Access) -> Result<Postgres, String> {
         let store = Postgres {
-            url: url.to_owned(),
+            config: pgenv::config(url, &|name| std::env::var(name).ok())?,
             pool: Mutex::new(Pool::default()),
             returned: Condvar::new(),
         };
@@ -138,7 +139,7 @@ impl Postgres {
     }
 
     fn connect(&self) -> Result<Client, String> {
-        Client::connect(&self.url, NoTls).map_err(|e| {
+        self.config.connect(NoTls).map_err(|e| {
             // The URL may hold a password: it is not repeated.
             format!("cannot connect to the team inbox's PostgreSQL database: {e}")
         })
