@@ -574,6 +574,26 @@ fn serve_with_its_input_closed_at_once_gives_one_result_a_line_and_exits() {
     assert_eq!(results[0]["answer"], true);
 }
 
+#[test]
+fn silent_connections_to_the_inbox_keep_no_asker_waiting() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    // More than the inbox reads at once, none of them saying anything.
+    let silent: Vec<_> = (0..200).map(|_| socket(&place)).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let asker = place.asker(&["ask", &deploy()]);
+    inbox.wait("? Where to deploy?");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "asked after {:?}",
+        started.elapsed()
+    );
+    drop(silent);
+    answer_deploy(&mut inbox);
+    assert_eq!(finished(asker).1, 0);
+}
+
 /// The socket of the one inbox open in `place`.
 fn socket(place: &Place) -> std::os::unix::net::UnixStream {
     let path = std::fs::read_dir(place.0.path())

@@ -39,6 +39,10 @@ pub struct Desk {
     store: Mutex<Store>,
     next_asker: AtomicU64,
     askers: AtomicUsize,
+    /// The connections that have not said what they ask yet, oldest first: at
+    /// [`MOST_ASKERS`], the oldest is hung up on for a newcomer, so that silent connections
+    /// cannot keep an asker out.
+    silent: Mutex<VecDeque<(u64, UnixStream)>>,
 }
 
 #[derive(Default)]
@@ -132,12 +136,14 @@ impl Desk {
             store: Mutex::new(store),
             next_asker: AtomicU64::new(1),
             askers: AtomicUsize::new(0),
+            silent: Mutex::new(VecDeque::new()),
         }))
     }
 
     /// Accepts askers on `listener` until the process ends, each read on a thread of its own.
-    /// Out of file descriptors, it waits a moment rather than spin; out of threads, or at
-    /// [`MOST_ASKERS`], it hangs up on the newcomer.
+    /// Out of file descriptors, it waits a moment rather than spin. At [`MOST_ASKERS`], the
+    /// connection silent longest is hung up on for the newcomer; with none silent (every one
+    /// an asker waiting for its answer), or out of threads, the newcomer is hung up on.
     pub fn accept(self: &Arc<Self>, listener: UnixListener) {
         let desk = self.clone();
         std::thread::spawn(move || {
@@ -149,20 +155,41 @@ impl Desk {
                         continue;
                     }
                 };
-                if desk.askers.fetch_add(1, Ordering::SeqCst) >= MOST_ASKERS {
+                if desk.askers.fetch_add(1, Ordering::SeqCst) >= MOST_ASKERS
+                    && !desk.hang_up_on_the_silent()
+                {
                     desk.askers.fetch_sub(1, Ordering::SeqCst);
                     continue;
+                }
+                let id = desk.next_asker.fetch_add(1, Ordering::Relaxed);
+                if let Ok(clone) = stream.try_clone() {
+                    lock(&desk.silent).push_back((id, clone));
                 }
                 let serving = desk.clone();
                 let spawned = std::thread::Builder::new().spawn(move || {
                     let _counted = Counted(&serving.askers);
-                    serving.serve(stream);
+                    serving.serve(id, stream);
+                    serving.spoke(id);
                 });
                 if spawned.is_err() {
                     desk.askers.fetch_sub(1, Ordering::SeqCst);
                 }
             }
         });
+    }
+
+    /// Hangs up on the connection silent longest, if there is one.
+    fn hang_up_on_the_silent(&self) -> bool {
+        let oldest = lock(&self.silent).pop_front();
+        oldest.is_some_and(|(_, stream)| {
+            let _ = stream.shutdown(std::net::Shutdown::Both);
+            true
+        })
+    }
+
+    /// Connection `id` said what it asks (or ended): not silent any more.
+    fn spoke(&self, id: u64) {
+        lock(&self.silent).retain(|(silent, _)| *silent != id);
     }
 
     /// Where the person's journal of `run` is kept.
@@ -352,7 +379,7 @@ impl Desk {
     }
 
     /// Reads one asker: its question, then perhaps its withdrawal, until it hangs up.
-    fn serve(&self, stream: UnixStream) {
+    fn serve(&self, id: u64, stream: UnixStream) {
         if !wire::same_user(&stream) {
             return;
         }
@@ -374,9 +401,9 @@ impl Desk {
                 return;
             }
         };
+        self.spoke(id);
         let held = Held::new(ask);
         warn_of(lock(&self.store).hold(&held));
-        let id = self.next_asker.fetch_add(1, Ordering::Relaxed);
         let run = held.run.clone();
         self.add(held, Waiter { id, stream });
         reading.get_mut().until = None;
