@@ -145,7 +145,6 @@ fn a_request_the_sdk_cannot_read_is_answered_under_its_id_and_the_next_is_answer
         ),
         (nested.into_bytes(), json!(5), -32700, "recursion limit"),
         (b"hello".to_vec(), Json::Null, -32700, "Parse error"),
-        (b"[1, 2]".to_vec(), Json::Null, -32600, "batches"),
     ];
     for (n, (line, id, code, words)) in cases.into_iter().enumerate() {
         let reply = client.ask(&line);
@@ -154,6 +153,24 @@ fn a_request_the_sdk_cannot_read_is_answered_under_its_id_and_the_next_is_answer
         assert!(message.contains(words), "{reply}");
         client.still_answers(100 + n as u32);
     }
+    // A batch: every request in it answered under its id, every member that is no message
+    // under null, a notification not at all; in one array, as JSON-RPC answers a batch.
+    let batch = json!([{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}, 1,
+        {"jsonrpc": "2.0", "method": "notifications/progress"}]);
+    let replies = client.ask(batch.to_string().as_bytes());
+    let replies = replies.as_array().expect("an array answers a batch");
+    let ids: Vec<&Json> = replies.iter().map(|reply| &reply["id"]).collect();
+    assert_eq!(ids, [&json!(7), &Json::Null]);
+    for reply in replies {
+        assert_eq!(reply["error"]["code"], -32600, "{reply}");
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("batches")
+        );
+    }
+    client.still_answers(200);
     client.finish(&["line 1: Parse error", "\"params\" must be an object"]);
 }
 

@@ -48,6 +48,14 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(id, expected, "answered under another id");
                 }
             }
+            Verdict::Batch(refusals) => {
+                for refusal in refusals {
+                    let reply = refusal.reply();
+                    assert_eq!(reply["jsonrpc"], "2.0");
+                    assert!(reply["id"].is_string() || reply["id"].is_number(), "{reply}");
+                    assert_eq!(refusal.code, INVALID_REQUEST, "{reply}");
+                }
+            }
             Verdict::Message { message, id } => {
                 assert_eq!(message["jsonrpc"], "2.0", "{message}");
                 assert_eq!(id, &request_id, "{message}");

@@ -27,6 +27,10 @@ pub enum Verdict {
     Message { message: Json, id: Option<Json> },
     /// Not a message: answered with this error.
     Refused(Refusal),
+    /// A JSON-RPC batch, which MCP has not had since 2025-06-18: answered, as JSON-RPC 2.0
+    /// answers a batch, with an array holding an error for each request in it, under its id
+    /// (its notifications and responses get none; all of them, no array at all).
+    Batch(Vec<Refusal>),
     /// Nothing but white space, as between messages.
     Blank,
 }
@@ -86,13 +90,16 @@ pub fn next(input: &mut impl BufRead, limit: usize) -> std::io::Result<Option<Ve
 /// A line that is JSON: a message when it has JSON-RPC 2.0's shape (the shapes the SDK tells
 /// apart), else refused.
 fn judge(value: Json) -> Verdict {
-    let Json::Object(object) = value else {
-        return Verdict::Refused(Refusal {
-            id: Json::Null,
-            code: INVALID_REQUEST,
-            message: "Invalid Request: a message is a JSON object (batches are not supported)"
-                .into(),
-        });
+    let object = match value {
+        Json::Object(object) => object,
+        Json::Array(batch) if !batch.is_empty() => return Verdict::Batch(refused_batch(&batch)),
+        _ => {
+            return Verdict::Refused(Refusal {
+                id: Json::Null,
+                code: INVALID_REQUEST,
+                message: "Invalid Request: a message is a JSON object".into(),
+            });
+        }
     };
     // Only a request is answered under its id: a response's id is the server's own, and
     // echoing it would answer the client's request that happens to share it.
@@ -112,6 +119,35 @@ fn judge(value: Json) -> Verdict {
             message: format!("Invalid Request: {fault}"),
         }),
     }
+}
+
+/// The errors that answer a batch, as JSON-RPC 2.0 answers one: for each request in it, under
+/// its id; for each member that is no message, under a null id; for a notification or a
+/// response, none.
+fn refused_batch(batch: &[Json]) -> Vec<Refusal> {
+    batch
+        .iter()
+        .filter_map(|member| {
+            let id = match member.as_object() {
+                Some(object) if object.contains_key("method") => match object.get("id") {
+                    Some(id) if id.is_string() || id.is_number() => id.clone(),
+                    Some(_) => Json::Null,
+                    None => return None,
+                },
+                Some(object) if object.contains_key("result") || object.contains_key("error") => {
+                    return None;
+                }
+                _ => Json::Null,
+            };
+            Some(Refusal {
+                id,
+                code: INVALID_REQUEST,
+                message: "Invalid Request: batches are not part of MCP since 2025-06-18; send \
+                          each message on a line of its own"
+                    .into(),
+            })
+        })
+        .collect()
 }
 
 /// What keeps a JSON object from being a JSON-RPC 2.0 message.

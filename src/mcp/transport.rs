@@ -63,6 +63,23 @@ impl Reader {
             };
             let refusal = match verdict {
                 Verdict::Blank => continue,
+                Verdict::Batch(refusals) => {
+                    warn(&format!(
+                        "line {number}: a batch, each of its requests refused"
+                    ));
+                    if refusals.is_empty() {
+                        continue;
+                    }
+                    let replies: Vec<_> = refusals.iter().map(Refusal::reply).collect();
+                    let written = self
+                        .runtime
+                        .block_on(write_line(self.stdout.clone(), replies));
+                    if let Err(error) = written {
+                        warn(&format!("cannot write to standard output: {error}"));
+                        break;
+                    }
+                    continue;
+                }
                 Verdict::Refused(refusal) => refusal,
                 Verdict::Message { message, id } => {
                     match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(message) {
