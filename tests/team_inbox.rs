@@ -1174,7 +1174,7 @@ fn the_audit_writes_agent_text_with_its_invisible_and_control_characters_escaped
     let team = Team::new();
     let step = json!({"key": "k", "run": "r", "from": {"client": "ci\u{202e}txt.exe\u{9b}31m\u{200b}"},
         "folder": "/src\u{1b}]0;x\u{7}", "kind": "confirm",
-        "view": {"frame": {"prompt": "Ship?"}, "request": {"initial": null}}});
+        "view": confirm_view("Ship?")});
     let response = ureq::post(&format!("{}/api/steps", team.url))
         .set("authorization", &format!("Bearer {}", team.agent))
         .send_json(step);
@@ -1333,4 +1333,36 @@ fn the_database_can_be_named_by_an_environment_variable_and_kept_off_the_command
     let output = interview(&["inbox", "token", "list", "--db-env", "NO_SUCH_VARIABLE_SET"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(common::stderr(&output).contains("NO_SUCH_VARIABLE_SET"));
+}
+
+/// A confirm widget's view, as an asker puts it up.
+fn confirm_view(prompt: &str) -> Json {
+    json!({"frame": {"place": null, "position": 1, "total": 1, "header": null, "prompt": prompt,
+        "required": true, "mark_optional": false, "hint": null, "error": null, "context": null,
+        "declinable": false}, "request": {"initial": null}})
+}
+
+#[test]
+fn a_view_not_of_its_widgets_shape_is_refused_and_never_reaches_the_list() {
+    let team = Team::new();
+    let post = |view: Json| {
+        let step = json!({"key": "k", "run": "r", "from": {}, "kind": "confirm", "view": view});
+        read(
+            ureq::post(&format!("{}/api/steps", team.url))
+                .set("authorization", &format!("Bearer {}", team.agent))
+                .send_json(step),
+        )
+    };
+    let mut hostile = confirm_view("Ship?");
+    hostile["frame"]["prompt"] = json!({"toString": "boom"});
+    let (status, body) = post(hostile);
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("confirm widget"),
+        "{body}"
+    );
+    assert!(team.open(&team.ann).is_empty());
+    let (status, body) = post(confirm_view("Ship?"));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(team.open(&team.ann)[0]["frame"]["prompt"], "Ship?");
 }

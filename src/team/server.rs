@@ -415,12 +415,14 @@ async fn post_step(
 ) -> Reply {
     let agent = must_be(agent, Kind::Agent)?;
     let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
-    if reader(&body.kind).is_none() {
-        return Err(Refusal(
+    // Only a view of the widget it says it is is kept, and shown to people, in the shape
+    // the page reads.
+    let view = interview_host::ui::web_wire::checked_view(&body.kind, &body.view).map_err(|e| {
+        Refusal(
             StatusCode::BAD_REQUEST,
-            format!("'{}' is not a widget of the plugin's", body.kind),
-        ));
-    }
+            format!("the view is not that of a {} widget: {e}", body.kind),
+        )
+    })?;
     if body.key.is_empty() || body.key.len() > 128 {
         return Err(Refusal(
             StatusCode::BAD_REQUEST,
@@ -464,9 +466,9 @@ async fn post_step(
         from: body.from,
         folder: body.folder,
         to,
-        secret: is_secret(&body.kind, &body.view),
+        secret: is_secret(&body.kind, &view),
         kind: body.kind,
-        view: body.view,
+        view,
         after: body.after,
         deadline,
     };

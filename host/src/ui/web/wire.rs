@@ -196,3 +196,233 @@ pub fn review_reply(reply: &Json) -> Option<ReviewReply> {
         _ => None,
     }
 }
+
+/// A view as another program sends it to be stored and shown (a team inbox's asker), checked
+/// against the widget it says it is, field by field and type by type, as the page reads it:
+/// the view again, as the page is to get it, or what is wrong with it. A page never gets a
+/// view of another shape (a prompt that is an object made the team's list throw).
+pub fn checked_view(kind: &str, view: &Json) -> Result<Json, String> {
+    match kind {
+        "select" => checked(view, |widget: &Widget<SelectView>| {
+            let request = &widget.request;
+            picks_within(request.selected.iter(), request.options.len())
+        }),
+        "multi_select" => checked(view, |widget: &Widget<MultiSelectView>| {
+            let request = &widget.request;
+            picks_within(request.selected.iter(), request.options.len())
+        }),
+        "text" => checked(view, anything::<Widget<TextView>>),
+        "confirm" => checked(view, anything::<Widget<ConfirmView>>),
+        "number" => checked(view, anything::<Widget<NumberView>>),
+        "review" => checked(view, anything::<ReviewWidget>),
+        other => Err(format!("'{other}' is not a widget of the plugin's")),
+    }
+}
+
+/// No rule beyond the types.
+fn anything<T>(_: &T) -> Result<(), String> {
+    Ok(())
+}
+
+/// `view` read as a `T` that keeps to `rule`, and written again.
+fn checked<T: serde::de::DeserializeOwned + serde::Serialize>(
+    view: &Json,
+    rule: impl Fn(&T) -> Result<(), String>,
+) -> Result<Json, String> {
+    let typed: T = serde_json::from_value(view.clone()).map_err(|e| e.to_string())?;
+    rule(&typed)?;
+    serde_json::to_value(typed).map_err(|e| e.to_string())
+}
+
+/// A choice's picks name its options, and it has one at least.
+fn picks_within<'a>(picks: impl Iterator<Item = &'a u32>, count: usize) -> Result<(), String> {
+    if count == 0 {
+        return Err("a choice without options".into());
+    }
+    match picks.into_iter().find(|&&pick| pick as usize >= count) {
+        Some(pick) => Err(format!("pick {pick} of {count} options")),
+        None => Ok(()),
+    }
+}
+
+// The page's JSON, as the functions above write it, for [`checked_view`] to read: a field
+// more, or less, or of another type, is refused.
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct Widget<R> {
+    frame: FrameView,
+    request: R,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewWidget {
+    request: ReviewView,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct FrameView {
+    place: Option<String>,
+    position: u32,
+    total: u32,
+    header: Option<String>,
+    prompt: String,
+    required: bool,
+    mark_optional: bool,
+    hint: Option<String>,
+    error: Option<String>,
+    context: Option<String>,
+    declinable: bool,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct ChoiceView {
+    label: String,
+    description: Option<String>,
+    preview: Option<String>,
+    recommended: bool,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct SelectView {
+    options: Vec<ChoiceView>,
+    selected: Option<u32>,
+    other_label: Option<String>,
+    other_text: Option<String>,
+    discuss_label: Option<String>,
+    notes: bool,
+    note: Option<String>,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct MultiSelectView {
+    options: Vec<ChoiceView>,
+    selected: Vec<u32>,
+    other_label: Option<String>,
+    other_text: Option<String>,
+    min_picks: Option<u32>,
+    max_picks: Option<u32>,
+    notes: bool,
+    note: Option<String>,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct TextView {
+    multiline: bool,
+    placeholder: Option<String>,
+    initial: Option<String>,
+    secret: bool,
+    min_length: Option<u32>,
+    max_length: Option<u32>,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct ConfirmView {
+    initial: Option<bool>,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct NumberView {
+    initial: Option<f64>,
+    integer: bool,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewItemView {
+    header: Option<String>,
+    prompt: String,
+    answer: String,
+}
+
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewView {
+    items: Vec<ReviewItemView>,
+    context: Option<String>,
+    declinable: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::testing::options;
+
+    fn frame() -> Frame {
+        Frame {
+            position: 1,
+            total: 1,
+            header: None,
+            place: None,
+            prompt: "Which?".into(),
+            required: true,
+            mark_optional: false,
+            hint: None,
+            error: None,
+            context: None,
+            declinable: false,
+        }
+    }
+
+    #[test]
+    fn every_view_this_page_is_sent_is_taken_as_it_is() {
+        let select = SelectRequest {
+            options: options(&["A", "B"]),
+            selected: Some(1),
+            other_label: Some("Other".into()),
+            other_text: None,
+            discuss_label: None,
+            notes: true,
+            note: None,
+        };
+        let view = json!({ "frame": super::frame(&frame()), "request": super::select(&select) });
+        assert_eq!(checked_view("select", &view), Ok(view));
+        let confirm = ConfirmRequest {
+            initial: Some(true),
+        };
+        let view = json!({ "frame": super::frame(&frame()), "request": super::confirm(&confirm) });
+        assert_eq!(checked_view("confirm", &view), Ok(view));
+    }
+
+    #[test]
+    fn a_view_of_another_shape_is_refused_saying_why() {
+        let mut view = json!({
+            "frame": super::frame(&frame()),
+            "request": super::confirm(&ConfirmRequest { initial: None }),
+        });
+        view["frame"]["prompt"] = json!({"an": "object"});
+        assert!(
+            checked_view("confirm", &view)
+                .unwrap_err()
+                .contains("string")
+        );
+        view["frame"]["prompt"] = json!("Which?");
+        view["frame"]["onclick"] = json!("x");
+        assert!(
+            checked_view("confirm", &view)
+                .unwrap_err()
+                .contains("onclick")
+        );
+        assert!(
+            checked_view("banner", &view)
+                .unwrap_err()
+                .contains("not a widget")
+        );
+        let select = json!({"frame": super::frame(&frame()), "request": {
+            "options": [], "selected": null, "other_label": null, "other_text": null,
+            "discuss_label": null, "notes": false, "note": null}});
+        assert!(
+            checked_view("select", &select)
+                .unwrap_err()
+                .contains("without options")
+        );
+    }
+}
