@@ -52,7 +52,8 @@ fuzz_target!(|data: &[u8]| {
                 for refusal in refusals {
                     let reply = refusal.reply();
                     assert_eq!(reply["jsonrpc"], "2.0");
-                    assert!(reply["id"].is_string() || reply["id"].is_number(), "{reply}");
+                    let id = &reply["id"];
+                    assert!(id.is_null() || id.is_string() || id.is_number(), "{reply}");
                     assert_eq!(refusal.code, INVALID_REQUEST, "{reply}");
                 }
             }
