@@ -2,6 +2,7 @@
 //! checked here before a [`Ui`] sees it, every reply is recorded for a replay or a journal, and
 //! the time a person takes is kept off the guest's compute budget.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value as Json;
@@ -9,7 +10,7 @@ use wasmtime::StoreLimits;
 
 use crate::bindings::interview::plugin::ui::{self as wit, *};
 use crate::replay::{self, Given, Recorded, Recorder};
-use crate::sandbox::GuestClock;
+use crate::sandbox::{Epoch, GuestClock};
 use crate::sanitize;
 use crate::ui::scripted::TypedLine;
 use crate::ui::{MultiSelectRequest, SelectRequest, Ui};
@@ -22,6 +23,8 @@ pub(crate) struct State<U> {
     /// it for one request (see `choice_imports`).
     pub(crate) memory_bytes: usize,
     pub(crate) clock: GuestClock,
+    /// Not advanced while the guest waits on a host call.
+    pub(crate) epoch: Arc<Epoch>,
     /// The person's replies in the current call, for a replay if the plugin fails.
     pub(crate) recorder: Recorder,
 }
@@ -46,7 +49,9 @@ impl<U: Ui> State<U> {
     /// Runs a UI call, counting its time as host time (not the guest's compute budget).
     fn timed<R>(&mut self, call: impl FnOnce(&mut U) -> R) -> R {
         let started = Instant::now();
+        let waiting = self.epoch.host();
         let reply = call(&mut self.ui);
+        drop(waiting);
         self.clock.add_host_time(started.elapsed());
         reply
     }
@@ -287,6 +292,7 @@ mod tests {
             limits: crate::Limits::default().store_limits(),
             memory_bytes: crate::Limits::default().memory_bytes(),
             clock: crate::sandbox::GuestClock::new(),
+            epoch: Epoch::new(&wasmtime::Engine::default()),
             recorder: Default::default(),
         };
         let options = crate::ui::testing::options(&["a"]);

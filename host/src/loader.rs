@@ -23,7 +23,6 @@
 
 use std::path::PathBuf;
 use std::ptr::NonNull;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Once, OnceLock};
 
 use wasmtime::component::Component;
@@ -133,6 +132,8 @@ struct PageAligned<T: ?Sized>(T);
 pub(crate) struct Builtin {
     pub(crate) engine: Engine,
     pub(crate) compiled: Compiled,
+    /// Advanced for the process's life by the thread [`start_epoch_thread`] starts.
+    pub(crate) epoch: Arc<sandbox::Epoch>,
 }
 
 static BUILTIN: OnceLock<Result<Builtin, String>> = OnceLock::new();
@@ -156,6 +157,7 @@ fn make_builtin() -> Result<Builtin, String> {
     let engine = Engine::new(&running_config(false)).map_err(|e| format!("{e:#}"))?;
     let component = precompiled(&engine, &PRECOMPILED.0)?;
     Ok(Builtin {
+        epoch: sandbox::Epoch::new(&engine),
         engine,
         compiled: Compiled::in_memory(component),
     })
@@ -172,7 +174,7 @@ fn start_epoch_thread() {
             .name("interview-epoch".into())
             .spawn(|| {
                 if let Ok(builtin) = BUILTIN.get_or_init(make_builtin) {
-                    sandbox::tick(&builtin.engine, &AtomicBool::new(false));
+                    builtin.epoch.tick();
                 }
             })
             .expect("spawning the epoch thread");

@@ -1,8 +1,7 @@
 //! Limits on the plugin: memory, and compute time between two host calls. Waiting for a person
 //! is host time and never counts, so an hour-long answer is fine; a guest that loops is stopped.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder};
@@ -96,37 +95,127 @@ impl Limits {
 /// Elements of any one table.
 const TABLE_ELEMENTS: usize = 10_000;
 
-/// How often the epoch advances, and so how often a running guest's compute time is checked.
+/// How often the epoch advances while guest code runs, and so how often a running guest's
+/// compute time is checked.
 pub(crate) const TICK: Duration = Duration::from_millis(10);
 
-/// Advances the engine's epoch every [`TICK`] until dropped.
+/// An engine's epoch: advanced every [`TICK`] while guest code of the engine runs, and not at
+/// all while none does. A process that waits an hour for a person wakes for nothing: five
+/// hundred askers waiting on one machine would otherwise wake it 50,000 times a second.
+pub(crate) struct Epoch {
+    engine: Engine,
+    state: Mutex<Running>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct Running {
+    /// Export calls in guest code now (a call inside a host import is not counted).
+    guests: usize,
+    stopped: bool,
+}
+
+impl Epoch {
+    pub(crate) fn new(engine: &Engine) -> Arc<Epoch> {
+        Arc::new(Epoch {
+            engine: engine.clone(),
+            state: Mutex::default(),
+            changed: Condvar::new(),
+        })
+    }
+
+    /// Advances the epoch every [`TICK`] while a guest runs, until stopped.
+    pub(crate) fn tick(&self) {
+        let mut state = self.lock();
+        loop {
+            while state.guests == 0 && !state.stopped {
+                state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+            if state.stopped {
+                return;
+            }
+            drop(state);
+            std::thread::sleep(TICK);
+            self.engine.increment_epoch();
+            state = self.lock();
+        }
+    }
+
+    /// Guest code runs until the guard is dropped (an export call, or instantiation).
+    pub(crate) fn guest(&self) -> InGuest<'_> {
+        self.count(true);
+        InGuest(self)
+    }
+
+    /// The guest waits on the host until the guard is dropped (an import, a person
+    /// answering): its time is not the guest's.
+    pub(crate) fn host(&self) -> InHost<'_> {
+        self.count(false);
+        InHost(self)
+    }
+
+    fn count(&self, more: bool) {
+        let mut state = self.lock();
+        state.guests = if more {
+            state.guests + 1
+        } else {
+            state.guests.saturating_sub(1)
+        };
+        self.changed.notify_all();
+    }
+
+    fn stop(&self) {
+        self.lock().stopped = true;
+        self.changed.notify_all();
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Running> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// See [`Epoch::guest`].
+pub(crate) struct InGuest<'a>(&'a Epoch);
+
+impl Drop for InGuest<'_> {
+    fn drop(&mut self) {
+        self.0.count(false);
+    }
+}
+
+/// See [`Epoch::host`].
+pub(crate) struct InHost<'a>(&'a Epoch);
+
+impl Drop for InHost<'_> {
+    fn drop(&mut self) {
+        self.0.count(true);
+    }
+}
+
+/// An engine's [`Epoch`] with a thread of its own, stopped when dropped.
 pub(crate) struct Ticker {
-    stop: Arc<AtomicBool>,
+    epoch: Arc<Epoch>,
 }
 
 impl Ticker {
     pub(crate) fn start(engine: &Engine) -> Ticker {
-        let stop = Arc::new(AtomicBool::new(false));
-        let (engine, flag) = (engine.clone(), stop.clone());
+        let epoch = Epoch::new(engine);
+        let ticking = epoch.clone();
         std::thread::Builder::new()
             .name("interview-epoch".into())
-            .spawn(move || tick(&engine, &flag))
+            .spawn(move || ticking.tick())
             .expect("spawning the epoch thread");
-        Ticker { stop }
+        Ticker { epoch }
     }
-}
 
-/// Advances `engine`'s epoch every [`TICK`] until `stop` is set.
-pub(crate) fn tick(engine: &Engine, stop: &AtomicBool) {
-    while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(TICK);
-        engine.increment_epoch();
+    pub(crate) fn epoch(&self) -> &Arc<Epoch> {
+        &self.epoch
     }
 }
 
 impl Drop for Ticker {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.epoch.stop();
     }
 }
 

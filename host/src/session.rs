@@ -21,7 +21,7 @@ use crate::imports::State;
 use crate::journal::{self, Journal};
 use crate::loader::{self, Compiled, LoadKind};
 use crate::replay::{Given, Recorder};
-use crate::sandbox::{GuestClock, Limits, Ticker};
+use crate::sandbox::{Epoch, GuestClock, Limits, Ticker};
 use crate::ui::Ui;
 
 /// The plugin component that this crate embeds (`host/plugin/interview.wasm`).
@@ -38,6 +38,8 @@ pub struct Plugin {
     limits: Limits,
     load_kind: LoadKind,
     source: Arc<Source>,
+    /// What advances the engine's epoch while the plugin computes.
+    epoch: Arc<Epoch>,
     /// The epoch thread of an engine of this plugin's own; the built-in plugin's engine has
     /// one for the process.
     _ticker: Option<Ticker>,
@@ -123,6 +125,7 @@ impl PluginBuilder {
                         bytes: Cow::Borrowed(EMBEDDED_COMPONENT),
                         digest: OnceLock::new(),
                     }),
+                    epoch: builtin.epoch.clone(),
                     _ticker: None,
                     linked: Mutex::default(),
                 });
@@ -140,6 +143,7 @@ impl PluginBuilder {
                 bytes,
                 digest: OnceLock::new(),
             }),
+            epoch: ticker.epoch().clone(),
             _ticker: Some(ticker),
             linked: Mutex::default(),
         })
@@ -233,6 +237,7 @@ impl Plugin {
     pub fn session<U: Ui + 'static>(&self, ui: U) -> Result<Session<U>, Error> {
         let mut session = Session {
             engine: self.engine.clone(),
+            epoch: self.epoch.clone(),
             limits: self.limits.clone(),
             store: None,
             linked: self.linked()?,
@@ -245,6 +250,7 @@ impl Plugin {
             source: self.source.clone(),
         };
         session.store = Some(session.store_with(ui, &self.limits, Recorder::default()));
+        let _running = self.epoch.guest();
         session.instance().map_err(Error::Instantiate)?;
         Ok(session)
     }
@@ -253,6 +259,7 @@ impl Plugin {
 /// One instance of the plugin and the UI it asks through. Calls run one at a time.
 pub struct Session<U: Ui + 'static> {
     engine: Engine,
+    epoch: Arc<Epoch>,
     limits: Limits,
     /// Present between calls; taken only while a trapped store is replaced.
     store: Option<Store<State<U>>>,
@@ -520,6 +527,7 @@ impl<U: Ui + 'static> Session<U> {
             limits: limits.store_limits(),
             memory_bytes: limits.memory_bytes(),
             clock: GuestClock::new(),
+            epoch: self.epoch.clone(),
             recorder,
         };
         let mut store = Store::new(&self.engine, state);
@@ -615,6 +623,8 @@ impl<U: Ui + 'static> Session<U> {
         &mut self,
         call: &impl Fn(&Bindings, &mut Store<State<U>>) -> wasmtime::Result<R>,
     ) -> wasmtime::Result<R> {
+        let epoch = self.epoch.clone();
+        let _running = epoch.guest();
         self.instance()?;
         let bindings = self.instance.take().expect("instantiated above");
         let store = self.store_mut();
