@@ -32,6 +32,9 @@ const LAST_RETRY: Duration = Duration::from_secs(5);
 /// one's, after a stop.
 const FINISH_PATIENCE: Duration = Duration::from_secs(10);
 const WITHDRAW_PATIENCE: Duration = Duration::from_secs(2);
+/// How often a wait looks at the stop flag: Ctrl-C is heard within this, and hundreds of
+/// askers waiting on one machine wake it a few thousand times a second, not tens of thousands.
+const HEED_STOP: Duration = Duration::from_millis(200);
 
 /// Where and as whom to ask.
 #[derive(Clone)]
@@ -234,11 +237,11 @@ impl RemoteUi {
                 return Err(Failed::Refused(why, None));
             }
             // Slept in slices, so that Ctrl-C is heard within one.
-            while Instant::now() < until {
+            while let Some(left) = until.checked_duration_since(Instant::now()) {
                 if stopped() {
                     return Err(Failed::Stopped);
                 }
-                std::thread::sleep(Duration::from_millis(50));
+                std::thread::sleep(left.min(HEED_STOP));
             }
             pause = (pause * 2).min(LAST_RETRY);
         }
@@ -274,7 +277,7 @@ impl RemoteUi {
             let _ = sent.send(outcome);
         });
         loop {
-            match received.recv_timeout(Duration::from_millis(50)) {
+            match received.recv_timeout(HEED_STOP) {
                 Ok(outcome) => return Ok(outcome),
                 Err(mpsc::RecvTimeoutError::Timeout) if !stopped() => {}
                 // Stopped: the request is left to end on its own.
