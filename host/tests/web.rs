@@ -9,7 +9,11 @@ use interview_host::Plugin;
 use interview_host::ui::WebUi;
 use serde_json::{Value as Json, json};
 
-/// One HTTP/1.1 request with `Connection: close`: the status and the body.
+mod page;
+
+use page::Page;
+
+/// One HTTP/1.1 request with `Connection: close`, outside any session: the status and the body.
 fn http(
     port: u16,
     method: &str,
@@ -17,48 +21,71 @@ fn http(
     headers: &[(&str, &str)],
     body: &str,
 ) -> (u16, String) {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
-    let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
-    if !headers.iter().any(|(name, _)| *name == "Host") {
-        request += &format!("Host: 127.0.0.1:{port}\r\n");
-    }
-    for (name, value) in headers {
-        request += &format!("{name}: {value}\r\n");
-    }
-    request += &format!("Content-Length: {}\r\n\r\n{body}", body.len());
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let status = response[9..12].parse().expect("a status code");
-    let body = response
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
+    page::http(
+        port,
+        method,
+        path,
+        headers,
+        body,
+        std::time::Duration::from_secs(10),
+    )
+    .map(|answer| (answer.status, answer.body))
+    .expect("the server answers")
 }
 
 #[test]
 fn a_page_answers_through_the_plugin_and_strangers_are_refused() {
     let ui = WebUi::start().expect("the server starts");
     let url = ui.url().to_string();
-    let rest = url.strip_prefix("http://127.0.0.1:").unwrap();
-    let (port, token) = rest.split_once('/').unwrap();
-    let port: u16 = port.parse().unwrap();
-    let base = format!("/{}", token.trim_end_matches('/'));
+    let (port, secret) = page::address(&url);
     let asking = std::thread::spawn(move || {
         let mut session = Plugin::load().unwrap().session(ui).unwrap();
         let request = r#"{"question": "Which?", "options": ["a", "b"], "allow_other": false}"#;
         session.call("interview", request).unwrap().json
     });
 
-    let view = |tab: &str, after: u64| {
-        let (status, body) = http(
+    let (status, served) = http(port, "GET", "/", &[], "");
+    assert!(
+        status == 200 && served.contains("<script nonce="),
+        "the page, with a nonce"
+    );
+    assert!(
+        !served.contains(&secret),
+        "the page is the same for anyone and holds no secret"
+    );
+    // Without the handshake, nothing but the page.
+    let stranger = |path: &str| http(port, "GET", path, &[], "").0;
+    assert_eq!(stranger("/view?after=0&tab=x"), 401, "no session");
+    let forged = [("X-Interview-Session", secret.as_str())];
+    assert_eq!(
+        http(port, "GET", "/view?after=0&tab=x", &forged, "").0,
+        401,
+        "the secret itself is not a session"
+    );
+    assert_eq!(
+        stranger(&format!("/{secret}/")),
+        404,
+        "no page under a path"
+    );
+    let json_type = ("Content-Type", "application/json");
+    assert_eq!(
+        http(
             port,
-            "GET",
-            &format!("{base}/view?after={after}&tab={tab}"),
-            &[],
-            "",
-        );
+            "POST",
+            "/hello",
+            &[json_type],
+            r#"{"nonce": "short"}"#
+        )
+        .0,
+        400,
+        "a nonce too short to keep proofs apart"
+    );
+
+    let page = Page::open(&url);
+    let view = |tab: &str, after: u64| {
+        let (status, body) = page
+            .view(after, tab, std::time::Duration::from_secs(10))
+            .unwrap();
         assert_eq!(status, 200, "{body}");
         serde_json::from_str::<Json>(&body).unwrap()
     };
@@ -73,45 +100,24 @@ fn a_page_answers_through_the_plugin_and_strangers_are_refused() {
         "elsewhere",
         "a second tab can't answer"
     );
-
-    let (status, page) = http(port, "GET", &format!("{base}/"), &[], "");
-    assert!(
-        status == 200 && page.contains("<script nonce="),
-        "the page, with a nonce"
-    );
-    assert_eq!(
-        http(port, "GET", "/0123456789abcdef/", &[], "").0,
-        404,
-        "a wrong token"
-    );
     let foreign_host = [("Host", "attacker.example")];
-    assert_eq!(
-        http(port, "GET", &format!("{base}/"), &foreign_host, "").0,
-        403
-    );
+    assert_eq!(http(port, "GET", "/", &foreign_host, "").0, 403);
 
     let seq = shown["seq"].as_u64().unwrap();
     let reply = |tab: &str, picked: u32| {
         json!({ "seq": seq, "tab": tab, "reply": { "picked": picked } }).to_string()
     };
-    let json_type = ("Content-Type", "application/json");
-    let path = format!("{base}/reply");
+    assert_eq!(
+        http(port, "POST", "/reply", &[json_type], &reply("first", 0)).0,
+        401,
+        "a reply outside a session"
+    );
     let foreign = [json_type, ("Origin", "http://attacker.example")];
-    assert_eq!(
-        http(port, "POST", &path, &foreign, &reply("first", 0)).0,
-        403
-    );
-    assert_eq!(
-        http(port, "POST", &path, &[], &reply("first", 0)).0,
-        415,
-        "JSON only"
-    );
-    assert_eq!(
-        http(port, "POST", &path, &[json_type], &reply("second", 0)).0,
-        409
-    );
+    assert_eq!(page.reply(&foreign, &reply("first", 0)).0, 403);
+    assert_eq!(page.reply(&[], &reply("first", 0)).0, 415, "JSON only");
+    assert_eq!(page.reply(&[json_type], &reply("second", 0)).0, 409);
     let own = [json_type, ("Origin", &format!("http://127.0.0.1:{port}"))];
-    assert_eq!(http(port, "POST", &path, &own, &reply("first", 1)).0, 200);
+    assert_eq!(page.reply(&own, &reply("first", 1)).0, 200);
     assert_eq!(
         view("first", seq)["kind"],
         "done",
@@ -125,14 +131,9 @@ fn a_page_answers_through_the_plugin_and_strangers_are_refused() {
     );
 }
 
-/// The port and the path prefix (`/TOKEN`) of a page's address.
-fn address(ui: &WebUi) -> (u16, String) {
-    let rest = ui.url().strip_prefix("http://127.0.0.1:").unwrap();
-    let (port, token) = rest.split_once('/').unwrap();
-    (
-        port.parse().unwrap(),
-        format!("/{}", token.trim_end_matches('/')),
-    )
+/// The port of a page's address.
+fn port_of(ui: &WebUi) -> u16 {
+    page::address(ui.url()).0
 }
 
 /// The threads of this process now.
@@ -166,7 +167,7 @@ fn thousands_of_idle_connections_leave_the_page_served_by_a_few_threads() {
     );
     let before = threads();
     let ui = WebUi::start().expect("the server starts");
-    let (port, base) = address(&ui);
+    let port = port_of(&ui);
     let mut idle = Vec::with_capacity(IDLE);
     for n in 0..IDLE {
         let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
@@ -184,7 +185,7 @@ fn thousands_of_idle_connections_leave_the_page_served_by_a_few_threads() {
         "{during} threads with {IDLE} idle connections, {before} before"
     );
     let started = std::time::Instant::now();
-    let (status, body) = http(port, "GET", &format!("{base}/"), &[], "");
+    let (status, body) = http(port, "GET", "/", &[], "");
     assert_eq!(status, 200, "{body}");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(2),
@@ -198,7 +199,7 @@ fn thousands_of_idle_connections_leave_the_page_served_by_a_few_threads() {
 #[test]
 fn a_connection_that_never_finishes_its_request_is_closed() {
     let ui = WebUi::start().expect("the server starts");
-    let (port, _) = address(&ui);
+    let port = port_of(&ui);
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
     stream

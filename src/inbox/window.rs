@@ -4,7 +4,6 @@
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
 #[cfg(feature = "web")]
-use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -52,18 +51,13 @@ enum Desktop {
 }
 
 impl Desktop {
-    fn new(
-        options: &Options,
-        #[cfg_attr(not(feature = "web"), expect(unused_variables, reason = "the page's"))]
-        place: &Place,
-    ) -> Result<Desktop, (Exit, String)> {
+    fn new(options: &Options) -> Result<Desktop, (Exit, String)> {
         #[cfg(feature = "web")]
         if let Some(open) = options.web {
             // The inbox waits for its page as long as the person takes: a question is not
             // answered `unavailable` because nobody opened the page yet.
             let forever = std::time::Duration::from_secs(100 * 365 * 24 * 3600);
-            let mut page =
-                people::page_served(stable_page(place), open, forever).map_err(failed)?;
+            let mut page = people::page_served(web_page(), open, forever).map_err(failed)?;
             page.stays_for_more(true);
             let _ = writeln!(
                 std::io::stderr(),
@@ -157,7 +151,7 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
     let place = Place::find().map_err(failed)?;
     place::private_dir(&place.sockets).map_err(failed)?;
     place::private_dir(&place.data).map_err(failed)?;
-    let desktop = Desktop::new(options, &place)?;
+    let desktop = Desktop::new(options)?;
     let desk = Desk::new(Store::open(&place.data).map_err(failed)?).map_err(failed)?;
     let socket = Socket::bind(&place)?;
     desktop.watch(&desk);
@@ -221,35 +215,25 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
     Ok(Exit::Answered)
 }
 
-/// The web inbox's page at the same address every time, to be bookmarked: a port of this
-/// user's (`INTERVIEW_INBOX_PORT`, else one derived from the user id), else any free one when
-/// that is taken; and a token kept in the inbox's folder, readable by this user only.
+/// The web inbox's page: on `INTERVIEW_INBOX_PORT` when set (a port forwarded over SSH),
+/// else on any free port; with a secret new every time, so that a tab left open from an earlier
+/// inbox, or a bookmark, never shows questions to, or takes answers from, whatever listens there
+/// now.
 #[cfg(feature = "web")]
-fn stable_page(place: &Place) -> std::io::Result<interview_host::ui::WebUi> {
-    let path = place.data.join("web-token");
-    let token = match std::fs::read_to_string(&path) {
-        Ok(token) if token.trim().len() == 32 => token.trim().to_string(),
-        _ => {
-            let token = interview_host::ui::WebUi::new_token()?;
-            let mut file = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o600)
-                .open(&path)?;
-            file.write_all(token.as_bytes())?;
-            token
-        }
+fn web_page() -> std::io::Result<interview_host::ui::WebUi> {
+    let port: u16 = match std::env::var("INTERVIEW_INBOX_PORT") {
+        Ok(port) => port.trim().parse().map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("INTERVIEW_INBOX_PORT is {port:?}, not a port number"),
+            )
+        })?,
+        Err(_) => 0,
     };
-    // SAFETY: getuid cannot fail.
-    let uid = unsafe { libc::getuid() };
-    let port = std::env::var("INTERVIEW_INBOX_PORT")
-        .ok()
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or(41000 + (uid % 1000) as u16);
-    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
-        .or_else(|_| std::net::TcpListener::bind(("127.0.0.1", 0)))?;
-    interview_host::ui::WebUi::serve(listener, token)
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
+        std::io::Error::new(e.kind(), format!("cannot listen on 127.0.0.1:{port}: {e}"))
+    })?;
+    interview_host::ui::WebUi::serve(listener, interview_host::ui::WebUi::new_token()?)
 }
 
 /// The inbox's socket, removed when the inbox closes.

@@ -7,6 +7,7 @@ page and the result JSON the command prints.
 """
 
 import asyncio
+import http.server
 import json
 import os
 import queue
@@ -646,6 +647,55 @@ def process_gone(browser):
     print("the command killed: the page says the questions are gone, polling and on Continue")
 
 
+def impostor_on_the_port(browser):
+    """The command dies with its page open, and another program (another user's, say) takes
+    its port: the tab cannot make it prove it knows the page's secret, so it stops and says so,
+    having sent it nothing but the nonce of its handshake."""
+    run = Run({"question": "Deploy to production?", "type": "confirm"})
+    port = int(run.url.split(":")[2].split("/")[0])
+    page = browser.new_page()
+    page.goto(run.url)
+    expect(page.locator("legend")).to_have_text("Deploy to production?")
+    run.process.kill()
+    run.process.wait(timeout=10)
+    heard = []
+
+    class Impostor(http.server.BaseHTTPRequestHandler):
+        """Answers everything as a page's server would, knowing no secret."""
+
+        def answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            heard.append((self.command, self.path, self.rfile.read(length).decode()))
+            said = {"nonce": "ab" * 16, "proof": "cd" * 32, "seq": 9, "kind": "confirm",
+                    "frame": {"prompt": "Deploy to production?"}}
+            body = json.dumps(said).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = answer
+
+        def log_message(self, *args):
+            pass
+
+    impostor = http.server.ThreadingHTTPServer(("127.0.0.1", port), Impostor)
+    threading.Thread(target=impostor.serve_forever, daemon=True).start()
+    try:
+        expect(page.locator(".status")).to_contain_text("Stopped: what answers at this address",
+                                                        timeout=15000)
+        expect(page.locator("legend")).to_have_count(0)
+        page.wait_for_timeout(1500)  # it stays stopped: no more requests
+        assert [(method, path) for method, path, _ in heard] == [("POST", "/hello")], heard
+        assert json.loads(heard[0][2]).keys() == {"nonce"}, heard
+    finally:
+        impostor.shutdown()
+        impostor.server_close()
+        page.close()
+    print("another program on the dead page's port: the tab stops, told only a nonce")
+
+
 def never_opened():
     """Nobody opens the page: unavailable after --open-timeout, and only then said so."""
     process = subprocess.run(
@@ -669,8 +719,7 @@ def second_tab_and_strangers(browser):
     second.goto(run.url)
     expect(second.locator(".status")).to_contain_text("open in another tab")
 
-    base = run.url.split("/", 3)
-    origin, token = "/".join(base[:3]), base[3].strip("/")
+    origin, secret = run.url.split("/#")
 
     def status(url, data=None, headers=None):
         request = urllib.request.Request(url, data=data, headers=headers or {})
@@ -680,13 +729,17 @@ def second_tab_and_strangers(browser):
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers)
 
-    assert status(f"{origin}/{'0' * len(token)}/")[0] == 404, "a wrong token"
-    assert status(f"{origin}/")[0] == 404, "no token"
+    assert status(f"{origin}/view?after=0&tab=x")[0] == 401, "a view outside a session"
+    assert status(f"{origin}/view?after=0&tab=x",
+                  headers={"X-Interview-Session": secret})[0] == 401, "the secret as a session"
+    assert status(f"{origin}/{secret}/")[0] == 404, "the secret in the path"
     assert status(run.url, headers={"Host": "attacker.example"})[0] == 403, "a foreign Host"
     body = json.dumps({"seq": 1, "tab": "x", "reply": {"answered": True}}).encode()
-    posted = status(run.url + "reply", body, {"Content-Type": "application/json",
-                                              "Origin": "http://attacker.example"})
+    posted = status(origin + "/hello", json.dumps({"nonce": "0" * 32}).encode(),
+                    {"Content-Type": "application/json", "Origin": "http://attacker.example"})
     assert posted[0] == 403, "a foreign Origin"
+    posted = status(origin + "/reply", body, {"Content-Type": "application/json"})
+    assert posted[0] == 401, "a reply outside a session"
     _, headers = status(run.url)
     policy = headers["Content-Security-Policy"]
     assert "script-src 'nonce-" in policy and "unsafe-inline" not in policy, policy
@@ -696,7 +749,7 @@ def second_tab_and_strangers(browser):
     assert code == 0 and result["answer"] is False, result
     first.close()
     second.close()
-    print("second tab refused; wrong token 404, foreign Host and Origin 403; CSP with a nonce")
+    print("second tab refused; no session 401, foreign Host and Origin 403; CSP with a nonce")
 
 
 def main():
@@ -716,6 +769,7 @@ def main():
         titles_say_what_is_asked(browser)
         untrusted_text_is_text(browser)
         second_tab_and_strangers(browser)
+        impostor_on_the_port(browser)
         long_list_filtered(browser)
         elicitation_declined(browser)
         mcp_calls_share_one_tab(browser)

@@ -5,8 +5,10 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../../host/tests/page/mod.rs"]
+mod page;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::TcpStream;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
@@ -83,23 +85,6 @@ fn said_address(running: &mut Running) -> String {
         .unwrap_or_else(|| panic!("no address said: {line:?}"))
         .trim()
         .to_string()
-}
-
-/// `GET url` (`http://127.0.0.1:PORT/PATH`), waiting `limit` for the answer: its status line
-/// and body, or the error.
-fn get(url: &str, limit: Duration) -> std::io::Result<(String, String)> {
-    let rest = url.strip_prefix("http://").unwrap();
-    let (host, path) = rest.split_once('/').unwrap();
-    let mut stream = TcpStream::connect(host)?;
-    stream.set_read_timeout(Some(limit))?;
-    write!(stream, "GET /{path} HTTP/1.1\r\nHost: {host}\r\n\r\n")?;
-    let mut response = String::new();
-    stream.read_to_string(&mut response)?;
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    Ok((
-        head.lines().next().unwrap_or("").to_string(),
-        body.to_string(),
-    ))
 }
 
 #[test]
@@ -207,7 +192,7 @@ fn a_bad_open_timeout_is_bad_usage() {
 }
 
 #[test]
-fn the_browser_is_given_a_private_file_and_never_the_token() {
+fn the_browser_is_given_a_private_file_and_never_the_secret() {
     let dir = tempfile::tempdir().unwrap();
     let seen = dir.path().join("seen");
     let browser = dir.path().join("browser");
@@ -231,12 +216,7 @@ fn the_browser_is_given_a_private_file_and_never_the_token() {
         command.env("BROWSER", &browser);
     });
     let url = said_address(&mut running);
-    let token = url
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap()
-        .to_string();
+    let (_, secret) = page::address(&url);
     let started = Instant::now();
     while !seen.exists() && started.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(20));
@@ -249,8 +229,8 @@ fn the_browser_is_given_a_private_file_and_never_the_token() {
         .collect();
     assert_eq!(args.len(), 1, "{seen}");
     assert!(
-        !args[0].contains(&token),
-        "the token is on the command line: {seen}"
+        !args[0].contains(&secret),
+        "the secret is on the command line: {seen}"
     );
     assert!(seen.contains("mode 600\nmode 700\n"), "{seen}");
     assert!(
@@ -277,7 +257,8 @@ fn a_server_out_of_file_descriptors_keeps_serving() {
         }
     });
     let url = said_address(&mut running);
-    let server: std::net::SocketAddr = url[7..].split_once('/').unwrap().0.parse().unwrap();
+    let page = page::Page::open(&url);
+    let server = std::net::SocketAddr::from(([127, 0, 0, 1], page.port));
     // Far more connections than the command has descriptors for, every one left idle. Past
     // the listen backlog, a connection waits for the server to accept: on a busy machine
     // that may take a SYN retry or two (1 s, 3 s).
@@ -288,29 +269,18 @@ fn a_server_out_of_file_descriptors_keeps_serving() {
     std::thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
     // After the page's first view (1, "waiting"): the question's, once it is up.
-    let served = get(&format!("{url}view?after=1&tab=t"), Duration::from_secs(5));
+    let served = page.view(1, "t", Duration::from_secs(5));
     let took = started.elapsed();
     drop(idle);
     let (status, body) = served.unwrap_or_else(|e| panic!("not served after {took:?}: {e}"));
-    assert_eq!(status, "HTTP/1.1 200 OK", "{body}");
+    assert_eq!(status, 200, "{body}");
     let view: Json = serde_json::from_str(&body).unwrap();
     assert_eq!(view["kind"], "select", "{view}");
     assert_eq!(view["frame"]["prompt"], "Which?");
     // The person answers, and the command finishes as usual.
     let reply = json!({ "seq": view["seq"], "tab": "t", "reply": { "picked": 1 } }).to_string();
-    let rest = url.strip_prefix("http://").unwrap();
-    let (host, path) = rest.split_once('/').unwrap();
-    let mut stream = TcpStream::connect(host).unwrap();
-    write!(
-        stream,
-        "POST /{path}reply HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{reply}",
-        reply.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    let _ = stream.read_to_string(&mut answer);
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let (status, answer) = page.reply(&[("Content-Type", "application/json")], &reply);
+    assert_eq!(status, 200, "{answer}");
     let (code, stdout, stderr) = running.finish(Duration::from_secs(20));
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     assert_eq!(
@@ -325,8 +295,11 @@ fn the_page_never_parses_text_as_html() {
     // that would read a string as HTML, whatever string it is.
     let mut running = ask("web-text-only", ONE_QUESTION, &["--no-open"], |_| {});
     let url = said_address(&mut running);
-    let (status, page) = get(&url, Duration::from_secs(5)).unwrap();
-    assert_eq!(status, "HTTP/1.1 200 OK", "{page}");
+    let (port, _) = page::address(&url);
+    let page::Answer {
+        status, body: page, ..
+    } = page::http(port, "GET", "/", &[], "", Duration::from_secs(5)).unwrap();
+    assert_eq!(status, 200, "{page}");
     assert!(page.contains("textContent"), "{page}");
     for parser in [
         "innerHTML",

@@ -114,6 +114,10 @@ impl Response {
         Response::new(status, "text/plain; charset=utf-8", body)
     }
 
+    pub(super) fn body(&self) -> &[u8] {
+        &self.body
+    }
+
     pub(super) fn with(mut self, name: &'static str, value: impl Into<String>) -> Response {
         self.headers.push((name, value.into()));
         self

@@ -1,8 +1,11 @@
 //! The questions in a browser page: a UI of the host like the terminal ones, where the plugin
 //! still decides everything and the page only draws and reads.
 //!
-//! [`WebUi::start`] serves one page on 127.0.0.1, on a random port, under a random token of 128
-//! bits (`http://127.0.0.1:PORT/TOKEN/`); a wrong token gets 404. Each widget call puts the
+//! [`WebUi::start`] serves one page on 127.0.0.1, on a random port, with a random secret of 128
+//! bits after the `#` of its address (`http://127.0.0.1:PORT/#SECRET`), which a browser never
+//! sends: the page and the server prove to each other that they know it before anything else
+//! (see `routes`), so that a program of another user's that takes the port after this one ends
+//! learns nothing, and the open tab stops rather than show what it says. Each widget call puts the
 //! widget up for the page and blocks until the page posts the person's reply, which goes back
 //! to the plugin to judge: a refused answer comes back as the same widget with its error. The
 //! page long-polls for the widget, so a reload shows the current one again; the first tab to
@@ -46,7 +49,7 @@ const LINGER: Duration = Duration::from_secs(2);
 pub enum PageNotice<'a> {
     /// A request has questions to answer and no page shows them: the address to open.
     Waiting {
-        /// The page's address, token included.
+        /// The page's address, secret included.
         url: &'a str,
     },
     /// No browser could be started to show the page (see [`WebUi::open_browser`]): the
@@ -57,7 +60,7 @@ pub enum PageNotice<'a> {
     },
     /// Nobody opened the page within the open timeout: the request is answered `unavailable`.
     NotOpened {
-        /// The page's address, token included.
+        /// The page's address, secret included.
         url: &'a str,
         /// How long the request waited.
         waited: Duration,
@@ -153,24 +156,24 @@ impl WebUi {
         WebUi::serve(listener, WebUi::new_token()?)
     }
 
-    /// A new secret token for [`serve`](WebUi::serve): 128 random bits in lowercase hex.
+    /// A new secret for [`serve`](WebUi::serve): 128 random bits in lowercase hex.
     pub fn new_token() -> io::Result<String> {
         routes::random_hex(16)
     }
 
-    /// Serves the page on `listener` (bound to a loopback address) under `token`, for a page
-    /// whose address stays the same from one run to the next (an inbox's, bookmarked). The
-    /// token must be a secret of at least 128 bits in lowercase hex: it is all that keeps other
-    /// local users out.
-    pub fn serve(listener: std::net::TcpListener, token: String) -> io::Result<WebUi> {
-        let valid = token.len() >= 32
-            && token
+    /// Serves the page on `listener` (bound to a loopback address) with `secret`, which must
+    /// be at least 128 bits in lowercase hex, new for every page: it is all that keeps other
+    /// local users out, and what lets the page tell its server from another program that
+    /// took the port.
+    pub fn serve(listener: std::net::TcpListener, secret: String) -> io::Result<WebUi> {
+        let valid = secret.len() >= 32
+            && secret
                 .bytes()
                 .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
         if !valid {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
-                "the page's token must be at least 32 lowercase hex digits",
+                "the page's secret must be at least 32 lowercase hex digits",
             ));
         }
         if !listener.local_addr()?.ip().is_loopback() {
@@ -180,7 +183,7 @@ impl WebUi {
             ));
         }
         let port = listener.local_addr()?.port();
-        let url = format!("http://127.0.0.1:{port}/{token}/");
+        let url = format!("http://127.0.0.1:{port}/#{secret}");
         let exchange = Arc::new(Exchange {
             // From 1: a page's first ask (after 0) is answered at once.
             state: Mutex::new(State {
@@ -196,7 +199,7 @@ impl WebUi {
             }),
             changed: Condvar::new(),
         });
-        let site = routes::Site { token, port };
+        let site = routes::Site::new(secret, port);
         let server = server::Server::start(listener, exchange.clone(), site)?;
         Ok(WebUi {
             exchange,
@@ -257,7 +260,7 @@ impl WebUi {
         self.stays = stays;
     }
 
-    /// The page's address, token included: `http://127.0.0.1:PORT/TOKEN/`.
+    /// The page's address, secret included: `http://127.0.0.1:PORT/#SECRET`.
     pub fn url(&self) -> &str {
         &self.url
     }

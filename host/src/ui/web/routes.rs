@@ -1,13 +1,25 @@
 //! The page's HTTP side: the page itself, the view it long-polls for, and the replies it
-//! posts, behind the checks that keep other sites and other tabs out.
+//! posts, behind the checks that keep other users, other sites and other tabs out.
 //!
-//! - A path that doesn't start with the token gets 404, as does anything unknown under it.
+//! - The page's secret is in its address after `#`, which a browser never sends: whoever
+//!   listens on the port (another user, after this process died and freed it) never learns it.
+//!   The page and the server prove to each other that they know it before anything else: the
+//!   page sends a nonce to `hello`, the server answers with a nonce of its own and
+//!   `HMAC(secret, "interview server" nonces)`, and both derive the session's key,
+//!   `HMAC(secret, "interview session" nonces)`, which every view and reply then carries in
+//!   `X-Interview-Session`. A page whose server cannot prove it stops, and says so, having
+//!   sent nothing but its nonce; a request without a session the server made gets 401. Every
+//!   response in a session carries `X-Interview-Proof`,
+//!   `HMAC(secret, "interview response" session body)`, which the page checks before it
+//!   draws anything: what took the port between two requests learns the session key from
+//!   the request, but cannot sign with it.
 //! - A Host header other than the server's own address gets 403 (DNS rebinding: a foreign
 //!   name that resolves to 127.0.0.1).
 //! - A POST must be JSON and, when it has an Origin, come from the page's own origin.
 //! - The page is sent with a Content-Security-Policy that allows only its own script and style
 //!   (by a nonce fresh for each load) and requests to its own origin.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
@@ -19,13 +31,57 @@ use super::wire::PAGE;
 /// How long the page's ask for a new view waits before it is answered with the same one.
 const LONG_POLL: Duration = Duration::from_secs(5);
 
-/// Where the page is served.
+/// Where the page is served, and the sessions it handed out.
 pub(super) struct Site {
-    pub(super) token: String,
+    /// The page's secret, in lowercase hex: the key of every proof.
+    pub(super) secret: String,
     pub(super) port: u16,
+    /// The keys of the sessions made, newest last.
+    sessions: std::sync::Mutex<VecDeque<String>>,
 }
 
+/// How many sessions are kept: a tab, its reloads, a second tab, with room to spare; the
+/// oldest goes first.
+const SESSIONS: usize = 32;
+
 impl Site {
+    pub(super) fn new(secret: String, port: u16) -> Site {
+        Site {
+            secret,
+            port,
+            sessions: std::sync::Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// `HMAC-SHA256(secret, words)`, in hex.
+    fn proof(&self, words: &str) -> String {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(self.secret.as_bytes())
+            .expect("HMAC takes a key of any length");
+        mac.update(words.as_bytes());
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// `response` to a request in a session, with the proof that this server sent it.
+    fn signed(&self, request: &Request, response: Response) -> Response {
+        let session = request.header("X-Interview-Session").unwrap_or_default();
+        let body = String::from_utf8_lossy(response.body());
+        let proof = self.proof(&format!("interview response {session} {body}"));
+        response.with("X-Interview-Proof", proof)
+    }
+
+    /// Whether `request` carries a session this server made.
+    fn in_session(&self, request: &Request) -> bool {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        request
+            .header("X-Interview-Session")
+            .is_some_and(|key| sessions.iter().any(|made| made == key))
+    }
+
     /// Whether a Host header names this server.
     fn is_own_host(&self, host: &str) -> bool {
         host == format!("127.0.0.1:{}", self.port) || host == format!("localhost:{}", self.port)
@@ -59,21 +115,47 @@ pub(super) fn route(request: &Request, exchange: &Exchange, site: &Site) -> Resp
         .target
         .split_once('?')
         .unwrap_or((&request.target, ""));
-    let Some(rest) = path
-        .strip_prefix('/')
-        .and_then(|p| p.strip_prefix(site.token.as_str()))
-    else {
-        return Response::text(404, "Not found.");
-    };
-    match (request.method.as_str(), rest) {
-        ("GET", "" | "/") => page(),
-        ("GET", "/view") => view(exchange, query),
-        ("POST", "/reply") => match read_reply(request, site) {
-            Ok(body) => accept(exchange, &body),
+    match (request.method.as_str(), path) {
+        ("GET", "/") => page(),
+        ("POST", "/hello") => match read_json(request, site) {
+            Ok(body) => hello(site, &body),
+            Err(refused) => refused,
+        },
+        ("GET", "/view" | "/reply") | ("POST", "/view" | "/reply") if !site.in_session(request) => {
+            json_reply(
+                401,
+                &json!({ "error": "No session: the page proves first that it knows the secret." }),
+            )
+        }
+        ("GET", "/view") => site.signed(request, view(exchange, query)),
+        ("POST", "/reply") => match read_json(request, site) {
+            Ok(body) => site.signed(request, accept(exchange, &body)),
             Err(refused) => refused,
         },
         _ => Response::text(404, "Not found."),
     }
+}
+
+/// The server's half of the handshake: its nonce, its proof that it knows the secret, and a
+/// session kept for the page that proves it too (by deriving the same key).
+fn hello(site: &Site, body: &Json) -> Response {
+    let Some(theirs) = body["nonce"]
+        .as_str()
+        .filter(|n| (32..=128).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_hexdigit()))
+    else {
+        return json_reply(400, &json!({ "error": "A nonce is 32 to 128 hex digits." }));
+    };
+    let Ok(ours) = random_hex(16) else {
+        return Response::text(500, "No randomness for a nonce.");
+    };
+    let proof = site.proof(&format!("interview server {theirs} {ours}"));
+    let session = site.proof(&format!("interview session {theirs} {ours}"));
+    let mut sessions = site.sessions.lock().unwrap_or_else(|e| e.into_inner());
+    if sessions.len() == SESSIONS {
+        sessions.pop_front();
+    }
+    sessions.push_back(session);
+    json_reply(200, &json!({ "nonce": ours, "proof": proof }))
 }
 
 /// The page, with a nonce for its script and style.
@@ -152,8 +234,8 @@ fn view(exchange: &Exchange, query: &str) -> Response {
     json_reply(200, &view)
 }
 
-/// A reply's body, after the checks a POST must pass.
-fn read_reply(request: &Request, site: &Site) -> Result<Json, Response> {
+/// A POST's JSON body, after the checks a POST must pass.
+fn read_json(request: &Request, site: &Site) -> Result<Json, Response> {
     if let Some(origin) = request.header("Origin")
         && !site.is_own_origin(origin)
     {
