@@ -27,6 +27,7 @@ mod server;
 pub mod store;
 #[cfg(feature = "team-server")]
 mod token;
+mod waiting;
 
 /// The longest body the server takes: a widget of the plugin's longest request, as the local
 /// inbox allows, or a person's reply to one. An asker reads a response this long and its

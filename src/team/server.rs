@@ -27,10 +27,6 @@ use super::BODY_LIMIT;
 const BODY_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a long poll waits for a reply before it says "still waiting".
 const LONGEST_WAIT: Duration = Duration::from_secs(25);
-/// How often a waiting poll re-reads the database, for an answer given through another server
-/// (one given through this one wakes it at once): hundreds of askers waiting make this many
-/// reads a second each.
-const RECHECK: Duration = Duration::from_secs(1);
 /// How often each server erases what it no longer keeps (see [`purging`]).
 const PURGE: Duration = Duration::from_secs(60);
 /// How often each server looks for deadlines past and notices due; every server does, and the
@@ -41,7 +37,9 @@ const SWEEP: Duration = Duration::from_secs(1);
 #[derive(Clone)]
 pub(super) struct App {
     pub(super) store: Arc<dyn Store>,
-    /// Wakes this server's waiting polls when it took an answer (others find it by re-reading).
+    /// The askers' polls waiting here, woken when their steps settle.
+    pub(super) waiting: Arc<super::waiting::Waiting>,
+    /// Wakes the people's pages when this server took an answer.
     pub(super) answered: Arc<tokio::sync::Notify>,
     /// How long an asker may go unheard before its question is withdrawn, in ms
     /// (`--asker-grace`).
@@ -87,11 +85,13 @@ pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
         hosts.extend(host_of(&public_url));
         let app = App {
             store: store.clone(),
-            answered: Arc::new(tokio::sync::Notify::new()),
+            waiting: Arc::default(),
+            answered: Arc::default(),
             grace_ms: settings.grace_ms,
             hosts: Arc::new(hosts),
         };
         tokio::spawn(sweeping(app.clone(), public_url));
+        tokio::spawn(super::waiting::watching(app.clone(), heard_every(&app)));
         tokio::spawn(purging(app.clone(), settings.keep_ms));
         super::listen::serve(listener, router(app), stopped()).await;
         Ok(())
@@ -496,18 +496,11 @@ async fn wait_reply(
     let at = Posted { question, seq };
     let longest = Duration::from_secs(wait.wait.unwrap_or(0)).min(LONGEST_WAIT);
     let started = tokio::time::Instant::now();
-    // The asker is alive: its question is not withdrawn as gone while it waits, however long
-    // the poll and however short the grace period.
-    let heard_every = Duration::from_millis(u64::try_from(app.grace_ms / 3).unwrap_or(1_000));
-    let mut heard: Option<tokio::time::Instant> = None;
+    let mut poll: Option<super::waiting::Poll> = None;
     loop {
-        if heard.is_none_or(|at| at.elapsed() >= heard_every) {
-            heard = Some(tokio::time::Instant::now());
-            let (name, now) = (agent.name.clone(), super::store::now_ms());
-            blocking(&app, move |store| store.seen(&name, question, now)).await?;
-        }
         // Made before the read, so that an answer taken meanwhile still wakes this poll.
-        let woken = app.answered.notified();
+        let woken = poll.as_ref().map(|poll| poll.woken.clone());
+        let woken = woken.as_ref().map(|woken| woken.notified());
         let name = agent.name.clone();
         match blocking(&app, move |store| store.reply(&name, at)).await? {
             ReplyState::Replied { reply, by } => {
@@ -530,17 +523,25 @@ async fn wait_reply(
             ReplyState::Waiting if started.elapsed() >= longest => {
                 return Ok(Json(json!({ "state": "waiting" })).into_response());
             }
-            ReplyState::Waiting => {
-                let left = (longest.saturating_sub(started.elapsed()))
-                    .min(RECHECK)
-                    .min(heard_every);
-                tokio::select! {
-                    _ = woken => {}
-                    _ = tokio::time::sleep(left) => {}
+            // The step is this agent's and waits: the poll joins the others, which one task
+            // looks after (see `waiting`), and reads again when woken.
+            ReplyState::Waiting => match woken {
+                None => poll = Some(app.waiting.enter(at)),
+                Some(woken) => {
+                    tokio::select! {
+                        _ = woken => {}
+                        _ = tokio::time::sleep(longest.saturating_sub(started.elapsed())) => {}
+                    }
                 }
-            }
+            },
         }
     }
+}
+
+/// How often the waiting askers are marked as heard from: a third of the grace period, so
+/// that a late mark never has one withdrawn while it waits.
+fn heard_every(app: &App) -> Duration {
+    Duration::from_millis(u64::try_from(app.grace_ms / 3).unwrap_or(1_000))
 }
 
 #[derive(Deserialize)]
@@ -650,6 +651,7 @@ pub(super) async fn take_answer(
     .await?;
     match answered {
         Answered::Accepted => {
+            app.waiting.wake(at);
             app.answered.notify_waiters();
             Ok(Json(json!({ "accepted": true, "by": name })).into_response())
         }

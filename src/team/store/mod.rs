@@ -103,7 +103,7 @@ pub struct StepPost {
 pub use super::Deadline;
 
 /// Where a posted step sits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Posted {
     pub question: i64,
     pub seq: i64,
@@ -263,8 +263,10 @@ pub trait Store: Send + Sync {
     fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String>;
     /// The reply to `agent`'s step, if any.
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String>;
-    /// `agent`, asking `question`, was heard from at `now` (a long poll began).
-    fn seen(&self, agent: &str, question: i64, now: i64) -> Result<(), String>;
+    /// The askers of `questions` were heard from at `now` (each has a long poll open).
+    fn seen(&self, questions: &[i64], now: i64) -> Result<(), String>;
+    /// Which of `steps` are no longer waiting: answered, or their question expired or closed.
+    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String>;
     /// Keeps `person`'s reply to a step, unless someone answered it first: exactly once.
     fn answer(
         &self,

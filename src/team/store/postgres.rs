@@ -484,14 +484,36 @@ impl Store for Postgres {
         })
     }
 
-    fn seen(&self, agent: &str, question: i64, now: i64) -> Result<(), String> {
+    fn seen(&self, questions: &[i64], now: i64) -> Result<(), String> {
         self.run(|tx| {
             tx.execute(
-                "UPDATE questions SET seen_at = $3
-                 WHERE id = $1 AND agent = $2 AND closed_at IS NULL",
-                &[&question, &agent, &now],
+                "UPDATE questions SET seen_at = $2
+                 WHERE id = ANY($1) AND closed_at IS NULL",
+                &[&questions, &now],
             )
             .map(drop)
+        })
+    }
+
+    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
+        let questions: Vec<i64> = steps.iter().map(|at| at.question).collect();
+        let seqs: Vec<i64> = steps.iter().map(|at| at.seq).collect();
+        self.run(|tx| {
+            let rows = tx.query(
+                "SELECT s.question, s.seq FROM unnest($1::bigint[], $2::bigint[]) AS w(question, seq)
+                 JOIN steps s ON s.question = w.question AND s.seq = w.seq
+                 JOIN questions q ON q.id = s.question
+                 WHERE s.reply IS NOT NULL OR q.expired_at IS NOT NULL
+                    OR q.closed_at IS NOT NULL",
+                &[&questions, &seqs],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|row| Posted {
+                    question: row.get(0),
+                    seq: row.get(1),
+                })
+                .collect())
         })
     }
 

@@ -498,15 +498,40 @@ impl Store for Sqlite {
         Ok(state.unwrap_or(ReplyState::Unknown))
     }
 
-    fn seen(&self, agent: &str, question: i64, now: i64) -> Result<(), String> {
+    fn seen(&self, questions: &[i64], now: i64) -> Result<(), String> {
+        let questions = serde_json::to_string(questions).map_err(|e| e.to_string())?;
         self.write(|tx| {
             tx.execute(
-                "UPDATE questions SET seen_at = ?3
-                 WHERE id = ?1 AND agent = ?2 AND closed_at IS NULL",
-                params![question, agent, now],
+                "UPDATE questions SET seen_at = ?2
+                 WHERE id IN (SELECT value FROM json_each(?1)) AND closed_at IS NULL",
+                params![questions, now],
             )
             .map(drop)
         })
+    }
+
+    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
+        let steps: Vec<[i64; 2]> = steps.iter().map(|at| [at.question, at.seq]).collect();
+        let steps = serde_json::to_string(&steps).map_err(|e| e.to_string())?;
+        let db = self.lock();
+        let mut statement = db
+            .prepare(
+                "SELECT s.question, s.seq FROM json_each(?1) w
+                 JOIN steps s ON s.question = w.value ->> 0 AND s.seq = w.value ->> 1
+                 JOIN questions q ON q.id = s.question
+                 WHERE s.reply IS NOT NULL OR q.expired_at IS NOT NULL
+                    OR q.closed_at IS NOT NULL",
+            )
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map(params![steps], |row| {
+                Ok(Posted {
+                    question: row.get(0)?,
+                    seq: row.get(1)?,
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<_, _>>().map_err(db_error)
     }
 
     fn answer(

@@ -605,6 +605,37 @@ fn a_withdrawn_run_takes_no_answer_and_its_retry_is_shown_all_but_the_last_reply
 }
 
 #[test]
+fn the_steps_settled_are_found_among_many_in_one_read() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let [first, second, third] = ["k1", "k2", "k3"].map(|key| {
+            store
+                .post_step("ci", &post(key, "Deploy?", None, None), "a")
+                .unwrap()
+        });
+        let waiting = [first, second, third];
+        assert_eq!(store.settled(&waiting).unwrap(), []);
+        store
+            .answer(&ann, second, &json!({"answered": true}), "b")
+            .unwrap();
+        assert_eq!(store.settled(&waiting).unwrap(), [second]);
+        store
+            .finish("ci", third.question, "withdrawn", "a")
+            .unwrap();
+        let mut settled = store.settled(&waiting).unwrap();
+        settled.sort_by_key(|at| at.question);
+        assert_eq!(settled, [second, third]);
+        // A step that is not there is not settled: its poll finds out by itself.
+        let missing = Posted {
+            question: third.question + 100,
+            seq: 1,
+        };
+        assert_eq!(store.settled(&[missing]).unwrap(), []);
+        assert_eq!(store.settled(&[]).unwrap(), []);
+    });
+}
+
+#[test]
 fn a_silent_asker_is_withdrawn_and_the_answer_nobody_took_is_asked_again_of_its_retry() {
     on_every_store(|store| {
         let ann = person("ann", &[]);
@@ -612,7 +643,7 @@ fn a_silent_asker_is_withdrawn_and_the_answer_nobody_took_is_asked_again_of_its_
             .post_step("ci", &post("k", "Deploy?", None, None), "a")
             .unwrap();
         // Heard from now: not silent.
-        store.seen("ci", at.question, now_ms()).unwrap();
+        store.seen(&[at.question], now_ms()).unwrap();
         store.sweep(now_ms(), Some(now_ms() - SILENCE_MS)).unwrap();
         assert!(events(store, "withdrawn").is_empty());
         store
