@@ -3,7 +3,6 @@
 
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
-#[cfg(feature = "web")]
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
