@@ -676,8 +676,16 @@ def run_retry(case, ctx):
         notes.append(f"run 1: {len(after)} model requests after the Ctrl-C"
                      + (", with a tool result" if runs[0].result is not None else ""))
         if runs[0].result is not None:
-            problems.append("run 1's model was given a result: "
-                            + " ".join((tool_result_text(runs[0].result)[0] or "").split())[:80])
+            said = tool_result_text(runs[0].result)[0] or ""
+            text = " ".join(said.split())[:80]
+            # A result of interview's (answered, cancelled, ...) is one the person never gave
+            # to this run. The client's own word that its server went away (opencode says
+            # "MCP error -32000: Connection closed" when it is quick enough to tell its model
+            # before it exits) is not an answer: noted, not a failure.
+            if status_of(said)[0].startswith("other: "):
+                notes.append(f"run 1: the client told its model its server was gone: {text}")
+            else:
+                problems.append(f"run 1's model was given a result: {text}")
         person.presses_while_idle()
 
     def answered(proc):
