@@ -354,23 +354,7 @@ struct ReviewView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::testing::options;
-
-    fn frame() -> Frame {
-        Frame {
-            position: 1,
-            total: 1,
-            header: None,
-            place: None,
-            prompt: "Which?".into(),
-            required: true,
-            mark_optional: false,
-            hint: None,
-            error: None,
-            context: None,
-            declinable: false,
-        }
-    }
+    use crate::ui::testing::{frame, options};
 
     #[test]
     fn every_view_this_page_is_sent_is_taken_as_it_is() {
@@ -383,19 +367,19 @@ mod tests {
             notes: true,
             note: None,
         };
-        let view = json!({ "frame": super::frame(&frame()), "request": super::select(&select) });
+        let view = json!({ "frame": super::frame(&frame("Which?", true)), "request": super::select(&select) });
         assert_eq!(checked_view("select", &view), Ok(view));
         let confirm = ConfirmRequest {
             initial: Some(true),
         };
-        let view = json!({ "frame": super::frame(&frame()), "request": super::confirm(&confirm) });
+        let view = json!({ "frame": super::frame(&frame("Which?", true)), "request": super::confirm(&confirm) });
         assert_eq!(checked_view("confirm", &view), Ok(view));
     }
 
     #[test]
     fn a_view_of_another_shape_is_refused_saying_why() {
         let mut view = json!({
-            "frame": super::frame(&frame()),
+            "frame": super::frame(&frame("Which?", true)),
             "request": super::confirm(&ConfirmRequest { initial: None }),
         });
         view["frame"]["prompt"] = json!({"an": "object"});
@@ -416,7 +400,7 @@ mod tests {
                 .unwrap_err()
                 .contains("not a widget")
         );
-        let select = json!({"frame": super::frame(&frame()), "request": {
+        let select = json!({"frame": super::frame(&frame("Which?", true)), "request": {
             "options": [], "selected": null, "other_label": null, "other_text": null,
             "discuss_label": null, "notes": false, "note": null}});
         assert!(
