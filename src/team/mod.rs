@@ -27,6 +27,7 @@ mod server;
 pub mod store;
 #[cfg(feature = "team-server")]
 mod token;
+#[cfg(feature = "team-server")]
 mod waiting;
 
 /// The longest body the server takes: a widget of the plugin's longest request, as the local
