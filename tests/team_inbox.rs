@@ -1366,3 +1366,81 @@ fn a_view_not_of_its_widgets_shape_is_refused_and_never_reaches_the_list() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(team.open(&team.ann)[0]["frame"]["prompt"], "Ship?");
 }
+
+#[test]
+fn one_agents_askers_hold_no_more_polls_than_it_may_and_one_turned_away_still_gets_its_answer() {
+    let mut team = Team::new();
+    team.kill();
+    team.start_with("127.0.0.1:0", &["--polls-per-agent", "1"]);
+    let post = |token: &str, key: &str| {
+        let step = json!({"key": key, "run": "r", "from": {}, "kind": "confirm",
+            "view": confirm_view("Ship?")});
+        let (status, body) = read(
+            ureq::post(&format!("{}/api/steps", team.url))
+                .set("authorization", &format!("Bearer {token}"))
+                .send_json(step),
+        );
+        assert_eq!(status, 200, "{body}");
+        format!("/api/steps/{}/{}", body["question"], body["seq"])
+    };
+    let (first, second) = (post(&team.agent, "one"), post(&team.agent, "two"));
+    std::thread::scope(|threads| {
+        let holding = threads.spawn(|| team.get(&team.agent, &format!("{first}?wait=3")));
+        std::thread::sleep(Duration::from_millis(500));
+        let busy = ureq::get(&format!("{}{second}?wait=3", team.url))
+            .set("authorization", &format!("Bearer {}", team.agent))
+            .call();
+        let Err(ureq::Error::Status(429, busy)) = busy else {
+            panic!("a second poll of the agent's was not turned away: {busy:?}");
+        };
+        assert_eq!(busy.header("retry-after"), Some("2"));
+        let said = busy.into_json::<Json>().unwrap()["error"].to_string();
+        assert!(said.contains("ci has 1 askers waiting") && said.contains("--polls-per-agent"));
+        // Another agent's askers are not held back by this one's.
+        let other = interview(&[
+            "inbox", "token", "add", "--db", &team.db, "--agent", "laptop",
+        ]);
+        let other = String::from_utf8(other.stdout).unwrap().trim().to_owned();
+        let (status, body) = team.get(&other, &format!("{}?wait=1", post(&other, "three")));
+        assert_eq!(
+            (status, body["state"].as_str()),
+            (200, Some("waiting")),
+            "{body}"
+        );
+        assert_eq!(holding.join().unwrap().1["state"], "waiting");
+    });
+    // Two askers of the agent's at once: the second's polls are turned away while the first
+    // waits, and it is answered all the same once the first is.
+    let asking = |prompt: &str| {
+        let started = Instant::now();
+        loop {
+            let open = team.open(&team.ann);
+            if let Some(q) = open.into_iter().find(|q| q["frame"]["prompt"] == prompt) {
+                return q;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "{prompt} never came"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let first = team.ask(r#"{"question": "First?", "type": "confirm"}"#, &[]);
+    let asked = asking("First?");
+    let second = team.ask(r#"{"question": "Second?", "type": "confirm"}"#, &[]);
+    let also = asking("Second?");
+    std::thread::sleep(Duration::from_secs(1));
+    for (question, yes) in [(&also, false), (&asked, true)] {
+        let (status, body) = team.answer(&team.ann, question, json!({"answered": yes}));
+        assert_eq!(status, 200, "{body}");
+    }
+    for (asker, yes) in [(first, true), (second, false)] {
+        let (result, code, stderr) = finished(asker);
+        assert_eq!(
+            (code, &result["answer"]),
+            (0, &json!(yes)),
+            "{result} {stderr}"
+        );
+        assert!(!stderr.contains("cannot be reached"), "{stderr}");
+    }
+}

@@ -12,7 +12,7 @@ use super::store::{self, Access, Holder, Hook, Kind};
 const USAGE: &str = "\
 Usage:
   interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--allow-host NAME]...
-                        [--asker-grace SPAN] [--keep SPAN]
+                        [--asker-grace SPAN] [--keep SPAN] [--polls-per-agent N]
   interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
@@ -35,6 +35,10 @@ Usage:
               (requests naming another are refused, against DNS rebinding); repeatable
 --asker-grace how long an asker may go unheard before its question is withdrawn
               (it went away: killed, cut off); 1s to 1h, default 60s
+--polls-per-agent
+              how many askers of one agent (one name's tokens) may wait on this server at once;
+              beyond it an asker is told to poll again shortly (429). Default: half the
+              connections the server serves (the open-files limit less 96, halved)
 --group       a group the person answers for (questions asked with --to GROUP); repeatable
 --for         the person or group whose questions the webhook tells of (asked, or escalated
               to them); --anyone: the questions asked without --to
@@ -61,6 +65,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let mut grace = None;
     let mut hosts = Vec::new();
     let mut keep = None;
+    let mut polls_per_agent = None;
     let (mut hook_for, mut anyone) = (None, false);
     let (mut person, mut agent, mut groups) = (None, None, Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
@@ -84,6 +89,17 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             Long("asker-grace") => grace = Some(value(&mut parser)?),
             Long("allow-host") => hosts.push(value(&mut parser)?),
             Long("keep") => keep = Some(value(&mut parser)?),
+            Long("polls-per-agent") => {
+                let given = value(&mut parser)?;
+                let n = given
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=100_000).contains(n));
+                let n = n.ok_or_else(|| {
+                    usage(format!("--polls-per-agent {given}: a count, 1 to 100000"))
+                })?;
+                polls_per_agent = Some(n);
+            }
             Long("for") => hook_for = Some(value(&mut parser)?),
             Long("anyone") => anyone = true,
             Long("person") => person = Some(value(&mut parser)?),
@@ -134,6 +150,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 grace_ms,
                 hosts,
                 keep_ms,
+                polls_per_agent,
             };
             super::server::run(settings, open(Access::Write)?).map_err(|e| (4, e))
         }

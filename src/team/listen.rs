@@ -144,7 +144,7 @@ impl Drop for Busy {
 }
 
 /// How many connections to serve at once, from the open-files limit.
-fn cap() -> usize {
+pub fn connection_cap() -> usize {
     let mut limit = libc::rlimit {
         rlim_cur: 1024,
         rlim_max: 1024,
@@ -168,7 +168,7 @@ pub async fn serve(
     stopped: impl std::future::Future<Output = ()>,
 ) {
     let registry = Registry(Arc::new(Mutex::new(Connections {
-        cap: cap(),
+        cap: connection_cap(),
         next: 0,
         open: HashMap::new(),
         waiting: BTreeSet::new(),

@@ -162,8 +162,8 @@ impl RemoteUi {
     }
 
     /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
-    /// is retried with backoff, until `give_up` if given; a refusal (4xx) is final. Stops when
-    /// asked to.
+    /// is retried with backoff, until `give_up` if given, and a busy one (429) when it says; a
+    /// refusal (other 4xx) is final. Stops when asked to.
     fn call(
         &self,
         method: &str,
@@ -200,12 +200,31 @@ impl RemoteUi {
         let mut pause = FIRST_RETRY;
         let mut said = false;
         loop {
+            let mut wait = None;
             let why = match self.send(method, &url, body, &stopped)? {
-                Ok((200..=299, text)) => match serde_json::from_str(&text) {
+                Ok(Answer {
+                    status: 200..=299,
+                    text,
+                    ..
+                }) => match serde_json::from_str(&text) {
                     Ok(json) => return Ok(json),
                     Err(e) => format!("an unreadable answer ({e})"),
                 },
-                Ok((code @ 400..=499, text)) => {
+                // The server holds as many of this agent's askers as it takes: not a failure,
+                // and not said; polled again when it says.
+                Ok(Answer {
+                    status: 429,
+                    retry_after,
+                    ..
+                }) => {
+                    wait = Some(retry_after.unwrap_or(pause).min(LAST_RETRY));
+                    String::new()
+                }
+                Ok(Answer {
+                    status: code @ 400..=499,
+                    text,
+                    ..
+                }) => {
                     let error = serde_json::from_str::<Json>(&text)
                         .ok()
                         .and_then(|j| j["error"].as_str().map(str::to_owned))
@@ -217,10 +236,10 @@ impl RemoteUi {
                     );
                     return Err(Failed::Refused(why, Some(code)));
                 }
-                Ok((code, _)) => format!("status {code}"),
+                Ok(Answer { status, .. }) => format!("status {status}"),
                 Err(why) => why,
             };
-            if !said {
+            if !said && wait.is_none() {
                 eprintln!(
                     "interview: the team inbox at {} cannot be reached ({}); trying again",
                     self.inbox.url,
@@ -228,7 +247,7 @@ impl RemoteUi {
                 );
                 said = true;
             }
-            let until = Instant::now() + pause;
+            let until = Instant::now() + wait.unwrap_or(pause);
             if give_up.is_some_and(|limit| until > limit) {
                 let why = format!(
                     "the team inbox at {} could not be reached in time",
@@ -243,7 +262,9 @@ impl RemoteUi {
                 }
                 std::thread::sleep(left.min(HEED_STOP));
             }
-            pause = (pause * 2).min(LAST_RETRY);
+            if wait.is_none() {
+                pause = (pause * 2).min(LAST_RETRY);
+            }
         }
     }
 
@@ -255,7 +276,7 @@ impl RemoteUi {
         url: &str,
         body: Option<&Json>,
         stopped: &dyn Fn() -> bool,
-    ) -> Result<Result<(u16, String), String>, Failed> {
+    ) -> Result<Result<Answer, String>, Failed> {
         let request = self
             .agent
             .request(method, url)
@@ -270,7 +291,14 @@ impl RemoteUi {
             let outcome = match response {
                 Ok(response) | Err(ureq::Error::Status(_, response)) => {
                     let status = response.status();
-                    read_body(response).map(|text| (status, text))
+                    let retry_after = (response.header("retry-after"))
+                        .and_then(|seconds| seconds.trim().parse().ok())
+                        .map(Duration::from_secs);
+                    read_body(response).map(|text| Answer {
+                        status,
+                        text,
+                        retry_after,
+                    })
                 }
                 Err(error) => Err(error.to_string()),
             };
@@ -390,6 +418,14 @@ const ENVELOPE: usize = 64 << 10;
 /// A response's body, as long as any the server may send: a reply it took at its own limit
 /// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
 /// an asker retrying a longer answer forever).
+/// What the server answered a request.
+struct Answer {
+    status: u16,
+    text: String,
+    /// When it asked to be asked again (`Retry-After`, in seconds).
+    retry_after: Option<Duration>,
+}
+
 fn read_body(response: ureq::Response) -> Result<String, String> {
     use std::io::Read;
     let limit = super::BODY_LIMIT + ENVELOPE;

@@ -27,6 +27,9 @@ use super::BODY_LIMIT;
 const BODY_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long a long poll waits for a reply before it says "still waiting".
 const LONGEST_WAIT: Duration = Duration::from_secs(25);
+/// How long an asker whose agent holds all the polls it may is told to wait before polling
+/// again, in seconds.
+const POLL_AGAIN_AFTER: &str = "2";
 /// How often each server erases what it no longer keeps (see [`purging`]).
 const PURGE: Duration = Duration::from_secs(60);
 /// How often each server looks for deadlines past and notices due; every server does, and the
@@ -60,6 +63,9 @@ pub struct Settings {
     pub hosts: Vec<String>,
     /// How long closed questions and the audit's lines are kept, in ms (`--keep`).
     pub keep_ms: i64,
+    /// The most long polls one agent may hold at once (`--polls-per-agent`); by default half
+    /// the connections the server serves.
+    pub polls_per_agent: Option<usize>,
 }
 
 /// Serves `store` as `settings` say until SIGINT or SIGTERM; says the address on stderr once
@@ -85,7 +91,9 @@ pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
         hosts.extend(host_of(&public_url));
         let app = App {
             store: store.clone(),
-            waiting: Arc::default(),
+            waiting: Arc::new(super::waiting::Waiting::new(
+                (settings.polls_per_agent).unwrap_or_else(|| super::listen::connection_cap() / 2),
+            )),
             answered: Arc::default(),
             grace_ms: settings.grace_ms,
             hosts: Arc::new(hosts),
@@ -526,7 +534,22 @@ async fn wait_reply(
             // The step is this agent's and waits: the poll joins the others, which one task
             // looks after (see `waiting`), and reads again when woken.
             ReplyState::Waiting => match woken {
-                None => poll = Some(app.waiting.enter(at)),
+                None => match app.waiting.enter(at, &agent.name) {
+                    Ok(entered) => poll = Some(entered),
+                    Err(super::waiting::TooMany(held)) => {
+                        let why = format!(
+                            "{} has {held} askers waiting on this server, as many as one agent \
+                             may (--polls-per-agent): poll again shortly",
+                            agent.name
+                        );
+                        let mut busy = Refusal(StatusCode::TOO_MANY_REQUESTS, why).into_response();
+                        (busy.headers_mut()).insert(
+                            axum::http::header::RETRY_AFTER,
+                            axum::http::HeaderValue::from_static(POLL_AGAIN_AFTER),
+                        );
+                        return Ok(busy);
+                    }
+                },
                 Some(woken) => {
                     tokio::select! {
                         _ = woken => {}

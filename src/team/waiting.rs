@@ -5,6 +5,10 @@
 //! database, which it reads once a second for every waiting step together. The same task
 //! marks the waiting askers as heard from. Five hundred waiting askers cost a server two
 //! statements a second, not five hundred.
+//!
+//! Each agent may hold only so many polls here at once (`--polls-per-agent`): one agent's
+//! askers, however many or hostile, cannot take every connection the server has and keep the
+//! others' askers out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,10 +22,12 @@ use super::store::Posted;
 /// How often the database is read for steps settled by another server.
 const RECHECK: Duration = Duration::from_secs(1);
 
-/// The steps waited on here.
-#[derive(Default)]
+/// The steps waited on here, and how many polls each agent holds.
 pub(super) struct Waiting {
     steps: Mutex<HashMap<Posted, Polls>>,
+    agents: Mutex<HashMap<String, usize>>,
+    /// The most polls one agent may hold at once.
+    per_agent: usize,
 }
 
 /// The polls on one step: what wakes them, and how many there are.
@@ -34,24 +40,47 @@ struct Polls {
 pub(super) struct Poll<'a> {
     waiting: &'a Waiting,
     at: Posted,
+    agent: String,
     /// Notified when the step may have settled.
     pub(super) woken: Arc<Notify>,
 }
 
+/// A poll refused because its agent holds as many as it may: it has this many.
+#[derive(Debug)]
+pub(super) struct TooMany(pub(super) usize);
+
 impl Waiting {
-    /// A poll on `at` begins.
-    pub(super) fn enter(&self, at: Posted) -> Poll<'_> {
+    /// Polls waited on here, at most `per_agent` (at least 1) of them one agent's.
+    pub(super) fn new(per_agent: usize) -> Waiting {
+        Waiting {
+            steps: Mutex::default(),
+            agents: Mutex::default(),
+            per_agent: per_agent.max(1),
+        }
+    }
+
+    /// A poll of `agent`'s on `at` begins, unless that agent has as many as it may.
+    pub(super) fn enter(&self, at: Posted, agent: &str) -> Result<Poll<'_>, TooMany> {
+        {
+            let mut agents = lock(&self.agents);
+            let held = agents.entry(agent.to_owned()).or_default();
+            if *held >= self.per_agent {
+                return Err(TooMany(*held));
+            }
+            *held += 1;
+        }
         let mut steps = self.lock();
         let polls = steps.entry(at).or_insert_with(|| Polls {
             woken: Arc::default(),
             count: 0,
         });
         polls.count += 1;
-        Poll {
+        Ok(Poll {
             waiting: self,
             at,
+            agent: agent.to_owned(),
             woken: polls.woken.clone(),
-        }
+        })
     }
 
     /// `at` may have settled: its polls look.
@@ -66,8 +95,12 @@ impl Waiting {
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<Posted, Polls>> {
-        self.steps.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.steps)
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Drop for Poll<'_> {
@@ -77,6 +110,14 @@ impl Drop for Poll<'_> {
             polls.count -= 1;
             if polls.count == 0 {
                 steps.remove(&self.at);
+            }
+        }
+        drop(steps);
+        let mut agents = lock(&self.waiting.agents);
+        if let Some(held) = agents.get_mut(&self.agent) {
+            *held -= 1;
+            if *held == 0 {
+                agents.remove(&self.agent);
             }
         }
     }
@@ -112,5 +153,28 @@ pub(super) async fn watching(app: App, heard_every: Duration) {
             Ok(settled) => settled.into_iter().for_each(|at| app.waiting.wake(at)),
             Err(refused) => eprintln!("interview: cannot look for answers: {}", refused.1),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_agent_holds_at_most_its_share_of_polls_and_gets_each_back_as_one_ends() {
+        let waiting = Waiting::new(2);
+        let step = |seq| Posted { question: 1, seq };
+        let first = waiting.enter(step(1), "ci").unwrap();
+        let _second = waiting.enter(step(2), "ci").unwrap();
+        assert_eq!(
+            waiting.enter(step(3), "ci").err().map(|TooMany(held)| held),
+            Some(2)
+        );
+        // Another agent is not held back by the first's polls.
+        let _other = waiting.enter(step(3), "laptop").unwrap();
+        drop(first);
+        let _third = waiting.enter(step(3), "ci").unwrap();
+        assert_eq!(waiting.steps().len(), 2);
+        assert!(waiting.enter(step(4), "ci").is_err());
     }
 }
