@@ -968,7 +968,10 @@ def inside(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--interview", required=True, help="the interview binary to test")
+    parser.add_argument("--interview", help="the interview binary to test")
+    parser.add_argument("--install-only", action="store_true",
+                        help="install the chosen agents (and the terminal reader) and stop: "
+                        "CI does it while it builds, so that the network's time is not the run's")
     parser.add_argument("--agents", default="claude,codex,gemini,opencode",
                         help="of claude, codex, gemini, opencode")
     parser.add_argument("--modes", default="headless,interactive")
@@ -996,8 +999,8 @@ def main():
     args = parser.parse_args()
     for name in ("agents", "modes", "scenarios", "persons", "diff_cases", "diff_sides"):
         setattr(args, name, [x for x in getattr(args, name).split(",") if x])
-    if not os.path.exists(args.interview):
-        sys.exit(f"no such binary: {args.interview}")
+    if not args.install_only and not (args.interview and os.path.exists(args.interview)):
+        sys.exit(f"no such binary: {args.interview} (--interview names the one to test)")
     if sandbox.inside():
         sys.exit(inside(args))
     os.environ["INTERVIEW_AGENTS_STARTED"] = str(time.time())
@@ -1008,6 +1011,10 @@ def main():
     phases = install(root, chosen)
     install_pyte(root)
     phases["install (total)"] = time.monotonic() - started
+    if args.install_only:
+        log(f"installed in {phases['install (total)']:.0f} s: "
+            + ", ".join(f"{name} {version}" for name, version in versions(chosen).items()))
+        return
     for name, version in versions(chosen).items():
         log(f"{name}: {version}")
     os.environ["INTERVIEW_AGENTS_PHASES"] = json.dumps(phases)
