@@ -2,7 +2,6 @@
 //! that cannot be read, a journal that cannot be used, a plugin that failed. An agent parses
 //! them as it parses the plugin's own, and stdout is never empty.
 
-use interview_host::ask::Status;
 use interview_host::ui::Absence;
 use interview_host::{Error, Given};
 use serde_json::{Value as Json, json};
@@ -123,17 +122,18 @@ pub fn unreadable_elicitation(message: &str) -> Json {
     json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message } })
 }
 
-/// The plugin's `invalid` result for a tool call, judged without asking anyone; `None` for a
-/// call the plugin would ask (or that cannot be judged here: asking it says why).
+/// The plugin's `invalid` result for a tool call, from its `check` (which asks nobody and runs
+/// none of the call's flow); `None` for a call the plugin would ask (or that cannot be judged
+/// here: asking it says why).
 pub fn judged_invalid(
     plugin: &interview_host::Plugin,
     tool: &str,
     arguments: &str,
 ) -> Option<Json> {
-    let result = plugin
+    let checked = plugin
         .session(crate::people::nobody(Absence::NoTerminal))
-        .and_then(|mut session| session.call(tool, arguments))
+        .and_then(|mut session| session.check(tool, arguments))
         .ok()
-        .filter(|result| result.status == Status::Invalid)?;
-    serde_json::from_str(&result.json).ok()
+        .filter(|checked| !checked.valid)?;
+    serde_json::from_str(&checked.json).ok()
 }
