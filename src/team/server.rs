@@ -98,6 +98,9 @@ pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
             grace_ms: settings.grace_ms,
             hosts: Arc::new(hosts),
         };
+        // Another server's answers wake the polls here as the database tells of them.
+        let waiting = app.waiting.clone();
+        store.tell_answered(Box::new(move |at| waiting.wake(at)));
         tokio::spawn(sweeping(app.clone(), public_url));
         tokio::spawn(super::waiting::watching(app.clone(), heard_every(&app)));
         tokio::spawn(purging(app.clone(), settings.keep_ms));
@@ -652,24 +655,12 @@ pub(super) async fn take_answer(
     reply: Json_,
     address: SocketAddr,
 ) -> Reply {
-    let who = person.clone();
-    // The step's kind, to read the reply as its widget would before it is kept for good.
-    let open = blocking(app, move |store| store.open_questions(&who)).await?;
-    let step = open
-        .iter()
-        .find(|q| q.question == at.question && q.seq == at.seq);
-    if let Some(step) = step
-        && !reader(&step.kind).is_some_and(|reads| reads(&reply))
-    {
-        return Err(Refusal(
-            StatusCode::BAD_REQUEST,
-            format!("that is not a reply to a {} question", step.kind),
-        ));
-    }
     let address = address.to_string();
     let name = person.name.clone();
     let answered = blocking(app, move |store| {
-        store.answer(&person, at, &reply, &address)
+        // Read as the step's widget would read it, before it is kept for good.
+        let fits = |kind: &str| reader(kind).is_some_and(|reads| reads(&reply));
+        store.answer(&person, at, &reply, &address, &fits)
     })
     .await?;
     match answered {
@@ -678,6 +669,10 @@ pub(super) async fn take_answer(
             app.answered.notify_waiters();
             Ok(Json(json!({ "accepted": true, "by": name })).into_response())
         }
+        Answered::Unfit(kind) => Err(Refusal(
+            StatusCode::BAD_REQUEST,
+            format!("that is not a reply to a {kind} question"),
+        )),
         Answered::Taken { by, .. } => Err(Refusal(
             StatusCode::CONFLICT,
             format!("already answered by {by}: each question takes one answer"),

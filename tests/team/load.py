@@ -80,6 +80,8 @@ def main():
     urls = [url for _, url in servers]
     lock = threading.Lock()
     accepted, conflicts, answer_ms, failures, other = [], [0], [], [0], {}
+    # When each job's answer was accepted (its 200), and when its asker exited: the delivery.
+    answered_at, exited_at = {}, {}
     done = threading.Event()
 
     def answerer(person):
@@ -105,6 +107,7 @@ def main():
                         continue
                     with lock:
                         if status == 200:
+                            answered_at[job] = time.monotonic()
                             accepted.append((q["question"], q["seq"], job))
                             answer_ms.append((time.monotonic() - began) * 1000)
                         elif status == 409:
@@ -130,6 +133,12 @@ def main():
                 env={**os.environ, "INTERVIEW_INBOX_TOKEN": agent}, start_new_session=True)))
             out.close()
             err.close()
+
+        def reap(job, process):
+            process.wait()
+            exited_at[job] = time.monotonic()
+        for job, _, process in askers:
+            threading.Thread(target=reap, args=(job, process), daemon=True).start()
         asked = time.monotonic()
         threads = [threading.Thread(target=answerer, args=(p,), daemon=True) for p in people]
         for thread in threads:
@@ -187,12 +196,18 @@ def main():
     asked_questions = [e["question"] for e in events if e["event"] == "asked"]
 
     elapsed = finished - asked
+    # Outside the killed server's restart, whose askers wait to reach it again.
+    delivery = [(exited_at[job] - answered_at[job]) * 1000 for job in answered_at
+                if job in exited_at and job % 2 == 1]
     print(f"team inbox load: {options.askers} askers on 2 servers, {options.answerers} answerers, "
           f"one server killed (SIGKILL) after {killed_at} answers and restarted")
     print(f"  all answered in {elapsed:.1f} s ({options.askers / elapsed:.1f} questions/s); "
           f"{time.monotonic() - started:.1f} s with set-up")
     print(f"  answer POST: p50 {percentile(answer_ms, .5):.0f} ms, p95 "
           f"{percentile(answer_ms, .95):.0f} ms, max {max(answer_ms, default=0):.0f} ms")
+    print(f"  delivery, from the answer's 200 to its asker's exit (the other server's askers): "
+          f"p50 {percentile(delivery, .5):.0f} ms, p95 {percentile(delivery, .95):.0f} ms, "
+          f"p99 {percentile(delivery, .99):.0f} ms")
     print(f"  asker start to result: p50 {percentile(latencies, .5):.1f} s, p95 "
           f"{percentile(latencies, .95):.1f} s, max {max(latencies, default=0):.1f} s")
     print(f"  second answers refused (409): {conflicts[0]}; answers the killed server never "

@@ -169,6 +169,8 @@ pub enum Answered {
     Gone(Option<Closed>),
     /// No such step, or not one this person may answer.
     Unknown,
+    /// The reply does not read as a reply to the step's widget, of this kind.
+    Unfit(String),
 }
 
 /// An open question as the page lists it: its current step.
@@ -267,13 +269,23 @@ pub trait Store: Send + Sync {
     fn seen(&self, questions: &[i64], now: i64) -> Result<(), String>;
     /// Which of `steps` are no longer waiting: answered, or their question expired or closed.
     fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String>;
-    /// Keeps `person`'s reply to a step, unless someone answered it first: exactly once.
+    /// Tells `answered` of each step answered by any server on this store, as soon as the
+    /// database says so, from a thread of the store's own for the rest of the process: false
+    /// when the store cannot (SQLite). The servers read [`settled`](Store::settled) besides,
+    /// for what such news leaves out (a lost connection, a question closed).
+    fn tell_answered(&self, answered: Box<dyn Fn(Posted) + Send>) -> bool {
+        let _ = answered;
+        false
+    }
+    /// Keeps `person`'s reply to a step, unless someone answered it first: exactly once; and
+    /// only when `fits` says it reads as a reply to a step of that kind (the step's widget).
     fn answer(
         &self,
         person: &Holder,
         at: Posted,
         reply: &Json,
         address: &str,
+        fits: &dyn Fn(&str) -> bool,
     ) -> Result<Answered, String>;
     /// `agent` is done with its question (the plugin finished): it leaves the list.
     fn finish(&self, agent: &str, question: i64, status: &str, address: &str)
@@ -323,6 +335,21 @@ const OPEN_RUN: &str = "SELECT id FROM questions
 const EARLIER: &str = "SELECT id, taken_by IS NULL, status, closed_at, patience FROM questions
      WHERE agent = ?1 AND key = ?2 AND closed_at IS NOT NULL
      ORDER BY closed_at DESC, id DESC LIMIT 1";
+
+/// The kind and secrecy of step `?2` of question `?1`.
+const STEP_KIND: &str = "SELECT kind, secret FROM steps WHERE question = ?1 AND seq = ?2";
+
+/// Keeps reply `?3` by `?4` at `?5` to step `?2` of question `?1`, unless it has one: the one
+/// write that decides who answered.
+const TAKE_REPLY: &str = "UPDATE steps SET reply = ?3, answered_by = ?4, answered_at = ?5
+     WHERE question = ?1 AND seq = ?2 AND reply IS NULL";
+
+/// The refusal of a reply that the current step's widget (`step`, its kind and secrecy) does
+/// not read, as `fits` says.
+fn unfit(step: Option<&(String, bool)>, fits: &dyn Fn(&str) -> bool) -> Option<Answered> {
+    let (kind, _) = step?;
+    (!fits(kind)).then(|| Answered::Unfit(kind.clone()))
+}
 
 /// Plays what the person answered to question `?2` into question `?1`: every replied step but
 /// its last, which the person gives again for the new run.

@@ -18,6 +18,11 @@ use super::*;
 const LAYOUT: i32 = 3;
 /// Serialises the layout's creation among servers starting at once (an advisory lock's key).
 const MIGRATING: i64 = 0x696e_7465_7276_6965;
+/// The channel on which each answered step is told of, as `question:seq` (see
+/// [`Store::tell_answered`]).
+const ANSWERED: &str = "interview_answered";
+/// How long a lost listening connection waits before it connects again.
+const LISTEN_AGAIN: std::time::Duration = std::time::Duration::from_secs(1);
 /// Connections open at once, at most: the server's blocking threads (hundreds, under many
 /// waiting askers) take turns on them rather than exhaust the database's connections.
 const CONNECTIONS: usize = 24;
@@ -196,6 +201,29 @@ impl Postgres {
         })();
         self.put_back(client);
         result.map_err(db_error)
+    }
+}
+
+/// Tells `answered` of every step the database says was answered ([`ANSWERED`]), on a
+/// connection of its own, connecting again whenever it is lost; for the process's life.
+fn listen(config: &::postgres::Config, answered: &dyn Fn(Posted)) {
+    use ::postgres::fallible_iterator::FallibleIterator;
+    loop {
+        if let Ok(mut client) = config.connect(NoTls)
+            && client.batch_execute(&format!("LISTEN {ANSWERED}")).is_ok()
+        {
+            let mut notifications = client.notifications();
+            let mut news = notifications.blocking_iter();
+            // None or an error: the connection is lost.
+            while let Ok(Some(notification)) = news.next() {
+                let step = notification.payload().split_once(':');
+                let step = step.and_then(|(q, s)| Some((q.parse().ok()?, s.parse().ok()?)));
+                if let Some((question, seq)) = step {
+                    answered(Posted { question, seq });
+                }
+            }
+        }
+        std::thread::sleep(LISTEN_AGAIN);
     }
 }
 
@@ -495,6 +523,12 @@ impl Store for Postgres {
         })
     }
 
+    fn tell_answered(&self, answered: Box<dyn Fn(Posted) + Send>) -> bool {
+        let config = self.config.clone();
+        let listening = std::thread::Builder::new().name("interview-listen".into());
+        (listening.spawn(move || listen(&config, &*answered))).is_ok()
+    }
+
     fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
         let questions: Vec<i64> = steps.iter().map(|at| at.question).collect();
         let seqs: Vec<i64> = steps.iter().map(|at| at.seq).collect();
@@ -523,6 +557,7 @@ impl Store for Postgres {
         at: Posted,
         reply: &Json,
         address: &str,
+        fits: &dyn Fn(&str) -> bool,
     ) -> Result<Answered, String> {
         self.run(|tx| {
             // The question's row locked: this answer, the asker's next step and another
@@ -549,11 +584,19 @@ impl Store for Postgres {
                 return Ok(Answered::Unknown);
             }
             let current = !ended && at.seq == last;
+            let step: Option<(String, bool)> = if current {
+                let row = tx.query_opt(&pg(STEP_KIND), &[&at.question, &at.seq])?;
+                row.map(|row| (row.get(0), row.get(1)))
+            } else {
+                None
+            };
+            if let Some(refused) = unfit(step.as_ref(), fits) {
+                return Ok(refused);
+            }
             // The one write that decides: only the current step, unanswered, takes a reply.
-            let taken = current
+            let taken = step.is_some()
                 && tx.execute(
-                    "UPDATE steps SET reply = $3, answered_by = $4, answered_at = $5
-                     WHERE question = $1 AND seq = $2 AND reply IS NULL",
+                    &pg(TAKE_REPLY),
                     &[
                         &at.question,
                         &at.seq,
@@ -562,13 +605,9 @@ impl Store for Postgres {
                         &now_ms(),
                     ],
                 )? == 1;
-            if taken {
-                let secret: bool = tx
-                    .query_one(
-                        "SELECT secret FROM steps WHERE question = $1 AND seq = $2",
-                        &[&at.question, &at.seq],
-                    )?
-                    .get(0);
+            if let Some((_, secret)) = step
+                && taken
+            {
                 let detail = reply_detail(reply, secret);
                 audit(
                     tx,
@@ -578,6 +617,9 @@ impl Store for Postgres {
                     Some(at),
                     &detail,
                 )?;
+                // Sent when the answer is committed, to every server listening.
+                let news = format!("{}:{}", at.question, at.seq);
+                tx.execute("SELECT pg_notify($1, $2)", &[&ANSWERED, &news])?;
                 return Ok(Answered::Accepted);
             }
             let first = tx.query_one(

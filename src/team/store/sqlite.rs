@@ -540,6 +540,7 @@ impl Store for Sqlite {
         at: Posted,
         reply: &Json,
         address: &str,
+        fits: &dyn Fn(&str) -> bool,
     ) -> Result<Answered, String> {
         self.write(|tx| {
             let question: Option<(Option<String>, Option<Closed>, i64)> = tx
@@ -563,11 +564,21 @@ impl Store for Sqlite {
                 return Ok(Answered::Unknown);
             }
             let current = !ended && at.seq == last;
+            let step: Option<(String, bool)> = if current {
+                tx.query_row(STEP_KIND, params![at.question, at.seq], |row| {
+                    Ok((row.get(0)?, row.get(1)?))
+                })
+                .optional()?
+            } else {
+                None
+            };
+            if let Some(refused) = unfit(step.as_ref(), fits) {
+                return Ok(refused);
+            }
             // The one write that decides: only the current step, unanswered, takes a reply.
-            let taken = current
+            let taken = step.is_some()
                 && tx.execute(
-                    "UPDATE steps SET reply = ?3, answered_by = ?4, answered_at = ?5
-                     WHERE question = ?1 AND seq = ?2 AND reply IS NULL",
+                    TAKE_REPLY,
                     params![
                         at.question,
                         at.seq,
@@ -576,12 +587,9 @@ impl Store for Sqlite {
                         now_ms()
                     ],
                 )? == 1;
-            if taken {
-                let secret: bool = tx.query_row(
-                    "SELECT secret FROM steps WHERE question = ?1 AND seq = ?2",
-                    params![at.question, at.seq],
-                    |row| row.get(0),
-                )?;
+            if let Some((_, secret)) = step
+                && taken
+            {
                 let detail = reply_detail(reply, secret);
                 audit(
                     tx,
@@ -923,7 +931,13 @@ mod tests {
                 .unwrap();
             let ann = crate::team::store::tests::person("ann", &[]);
             store
-                .answer(&ann, at, &json!({"submitted": "Ada"}), "b")
+                .answer(
+                    &ann,
+                    at,
+                    &json!({"submitted": "Ada"}),
+                    "b",
+                    &crate::team::store::tests::any_kind,
+                )
                 .unwrap();
             at
         };

@@ -29,6 +29,12 @@ pub(super) fn post(key: &str, prompt: &str, after: Option<i64>, to: Option<&str>
     }
 }
 
+/// Every reply reads as a reply to a step of any kind (the server's widget readers are tested
+/// with the server).
+pub(super) fn any_kind(_: &str) -> bool {
+    true
+}
+
 /// Runs `case` on a fresh SQLite store, and on a fresh PostgreSQL database when one is given.
 fn on_every_store(case: fn(&dyn Store)) {
     let dir = tempfile::tempdir().unwrap();
@@ -48,10 +54,12 @@ fn a_step_is_answered_once_and_the_second_answer_is_told_who_was_first() {
         let (ann, bob) = (person("ann", &[]), person("bob", &[]));
         let reply = json!({"submitted": "Ada"});
         assert_eq!(
-            store.answer(&ann, at, &reply, "10.0.0.2").unwrap(),
+            store
+                .answer(&ann, at, &reply, "10.0.0.2", &any_kind)
+                .unwrap(),
             Answered::Accepted
         );
-        let second = store.answer(&bob, at, &json!({"submitted": "Bo"}), "10.0.0.3");
+        let second = store.answer(&bob, at, &json!({"submitted": "Bo"}), "10.0.0.3", &any_kind);
         assert!(
             matches!(second.unwrap(), Answered::Taken { by, .. } if by == "ann"),
             "the second answer is refused"
@@ -81,7 +89,7 @@ fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
         assert_eq!(first, again);
         let ann = person("ann", &[]);
         store
-            .answer(&ann, first, &json!({"submitted": ""}), "b")
+            .answer(&ann, first, &json!({"submitted": ""}), "b", &any_kind)
             .unwrap();
         assert_eq!(
             store.progress(&ann, first.question).unwrap(),
@@ -98,7 +106,13 @@ fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
         assert_eq!((refused.question, refused.seq), (first.question, 2));
         // An answer to a step the asker has left is refused, naming who answered it.
         let late = store
-            .answer(&person("bob", &[]), first, &json!({"submitted": "x"}), "c")
+            .answer(
+                &person("bob", &[]),
+                first,
+                &json!({"submitted": "x"}),
+                "c",
+                &any_kind,
+            )
             .unwrap();
         assert!(matches!(late, Answered::Taken { by, .. } if by == "ann"));
         // The run posting its first step again (it lost the server's answer) finds it,
@@ -120,7 +134,7 @@ fn a_retried_or_resumed_step_is_the_same_step_and_a_new_view_is_the_next() {
         // Answering a finished question's step is refused.
         assert_eq!(
             store
-                .answer(&ann, refused, &json!({"submitted": "x"}), "c")
+                .answer(&ann, refused, &json!({"submitted": "x"}), "c", &any_kind)
                 .unwrap(),
             Answered::Gone(Some(Closed::Finished))
         );
@@ -144,7 +158,7 @@ fn a_question_addressed_to_a_group_is_for_its_members_only() {
         assert_eq!(store.progress(&bob, at.question).unwrap(), None);
         assert_eq!(
             store
-                .answer(&bob, at, &json!({"answered": true}), "b")
+                .answer(&bob, at, &json!({"answered": true}), "b", &any_kind)
                 .unwrap(),
             Answered::Unknown
         );
@@ -155,7 +169,7 @@ fn a_question_addressed_to_a_group_is_for_its_members_only() {
         };
         assert_eq!(
             store
-                .answer(&agent, at, &json!({"answered": true}), "b")
+                .answer(&agent, at, &json!({"answered": true}), "b", &any_kind)
                 .unwrap(),
             Answered::Unknown,
             "an agent's token never answers"
@@ -195,7 +209,13 @@ fn many_answers_at_once_to_one_step_keep_exactly_one() {
                 .map(|n| {
                     scope.spawn(move || {
                         let who = person(&format!("p{n}"), &[]);
-                        store.answer(&who, at, &json!({"submitted": n.to_string()}), "x")
+                        store.answer(
+                            &who,
+                            at,
+                            &json!({"submitted": n.to_string()}),
+                            "x",
+                            &any_kind,
+                        )
                     })
                 })
                 .collect();
@@ -243,7 +263,7 @@ fn a_question_nobody_answers_by_its_deadline_expires_and_its_asker_is_told() {
             store.progress(&ann, at.question).unwrap().unwrap().closed,
             Some(Closed::Expired)
         );
-        let late = store.answer(&ann, at, &json!({"answered": true}), "b");
+        let late = store.answer(&ann, at, &json!({"answered": true}), "b", &any_kind);
         assert_eq!(
             late.unwrap(),
             Answered::Gone(Some(Closed::Expired)),
@@ -440,7 +460,7 @@ fn a_deadline_takes_nothing_from_a_person_who_answered_in_time_nor_gives_back_a_
         let asked = with_deadline(post("k", "Deploy?", None, None), 60_000, None);
         let first = store.post_step("ci", &asked, "a").unwrap();
         store
-            .answer(&ann, first, &json!({"answered": true}), "b")
+            .answer(&ann, first, &json!({"answered": true}), "b", &any_kind)
             .unwrap();
         // The deadline passes while the asker judges the answer: the person has done their part.
         store.sweep(now_ms() + 61_000, None).unwrap();
@@ -463,7 +483,7 @@ fn a_deadline_takes_nothing_from_a_person_who_answered_in_time_nor_gives_back_a_
         let today = with_deadline(post("k2", "Deploy?", None, None), 1_000, None);
         let at = store.post_step("ci", &today, "a").unwrap();
         store
-            .answer(&ann, at, &json!({"answered": true}), "b")
+            .answer(&ann, at, &json!({"answered": true}), "b", &any_kind)
             .unwrap();
         let after = with_deadline(post("k2", "Sure?", Some(at.seq), None), 1_000, None);
         let sure = store.post_step("ci", &after, "a").unwrap();
@@ -492,7 +512,13 @@ fn a_notice_is_not_sent_once_its_person_answered_or_its_hook_was_removed() {
             .post_step("ci", &post("k", "Name?", None, None), "a")
             .unwrap();
         store
-            .answer(&person("ann", &[]), at, &json!({"submitted": "Ada"}), "b")
+            .answer(
+                &person("ann", &[]),
+                at,
+                &json!({"submitted": "Ada"}),
+                "b",
+                &any_kind,
+            )
             .unwrap();
         assert!(
             store.claim_notices(now_ms(), 10).unwrap().is_empty(),
@@ -537,7 +563,7 @@ fn an_answer_goes_only_to_the_run_that_asked_and_another_run_has_its_own_questio
         let second = store.post_step("ci", &other, "a").unwrap();
         assert_ne!(first.question, second.question);
         store
-            .answer(&ann, first, &json!({"answered": true}), "b")
+            .answer(&ann, first, &json!({"answered": true}), "b", &any_kind)
             .unwrap();
         assert!(matches!(
             store.reply("ci", first).unwrap(),
@@ -557,7 +583,9 @@ fn a_withdrawn_run_takes_no_answer_and_its_retry_is_shown_all_but_the_last_reply
         let env = store
             .post_step("ci", &post("k", "Where?", None, None), "a")
             .unwrap();
-        store.answer(&ann, env, &json!({"picked": 1}), "b").unwrap();
+        store
+            .answer(&ann, env, &json!({"picked": 1}), "b", &any_kind)
+            .unwrap();
         let checks = store
             .post_step("ci", &post("k", "Checks?", Some(env.seq), None), "a")
             .unwrap();
@@ -566,7 +594,7 @@ fn a_withdrawn_run_takes_no_answer_and_its_retry_is_shown_all_but_the_last_reply
         assert!(store.open_questions(&ann).unwrap().is_empty());
         assert_eq!(
             store
-                .answer(&ann, checks, &json!({"picked": [0]}), "b")
+                .answer(&ann, checks, &json!({"picked": [0]}), "b", &any_kind)
                 .unwrap(),
             Answered::Gone(Some(Closed::Withdrawn))
         );
@@ -616,7 +644,7 @@ fn the_steps_settled_are_found_among_many_in_one_read() {
         let waiting = [first, second, third];
         assert_eq!(store.settled(&waiting).unwrap(), []);
         store
-            .answer(&ann, second, &json!({"answered": true}), "b")
+            .answer(&ann, second, &json!({"answered": true}), "b", &any_kind)
             .unwrap();
         assert_eq!(store.settled(&waiting).unwrap(), [second]);
         store
@@ -647,7 +675,7 @@ fn a_silent_asker_is_withdrawn_and_the_answer_nobody_took_is_asked_again_of_its_
         store.sweep(now_ms(), Some(now_ms() - SILENCE_MS)).unwrap();
         assert!(events(store, "withdrawn").is_empty());
         store
-            .answer(&ann, at, &json!({"answered": true}), "b")
+            .answer(&ann, at, &json!({"answered": true}), "b", &any_kind)
             .unwrap();
         // Then nothing more from it: withdrawn, once, whichever server sweeps.
         let later = now_ms() + SILENCE_MS + 1;
@@ -695,7 +723,7 @@ fn a_secret_reply_is_erased_once_its_asker_has_it_and_the_audit_never_holds_it()
         };
         let at = store.post_step("ci", &secret("k", None), "a").unwrap();
         let given = json!({"submitted": "hunter2"});
-        store.answer(&ann, at, &given, "b").unwrap();
+        store.answer(&ann, at, &given, "b", &any_kind).unwrap();
         assert!(matches!(
             store.reply("ci", at).unwrap(),
             ReplyState::Replied { reply, .. } if reply == given
@@ -710,7 +738,7 @@ fn a_secret_reply_is_erased_once_its_asker_has_it_and_the_audit_never_holds_it()
         ));
         // A secret nobody took (its asker withdrew) goes at the next purge.
         let other = store.post_step("ci", &secret("k2", None), "a").unwrap();
-        store.answer(&ann, other, &given, "b").unwrap();
+        store.answer(&ann, other, &given, "b", &any_kind).unwrap();
         store
             .finish("ci", other.question, "withdrawn", "a")
             .unwrap();
@@ -782,4 +810,60 @@ fn a_postgres_database_of_another_program_or_none_yet_is_left_as_it_is() {
         .unwrap()
         .get(0);
     assert_eq!(tables, 1, "nothing was created");
+}
+
+#[test]
+fn a_reply_unfit_for_its_steps_widget_is_refused_and_the_step_still_waits() {
+    on_every_store(|store| {
+        let at = store
+            .post_step("ci", &post("k1", "Name?", None, Some("ann")), "a")
+            .unwrap();
+        let numbers_only = |kind: &str| kind == "number";
+        let reply = json!({"submitted": "Ada"});
+        // Someone the step is not for learns nothing of it, its kind included.
+        let bob = person("bob", &[]);
+        let refused = store.answer(&bob, at, &reply, "b", &numbers_only).unwrap();
+        assert_eq!(refused, Answered::Unknown);
+        let ann = person("ann", &[]);
+        let refused = store.answer(&ann, at, &reply, "b", &numbers_only).unwrap();
+        assert_eq!(refused, Answered::Unfit("text".into()));
+        assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Waiting);
+        let taken = store.answer(&ann, at, &reply, "b", &any_kind).unwrap();
+        assert_eq!(taken, Answered::Accepted);
+    });
+}
+
+#[test]
+fn an_answer_kept_by_one_server_is_told_at_once_to_another_listening_on_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite = sqlite::Sqlite::open(&dir.path().join("team.sqlite3"), Access::Create).unwrap();
+    assert!(
+        !sqlite.tell_answered(Box::new(|_| {})),
+        "SQLite has no such news to tell"
+    );
+    let Some(database) = scratch::Database::create() else {
+        return;
+    };
+    let answering = postgres::Postgres::open(&database.url, Access::Create).unwrap();
+    let listening = postgres::Postgres::open(&database.url, Access::Write).unwrap();
+    let (told, news) = std::sync::mpsc::channel();
+    assert!(listening.tell_answered(Box::new(move |at| {
+        let _ = told.send(at);
+    })));
+    // The listener connects on its own thread: steps are answered until it hears of one.
+    let ann = person("ann", &[]);
+    let mut answered = Vec::new();
+    for n in 0..20 {
+        let at = answering
+            .post_step("ci", &post(&format!("k{n}"), "Name?", None, None), "a")
+            .unwrap();
+        let taken = answering.answer(&ann, at, &json!({"submitted": "Ada"}), "b", &any_kind);
+        assert_eq!(taken.unwrap(), Answered::Accepted);
+        answered.push(at);
+        if let Ok(heard) = news.recv_timeout(std::time::Duration::from_millis(500)) {
+            assert!(answered.contains(&heard), "{heard:?} was never answered");
+            return;
+        }
+    }
+    panic!("no answer was told in 10 s");
 }
