@@ -95,6 +95,13 @@ fn a_page_answers_through_the_plugin_and_strangers_are_refused() {
     }
     assert_eq!(shown["frame"]["prompt"], "Which?");
     assert_eq!(shown["request"]["options"][1]["label"], "b");
+    // Anyone on the machine may shake hands: a flood of it pushes out no open tab's session.
+    for n in 0..100 {
+        let nonce = json!({ "nonce": format!("{n:032x}") }).to_string();
+        let (status, ..) = http(port, "POST", "/hello", &[json_type], &nonce);
+        assert_eq!(status, 200);
+    }
+    assert_eq!(view("first", 0)["frame"]["prompt"], "Which?");
     assert_eq!(
         view("second", 0)["kind"],
         "elsewhere",

@@ -36,20 +36,58 @@ pub(super) struct Site {
     /// The page's secret, in lowercase hex: the key of every proof.
     pub(super) secret: String,
     pub(super) port: u16,
-    /// The keys of the sessions made, newest last.
-    sessions: std::sync::Mutex<VecDeque<String>>,
+    sessions: std::sync::Mutex<Sessions>,
 }
 
-/// How many sessions are kept: a tab, its reloads, a second tab, with room to spare; the
-/// oldest goes first.
+/// The keys of the sessions made, newest last: those no request has used yet apart from those
+/// a page has used, so that a flood of handshakes (anyone on the machine may send them) pushes
+/// out only sessions nobody uses, never an open tab's.
+#[derive(Default)]
+struct Sessions {
+    made: VecDeque<String>,
+    used: VecDeque<String>,
+}
+
+/// How many sessions not used yet are kept: a tab, its reloads, a second tab, with room to
+/// spare; the oldest goes first.
 const SESSIONS: usize = 32;
+/// How many used sessions are kept (tabs open at once, and their reloads); the one used
+/// longest ago goes first.
+const USED_SESSIONS: usize = 8;
+
+impl Sessions {
+    fn made(&mut self, key: String) {
+        if self.made.len() == SESSIONS {
+            self.made.pop_front();
+        }
+        self.made.push_back(key);
+    }
+
+    /// Whether `key` is a session made here; it is counted as used from now on.
+    fn used(&mut self, key: &str) -> bool {
+        if let Some(at) = self.used.iter().position(|used| used == key) {
+            let key = self.used.remove(at).expect("found just now");
+            self.used.push_back(key);
+            return true;
+        }
+        let Some(at) = self.made.iter().position(|made| made == key) else {
+            return false;
+        };
+        let key = self.made.remove(at).expect("found just now");
+        if self.used.len() == USED_SESSIONS {
+            self.used.pop_front();
+        }
+        self.used.push_back(key);
+        true
+    }
+}
 
 impl Site {
     pub(super) fn new(secret: String, port: u16) -> Site {
         Site {
             secret,
             port,
-            sessions: std::sync::Mutex::new(VecDeque::new()),
+            sessions: std::sync::Mutex::default(),
         }
     }
 
@@ -76,10 +114,10 @@ impl Site {
 
     /// Whether `request` carries a session this server made.
     fn in_session(&self, request: &Request) -> bool {
-        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         request
             .header("X-Interview-Session")
-            .is_some_and(|key| sessions.iter().any(|made| made == key))
+            .is_some_and(|key| sessions.used(key))
     }
 
     /// Whether a Host header names this server.
@@ -151,10 +189,7 @@ fn hello(site: &Site, body: &Json) -> Response {
     let proof = site.proof(&format!("interview server {theirs} {ours}"));
     let session = site.proof(&format!("interview session {theirs} {ours}"));
     let mut sessions = site.sessions.lock().unwrap_or_else(|e| e.into_inner());
-    if sessions.len() == SESSIONS {
-        sessions.pop_front();
-    }
-    sessions.push_back(session);
+    sessions.made(session);
     json_reply(200, &json!({ "nonce": ours, "proof": proof }))
 }
 
