@@ -415,9 +415,6 @@ impl RemoteUi {
 /// What an answer's envelope adds to it at most (`{"state": "replied", "by": …}`).
 const ENVELOPE: usize = 64 << 10;
 
-/// A response's body, as long as any the server may send: a reply it took at its own limit
-/// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
-/// an asker retrying a longer answer forever).
 /// What the server answered a request.
 struct Answer {
     status: u16,
@@ -426,6 +423,9 @@ struct Answer {
     retry_after: Option<Duration>,
 }
 
+/// A response's body, as long as any the server may send: a reply it took at its own limit
+/// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
+/// an asker retrying a longer answer forever).
 fn read_body(response: ureq::Response) -> Result<String, String> {
     use std::io::Read;
     let limit = super::BODY_LIMIT + ENVELOPE;
