@@ -14,9 +14,9 @@ use std::borrow::Cow;
 use wasmtime::component::{ComponentType, Lift, Linker, WasmList, WasmStr};
 use wasmtime::{AsContextMut, StoreContextMut};
 
-use crate::Frame;
 use crate::imports::State;
 use crate::sanitize;
+use crate::ui::Frame;
 use crate::ui::{ChoiceRef, MultiSelectRequest, Options, SelectRequest, TooMuchText, Ui};
 
 /// The interface the plugin imports its UI from, as its import is named.

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::Given;
+use crate::given::Given;
 
 /// What can go wrong running the plugin. A bad request is not an error: it is an `invalid`
 /// result, with the place and the problem.

@@ -9,9 +9,11 @@ use serde_json::Value as Json;
 use wasmtime::StoreLimits;
 
 use crate::bindings::interview::plugin::ui::{self as wit, *};
-use crate::replay::{self, Given, Recorded, Recorder};
+use crate::given::Given;
+use crate::replay::{self, Recorder};
 use crate::sandbox::{Epoch, GuestClock};
 use crate::sanitize;
+use crate::ui::scripted::Recorded;
 use crate::ui::scripted::TypedLine;
 use crate::ui::{MultiSelectRequest, SelectRequest, Ui};
 
@@ -289,8 +291,8 @@ mod tests {
     fn indexes_past_the_options_are_dropped_at_the_boundary() {
         let mut state = State {
             ui: ScriptedUi::new([]),
-            limits: crate::Limits::default().store_limits(),
-            memory_bytes: crate::Limits::default().memory_bytes(),
+            limits: crate::sandbox::Limits::default().store_limits(),
+            memory_bytes: crate::sandbox::Limits::default().memory_bytes(),
             clock: crate::sandbox::GuestClock::new(),
             epoch: Epoch::new(&wasmtime::Engine::default()),
             recorder: Default::default(),

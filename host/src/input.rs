@@ -97,7 +97,7 @@ impl LineReader {
             pending: Vec::new(),
             // An answer can't be longer than a request may be: a line that is has no use,
             // and only its end is worth waiting for.
-            limit: crate::Limits::default().request_bytes(),
+            limit: crate::sandbox::Limits::default().request_bytes(),
             dropping: false,
             start: 0,
             searched: 0,
@@ -126,7 +126,7 @@ impl LineReader {
     /// (another program reads the keys there).
     pub fn tty() -> std::io::Result<(Self, Interrupter)> {
         let tty = File::open("/dev/tty")?;
-        if !crate::is_foreground(std::os::fd::AsFd::as_fd(&tty)) {
+        if !crate::foreground::is_foreground(std::os::fd::AsFd::as_fd(&tty)) {
             return Err(std::io::Error::other(crate::foreground::NOT_IN_FRONT));
         }
         Ok(LineReader::new(tty))

@@ -34,6 +34,11 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! [`Ui`]: ui::Ui
+//! [`TerminalUi`]: ui::TerminalUi
+//! [`LineUi`]: ui::LineUi
+//! [`ScriptedUi`]: ui::ScriptedUi
 
 #![warn(missing_docs)]
 
@@ -43,6 +48,7 @@ mod choice_imports;
 mod engine_settings;
 mod error;
 mod foreground;
+mod given;
 mod imports;
 mod input;
 mod journal;
@@ -55,16 +61,16 @@ mod session;
 pub mod ui;
 
 pub use error::Error;
+pub use given::Given;
 pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};
 #[cfg(feature = "rmcp")]
 pub use mcp_elicitation::PersonElicitation;
-pub use replay::Given;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 
 /// Questions, answers and tool definitions: the `types` and `tool` interfaces of the WIT, for
-/// [`Session::ask`] (typed questions in, a typed [`Outcome`] out), for
+/// [`Session::ask`] (typed questions in, a typed [`Outcome`](ask::Outcome) out), for
 /// [`Session::elicit`], for [`Session::form`], and for listing the tools.
 pub mod ask {
     pub use crate::bindings::exports::interview::plugin::tool::{
@@ -79,9 +85,6 @@ pub mod ask {
 }
 
 // The crate's own code names these at its root.
-use ask::*;
-use ui::*;
-
 /// The parts the benchmarks and fuzz targets drive one by one. Not a stable API.
 #[doc(hidden)]
 pub mod internals {

@@ -28,8 +28,8 @@ use std::sync::{Arc, Once, OnceLock};
 use wasmtime::component::Component;
 use wasmtime::{Config, CustomCodeMemory, Engine};
 
-use crate::Error;
 use crate::engine_settings;
+use crate::error::Error;
 use crate::sandbox;
 
 #[cfg(feature = "compile")]
@@ -249,7 +249,7 @@ mod tests {
         change(&mut config);
         let engine = Engine::new(&config).unwrap();
         let compiled = engine
-            .precompile_component(crate::EMBEDDED_COMPONENT)
+            .precompile_component(crate::session::EMBEDDED_COMPONENT)
             .unwrap();
         compiled.leak()
     }

@@ -16,7 +16,9 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleClient};
 use serde_json::Value as Json;
 
-use crate::{ElicitEnding, Plugin, Ui};
+use crate::ask::ElicitEnding;
+use crate::session::Plugin;
+use crate::ui::Ui;
 
 /// Makes the UI that asks one form: called once per elicitation, on a blocking thread.
 type PersonFactory = dyn Fn() -> Box<dyn Ui + Send> + Send + Sync;
@@ -62,9 +64,9 @@ impl PersonElicitation {
     pub fn terminal(plugin: Arc<Plugin>) -> Self {
         PersonElicitation::new(
             plugin,
-            || match crate::TerminalUi::on_controlling_terminal(true) {
+            || match crate::ui::TerminalUi::on_controlling_terminal(true) {
                 Ok(ui) => Box::new(ui),
-                Err(_) => Box::new(crate::NoPerson(crate::Absence::NoTerminal)),
+                Err(_) => Box::new(crate::ui::NoPerson(crate::ui::Absence::NoTerminal)),
             },
         )
     }

@@ -9,69 +9,13 @@ use std::collections::VecDeque;
 
 use serde_json::{Value as Json, json};
 
+use crate::given::Given;
 use crate::journal::Journal;
-pub(crate) use crate::ui::scripted::Step as Reply;
-use crate::ui::{LineRead, Span};
-use crate::{
-    ConfirmReply, Frame, MultiSelectReply, MultiSelectRequest, Nav, NumberReply, ReviewReply,
-    SelectReply, SelectRequest, TextReply,
+use crate::ui::scripted::{Recorded, Step as Reply};
+use crate::ui::{
+    ConfirmReply, Frame, LineRead, MultiSelectReply, MultiSelectRequest, Nav, NumberReply,
+    ReviewReply, SelectReply, SelectRequest, Span, TextReply,
 };
-
-/// A widget's reply type, kept among the recorded replies (implemented where [`Reply`] is
-/// declared).
-pub(crate) trait Recorded: Clone + Sized {
-    fn wrap(self) -> Reply;
-    fn unwrap(reply: Reply) -> Option<Self>;
-}
-
-/// An answer the person gave, in the words they saw: what survives a plugin that failed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Given {
-    /// 1-based position of the question in the batch.
-    pub position: u32,
-    /// The question's header, if it had one.
-    pub header: Option<String>,
-    /// The question as shown.
-    pub prompt: String,
-    /// The answer: an option's label, labels, typed text, yes/no, or a number as typed.
-    pub answer: Json,
-    /// The note the person added to their pick.
-    pub note: Option<String>,
-}
-
-impl Given {
-    /// As JSON: `{"position", "header", "question", "answer", "note"}`, without empty fields.
-    pub fn to_json(&self) -> Json {
-        let mut object =
-            json!({"position": self.position, "question": self.prompt, "answer": self.answer});
-        if let Some(header) = &self.header {
-            object["header"] = json!(header);
-        }
-        if let Some(note) = &self.note {
-            object["note"] = json!(note);
-        }
-        object
-    }
-
-    /// The answer as a person reads it: the label, the labels joined with commas, the text
-    /// typed, yes or no.
-    pub fn answer_text(&self) -> String {
-        match &self.answer {
-            Json::String(text) => text.clone(),
-            Json::Bool(true) => "Yes".into(),
-            Json::Bool(false) => "No".into(),
-            Json::Array(items) => items
-                .iter()
-                .map(|item| {
-                    item.as_str()
-                        .map_or_else(|| item.to_string(), str::to_string)
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            other => other.to_string(),
-        }
-    }
-}
 
 /// The replies of the request being run, those to play back, and the journal they go to.
 #[derive(Debug, Default)]
@@ -116,7 +60,7 @@ impl Recorder {
     pub(crate) fn resume(
         &mut self,
         digests: impl FnOnce() -> (String, String),
-    ) -> Result<(), crate::Error> {
+    ) -> Result<(), crate::error::Error> {
         let Some(journal) = &mut self.journal else {
             return Ok(());
         };

@@ -10,17 +10,18 @@ use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
 
-use crate::Error;
 use crate::bindings::exports::interview::plugin::tool::{
     CallResult, Checked, Elicitation, FormStep, ToolDefinition, ToolFormat,
 };
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::bindings::{Plugin as Bindings, PluginPre as BindingsPre};
 use crate::choice_imports;
+use crate::error::Error;
+use crate::given::Given;
 use crate::imports::State;
 use crate::journal::{self, Journal};
 use crate::loader::{self, Compiled, LoadKind};
-use crate::replay::{Given, Recorder};
+use crate::replay::Recorder;
 use crate::sandbox::{Epoch, GuestClock, Limits, Ticker};
 use crate::ui::Ui;
 

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::Error;
-use crate::replay::Reply;
+use crate::error::Error;
+use crate::ui::scripted::Step as Reply;
 use reader::{Contents, Entry, Header};
 
 /// The journal of one request, open and locked for this run: what it held when it was opened,
@@ -354,7 +354,7 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ConfirmReply, TextReply};
+    use crate::ui::{ConfirmReply, TextReply};
 
     fn text(answer: &str) -> Reply {
         Reply::Text(TextReply::Submitted(answer.into()))

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::replay::Reply;
+use crate::ui::scripted::Step as Reply;
 
 /// What the first line says; a new layout gets a new version.
 pub(crate) const VERSION: u32 = 1;
@@ -178,7 +178,7 @@ fn could_begin(torn: &[u8], start: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::TextReply;
+    use crate::ui::TextReply;
 
     fn text(answer: &str) -> Reply {
         Reply::Text(TextReply::Submitted(answer.into()))

@@ -12,7 +12,7 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 
 use super::{Compiled, LoadKind};
-use crate::Error;
+use crate::error::Error;
 
 /// Compiles `bytes` (whose [`fingerprint`] is given) with an engine from `compiler`, or reads
 /// them compiled from `cache_dir`; either way the component is ready for `engine`, which needs

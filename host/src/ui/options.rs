@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::Choice;
+use crate::ask::Choice;
 
 /// The options of a select or multi-select, in order.
 ///

@@ -5,6 +5,12 @@ use std::collections::VecDeque;
 
 use super::*;
 
+/// A widget's reply type, kept among the replies a session records (as a [`Step`]).
+pub(crate) trait Recorded: Clone + Sized {
+    fn wrap(self) -> Step;
+    fn unwrap(step: Step) -> Option<Self>;
+}
+
 /// Declares [`Step`], one variant per widget reply, and lets the session record each reply as
 /// a step.
 macro_rules! steps {
@@ -18,7 +24,7 @@ macro_rules! steps {
             ),*
         }
 
-        $(impl crate::replay::Recorded for $reply {
+        $(impl Recorded for $reply {
             fn wrap(self) -> Step {
                 Step::$variant(self)
             }

@@ -1,6 +1,6 @@
 //! Values for the UIs' unit tests.
 
-use crate::{ChoiceRef, Frame, Options};
+use crate::ui::{ChoiceRef, Frame, Options};
 
 /// The frame of a single question; `required` says whether it must be answered.
 pub fn frame(prompt: &str, required: bool) -> Frame {

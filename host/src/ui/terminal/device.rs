@@ -135,7 +135,7 @@ impl Default for Decoder {
             searched: 0,
             dropping: false,
             // An answer can't be longer than a request may be, nor a paste into one.
-            limit: crate::Limits::default().request_bytes(),
+            limit: crate::sandbox::Limits::default().request_bytes(),
         }
     }
 }

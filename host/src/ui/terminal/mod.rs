@@ -54,7 +54,7 @@ use std::time::Duration;
 use crossterm::terminal;
 
 use super::*;
-use crate::ReviewItem;
+use crate::ui::ReviewItem;
 use device::Device;
 use keys::Key;
 pub use layout::layout;
@@ -76,7 +76,7 @@ impl<W> PasteLimit<W> {
     fn new(widget: W) -> Self {
         PasteLimit {
             widget,
-            limit: crate::Limits::default().request_bytes(),
+            limit: crate::sandbox::Limits::default().request_bytes(),
             refused: None,
         }
     }
@@ -226,7 +226,7 @@ impl TerminalUi {
     /// is not the job in its foreground (another program reads the keys there).
     pub fn on_controlling_terminal(colour: bool) -> std::io::Result<Self> {
         let tty = std::fs::OpenOptions::new().write(true).open("/dev/tty")?;
-        if !crate::is_foreground(tty.as_fd()) {
+        if !crate::foreground::is_foreground(tty.as_fd()) {
             return Err(std::io::Error::other(crate::foreground::NOT_IN_FRONT));
         }
         Ok(TerminalUi::new(tty, colour))

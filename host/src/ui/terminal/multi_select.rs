@@ -9,7 +9,7 @@ use super::note::{Note, NoteKey};
 use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::Options;
+use crate::ui::Options;
 use crate::ui::{MultiPick, MultiSelectReply, MultiSelectRequest, Nav};
 
 /// The entries borrow the request's text: a list may hold thousands.

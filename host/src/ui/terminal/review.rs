@@ -9,7 +9,7 @@ use super::keys::Key;
 use super::list::List;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::ReviewItem;
+use crate::ui::ReviewItem;
 use crate::ui::{Nav, ReviewReply, ReviewRequest};
 
 pub struct Review {

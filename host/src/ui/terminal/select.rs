@@ -10,7 +10,7 @@ use super::note::{Note, NoteKey};
 use super::preview::PreviewBox;
 use super::render::{Line, truncate};
 use super::widget::*;
-use crate::Options;
+use crate::ui::Options;
 use crate::ui::{Nav, Pick, SelectReply, SelectRequest};
 use unicode_width::UnicodeWidthStr;
 
@@ -296,7 +296,7 @@ impl Widget for Select<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ChoiceRef;
+    use crate::ui::ChoiceRef;
     use crate::ui::terminal::testing::{frame, options, play, screen, typed};
 
     fn request(labels: &[&str]) -> SelectRequest {

@@ -6,7 +6,7 @@ use super::keys::Key;
 use super::layout;
 use super::theme::Theme;
 use super::widget::Widget;
-use crate::Frame;
+use crate::ui::Frame;
 pub use crate::ui::testing::options;
 
 /// Plays `keys` on `widget`: the reply of the key that ends it, or None if none did.

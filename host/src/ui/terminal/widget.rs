@@ -6,7 +6,7 @@ use super::render::Line;
 use super::render::truncate;
 use super::theme::Theme;
 use crate::ui::Nav;
-use crate::{ChoiceRef, Options};
+use crate::ui::{ChoiceRef, Options};
 
 /// What a widget may draw into.
 pub struct Ctx<'a> {

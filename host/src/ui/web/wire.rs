@@ -34,7 +34,7 @@ pub fn frame(frame: &Frame) -> Json {
     })
 }
 
-fn choices(options: &crate::Options) -> Json {
+fn choices(options: &crate::ui::Options) -> Json {
     options
         .iter()
         .map(|o| {
