@@ -10,8 +10,10 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use crate::reach::PersonUi;
 #[cfg(feature = "mcp")]
-use crate::mcp;
+use crate::reach::Reach;
+use crate::spans::{DEADLINES_MS, span_ms};
 
 /// What to run, and with which component.
 pub struct Cli {
@@ -47,7 +49,7 @@ pub enum Command {
     #[cfg(feature = "mcp")]
     Mcp {
         tools: Vec<String>,
-        ui: mcp::Reach,
+        ui: Reach,
         tty: Option<PathBuf>,
         /// `--inbox URL`: every call asked through the team inbox there.
         team: Option<TeamInbox>,
@@ -95,29 +97,6 @@ pub struct TeamInbox {
     pub escalate_to: Option<String>,
 }
 
-/// The deadlines a question may have, in ms: 1 s to 30 days (`--deadline`, and what the team
-/// inbox's server takes from any asker).
-pub const DEADLINES_MS: std::ops::RangeInclusive<i64> = 1_000..=30 * 86_400_000;
-
-/// A span of time as people write it, `90s`, `30m`, `12h`, `7d`: in ms; `None` when it does
-/// not read as one, or is too long to count.
-pub fn span_ms(text: &str) -> Option<i64> {
-    let split = text.len().checked_sub(1)?;
-    let (number, unit) = text.split_at_checked(split)?;
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let number: i64 = number.parse().ok()?;
-    let unit = match unit {
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return None,
-    };
-    number.checked_mul(unit)
-}
-
 /// Where the person answers, for `ask`, `serve` and `elicit`.
 pub struct Reaching {
     pub numbered: bool,
@@ -126,19 +105,6 @@ pub struct Reaching {
     pub no_open: bool,
     #[cfg(feature = "web")]
     pub open_timeout: std::time::Duration,
-}
-
-/// Where the person answers (`--ui` of `ask`, `serve` and `elicit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PersonUi {
-    /// This terminal: arrow keys, or numbered lines; an open `interview inbox` when nobody can
-    /// be asked here.
-    Auto,
-    /// `interview inbox`, waiting for one to be opened.
-    Inbox,
-    /// A page in the browser.
-    #[cfg(feature = "web")]
-    Web,
 }
 
 /// Where the person's answers are kept while they answer, for `ask` and `elicit`.
@@ -787,12 +753,12 @@ impl Collected {
             "mcp" => Command::Mcp {
                 tools: self.values.remove("tools").unwrap_or_default(),
                 ui: match self.defaulted(spec, "ui").as_str() {
-                    "elicit" => mcp::Reach::Elicit,
-                    "inbox" => mcp::Reach::Inbox,
-                    "terminal" => mcp::Reach::Terminal,
+                    "elicit" => Reach::Elicit,
+                    "inbox" => Reach::Inbox,
+                    "terminal" => Reach::Terminal,
                     #[cfg(feature = "web")]
-                    "web" => mcp::Reach::Web,
-                    _ => mcp::Reach::Auto,
+                    "web" => Reach::Web,
+                    _ => Reach::Auto,
                 },
                 tty: self.value(spec, "tty").map(PathBuf::from),
                 team: self.team(spec)?,
@@ -1128,7 +1094,7 @@ mod tests {
             panic!("not mcp")
         };
         assert_eq!(tools, ["ask_user", "question", "AskUserQuestion"]);
-        assert_eq!(ui, mcp::Reach::Terminal);
+        assert_eq!(ui, Reach::Terminal);
     }
 
     #[test]

@@ -8,8 +8,10 @@ mod input;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod people;
+mod reach;
 mod results;
 mod serve;
+mod spans;
 #[cfg(feature = "team")]
 mod team;
 
@@ -31,7 +33,7 @@ impl Reaching {
     /// with the answers given so far: taken before anything waits for them.
     fn person(&self, request_on_stdin: bool) -> Result<Box<dyn Ui>, Failure> {
         #[cfg(feature = "web")]
-        if self.ui == cli::PersonUi::Web {
+        if self.ui == reach::PersonUi::Web {
             let person = people::web(!self.no_open, self.open_timeout);
             people::on_signals();
             return person.map_err(|e| (Exit::Failed, e));

@@ -9,7 +9,7 @@ use interview_host::ui::{Ui, UiMode};
 use serde_json::Value as Json;
 
 use super::{Ask, Call, From, Reached};
-use crate::cli::PersonUi;
+use crate::reach::PersonUi;
 use crate::results;
 
 /// Requests go to the inboxes.

@@ -36,30 +36,13 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
 use crate::exit::Exit;
+use crate::reach::Reach;
 use crate::{inbox, people, results};
 
 mod clients;
 mod forms;
 mod lines;
 mod transport;
-
-/// Where the person is, as `--ui` says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reach {
-    /// An open inbox; else the client's forms when it declared form elicitation; otherwise
-    /// nobody: the agent's own TUI owns the terminal the server inherits.
-    Auto,
-    /// `interview inbox` only: a call waits until one is open.
-    Inbox,
-    /// The client's forms only: nobody when the client has none.
-    Elicit,
-    /// The arrow-key UI on the controlling terminal (`/dev/tty`).
-    Terminal,
-    /// A page in the browser, served on 127.0.0.1 for the server's lifetime: one tab answers
-    /// every call, and the browser is opened again for a call after the tab was closed.
-    #[cfg(feature = "web")]
-    Web,
-}
 
 /// The one page every call is asked in, under `--ui web`, and the flag that withdraws its
 /// question.

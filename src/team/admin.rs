@@ -126,7 +126,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
             let grace_ms = match grace.as_deref() {
                 None => store::SILENCE_MS,
-                Some(span) => crate::cli::span_ms(span)
+                Some(span) => crate::spans::span_ms(span)
                     .filter(|ms| (1_000..=3_600_000).contains(ms))
                     .ok_or_else(|| {
                         usage(format!("--asker-grace {span}: 1s to 1h, as 90s or 5m"))
@@ -140,7 +140,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
             let keep_ms = match keep.as_deref() {
                 None => KEEP_MS,
-                Some(span) => crate::cli::span_ms(span)
+                Some(span) => crate::spans::span_ms(span)
                     .filter(|ms| (3_600_000..=3_650 * 86_400_000).contains(ms))
                     .ok_or_else(|| usage(format!("--keep {span}: 1h to 3650d, as 30d")))?,
             };
@@ -300,7 +300,7 @@ fn parse_since(text: &str) -> Result<i64, String> {
     if let Ok(seconds) = text.parse::<i64>() {
         return seconds.checked_mul(1000).ok_or_else(bad);
     }
-    let age = crate::cli::span_ms(text).ok_or_else(bad)?;
+    let age = crate::spans::span_ms(text).ok_or_else(bad)?;
     Ok(store::now_ms() - age)
 }
 
@@ -339,20 +339,6 @@ mod tests {
         assert!((store::now_ms() - 3_600_000 - hour_ago).abs() < 1000);
         assert!(parse_since("soon").unwrap_err().contains("'soon'"));
         assert!(parse_since("").is_err());
-        assert_eq!(crate::cli::span_ms("90s"), Some(90_000));
-        assert_eq!(crate::cli::span_ms("2h"), Some(7_200_000));
-        for bad in [
-            "",
-            "m",
-            "-5m",
-            "+5m",
-            "5",
-            "5x",
-            "1.5h",
-            "99999999999999999d",
-        ] {
-            assert_eq!(crate::cli::span_ms(bad), None, "{bad}");
-        }
     }
 
     #[test]

@@ -449,7 +449,7 @@ async fn post_step(
     let to = body.to.filter(|to| !to.is_empty());
     addressee(&app, "--to", to.as_deref()).await?;
     let deadline = match body.deadline {
-        Some(d) if !crate::cli::DEADLINES_MS.contains(&d.after_ms) => {
+        Some(d) if !crate::spans::DEADLINES_MS.contains(&d.after_ms) => {
             return Err(Refusal(
                 StatusCode::BAD_REQUEST,
                 "deadline.after_ms must be from 1 s to 30 days".into(),
