@@ -3,102 +3,12 @@
 //! given so far.
 
 use crate::judge::{Leeway, Reply, Verdict, judge};
-use crate::lines::{ImportedLines, Lines};
 use crate::model::*;
 use crate::printable::Printable;
 use crate::secret_choice;
 use crate::summary::{hint, lend_badged, review_items};
 use crate::text_format;
-
-/// The widgets of the host, as the `ui` WIT interface defines them.
-/// A choice request's options are lent, not copied: a list may hold thousands, which the flow
-/// moves out of its question for the widget and takes back after it. A layer may edit the
-/// other fields of a request in place; one that shows other options than those lent puts the
-/// lent ones back before it returns.
-pub trait Ui {
-    fn mode(&mut self) -> Mode;
-    fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply;
-    fn multi_select(&mut self, frame: &Frame, request: &mut MultiSelectRequest)
-    -> MultiSelectReply;
-    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply;
-    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply;
-    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply;
-    fn review(&mut self, request: &ReviewRequest) -> ReviewReply;
-    /// Whether, until said otherwise, every line the person types is read hidden, a list's
-    /// answer too: around a secret choice, whose own answer might be typed at the list. Only
-    /// the line mode reads typed text at a list; a widget's pick is an index, so the others
-    /// have nothing to do.
-    fn hide_typing(&mut self, _hidden: bool) {}
-}
-
-/// The UI the host provides through the component's imports: its widgets, or, where it reads
-/// only lines, the plugin's own line mode over its `write` and `read-line`.
-#[derive(Default)]
-pub struct ImportedUi {
-    lines: Option<Lines<ImportedLines>>,
-}
-
-impl ImportedUi {
-    /// The line mode, once the host has said it reads lines.
-    fn lines(&mut self) -> Option<&mut Lines<ImportedLines>> {
-        self.lines.as_mut()
-    }
-}
-
-impl Ui for ImportedUi {
-    fn mode(&mut self) -> Mode {
-        let mode = crate::bindings::interview::plugin::ui::mode();
-        if mode == Mode::Lines && self.lines.is_none() {
-            self.lines = Some(Lines::new(ImportedLines));
-        }
-        mode
-    }
-    fn select(&mut self, frame: &Frame, request: &mut SelectRequest) -> SelectReply {
-        match self.lines() {
-            Some(lines) => lines.select(frame, request),
-            None => crate::bindings::interview::plugin::ui::select(frame, request),
-        }
-    }
-    fn multi_select(
-        &mut self,
-        frame: &Frame,
-        request: &mut MultiSelectRequest,
-    ) -> MultiSelectReply {
-        match self.lines() {
-            Some(lines) => lines.multi_select(frame, request),
-            None => crate::bindings::interview::plugin::ui::multi_select(frame, request),
-        }
-    }
-    fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        match self.lines() {
-            Some(lines) => lines.text(frame, request),
-            None => crate::bindings::interview::plugin::ui::text(frame, request),
-        }
-    }
-    fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        match self.lines() {
-            Some(lines) => lines.confirm(frame, request),
-            None => crate::bindings::interview::plugin::ui::confirm(frame, *request),
-        }
-    }
-    fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        match self.lines() {
-            Some(lines) => lines.number(frame, request),
-            None => crate::bindings::interview::plugin::ui::number(frame, *request),
-        }
-    }
-    fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
-        match self.lines() {
-            Some(lines) => lines.review(request),
-            None => crate::bindings::interview::plugin::ui::review(request),
-        }
-    }
-    fn hide_typing(&mut self, hidden: bool) {
-        if let Some(lines) = self.lines() {
-            lines.hide_typing(hidden);
-        }
-    }
-}
+use crate::ui::Ui;
 
 /// How a batch is run, beyond its questions: what the caller (a tool call, an elicitation)
 /// makes of skips, context and refusals.

@@ -30,6 +30,7 @@ pub mod call_form;
 pub mod decimal;
 pub mod elicit;
 pub mod flow;
+pub mod imported_ui;
 pub mod judge;
 pub mod limits;
 pub mod lines;
@@ -48,6 +49,7 @@ pub mod text_format;
 mod text_pattern;
 pub mod tool;
 pub mod tool_formats;
+pub mod ui;
 pub mod validate;
 pub mod visible;
 
@@ -76,7 +78,7 @@ impl Guest for Plugin {
             &name,
             &arguments,
             &settings,
-            &mut flow::ImportedUi::default(),
+            &mut imported_ui::ImportedUi::default(),
         )
     }
 
@@ -93,14 +95,18 @@ impl Guest for Plugin {
     }
 
     fn ask(questions: Vec<Question>, settings: Settings) -> Outcome {
-        tool::ask(questions, &settings, &mut flow::ImportedUi::default())
+        tool::ask(
+            questions,
+            &settings,
+            &mut imported_ui::ImportedUi::default(),
+        )
     }
 
     fn elicit(request: String, requester: Option<String>) -> Elicitation {
         elicit::elicit(
             &request,
             requester.as_deref(),
-            &mut flow::ImportedUi::default(),
+            &mut imported_ui::ImportedUi::default(),
         )
     }
 }

@@ -3,9 +3,9 @@
 //! is untrusted: its escape sequences, control characters and invisible characters go, and line
 //! breaks stay only in the fields that may hold them.
 
-use crate::flow::Ui;
 use crate::model::*;
 use crate::sanitize;
+use crate::ui::Ui;
 
 /// A UI whose widgets get only printable text.
 pub struct Printable<'a, U>(pub &'a mut U);

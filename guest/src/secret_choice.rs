@@ -5,8 +5,8 @@
 //! it would draw what is typed too. In the line mode, where an answer could be typed at the
 //! list's prompt out of habit, the list's lines are read hidden as well, and the pick is said.
 
-use crate::flow::Ui;
 use crate::model::*;
+use crate::ui::Ui;
 
 /// What the hidden text field says it is for.
 const HINT: &str = "type your own answer: it is not shown";

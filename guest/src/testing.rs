@@ -2,8 +2,8 @@
 
 use std::collections::VecDeque;
 
-use crate::flow::Ui;
 use crate::model::*;
+use crate::ui::Ui;
 
 /// One scripted reply.
 #[derive(Debug, Clone)]

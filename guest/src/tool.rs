@@ -2,9 +2,10 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::flow::{self, Policy, Ui};
+use crate::flow::{self, Policy};
 use crate::model::*;
 use crate::request::{self, Call, Request};
+use crate::ui::Ui;
 use crate::{json_text, result, validate};
 
 /// Runs a tool call and returns the result JSON.

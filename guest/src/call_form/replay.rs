@@ -5,8 +5,8 @@
 use serde_json::{Map, Value as Json};
 
 use super::fields::Names;
-use crate::flow::Ui;
 use crate::model::*;
+use crate::ui::Ui;
 
 /// The widgets, answered from a form's `content`.
 pub struct Replay<'a> {

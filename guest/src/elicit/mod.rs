@@ -12,7 +12,7 @@ pub mod form;
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::flow::{self, Ending, Policy, Ui};
+use crate::flow::{self, Ending, Policy};
 use crate::judge::Leeway;
 use crate::limits::MAX_REQUEST_BYTES;
 use crate::model::*;
@@ -20,6 +20,7 @@ use crate::quoted::Quoted;
 use crate::request::fields::describe;
 use crate::request::read_json;
 use crate::result;
+use crate::ui::Ui;
 pub use form::Form;
 
 /// The JSON-RPC method of an elicitation request.

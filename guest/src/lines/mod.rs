@@ -10,8 +10,8 @@
 mod read;
 mod show;
 
-use crate::flow::Ui;
 use crate::model::*;
+use crate::ui::Ui;
 use read::{Command, Reading, command, leaves, read_confirm, read_multi, read_review, read_select};
 
 /// Where the line mode writes and reads: the host's `write` and `read-line`.
