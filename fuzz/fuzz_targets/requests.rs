@@ -7,8 +7,8 @@
 use std::time::{Duration, Instant};
 
 use interview_fuzz::Bytes;
-use interview_guest::flow::Ui;
 use interview_guest::model::*;
+use interview_guest::ui::Ui;
 use interview_guest::{elicit, tool};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value as Json;

@@ -6,9 +6,9 @@
 use std::collections::VecDeque;
 
 use interview_fuzz::Bytes;
-use interview_guest::flow::Ui;
 use interview_guest::lines::{LineIo, Lines};
 use interview_guest::model::*;
+use interview_guest::ui::Ui;
 use libfuzzer_sys::fuzz_target;
 
 /// Lines typed, then the end of the input.
