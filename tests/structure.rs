@@ -20,15 +20,8 @@ fn imports(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        let code = text
-            .split("#[cfg(test)]")
-            .next()
-            .unwrap()
-            .split("#[cfg(all(test")
-            .next()
-            .unwrap();
         let named = edges.entry(top.clone()).or_default();
-        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for line in without_tests(&text) {
             let mut prefixes = vec!["crate::"];
             if parts.len() == 2 {
                 prefixes.push("super::");
@@ -51,6 +44,26 @@ fn imports(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     edges
+}
+
+/// The lines of a source file that are not comments and not compiled for tests only. A
+/// test-only item of one line (`#[cfg(test)] mod mirrors;`) is left out alone; a test module
+/// with a body ends the file's code, as test modules come last.
+fn without_tests(text: &str) -> Vec<&str> {
+    let mut code = Vec::new();
+    let mut lines = text.lines().map(str::trim_start);
+    while let Some(line) = lines.next() {
+        if line.starts_with("#[cfg(test)]") || line.starts_with("#[cfg(all(test") {
+            match lines.find(|l| !l.starts_with("#[")) {
+                Some(item) if item.ends_with(';') => continue,
+                _ => break,
+            }
+        }
+        if !line.starts_with("//") {
+            code.push(line);
+        }
+    }
+    code
 }
 
 fn sources(folder: &Path) -> Vec<PathBuf> {
