@@ -1,5 +1,4 @@
-//! The UI the host provides through the component's imports: its widgets, or, where it reads
-//! only lines, the plugin's own line mode over the host's `write` and `read-line`.
+//! The plugin's [`Ui`] over the component's imports.
 
 use crate::lines::{ImportedLines, Lines};
 use crate::model::*;
