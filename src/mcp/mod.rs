@@ -77,11 +77,7 @@ pub struct Options {
 /// fails, exit 4.
 pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     let failed = |message: String| (Exit::Failed, message);
-    let listed = plugin
-        .session(NoPerson(Absence::NoTerminal))
-        .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
-        .map_err(|e| failed(e.chain()))?;
-    let tools = offered_tools(&listed, &options.tools).map_err(|e| (Exit::Invalid, e))?;
+    let tools = tools_of(&plugin, &options.tools)?;
     if let Some(path) = &options.tty {
         TerminalUi::on_device(path, false)
             .map_err(|e| (Exit::Invalid, format!("--tty {}: {e}", path.display())))?;
@@ -107,7 +103,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         #[cfg(feature = "web")]
         page,
         #[cfg(feature = "team")]
-        team: options.team.map(Arc::new),
+        team: (options.team).map(|team| Arc::new(team) as Arc<dyn TeamRoute>),
         person: Arc::new(tokio::sync::Mutex::new(())),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -128,6 +124,64 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
             .map_err(|e| failed(format!("the MCP connection failed: {e}")))?;
         Ok(())
     })
+}
+
+/// The tools offered: the plugin's `interview`, and those `wanted` (`--tools`). A tool the
+/// plugin lacks is bad usage (exit 2); a plugin that cannot list them, exit 4.
+fn tools_of(plugin: &Plugin, wanted: &[String]) -> Result<Vec<Tool>, (Exit, String)> {
+    let listed = plugin
+        .session(NoPerson(Absence::NoTerminal))
+        .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
+        .map_err(|e| (Exit::Failed, e.chain()))?;
+    offered_tools(&listed, wanted).map_err(|e| (Exit::Invalid, e))
+}
+
+/// The MCP server of a team inbox's own endpoint: the tools `wanted` (`--tools`), every call
+/// asked through `route`.
+#[cfg(feature = "team-server")]
+pub fn for_team(
+    plugin: Arc<Plugin>,
+    wanted: &[String],
+    route: Arc<dyn TeamRoute>,
+) -> Result<Server, (Exit, String)> {
+    let tools = tools_of(&plugin, wanted)?;
+    Ok(Server {
+        plugin,
+        tools: Arc::new(tools),
+        reach: Reach::Auto,
+        tty: None,
+        #[cfg(feature = "web")]
+        page: None,
+        team: Some(route),
+        person: Arc::new(tokio::sync::Mutex::new(())),
+    })
+}
+
+/// How calls are asked through a team inbox: from this process over HTTP (`--inbox URL`), or
+/// by the team inbox's server itself, for the calls it takes at its `/mcp`.
+#[cfg(feature = "team")]
+pub trait TeamRoute: Send + Sync {
+    /// The UI that asks `call` for `client` (the name people know it by), in the MCP request
+    /// whose `extensions` are given (over HTTP, they hold its `http::request::Parts`); an
+    /// `Err` says why it cannot be asked, and the call fails with it.
+    fn ui(
+        &self,
+        call: inbox::Call,
+        client: Option<String>,
+        extensions: &rmcp::model::Extensions,
+    ) -> Result<crate::team::remote::RemoteUi, String>;
+}
+
+#[cfg(feature = "team")]
+impl TeamRoute for crate::team::remote::Team {
+    fn ui(
+        &self,
+        call: inbox::Call,
+        client: Option<String>,
+        _: &rmcp::model::Extensions,
+    ) -> Result<crate::team::remote::RemoteUi, String> {
+        Ok(self.ui_for("mcp", call, client, None))
+    }
 }
 
 /// The tools of the plugin's `tools/list` named in `wanted`, and `interview` always first.
@@ -152,17 +206,19 @@ fn offered_tools(listed: &str, wanted: &[String]) -> Result<Vec<Tool>, String> {
         .collect())
 }
 
+/// An MCP server of the plugin's tools, for one client (over stdio) or one session (over
+/// HTTP).
 #[derive(Clone)]
-struct Server {
+pub struct Server {
     plugin: Arc<Plugin>,
     tools: Arc<Vec<Tool>>,
     reach: Reach,
     tty: Option<Arc<std::path::PathBuf>>,
     #[cfg(feature = "web")]
     page: Option<Page>,
-    /// `--inbox`: the team inbox every call is asked through.
+    /// The team inbox every call is asked through (`--inbox`, or the server's own `/mcp`).
     #[cfg(feature = "team")]
-    team: Option<Arc<crate::team::remote::Team>>,
+    team: Option<Arc<dyn TeamRoute>>,
     /// Held while a call asks the person: calls queue for them, one at a time.
     person: Arc<tokio::sync::Mutex<()>>,
 }
@@ -295,7 +351,7 @@ impl Server {
     #[cfg(feature = "team")]
     async fn in_team(
         &self,
-        team: &crate::team::remote::Team,
+        team: &dyn TeamRoute,
         name: String,
         arguments: String,
         context: &RequestContext<RoleServer>,
@@ -307,9 +363,10 @@ impl Server {
             skip_response: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let ui = team
-            .ui_for("mcp", call, clients::name(context), None)
-            .stopping_on(stop.clone());
+        let ui = match team.ui(call, clients::name(context), &context.extensions) {
+            Ok(ui) => ui.stopping_on(stop.clone()),
+            Err(why) => return results::failed(&why, &[]),
+        };
         self.run_call(Box::new(ui), Some(stop), name, arguments, context)
             .await
     }
@@ -425,7 +482,7 @@ impl ServerHandler for Server {
         let name = request.name.to_string();
         #[cfg(feature = "team")]
         if let Some(team) = &self.team {
-            let result = self.in_team(team, name, arguments, &context).await;
+            let result = self.in_team(&**team, name, arguments, &context).await;
             return Ok(reply_of(result));
         }
         let inboxed = self.in_inbox(&name, &arguments, &context).await;

@@ -13,6 +13,7 @@ const USAGE: &str = "\
 Usage:
   interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--allow-host NAME]...
                         [--asker-grace SPAN] [--keep SPAN] [--polls-per-agent N]
+                        [--tools NAME,...]
   interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
@@ -39,6 +40,8 @@ Usage:
               how many askers of one agent (one name's tokens) may wait on this server at once;
               beyond it an asker is told to poll again shortly (429). Default: half the
               connections the server serves (the open-files limit less 96, halved)
+--tools       the tools MCP clients are offered at /mcp besides `interview`, by the names
+              `interview mcp --tools` takes (ask_question, AskUserQuestion, ...); repeatable
 --group       a group the person answers for (questions asked with --to GROUP); repeatable
 --for         the person or group whose questions the webhook tells of (asked, or escalated
               to them); --anyone: the questions asked without --to
@@ -66,6 +69,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let mut hosts = Vec::new();
     let mut keep = None;
     let mut polls_per_agent = None;
+    let mut tools = Vec::new();
     let (mut hook_for, mut anyone) = (None, false);
     let (mut person, mut agent, mut groups) = (None, None, Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
@@ -99,6 +103,15 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                     usage(format!("--polls-per-agent {given}: a count, 1 to 100000"))
                 })?;
                 polls_per_agent = Some(n);
+            }
+            Long("tools") => {
+                let given = value(&mut parser)?;
+                tools.extend(
+                    given
+                        .split(',')
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_owned),
+                );
             }
             Long("for") => hook_for = Some(value(&mut parser)?),
             Long("anyone") => anyone = true,
@@ -151,8 +164,13 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 hosts,
                 keep_ms,
                 polls_per_agent,
+                tools,
             };
-            super::server::run(settings, open(Access::Write)?).map_err(|e| (4, e))
+            let store = open(Access::Write)?;
+            let plugin = interview_host::Plugin::builder()
+                .build()
+                .map_err(|e| (4, format!("the plugin does not load: {}", e.chain())))?;
+            super::server::run(settings, store, plugin).map_err(|e| (4, e))
         }
         ["token", "add"] => {
             let holder = match (person, agent) {

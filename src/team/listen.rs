@@ -9,8 +9,8 @@
 //! - **At the cap, the newcomer wins**: the connection that has waited longest with no request
 //!   in progress is closed to make room, so that idle or half-sent connections from strangers,
 //!   however many, cannot keep a person out; one with a request in progress (an asker's long
-//!   poll) is never closed for another. When every connection has a request in progress, the
-//!   newcomer is turned away at once, and retries.
+//!   poll, an open event stream) is never closed for another. When every connection has a
+//!   request in progress, the newcomer is turned away at once, and retries.
 //!
 //! What is read of a request's body, and for how long, is bounded by the router's layers (see
 //! [`super::server`]), after the token is checked.
@@ -125,7 +125,7 @@ impl Registry {
     }
 }
 
-/// A request in progress on a connection; dropped when its response is ready.
+/// A request in progress on a connection; dropped when its response is sent.
 struct Busy {
     registry: Registry,
     id: u64,
@@ -140,6 +140,33 @@ impl Drop for Busy {
             open.since = Some(since);
             connections.waiting.insert((since, self.id));
         }
+    }
+}
+
+/// A response's body, with its connection's [`Busy`] guard until the last of it is sent (or the
+/// body is dropped, as when the connection closes).
+struct Sending {
+    body: axum::body::Body,
+    _busy: Busy,
+}
+
+impl axum::body::HttpBody for Sending {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
     }
 }
 
@@ -218,9 +245,12 @@ async fn connection(
         request.extensions_mut().insert(ConnectInfo(address));
         let response = app.clone().oneshot(request.map(axum::body::Body::new));
         async move {
-            let response = response.await;
-            drop(guard);
-            Ok::<_, Infallible>(response.unwrap_or_else(|never| match never {}))
+            let response = response.await.unwrap_or_else(|never| match never {});
+            // Busy until the body is sent: an event stream (MCP's) is a request in progress
+            // for as long as it is open.
+            Ok::<_, Infallible>(
+                response.map(|body| axum::body::Body::new(Sending { body, _busy: guard })),
+            )
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();

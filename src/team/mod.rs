@@ -14,8 +14,11 @@
 
 #[cfg(feature = "team-server")]
 pub mod admin;
+mod http_relay;
 #[cfg(feature = "team-server")]
 mod listen;
+#[cfg(feature = "team-server")]
+mod mcp;
 #[cfg(feature = "team-server")]
 mod notify;
 #[cfg(feature = "team-server")]

@@ -6,9 +6,13 @@
 //! Nothing is lost: a server that is down or restarting is retried with backoff, a step is put
 //! up again after a restart as the same step (the server matches it by the request's key and
 //! the view), and an asker that restarts finds its steps, and the replies given, again.
+//!
+//! How the steps travel is a [`Relay`]'s: HTTP from the asking process (`--inbox URL`), or
+//! the server's own store for the calls it takes over MCP itself (`/mcp`), where the server is
+//! the asker.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use interview_host::ui::web_wire as wire;
@@ -22,9 +26,8 @@ use serde_json::{Value as Json, json};
 use super::Deadline;
 use crate::inbox::{Ask, Call, From};
 
-/// How long a long poll asks the server to wait, and how long the connection may take beyond.
-const POLL_SECONDS: u64 = 20;
-const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
+/// How long a long poll asks the server to wait.
+pub(super) const POLL_SECONDS: u64 = 20;
 /// The backoff between retries while the server cannot be reached: from the first to the last.
 const FIRST_RETRY: Duration = Duration::from_millis(200);
 const LAST_RETRY: Duration = Duration::from_secs(5);
@@ -34,25 +37,65 @@ const FINISH_PATIENCE: Duration = Duration::from_secs(10);
 const WITHDRAW_PATIENCE: Duration = Duration::from_secs(2);
 /// How often a wait looks at the stop flag: Ctrl-C is heard within this, and hundreds of
 /// askers waiting on one machine wake it a few thousand times a second, not tens of thousands.
-const HEED_STOP: Duration = Duration::from_millis(200);
+pub(super) const HEED_STOP: Duration = Duration::from_millis(200);
 
-/// Where and as whom to ask.
-#[derive(Clone)]
-pub struct Inbox {
-    /// The server's address (`http://host:port`, or behind a proxy `https://…`).
-    pub url: String,
-    /// The agent's token (`INTERVIEW_INBOX_TOKEN`).
-    pub token: String,
+/// Whom an asker's questions are for, and how long they wait.
+#[derive(Clone, Debug, Default)]
+pub struct Addressed {
     /// Whom the questions are for (`--to`): a person or a group; `None` for anyone.
     pub to: Option<String>,
     /// How long each question waits for a person (`--deadline`), and whom it goes to at the
-    /// deadline (`--escalate-to`); `None`: as long as this process waits.
+    /// deadline (`--escalate-to`); `None`: as long as the asker waits.
     pub deadline: Option<Deadline>,
+}
+
+/// What an asker says to the team inbox, whichever way it reaches it (see [`Relay`]).
+pub enum Said<'a> {
+    /// Whether its token is taken, and whether anyone answers for the names it asks `to`
+    /// and escalates to.
+    Whoami {
+        to: Option<&'a str>,
+        escalate_to: Option<&'a str>,
+    },
+    /// The next step of a question: the body `POST /api/steps` takes.
+    Step(&'a Json),
+    /// The reply to a step, waited for up to [`POLL_SECONDS`].
+    Reply { question: i64, seq: i64 },
+    /// The question is closed: `finished` (the plugin is done) or `withdrawn`.
+    Finish { question: i64, status: &'a str },
+}
+
+/// What the team inbox answered one thing said.
+pub enum Outcome {
+    /// Its answer.
+    Answered(Json),
+    /// It will not take it (a bad token, a refused body): saying it again would not help. Why,
+    /// and the status the inbox answered.
+    Refused(String, Option<u16>),
+    /// It holds as many of this agent's askers as it takes: asked again after the time it
+    /// said, if it said one.
+    Busy(Option<Duration>),
+    /// It could not be reached, or failed; why.
+    Unreachable(String),
+    /// The asker was told to stop before an answer came.
+    Stopped,
+}
+
+/// How a [`RemoteUi`] reaches the team inbox: over HTTP from the asking process
+/// ([`super::http_relay::HttpRelay`]), or, for the calls the server itself takes over MCP,
+/// straight to the server's store.
+pub trait Relay: Send {
+    /// Says `said` once; gives up with [`Outcome::Stopped`] as soon as `stopped` is true.
+    fn once(&self, said: &Said<'_>, stopped: &dyn Fn() -> bool) -> Outcome;
+    /// The inbox, as messages name it (`the team inbox at URL`).
+    fn name(&self) -> &str;
 }
 
 /// The team inbox a command asks through (`--inbox`): a [`RemoteUi`] for each request.
 pub struct Team {
-    inbox: Inbox,
+    url: String,
+    token: String,
+    addressed: Addressed,
     stop: Arc<AtomicBool>,
 }
 
@@ -75,12 +118,9 @@ impl Team {
             )
         })?;
         Ok(Team {
-            inbox: Inbox {
-                url,
-                token,
-                to,
-                deadline,
-            },
+            url,
+            token,
+            addressed: Addressed { to, deadline },
             stop,
         })
     }
@@ -100,17 +140,33 @@ impl Team {
             call,
         };
         let from = serde_json::to_value(&ask.from).unwrap_or_default();
-        RemoteUi::new(self.inbox.clone(), ask.key(), from, self.stop.clone())
+        let relay = super::http_relay::HttpRelay::new(&self.url, &self.token);
+        let asker = Asker {
+            key: ask.key(),
+            run: run().to_owned(),
+            from,
+            addressed: self.addressed.clone(),
+        };
+        RemoteUi::new(Box::new(relay), asker, self.stop.clone())
     }
+}
+
+/// Who asks, as the team inbox keeps it.
+pub struct Asker {
+    /// The request's identity (`Ask::key`): the same request asked again finds its question.
+    pub key: String,
+    /// The asking run: a retry of the request from another run is a new question, shown what
+    /// the person answered the run that went away.
+    pub run: String,
+    /// Who asks (an [`From`], as JSON).
+    pub from: Json,
+    pub addressed: Addressed,
 }
 
 /// A request asked through the team inbox (see the module documentation).
 pub struct RemoteUi {
-    inbox: Inbox,
-    agent: ureq::Agent,
-    /// The request's identity (`Ask::key`), and who asks, as the server keeps them.
-    key: String,
-    from: Json,
+    relay: Box<dyn Relay>,
+    asker: Asker,
     folder: Option<String>,
     /// The question and step last put up in this run.
     question: Option<i64>,
@@ -122,30 +178,21 @@ pub struct RemoteUi {
     timed_out: bool,
 }
 
-/// Why a call to the server gave up.
+/// Why saying something to the inbox gave up.
 enum Failed {
-    /// The server will not take it (a bad token, a refused body): retrying would not help.
-    /// Its status, when it answered one.
+    /// The inbox will not take it: why, and its status, when it answered one.
     Refused(String, Option<u16>),
     /// Asked to stop (Ctrl-C, a signal).
     Stopped,
 }
 
 impl RemoteUi {
-    /// A UI asking `key`'s questions in `inbox`, stopping when `stop` is set.
-    pub fn new(inbox: Inbox, key: String, from: Json, stop: Arc<AtomicBool>) -> RemoteUi {
-        let folder = from["folder"].as_str().map(str::to_owned);
+    /// A UI asking `asker`'s questions through `relay`, stopping when `stop` is set.
+    pub fn new(relay: Box<dyn Relay>, asker: Asker, stop: Arc<AtomicBool>) -> RemoteUi {
+        let folder = asker.from["folder"].as_str().map(str::to_owned);
         RemoteUi {
-            agent: ureq::AgentBuilder::new()
-                .timeout_connect(Duration::from_secs(10))
-                .timeout(POLL_TIMEOUT)
-                .build(),
-            inbox: Inbox {
-                url: inbox.url.trim_end_matches('/').to_owned(),
-                ..inbox
-            },
-            key,
-            from,
+            relay,
+            asker,
             folder,
             question: None,
             seq: None,
@@ -161,98 +208,38 @@ impl RemoteUi {
         RemoteUi { stop, ..self }
     }
 
-    /// Calls the server until it answers: a server that is down, restarting or failing (5xx)
-    /// is retried with backoff, until `give_up` if given, and a busy one (429) when it says; a
-    /// refusal (other 4xx) is final. Stops when asked to.
-    fn call(
+    /// Says `said` until the inbox answers: one that is down, restarting or failing is tried
+    /// again with backoff, until `give_up` if given, and a busy one when it says; a refusal is
+    /// final. Stops when `stop` is set (or never, given none).
+    fn say(
         &self,
-        method: &str,
-        path: &str,
-        body: Option<&Json>,
-        give_up: Option<Instant>,
-    ) -> Result<Json, Failed> {
-        self.call_heeding(method, path, body, give_up, Some(&self.stop))
-    }
-
-    /// [`RemoteUi::call`] once this run was stopped: to say so to the server, until
-    /// `give_up`.
-    fn finishing_call(
-        &self,
-        method: &str,
-        path: &str,
-        body: &Json,
-        give_up: Instant,
-    ) -> Result<Json, Failed> {
-        self.call_heeding(method, path, Some(body), Some(give_up), None)
-    }
-
-    /// [`RemoteUi::call`], stopping when `stop` is set.
-    fn call_heeding(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<&Json>,
+        said: &Said<'_>,
         give_up: Option<Instant>,
         stop: Option<&AtomicBool>,
     ) -> Result<Json, Failed> {
         let stopped = || stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
-        let url = format!("{}{path}", self.inbox.url);
         let mut pause = FIRST_RETRY;
-        let mut said = false;
+        let mut said_so = false;
         loop {
-            let mut wait = None;
-            let why = match self.send(method, &url, body, &stopped)? {
-                Ok(Answer {
-                    status: 200..=299,
-                    text,
-                    ..
-                }) => match serde_json::from_str(&text) {
-                    Ok(json) => return Ok(json),
-                    Err(e) => format!("an unreadable answer ({e})"),
-                },
-                // The server holds as many of this agent's askers as it takes: not a failure,
-                // and not said; polled again when it says.
-                Ok(Answer {
-                    status: 429,
-                    retry_after,
-                    ..
-                }) => {
-                    wait = Some(retry_after.unwrap_or(pause).min(LAST_RETRY));
-                    String::new()
-                }
-                Ok(Answer {
-                    status: code @ 400..=499,
-                    text,
-                    ..
-                }) => {
-                    let error = serde_json::from_str::<Json>(&text)
-                        .ok()
-                        .and_then(|j| j["error"].as_str().map(str::to_owned))
-                        .unwrap_or(text);
-                    let why = format!(
-                        "the team inbox at {} refused: {} ({code})",
-                        self.inbox.url,
-                        interview_text::sanitize::line(&error)
-                    );
-                    return Err(Failed::Refused(why, Some(code)));
-                }
-                Ok(Answer { status, .. }) => format!("status {status}"),
-                Err(why) => why,
+            let (wait, why) = match self.relay.once(said, &stopped) {
+                Outcome::Answered(json) => return Ok(json),
+                Outcome::Refused(why, status) => return Err(Failed::Refused(why, status)),
+                Outcome::Stopped => return Err(Failed::Stopped),
+                // Not a failure, and not said: asked again when the inbox says.
+                Outcome::Busy(after) => (Some(after.unwrap_or(pause).min(LAST_RETRY)), None),
+                Outcome::Unreachable(why) => (None, Some(why)),
             };
-            if !said && wait.is_none() {
+            if let Some(why) = why.filter(|_| !said_so) {
                 eprintln!(
-                    "interview: the team inbox at {} cannot be reached ({}); trying again",
-                    self.inbox.url,
+                    "interview: {} cannot be reached ({}); trying again",
+                    self.relay.name(),
                     interview_text::sanitize::line(&why)
                 );
-                said = true;
+                said_so = true;
             }
             let until = Instant::now() + wait.unwrap_or(pause);
             if give_up.is_some_and(|limit| until > limit) {
-                let why = format!(
-                    "the team inbox at {} could not be reached in time",
-                    self.inbox.url
-                );
+                let why = format!("{} could not be reached in time", self.relay.name());
                 return Err(Failed::Refused(why, None));
             }
             // Slept in slices, so that Ctrl-C is heard within one.
@@ -268,83 +255,34 @@ impl RemoteUi {
         }
     }
 
-    /// One request, sent from a thread of its own so that Ctrl-C is heard during a long poll:
-    /// its status and body, or why it got none.
-    fn send(
-        &self,
-        method: &str,
-        url: &str,
-        body: Option<&Json>,
-        stopped: &dyn Fn() -> bool,
-    ) -> Result<Result<Answer, String>, Failed> {
-        let request = self
-            .agent
-            .request(method, url)
-            .set("authorization", &format!("Bearer {}", self.inbox.token));
-        let body = body.cloned();
-        let (sent, received) = mpsc::channel();
-        std::thread::spawn(move || {
-            let response = match body {
-                Some(body) => request.send_json(body),
-                None => request.call(),
-            };
-            let outcome = match response {
-                Ok(response) | Err(ureq::Error::Status(_, response)) => {
-                    let status = response.status();
-                    let retry_after = (response.header("retry-after"))
-                        .and_then(|seconds| seconds.trim().parse().ok())
-                        .map(Duration::from_secs);
-                    read_body(response).map(|text| Answer {
-                        status,
-                        text,
-                        retry_after,
-                    })
-                }
-                Err(error) => Err(error.to_string()),
-            };
-            let _ = sent.send(outcome);
-        });
-        loop {
-            match received.recv_timeout(HEED_STOP) {
-                Ok(outcome) => return Ok(outcome),
-                Err(mpsc::RecvTimeoutError::Timeout) if !stopped() => {}
-                // Stopped: the request is left to end on its own.
-                Err(_) => return Err(Failed::Stopped),
-            }
-        }
-    }
-
     /// Puts up `view` as the next step and waits for its reply; `None` when nobody answered
     /// before the question's deadline (and its escalation's).
     fn ask(&mut self, kind: &str, view: &Json) -> Result<Option<Json>, Failed> {
-        let deadline = self
-            .inbox
-            .deadline
-            .as_ref()
+        let addressed = &self.asker.addressed;
+        let deadline = (addressed.deadline.as_ref())
             .map(|d| json!({ "after_ms": d.after_ms, "escalate_to": d.escalate_to }));
         let body = json!({
-            "key": self.key, "run": run(), "from": self.from, "folder": self.folder,
-            "to": self.inbox.to, "kind": kind, "view": view, "after": self.seq,
-            "deadline": deadline,
+            "key": self.asker.key, "run": self.asker.run, "from": self.asker.from,
+            "folder": self.folder, "to": addressed.to, "kind": kind, "view": view,
+            "after": self.seq, "deadline": deadline,
         });
-        let posted = self.call("POST", "/api/steps", Some(&body), None)?;
+        let posted = self.say(&Said::Step(&body), None, Some(&self.stop))?;
         let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
         else {
-            let why = format!(
-                "the team inbox at {} answered a step with {posted}",
-                self.inbox.url
-            );
+            let why = format!("{} answered a step with {posted}", self.relay.name());
             return Err(Failed::Refused(why, None));
         };
         if self.question.is_some_and(|q| q != question) {
-            let why = "the team inbox lost this question (its database was replaced?)";
-            return Err(Failed::Refused(why.into(), None));
+            let why = format!(
+                "{} lost this question (its database was replaced?)",
+                self.relay.name()
+            );
+            return Err(Failed::Refused(why, None));
         }
         self.question = Some(question);
         self.seq = Some(seq);
-        let path = format!("/api/steps/{question}/{seq}?wait={POLL_SECONDS}");
         loop {
-            let state = self.call("GET", &path, None, None)?;
+            let state = self.say(&Said::Reply { question, seq }, None, Some(&self.stop))?;
             match state["state"].as_str() {
                 Some("replied") => return Ok(Some(state["reply"].clone())),
                 Some("expired") => return Ok(None),
@@ -412,55 +350,20 @@ impl RemoteUi {
     }
 }
 
-/// What an answer's envelope adds to it at most (`{"state": "replied", "by": …}`).
-const ENVELOPE: usize = 64 << 10;
-
-/// What the server answered a request.
-struct Answer {
-    status: u16,
-    text: String,
-    /// When it asked to be asked again (`Retry-After`, in seconds).
-    retry_after: Option<Duration>,
-}
-
-/// A response's body, as long as any the server may send: a reply it took at its own limit
-/// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
-/// an asker retrying a longer answer forever).
-fn read_body(response: ureq::Response) -> Result<String, String> {
-    use std::io::Read;
-    let limit = super::BODY_LIMIT + ENVELOPE;
-    let mut text = String::new();
-    let read = (response.into_reader().take(limit as u64 + 1)).read_to_string(&mut text);
-    match read {
-        Ok(length) if length > limit => Err(format!("a response over {limit} bytes")),
-        Ok(_) => Ok(text),
-        Err(error) => Err(error.to_string()),
-    }
-}
-
-/// This process's run: a random id, the same for every request it asks, so that the servers
-/// tell its questions from another process's asking the same.
+/// This process's run: an id drawn once, the same for every request it asks, so that the
+/// servers tell its questions from another process's asking the same.
 fn run() -> &'static str {
     static RUN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    RUN.get_or_init(|| {
-        use std::hash::BuildHasher;
-        // RandomState's keys come from the system's randomness.
-        let random = std::collections::hash_map::RandomState::new();
-        let (high, low) = (random.hash_one(std::process::id()), random.hash_one(0u8));
-        format!("{high:016x}{low:016x}")
-    })
+    RUN.get_or_init(random_id)
 }
 
-/// `text` for a URL's query, every byte but unreserved ones as `%XX`.
-fn percent_encoded(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                char::from(b).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+/// An id drawn at random: 32 hexadecimal digits.
+pub fn random_id() -> String {
+    use std::hash::BuildHasher;
+    // RandomState's keys come from the system's randomness (and differ from one to the next).
+    let random = std::collections::hash_map::RandomState::new();
+    let (high, low) = (random.hash_one(std::process::id()), random.hash_one(0u8));
+    format!("{high:016x}{low:016x}")
 }
 
 impl Ui for RemoteUi {
@@ -469,20 +372,12 @@ impl Ui for RemoteUi {
     /// one 400 here), said on stderr too.
     fn mode(&mut self) -> UiMode {
         // The addressees are checked too, so that a question for nobody is not asked at all.
-        let escalate_to = self
-            .inbox
-            .deadline
-            .as_ref()
-            .and_then(|d| d.escalate_to.as_ref());
-        let query: Vec<String> = [("to", self.inbox.to.as_ref()), ("escalate_to", escalate_to)]
-            .into_iter()
-            .filter_map(|(name, value)| Some(format!("{name}={}", percent_encoded(value?))))
-            .collect();
-        let path = match query.is_empty() {
-            true => "/api/whoami".to_owned(),
-            false => format!("/api/whoami?{}", query.join("&")),
+        let addressed = &self.asker.addressed;
+        let whoami = Said::Whoami {
+            to: addressed.to.as_deref(),
+            escalate_to: (addressed.deadline.as_ref()).and_then(|d| d.escalate_to.as_deref()),
         };
-        match self.call("GET", &path, None, None) {
+        match self.say(&whoami, None, Some(&self.stop)) {
             Ok(_) => UiMode::Widgets,
             Err(Failed::Refused(why, status)) => {
                 eprintln!("interview: {why}");
@@ -570,15 +465,13 @@ impl Ui for RemoteUi {
             // Only to take it off the list: a server that stays down is not waited for long,
             // the result is the agent's already (and a silent run's question is withdrawn by
             // the servers all the same).
-            let body = json!({ "status": status });
-            let path = format!("/api/questions/{question}/finish");
             // A person who pressed Ctrl-C is not kept waiting on a server that is down.
             let patience = match status {
                 "withdrawn" => WITHDRAW_PATIENCE,
                 _ => FINISH_PATIENCE,
             };
             let give_up = Instant::now() + patience;
-            let _ = self.finishing_call("POST", &path, &body, give_up);
+            let _ = self.say(&Said::Finish { question, status }, Some(give_up), None);
         }
     }
 

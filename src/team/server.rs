@@ -16,6 +16,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Extension, Path, Query, State
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use interview_host::Plugin;
 use serde::Deserialize;
 use serde_json::{Value as Json_, json};
 
@@ -30,6 +31,8 @@ const LONGEST_WAIT: Duration = Duration::from_secs(25);
 /// How long an asker whose agent holds all the polls it may is told to wait before polling
 /// again, in seconds.
 const POLL_AGAIN_AFTER: &str = "2";
+/// How long a stopping server waits for the MCP endpoint's calls to withdraw their questions.
+const CALLS_END: Duration = Duration::from_secs(5);
 /// How often each server erases what it no longer keeps (see [`purging`]).
 const PURGE: Duration = Duration::from_secs(60);
 /// How often each server looks for deadlines past and notices due; every server does, and the
@@ -49,6 +52,8 @@ pub(super) struct App {
     pub(super) grace_ms: i64,
     /// The host names it answers to besides addresses and `localhost`.
     pub(super) hosts: Arc<Vec<String>>,
+    /// The address people and agents open (`--public-url`, else the one listened on).
+    pub(super) public_url: Arc<str>,
 }
 
 /// How `interview inbox serve` was asked to serve.
@@ -66,11 +71,13 @@ pub struct Settings {
     /// The most long polls one agent may hold at once (`--polls-per-agent`); by default half
     /// the connections the server serves.
     pub polls_per_agent: Option<usize>,
+    /// The tools its MCP endpoint offers besides `interview` (`--tools`).
+    pub tools: Vec<String>,
 }
 
-/// Serves `store` as `settings` say until SIGINT or SIGTERM; says the address on stderr once
-/// it listens.
-pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
+/// Serves `store` as `settings` say until SIGINT or SIGTERM, and MCP at `/mcp` with `plugin`'s
+/// tools; says the address on stderr once it listens.
+pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -97,6 +104,7 @@ pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
             answered: Arc::default(),
             grace_ms: settings.grace_ms,
             hosts: Arc::new(hosts),
+            public_url: public_url.clone().into(),
         };
         // Another server's answers wake the polls here as the database tells of them.
         let waiting = app.waiting.clone();
@@ -104,7 +112,24 @@ pub fn run(settings: Settings, store: Box<dyn Store>) -> Result<(), String> {
         tokio::spawn(sweeping(app.clone(), public_url));
         tokio::spawn(super::waiting::watching(app.clone(), heard_every(&app)));
         tokio::spawn(purging(app.clone(), settings.keep_ms));
-        super::listen::serve(listener, router(app), stopped()).await;
+        // Stopping ends the MCP endpoint's sessions and open streams, so that their
+        // connections close as every other's does once its response is sent.
+        let streams = tokio_util::sync::CancellationToken::new();
+        let calls = super::mcp::Calls::default();
+        let tools = &settings.tools;
+        let mcp = super::mcp::routes(
+            &app,
+            Arc::new(plugin),
+            tools,
+            calls.clone(),
+            streams.clone(),
+        )?;
+        let stop = async move {
+            stopped().await;
+            streams.cancel();
+        };
+        super::listen::serve(listener, router(app, mcp), stop).await;
+        calls.ended(CALLS_END).await;
         Ok(())
     });
     drop(runtime);
@@ -162,7 +187,8 @@ async fn known_host(
     next.run(request).await
 }
 
-fn router(app: App) -> axum::Router {
+/// Every route: the page's, the API's, and `mcp`'s (the MCP endpoint and its metadata).
+fn router(app: App, mcp: axum::Router<App>) -> axum::Router {
     // Every route that needs a token is behind `authenticate`, which runs before a body is
     // read; the page's own (its HTML, signing in and out) are open.
     let authenticated = axum::Router::new()
@@ -180,6 +206,7 @@ fn router(app: App) -> axum::Router {
     axum::Router::new()
         .merge(super::page::open_routes())
         .merge(authenticated)
+        .merge(mcp)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         // Bodies are bounded in size as they stream in, and in time between their pieces.
         .layer(tower_http::limit::RequestBodyLimitLayer::new(BODY_LIMIT))
@@ -305,12 +332,27 @@ async fn whoami(
     Query(to): Query<To>,
 ) -> Reply {
     let given = |name: &Option<String>| name.clone().filter(|name| !name.is_empty());
-    addressee(&app, "--to", given(&to.to).as_deref()).await?;
-    addressee(&app, "--escalate-to", given(&to.escalate_to).as_deref()).await?;
+    addressees(
+        &app,
+        given(&to.to).as_deref(),
+        given(&to.escalate_to).as_deref(),
+    )
+    .await?;
     Ok(Json(json!({
         "name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups,
     }))
     .into_response())
+}
+
+/// Refuses questions addressed `to` or escalated to `escalate_to` where nobody answers for
+/// that name.
+pub(super) async fn addressees(
+    app: &App,
+    to: Option<&str>,
+    escalate_to: Option<&str>,
+) -> Result<(), Refusal> {
+    addressee(app, "--to", to).await?;
+    addressee(app, "--escalate-to", escalate_to).await
 }
 
 /// Refuses a question addressed `to` a name (given as `option`) that no live person's token
@@ -402,8 +444,9 @@ struct DeadlineBody {
     escalate_to: Option<String>,
 }
 
+/// A step as an asker puts it up.
 #[derive(Deserialize)]
-struct StepBody {
+pub(super) struct StepBody {
     key: String,
     /// The asking run; an asker of an older version sends none, and all its runs are one.
     #[serde(default)]
@@ -426,6 +469,17 @@ async fn post_step(
 ) -> Reply {
     let agent = must_be(agent, Kind::Agent)?;
     let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
+    Ok(Json(put_step(&app, agent, address, body).await?).into_response())
+}
+
+/// Keeps `body` as the next step of `agent`'s question (a new question for its first), once
+/// it is checked: its answer is where it was kept (`question`, `seq`).
+pub(super) async fn put_step(
+    app: &App,
+    agent: Holder,
+    address: SocketAddr,
+    body: StepBody,
+) -> Result<Json_, Refusal> {
     // Only a view of the widget it says it is is kept, and shown to people, in the shape
     // the page reads.
     let view = interview_host::ui::web_wire::checked_view(&body.kind, &body.view).map_err(|e| {
@@ -447,7 +501,7 @@ async fn post_step(
         ));
     }
     let to = body.to.filter(|to| !to.is_empty());
-    addressee(&app, "--to", to.as_deref()).await?;
+    addressee(app, "--to", to.as_deref()).await?;
     let deadline = match body.deadline {
         Some(d) if !crate::spans::DEADLINES_MS.contains(&d.after_ms) => {
             return Err(Refusal(
@@ -463,7 +517,7 @@ async fn post_step(
                     "deadline.escalate_to is whom the question is for already".into(),
                 ));
             }
-            addressee(&app, "--escalate-to", escalate_to.as_deref()).await?;
+            addressee(app, "--escalate-to", escalate_to.as_deref()).await?;
             Some(Deadline {
                 after_ms: d.after_ms,
                 escalate_to,
@@ -484,11 +538,11 @@ async fn post_step(
         deadline,
     };
     let address = address.to_string();
-    let posted = blocking(&app, move |store| {
+    let posted = blocking(app, move |store| {
         store.post_step(&agent.name, &post, &address)
     })
     .await?;
-    Ok(Json(json!({ "question": posted.question, "seq": posted.seq })).into_response())
+    Ok(json!({ "question": posted.question, "seq": posted.seq }))
 }
 
 #[derive(Deserialize)]
@@ -506,6 +560,29 @@ async fn wait_reply(
     let agent = must_be(agent, Kind::Agent)?;
     let at = Posted { question, seq };
     let longest = Duration::from_secs(wait.wait.unwrap_or(0)).min(LONGEST_WAIT);
+    match reply_to(&app, &agent, at, longest).await {
+        Ok(state) => Ok(Json(state).into_response()),
+        Err(refusal) if refusal.0 == StatusCode::TOO_MANY_REQUESTS => {
+            let mut busy = refusal.into_response();
+            (busy.headers_mut()).insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from_static(POLL_AGAIN_AFTER),
+            );
+            Ok(busy)
+        }
+        Err(refusal) => Err(refusal),
+    }
+}
+
+/// The state of `agent`'s step `at` (`replied` with the reply, `expired`, `withdrawn`), once
+/// it settles or `longest` has passed (`waiting`). An agent holding as many polls as it may
+/// is refused with 429: it is to ask again after [`POLL_AGAIN_AFTER`].
+pub(super) async fn reply_to(
+    app: &App,
+    agent: &Holder,
+    at: Posted,
+    longest: Duration,
+) -> Result<Json_, Refusal> {
     let started = tokio::time::Instant::now();
     let mut poll: Option<super::waiting::Poll> = None;
     loop {
@@ -513,26 +590,23 @@ async fn wait_reply(
         let woken = poll.as_ref().map(|poll| poll.woken.clone());
         let woken = woken.as_ref().map(|woken| woken.notified());
         let name = agent.name.clone();
-        match blocking(&app, move |store| store.reply(&name, at)).await? {
+        match blocking(app, move |store| store.reply(&name, at)).await? {
             ReplyState::Replied { reply, by } => {
-                return Ok(
-                    Json(json!({ "state": "replied", "reply": reply, "by": by })).into_response(),
-                );
+                return Ok(json!({ "state": "replied", "reply": reply, "by": by }));
             }
-            ReplyState::Expired => {
-                return Ok(Json(json!({ "state": "expired" })).into_response());
-            }
-            ReplyState::Withdrawn => {
-                return Ok(Json(json!({ "state": "withdrawn" })).into_response());
-            }
+            ReplyState::Expired => return Ok(json!({ "state": "expired" })),
+            ReplyState::Withdrawn => return Ok(json!({ "state": "withdrawn" })),
             ReplyState::Unknown => {
                 return Err(Refusal(
                     StatusCode::NOT_FOUND,
-                    format!("no step {seq} of question {question} of {}'s", agent.name),
+                    format!(
+                        "no step {} of question {} of {}'s",
+                        at.seq, at.question, agent.name
+                    ),
                 ));
             }
             ReplyState::Waiting if started.elapsed() >= longest => {
-                return Ok(Json(json!({ "state": "waiting" })).into_response());
+                return Ok(json!({ "state": "waiting" }));
             }
             // The step is this agent's and waits: the poll joins the others, which one task
             // looks after (see `waiting`), and reads again when woken.
@@ -545,12 +619,7 @@ async fn wait_reply(
                              may (--polls-per-agent): poll again shortly",
                             agent.name
                         );
-                        let mut busy = Refusal(StatusCode::TOO_MANY_REQUESTS, why).into_response();
-                        (busy.headers_mut()).insert(
-                            axum::http::header::RETRY_AFTER,
-                            axum::http::HeaderValue::from_static(POLL_AGAIN_AFTER),
-                        );
-                        return Ok(busy);
+                        return Err(Refusal(StatusCode::TOO_MANY_REQUESTS, why));
                     }
                 },
                 Some(woken) => {
@@ -584,7 +653,19 @@ async fn finish(
 ) -> Reply {
     let agent = must_be(agent, Kind::Agent)?;
     let Json(body) = body.map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.body_text()))?;
-    if !matches!(body.status.as_str(), "finished" | "withdrawn") {
+    Ok(Json(close(&app, agent, question, body.status, address).await?).into_response())
+}
+
+/// Closes `agent`'s `question` as `status` says: `finished` (the plugin is done) or
+/// `withdrawn` (the asker stopped waiting).
+pub(super) async fn close(
+    app: &App,
+    agent: Holder,
+    question: i64,
+    status: String,
+    address: SocketAddr,
+) -> Result<Json_, Refusal> {
+    if !matches!(status.as_str(), "finished" | "withdrawn") {
         return Err(Refusal(
             StatusCode::BAD_REQUEST,
             "status must be \"finished\" (the plugin is done) or \"withdrawn\" (the asker \
@@ -593,11 +674,11 @@ async fn finish(
         ));
     }
     let address = address.to_string();
-    blocking(&app, move |store| {
-        store.finish(&agent.name, question, &body.status, &address)
+    blocking(app, move |store| {
+        store.finish(&agent.name, question, &status, &address)
     })
     .await?;
-    Ok(Json(json!({ "finished": question })).into_response())
+    Ok(json!({ "finished": question }))
 }
 
 #[derive(Deserialize)]

@@ -10,6 +10,8 @@ use serde_json::Value as Json;
 
 #[cfg(feature = "team")]
 pub mod postgres;
+#[cfg(feature = "team-server")]
+pub mod team;
 pub mod term;
 
 pub const DEPLOY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/deploy.json");

@@ -5,6 +5,10 @@ question, and a one-question call, and the answers a person types in a pseudo-te
 (`interview mcp --tty`) come back to the model. The SDK's strict conversion of the MCP schema
 is also what `interview schema --format openai` gives as it is.
 
+The same agent, given the team inbox's own MCP endpoint instead (`MCPServerStreamableHttp`, the
+URL of `interview inbox serve`'s /mcp and an agent's token), asks a team: a person answers on the
+team inbox, and the model reads that answer.
+
 The model is a fake Chat Completions server of this script's on 127.0.0.1 that makes the
 calls; everything between it and `interview mcp` is the SDK's. Run with `openai-agents` and
 `jsonschema` installed:
@@ -21,13 +25,14 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
-from agents.mcp import MCPServerStdio
+from agents.mcp import MCPServerStdio, MCPServerStreamableHttp
 from agents.strict_schema import ensure_strict_json_schema
 from jsonschema import Draft202012Validator
 from openai import AsyncOpenAI
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from python_sdk_terminal import DOWN, ENTER, Terminal  # noqa: E402
+import team_person  # noqa: E402
 
 INTERVIEW = sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview"
 
@@ -134,6 +139,18 @@ async def answer(term, steps):
         term.type(keys)
 
 
+def asker(model, server):
+    """The agent: `model` plays it, `server`'s tools converted to strict schemas."""
+    client = AsyncOpenAI(base_url=model.url, api_key="not-used", max_retries=0)
+    return Agent(
+        name="asker",
+        instructions="Ask the user.",
+        model=OpenAIChatCompletionsModel(model="fake", openai_client=client),
+        mcp_servers=[server],
+        mcp_config={"convert_schemas_to_strict": True},
+    )
+
+
 async def main():
     set_tracing_disabled(True)
     term = Terminal()
@@ -144,16 +161,8 @@ async def main():
         params={"command": INTERVIEW, "args": ["mcp", "--tty", os.ttyname(term.slave)], "env": env},
         client_session_timeout_seconds=60,
     )
-    client = AsyncOpenAI(base_url=model.url, api_key="not-used", max_retries=0)
     async with server:
-        agent = Agent(
-            name="asker",
-            instructions="Ask the user.",
-            model=OpenAIChatCompletionsModel(model="fake", openai_client=client),
-            mcp_servers=[server],
-            mcp_config={"convert_schemas_to_strict": True},
-        )
-
+        agent = asker(model, server)
         run = asyncio.create_task(Runner.run(agent, "Set up the deployment.", max_turns=3))
         await answer(term, [
             ("Your name?", "Ada" + ENTER),
@@ -197,4 +206,27 @@ async def main():
     print("interview schema --format openai is the SDK's strict conversion of the MCP schema")
 
 
+async def remote():
+    with team_person.team_inbox(INTERVIEW, agent="agents-sdk") as (url, agent_token, ann):
+        model = FakeModel([ONE])
+        server = MCPServerStreamableHttp(
+            name="team",
+            params={"url": f"{url}/mcp", "headers": {"Authorization": f"Bearer {agent_token}"},
+                    "timeout": 30, "sse_read_timeout": 300},
+            client_session_timeout_seconds=60,
+        )
+        async with server:
+            run = asyncio.create_task(Runner.run(asker(model, server), "Deploy.", max_turns=3))
+            question = await asyncio.to_thread(team_person.open_question, url, ann)
+            status, body = team_person.answer(url, ann, question, {"picked": 1})
+            assert status == 200, body
+            await asyncio.wait_for(run, 30)
+        assert question["agent"] == "agents-sdk", question
+        assert question["frame"]["prompt"] == "Deploy to?", question
+        read = [part["text"] for part in model.outputs[0]]
+        assert read == ["User selected: 2. production"], read
+        print("through the team inbox's /mcp, the model read:", read)
+
+
 asyncio.run(main())
+asyncio.run(remote())

@@ -9,51 +9,17 @@ team-server feature:
 """
 
 import asyncio
-import json
 import os
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from team_person import answer, open_question, team_inbox  # noqa: E402
+
 INTERVIEW = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview")
-
-
-def token(db, *who):
-    return subprocess.run([INTERVIEW, "inbox", "token", "add", "--db", db, *who], check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
-def api(url, person, path, body=None):
-    request = urllib.request.Request(
-        f"{url}{path}", data=body and json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {person}", "Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
-
-
-def open_question(url, person, patience=30):
-    """The one open question `person` sees, once there is one."""
-    deadline = time.monotonic() + patience
-    while time.monotonic() < deadline:
-        status, listed = api(url, person, "/api/questions")
-        assert status == 200, listed
-        if listed["questions"]:
-            return listed["questions"][0]
-        time.sleep(0.1)
-    raise AssertionError("no question came to the team inbox")
-
-
-def answer(url, person, question, reply):
-    path = f"/api/questions/{question['question']}/steps/{question['seq']}/reply"
-    return api(url, person, path, reply)
 
 
 async def asked_through_the_team(url, agent, ann):
@@ -99,21 +65,9 @@ async def without_the_token_in_env(url):
 
 
 def main():
-    with tempfile.TemporaryDirectory() as place:
-        db = os.path.join(place, "team.sqlite3")
-        agent, ann = token(db, "--agent", "ci"), token(db, "--person", "ann")
-        server = subprocess.Popen(
-            [INTERVIEW, "inbox", "serve", "--db", db, "--listen", "127.0.0.1:0"],
-            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            line = server.stderr.readline()
-            assert "listens on http://127.0.0.1:" in line, line
-            url = line.split(" on ", 1)[1].strip().rstrip("/")
-            asyncio.run(asked_through_the_team(url, agent, ann))
-            asyncio.run(without_the_token_in_env(url))
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
+    with team_inbox(INTERVIEW) as (url, agent, ann):
+        asyncio.run(asked_through_the_team(url, agent, ann))
+        asyncio.run(without_the_token_in_env(url))
 
 
 main()

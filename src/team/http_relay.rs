@@ -1,0 +1,201 @@
+//! The team inbox over HTTP, from the asking process (`--inbox URL`): each thing a
+//! [`RemoteUi`](super::remote::RemoteUi) says is one request to the server's API, sent with
+//! the agent's token.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::Value as Json;
+
+use super::remote::{HEED_STOP, Outcome, POLL_SECONDS, Relay, Said};
+
+/// How long a long poll's connection may take beyond the wait it asks of the server.
+const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
+/// What an answer's envelope adds to it at most (`{"state": "replied", "by": …}`).
+const ENVELOPE: usize = 64 << 10;
+
+/// The server at a URL, as an agent's token holder.
+pub struct HttpRelay {
+    agent: ureq::Agent,
+    /// The server's address (`http://host:port`, or behind a proxy `https://…`), without a
+    /// trailing slash.
+    url: String,
+    /// The agent's token (`INTERVIEW_INBOX_TOKEN`).
+    token: String,
+    /// How messages name it: `the team inbox at URL`.
+    name: String,
+}
+
+impl HttpRelay {
+    /// The team inbox at `url`, asked with `token`.
+    pub fn new(url: &str, token: &str) -> HttpRelay {
+        let url = url.trim_end_matches('/').to_owned();
+        HttpRelay {
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(10))
+                .timeout(POLL_TIMEOUT)
+                .build(),
+            name: format!("the team inbox at {url}"),
+            url,
+            token: token.to_owned(),
+        }
+    }
+
+    /// One request, sent from a thread of its own so that Ctrl-C is heard during a long poll:
+    /// its status and body, or why it got none; `None` when stopped first.
+    fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<Result<Answer, String>> {
+        let request = self
+            .agent
+            .request(method, &format!("{}{path}", self.url))
+            .set("authorization", &format!("Bearer {}", self.token));
+        let body = body.cloned();
+        let (sent, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            let response = match body {
+                Some(body) => request.send_json(body),
+                None => request.call(),
+            };
+            let outcome = match response {
+                Ok(response) | Err(ureq::Error::Status(_, response)) => {
+                    let status = response.status();
+                    let retry_after = (response.header("retry-after"))
+                        .and_then(|seconds| seconds.trim().parse().ok())
+                        .map(Duration::from_secs);
+                    read_body(response).map(|text| Answer {
+                        status,
+                        text,
+                        retry_after,
+                    })
+                }
+                Err(error) => Err(error.to_string()),
+            };
+            let _ = sent.send(outcome);
+        });
+        loop {
+            match received.recv_timeout(HEED_STOP) {
+                Ok(outcome) => return Some(outcome),
+                Err(mpsc::RecvTimeoutError::Timeout) if !stopped() => {}
+                // Stopped: the request is left to end on its own.
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+impl Relay for HttpRelay {
+    fn once(&self, said: &Said<'_>, stopped: &dyn Fn() -> bool) -> Outcome {
+        let finish;
+        let (method, path, body) = match said {
+            Said::Whoami { to, escalate_to } => {
+                let query: Vec<String> = [("to", to), ("escalate_to", escalate_to)]
+                    .into_iter()
+                    .filter_map(|(name, value)| {
+                        Some(format!("{name}={}", percent_encoded((*value)?)))
+                    })
+                    .collect();
+                let path = match query.is_empty() {
+                    true => "/api/whoami".to_owned(),
+                    false => format!("/api/whoami?{}", query.join("&")),
+                };
+                ("GET", path, None)
+            }
+            Said::Step(body) => ("POST", "/api/steps".to_owned(), Some(*body)),
+            Said::Reply { question, seq } => (
+                "GET",
+                format!("/api/steps/{question}/{seq}?wait={POLL_SECONDS}"),
+                None,
+            ),
+            Said::Finish { question, status } => {
+                finish = serde_json::json!({ "status": status });
+                let path = format!("/api/questions/{question}/finish");
+                ("POST", path, Some(&finish))
+            }
+        };
+        self.answered(self.send(method, &path, body, stopped))
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl HttpRelay {
+    /// What a request's answer means to the asker.
+    fn answered(&self, sent: Option<Result<Answer, String>>) -> Outcome {
+        match sent {
+            None => Outcome::Stopped,
+            Some(Err(why)) => Outcome::Unreachable(why),
+            Some(Ok(Answer {
+                status: 200..=299,
+                text,
+                ..
+            })) => match serde_json::from_str(&text) {
+                Ok(json) => Outcome::Answered(json),
+                Err(e) => Outcome::Unreachable(format!("an unreadable answer ({e})")),
+            },
+            Some(Ok(Answer {
+                status: 429,
+                retry_after,
+                ..
+            })) => Outcome::Busy(retry_after),
+            Some(Ok(Answer {
+                status: code @ 400..=499,
+                text,
+                ..
+            })) => {
+                let error = serde_json::from_str::<Json>(&text)
+                    .ok()
+                    .and_then(|j| j["error"].as_str().map(str::to_owned))
+                    .unwrap_or(text);
+                let why = format!(
+                    "{} refused: {} ({code})",
+                    self.name,
+                    interview_text::sanitize::line(&error)
+                );
+                Outcome::Refused(why, Some(code))
+            }
+            Some(Ok(Answer { status, .. })) => Outcome::Unreachable(format!("status {status}")),
+        }
+    }
+}
+
+/// What the server answered a request.
+struct Answer {
+    status: u16,
+    text: String,
+    /// When it asked to be asked again (`Retry-After`, in seconds).
+    retry_after: Option<Duration>,
+}
+
+/// A response's body, as long as any the server may send: a reply it took at its own limit
+/// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
+/// an asker retrying a longer answer forever).
+fn read_body(response: ureq::Response) -> Result<String, String> {
+    use std::io::Read;
+    let limit = super::BODY_LIMIT + ENVELOPE;
+    let mut text = String::new();
+    let read = (response.into_reader().take(limit as u64 + 1)).read_to_string(&mut text);
+    match read {
+        Ok(length) if length > limit => Err(format!("a response over {limit} bytes")),
+        Ok(_) => Ok(text),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// `text` for a URL's query, every byte but unreserved ones as `%XX`.
+fn percent_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

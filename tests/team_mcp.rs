@@ -1,0 +1,256 @@
+//! The team inbox's own MCP endpoint (`/mcp`, Streamable HTTP) spoken to as a remote MCP client
+//! speaks it, byte for byte over HTTP: who may call it, and a call answered by a person on the
+//! team inbox, with its stream dropped and resumed. On SQLite; on PostgreSQL instead when
+//! `INTERVIEW_TEST_POSTGRES` names a server. (The official SDKs' clients are driven against it
+//! by `tests/mcp/python_sdk_remote.py`.)
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::time::Duration;
+
+use common::team::{Team, read};
+use serde_json::{Value as Json, json};
+
+const ACCEPT: &str = "application/json, text/event-stream";
+
+fn initialize(id: u64) -> Json {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "pipes", "version": "1.0"}}})
+}
+
+/// `POST /mcp` (with `query`) carrying `body`, with `token` when given and `extra` headers:
+/// the response, whatever its status.
+fn post(
+    team: &Team,
+    query: &str,
+    token: Option<&str>,
+    extra: &[(&str, &str)],
+    body: &Json,
+) -> ureq::Response {
+    let mut request = ureq::post(&format!("{}/mcp{query}", team.url))
+        .set("content-type", "application/json")
+        .set("accept", ACCEPT);
+    if let Some(token) = token {
+        request = request.set("authorization", &format!("Bearer {token}"));
+    }
+    for (name, value) in extra {
+        request = request.set(name, value);
+    }
+    match request.send_string(&body.to_string()) {
+        Ok(response) | Err(ureq::Error::Status(_, response)) => response,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// The status, `WWW-Authenticate` and body of a refused request.
+fn refused(response: ureq::Response) -> (u16, Option<String>, String) {
+    let status = response.status();
+    assert!(status >= 400, "taken: {status}");
+    let challenge = response.header("www-authenticate").map(str::to_owned);
+    (status, challenge, response.into_string().unwrap())
+}
+
+#[test]
+fn the_endpoint_takes_only_an_agents_token_from_anywhere_but_another_sites_page() {
+    let team = Team::new();
+    let hello = initialize(1);
+
+    // No token: 401, pointing at the resource's metadata, which says what it is.
+    let (status, challenge, body) = refused(post(&team, "", None, &[], &hello));
+    assert_eq!(status, 401, "{body}");
+    let metadata_url = format!("{}/.well-known/oauth-protected-resource/mcp", team.url);
+    assert_eq!(
+        challenge.as_deref(),
+        Some(format!("Bearer resource_metadata=\"{metadata_url}\"").as_str())
+    );
+    let (status, metadata) = read(ureq::get(&metadata_url).call());
+    assert_eq!(status, 200);
+    assert_eq!(metadata["resource"], format!("{}/mcp", team.url));
+    assert_eq!(metadata["bearer_methods_supported"], json!(["header"]));
+
+    // A token the inbox does not know: 401, saying so.
+    let (status, challenge, _) = refused(post(&team, "", Some("itk_nobodys"), &[], &hello));
+    assert_eq!(status, 401);
+    assert!(challenge.unwrap().ends_with(", error=\"invalid_token\""));
+
+    // A person's token asks nothing, and neither does the page's cookie.
+    let (status, _, body) = refused(post(&team, "", Some(&team.ann), &[], &hello));
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("asking takes an agent's token"), "{body}");
+    let cookie = format!("interview_token={}", team.agent);
+    let (status, _, _) = refused(post(&team, "", None, &[("cookie", &cookie)], &hello));
+    assert_eq!(status, 401);
+
+    // Another site's page, with an agent's token in hand, is refused; the inbox's own origin and
+    // clients that send none are served.
+    let foreign = [("origin", "https://elsewhere.example")];
+    let (status, _, _) = refused(post(&team, "", Some(&team.agent), &foreign, &hello));
+    assert_eq!(status, 403);
+    let own = [("origin", team.url.as_str())];
+    let taken = post(&team, "", Some(&team.agent), &own, &hello);
+    assert_eq!(taken.status(), 200);
+    assert!(taken.header("mcp-session-id").is_some());
+
+    // Whom the calls are for is checked before anything is asked.
+    let (status, _, body) = refused(post(&team, "?to=nobody", Some(&team.agent), &[], &hello));
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("nobody here is named \\\"nobody\\\""),
+        "{body}"
+    );
+    let (status, _, body) = refused(post(&team, "?deadline=9w", Some(&team.agent), &[], &hello));
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("a span from 1s to 30d"), "{body}");
+    assert_eq!(
+        post(&team, "?to=ops&deadline=1h", Some(&team.agent), &[], &hello).status(),
+        200
+    );
+}
+
+/// One MCP session on the endpoint, initialized: its id.
+fn session(team: &Team, query: &str) -> String {
+    let token = Some(team.agent.as_str());
+    let response = post(team, query, token, &[], &initialize(0));
+    let id = response.header("mcp-session-id").unwrap().to_owned();
+    let session = [("mcp-session-id", id.as_str())];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(
+        post(team, query, token, &session, &initialized).status(),
+        202
+    );
+    id
+}
+
+/// The events of an event stream, each its `id` (if any) and its data, as they come.
+struct Events(BufReader<Box<dyn std::io::Read + Send + Sync>>);
+
+impl Events {
+    fn of(response: ureq::Response) -> Events {
+        assert_eq!(
+            response.content_type(),
+            "text/event-stream",
+            "{:?}",
+            response.status()
+        );
+        Events(BufReader::new(response.into_reader()))
+    }
+
+    fn next(&mut self) -> Option<(Option<String>, String)> {
+        let (mut id, mut data) = (None, String::new());
+        loop {
+            let mut line = String::new();
+            if self.0.read_line(&mut line).unwrap() == 0 {
+                return None;
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if line.is_empty() {
+                if id.is_some() || !data.is_empty() {
+                    return Some((id, data));
+                }
+                continue;
+            }
+            if let Some(value) = line.strip_prefix("id:") {
+                id = Some(value.trim().to_owned());
+            } else if let Some(value) = line.strip_prefix("data:") {
+                data.push_str(value.trim_start());
+            }
+        }
+    }
+
+    /// Reads on until the JSON-RPC response to `id`.
+    fn response_to(&mut self, id: u64) -> Json {
+        while let Some((_, data)) = self.next() {
+            let Ok(message) = serde_json::from_str::<Json>(&data) else {
+                continue;
+            };
+            if message["id"] == id {
+                return message;
+            }
+        }
+        panic!("the stream ended with no response to {id}");
+    }
+}
+
+#[test]
+fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_event_gets_it() {
+    let team = Team::new();
+    let session_id = session(&team, "?to=ops");
+    let session = [("mcp-session-id", session_id.as_str())];
+    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "interview",
+        "arguments": {"question": "Roll back the release?", "type": "confirm"}}});
+    let response = post(&team, "?to=ops", Some(&team.agent), &session, &call);
+    let mut events = Events::of(response);
+    // The stream's first event names it, for resuming it.
+    let (first, _) = events.next().unwrap();
+    let last_seen = first.expect("the stream's first event has no id");
+
+    // Asked on the team inbox, of the group the endpoint's URL names, labelled with the agent's
+    // token name and the client's name.
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["frame"]["prompt"], "Roll back the release?");
+    assert_eq!(question["agent"], "ci");
+    assert_eq!(question["to"], "ops");
+    assert_eq!(question["from"]["client"], "pipes");
+    assert_eq!(question["from"]["command"], "mcp");
+    assert!(team.open(&team.bob).is_empty(), "bob is not in ops");
+
+    // The connection drops, and the client comes back with the last event it saw.
+    drop(events);
+    std::thread::sleep(Duration::from_millis(300));
+    let resumed = ureq::get(&format!("{}/mcp?to=ops", team.url))
+        .set("authorization", &format!("Bearer {}", team.agent))
+        .set("accept", "text/event-stream")
+        .set("mcp-session-id", &session_id)
+        .set("last-event-id", &last_seen)
+        .call()
+        .unwrap();
+    let mut resumed = Events::of(resumed);
+
+    // The question waited all along: the person's answer comes on the resumed stream.
+    assert_eq!(team.open(&team.ann).len(), 1, "the question was dropped");
+    let (status, body) = team.answer(&team.ann, &question, json!({"answered": true}));
+    assert_eq!(status, 200, "{body}");
+    let reply = resumed.response_to(7);
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(result["status"], "answered", "{reply}");
+    assert_eq!(result["answer"], true, "{reply}");
+    assert!(team.open(&team.ann).is_empty());
+}
+
+#[test]
+fn a_server_told_to_stop_withdraws_the_calls_it_was_asking_and_exits() {
+    let mut team = Team::new();
+    let session_id = session(&team, "");
+    let session = [("mcp-session-id", session_id.as_str())];
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Rotate the keys?", "type": "confirm"}}});
+    let response = post(&team, "", Some(&team.agent), &session, &call);
+    let mut events = Events::of(response);
+    events.next().unwrap();
+    let question = team.next_question(&team.ann, 0);
+
+    let mut server = team.server.take().unwrap();
+    // SAFETY: signalling a child of ours.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the server did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    let withdrawn = team.audit().into_iter().any(|line| {
+        line["event"] == "finished"
+            && line["question"] == question["question"]
+            && line["detail"]["status"] == "withdrawn"
+    });
+    assert!(withdrawn, "the question was left open");
+}
