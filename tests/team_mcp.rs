@@ -9,7 +9,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
-use common::team::{Team, read};
+use common::team::{Team, interview, read};
 use serde_json::{Value as Json, json};
 
 const ACCEPT: &str = "application/json, text/event-stream";
@@ -196,6 +196,19 @@ fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_ev
     assert_eq!(question["from"]["client"], "pipes");
     assert_eq!(question["from"]["command"], "mcp");
     assert!(team.open(&team.bob).is_empty(), "bob is not in ops");
+
+    // Another agent, even with the session's id in hand, can neither read its stream nor call
+    // in it.
+    let other = interview(&[
+        "inbox", "token", "add", "--db", &team.db, "--agent", "other",
+    ]);
+    let other = String::from_utf8(other.stdout).unwrap().trim().to_owned();
+    let stolen = [
+        ("mcp-session-id", session_id.as_str()),
+        ("last-event-id", &last_seen),
+    ];
+    let (status, _, _) = refused(post(&team, "", Some(&other), &stolen, &call));
+    assert_eq!(status, 404);
 
     // The connection drops, and the client comes back with the last event it saw.
     drop(events);

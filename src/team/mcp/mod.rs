@@ -20,25 +20,26 @@
 //!   `Last-Event-ID`; the stateless protocol (2026-07-28) is served where the client
 //!   negotiates it, the session-based one otherwise.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use interview_host::Plugin;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use serde_json::{Value as Json, json};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::Deadline;
-use super::remote::{Addressed, Asker, Outcome, POLL_SECONDS, Relay, RemoteUi, Said};
-use super::server::{App, Refusal, StepBody, lookup, must_be};
-use super::store::{Holder, Kind, Posted};
-use crate::inbox::{Ask, Call, From};
+use super::server::{App, Refusal, lookup, must_be};
+use super::store::Kind;
+use query::addressed;
+use sessions::{Owners, session_of};
+
+mod query;
+mod relay;
+mod sessions;
 
 /// Where the endpoint is, and where its metadata document is (RFC 9728's well-known place for
 /// a resource at `/mcp`).
@@ -82,7 +83,7 @@ pub(super) fn routes(
     calls: Calls,
     stop: CancellationToken,
 ) -> Result<axum::Router<App>, String> {
-    let route = Arc::new(ServerRoute {
+    let route = Arc::new(relay::ServerRoute {
         app: app.clone(),
         runtime: tokio::runtime::Handle::current(),
         calls,
@@ -101,9 +102,9 @@ pub(super) fn routes(
         .with_cancellation_token(stop);
     let service =
         StreamableHttpService::new(move || Ok(server.clone()), Arc::new(sessions), config);
-    let gated = axum::Router::new()
-        .nest_service(PATH, service)
-        .route_layer(axum::middleware::from_fn_with_state(app.clone(), gate));
+    let gated = axum::Router::new().nest_service(PATH, service).route_layer(
+        axum::middleware::from_fn_with_state((app.clone(), Arc::new(Owners::default())), gate),
+    );
     Ok(axum::Router::new()
         .route(METADATA, axum::routing::get(metadata))
         .route(&format!("{METADATA}{PATH}"), axum::routing::get(metadata))
@@ -138,10 +139,11 @@ async fn metadata(State(app): State<App>) -> Response {
     .into_response()
 }
 
-/// Lets through only a request with an agent's token as `Authorization: Bearer`, with its
-/// holder and whom its calls are for (the URL's query) in its extensions.
+/// Lets through only a request with an agent's token as `Authorization: Bearer`, in a session
+/// of that agent's if it names one, with its holder and whom its calls are for (the URL's
+/// query) in its extensions.
 async fn gate(
-    State(app): State<App>,
+    State((app, owners)): State<(App, Arc<Owners>)>,
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
@@ -176,10 +178,24 @@ async fn gate(
     if let Err(refusal) = super::server::addressees(&app, to, escalate_to).await {
         return refusal.into_response();
     }
+    let session = session_of(request.headers());
+    if let Some(id) = &session
+        && !owners.owned_by(id, &holder.name)
+    {
+        // As rmcp answers a session it does not know, for a client to start a new one.
+        let why = "no such session: initialize a new one".to_owned();
+        return Refusal(StatusCode::NOT_FOUND, why).into_response();
+    }
+    let agent = holder.name.clone();
     request.extensions_mut().insert(holder);
     request.extensions_mut().insert(addressed);
     let closing = request.method() == axum::http::Method::DELETE;
     let mut response = next.run(request).await;
+    match (&session, session_of(response.headers())) {
+        (None, Some(opened)) => owners.opened(&opened, &agent),
+        (Some(id), _) if closing && response.status().is_success() => owners.closed(id),
+        _ => {}
+    }
     // A session closed is said as done (rmcp says 202, which the Python SDK logs as a failed
     // termination).
     if closing && response.status() == StatusCode::ACCEPTED {
@@ -205,213 +221,9 @@ fn unauthorized(app: &App, error: Option<&str>, why: &str) -> Response {
     response
 }
 
-/// Whom calls are for, from the endpoint URL's query: `to`, `deadline` (a span, 1s to 30d)
-/// and `escalate_to` (with a deadline), as the command line's `--to`, `--deadline` and
-/// `--escalate-to`.
-fn addressed(query: &str) -> Result<Addressed, String> {
-    let (mut to, mut deadline, mut escalate_to) = (None, None, None);
-    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = percent_decoded(value).ok_or_else(|| format!("{name}: not UTF-8"))?;
-        let value = Some(value).filter(|v| !v.is_empty());
-        match name {
-            "to" => to = value,
-            "escalate_to" => escalate_to = value,
-            "deadline" => {
-                let span = value.unwrap_or_default();
-                let ms = crate::spans::span_ms(&span)
-                    .filter(|ms| crate::spans::DEADLINES_MS.contains(ms))
-                    .ok_or_else(|| {
-                        format!("deadline={span}: a span from 1s to 30d, as 90s, 30m, 12h, 7d")
-                    })?;
-                deadline = Some(ms);
-            }
-            _ => {}
-        }
-    }
-    if escalate_to.is_some() && deadline.is_none() {
-        return Err(
-            "escalate_to needs a deadline: the time after which the question \
-                    goes to them"
-                .into(),
-        );
-    }
-    if escalate_to.is_some() && escalate_to == to {
-        return Err("escalate_to is whom the questions are for already".into());
-    }
-    let deadline = deadline.map(|after_ms| Deadline {
-        after_ms,
-        escalate_to,
-    });
-    Ok(Addressed { to, deadline })
-}
-
-/// A query value with `+` as a space and `%XX` as its byte; `None` when that is not UTF-8.
-fn percent_decoded(value: &str) -> Option<String> {
-    let mut bytes = Vec::with_capacity(value.len());
-    let mut rest = value.bytes();
-    while let Some(byte) = rest.next() {
-        bytes.push(match byte {
-            b'+' => b' ',
-            b'%' => {
-                let hex = [rest.next()?, rest.next()?];
-                u8::from_str_radix(std::str::from_utf8(&hex).ok()?, 16).ok()?
-            }
-            byte => byte,
-        });
-    }
-    String::from_utf8(bytes).ok()
-}
-
-/// The calls this server takes at `/mcp`, each asked through its own store.
-struct ServerRoute {
-    app: App,
-    runtime: tokio::runtime::Handle,
-    calls: Calls,
-}
-
-impl crate::mcp::TeamRoute for ServerRoute {
-    /// Each call is a run of its own: a call the client makes again (after a stream it could
-    /// not resume) is a retry, shown what was answered to the first for a while.
-    fn ui(
-        &self,
-        call: Call,
-        client: Option<String>,
-        extensions: &rmcp::model::Extensions,
-    ) -> Result<RemoteUi, String> {
-        let parts = (extensions.get::<axum::http::request::Parts>())
-            .ok_or("the call came without its HTTP request")?;
-        let agent = (parts.extensions.get::<Holder>()).ok_or("the call came without a token")?;
-        let addressed = (parts.extensions.get::<Addressed>()).cloned();
-        let address = (parts.extensions.get::<ConnectInfo<SocketAddr>>())
-            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |info| info.0);
-        let from = From {
-            client,
-            command: "mcp".into(),
-            ..From::default()
-        };
-        let ask = Ask { from, call };
-        let asker = Asker {
-            key: ask.key(),
-            run: super::remote::random_id(),
-            from: serde_json::to_value(&ask.from).unwrap_or_default(),
-            addressed: addressed.unwrap_or_default(),
-        };
-        let relay = StoreRelay {
-            app: self.app.clone(),
-            runtime: self.runtime.clone(),
-            agent: agent.clone(),
-            address,
-            _asking: self.calls.clone(),
-        };
-        Ok(RemoteUi::new(
-            Box::new(relay),
-            asker,
-            Arc::new(AtomicBool::new(false)),
-        ))
-    }
-}
-
-/// A call's steps, put straight into the server's store as `agent`'s, as if they had come over
-/// HTTP from `address`.
-struct StoreRelay {
-    app: App,
-    runtime: tokio::runtime::Handle,
-    agent: Holder,
-    address: SocketAddr,
-    /// Counts this call among those asking until it ends.
-    _asking: Calls,
-}
-
-impl StoreRelay {
-    async fn said(&self, said: &Said<'_>) -> Result<Json, Refusal> {
-        let (app, agent) = (&self.app, self.agent.clone());
-        match said {
-            Said::Whoami { to, escalate_to } => {
-                super::server::addressees(app, *to, *escalate_to).await?;
-                Ok(json!({ "name": agent.name }))
-            }
-            Said::Step(body) => {
-                let body = serde_json::from_value::<StepBody>((*body).clone())
-                    .map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.to_string()))?;
-                super::server::put_step(app, agent, self.address, body).await
-            }
-            Said::Reply { question, seq } => {
-                let at = Posted {
-                    question: *question,
-                    seq: *seq,
-                };
-                let longest = Duration::from_secs(POLL_SECONDS);
-                super::server::reply_to(app, &agent, at, longest).await
-            }
-            Said::Finish { question, status } => {
-                let status = (*status).to_owned();
-                super::server::close(app, agent, *question, status, self.address).await
-            }
-        }
-    }
-}
-
-impl Relay for StoreRelay {
-    /// Runs on the plugin's blocking thread: the store's calls are made on the server's
-    /// runtime, and given up as soon as `stopped`.
-    fn once(&self, said: &Said<'_>, stopped: &dyn Fn() -> bool) -> Outcome {
-        let heeded = async {
-            tokio::select! {
-                said = self.said(said) => Some(said),
-                () = until(stopped) => None,
-            }
-        };
-        match self.runtime.block_on(heeded) {
-            None => Outcome::Stopped,
-            Some(Ok(answer)) => Outcome::Answered(answer),
-            Some(Err(Refusal(StatusCode::TOO_MANY_REQUESTS, _))) => {
-                Outcome::Busy(Some(Duration::from_secs(2)))
-            }
-            Some(Err(Refusal(status, why))) if status.is_server_error() => {
-                Outcome::Unreachable(why)
-            }
-            Some(Err(Refusal(status, why))) => {
-                let why = format!("the team inbox refused: {why} ({})", status.as_u16());
-                Outcome::Refused(why, Some(status.as_u16()))
-            }
-        }
-    }
-
-    fn name(&self) -> &str {
-        "the team inbox"
-    }
-}
-
-/// Resolves once `stopped` is true, looking every [`super::remote::HEED_STOP`].
-async fn until(stopped: &dyn Fn() -> bool) {
-    while !stopped() {
-        tokio::time::sleep(super::remote::HEED_STOP).await;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_query_says_whom_calls_are_for_as_the_command_line_does() {
-        let read = addressed("to=ops+team&deadline=30m&escalate_to=lead%20dev").unwrap();
-        assert_eq!(read.to.as_deref(), Some("ops team"));
-        let deadline = read.deadline.unwrap();
-        assert_eq!(deadline.after_ms, 30 * 60_000);
-        assert_eq!(deadline.escalate_to.as_deref(), Some("lead dev"));
-        assert!(addressed("").unwrap().to.is_none());
-        let refused = |query: &str| addressed(query).unwrap_err();
-        assert!(
-            refused("deadline=31d").contains("1s to 30d"),
-            "{}",
-            refused("deadline=31d")
-        );
-        assert!(refused("escalate_to=lead").contains("needs a deadline"));
-        assert!(refused("to=a&deadline=1h&escalate_to=a").contains("already"));
-        assert!(refused("to=%FF").contains("UTF-8"));
-    }
 
     #[test]
     fn an_origin_is_a_urls_scheme_and_authority() {

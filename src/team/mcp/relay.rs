@@ -1,0 +1,143 @@
+//! The endpoint's calls, asked through the server's own store: the server is their asker.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use axum::extract::ConnectInfo;
+use axum::http::StatusCode;
+use serde_json::{Value as Json, json};
+
+use super::Calls;
+use crate::inbox::{Ask, Call, From};
+use crate::team::remote::{Addressed, Asker, Outcome, POLL_SECONDS, Relay, RemoteUi, Said};
+use crate::team::server::{self, App, Refusal, StepBody};
+use crate::team::store::{Holder, Posted};
+
+/// The calls this server takes at `/mcp`, each asked through its own store.
+pub(super) struct ServerRoute {
+    pub(super) app: App,
+    pub(super) runtime: tokio::runtime::Handle,
+    pub(super) calls: Calls,
+}
+
+impl crate::mcp::TeamRoute for ServerRoute {
+    /// Each call is a run of its own: a call the client makes again (after a stream it could
+    /// not resume) is a retry, shown what was answered to the first for a while.
+    fn ui(
+        &self,
+        call: Call,
+        client: Option<String>,
+        extensions: &rmcp::model::Extensions,
+    ) -> Result<RemoteUi, String> {
+        let parts = (extensions.get::<axum::http::request::Parts>())
+            .ok_or("the call came without its HTTP request")?;
+        let agent = (parts.extensions.get::<Holder>()).ok_or("the call came without a token")?;
+        let addressed = (parts.extensions.get::<Addressed>()).cloned();
+        let address = (parts.extensions.get::<ConnectInfo<SocketAddr>>())
+            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |info| info.0);
+        let from = From {
+            client,
+            command: "mcp".into(),
+            ..From::default()
+        };
+        let ask = Ask { from, call };
+        let asker = Asker {
+            key: ask.key(),
+            run: crate::team::remote::random_id(),
+            from: serde_json::to_value(&ask.from).unwrap_or_default(),
+            addressed: addressed.unwrap_or_default(),
+        };
+        let relay = StoreRelay {
+            app: self.app.clone(),
+            runtime: self.runtime.clone(),
+            agent: agent.clone(),
+            address,
+            _asking: self.calls.clone(),
+        };
+        Ok(RemoteUi::new(
+            Box::new(relay),
+            asker,
+            Arc::new(AtomicBool::new(false)),
+        ))
+    }
+}
+
+/// A call's steps, put straight into the server's store as `agent`'s, as if they had come over
+/// HTTP from `address`.
+struct StoreRelay {
+    app: App,
+    runtime: tokio::runtime::Handle,
+    agent: Holder,
+    address: SocketAddr,
+    /// Counts this call among those asking until it ends.
+    _asking: Calls,
+}
+
+impl StoreRelay {
+    async fn said(&self, said: &Said<'_>) -> Result<Json, Refusal> {
+        let (app, agent) = (&self.app, self.agent.clone());
+        match said {
+            Said::Whoami { to, escalate_to } => {
+                server::addressees(app, *to, *escalate_to).await?;
+                Ok(json!({ "name": agent.name }))
+            }
+            Said::Step(body) => {
+                let body = serde_json::from_value::<StepBody>((*body).clone())
+                    .map_err(|e| Refusal(StatusCode::BAD_REQUEST, e.to_string()))?;
+                server::put_step(app, agent, self.address, body).await
+            }
+            Said::Reply { question, seq } => {
+                let at = Posted {
+                    question: *question,
+                    seq: *seq,
+                };
+                let longest = Duration::from_secs(POLL_SECONDS);
+                server::reply_to(app, &agent, at, longest).await
+            }
+            Said::Finish { question, status } => {
+                let status = (*status).to_owned();
+                server::close(app, agent, *question, status, self.address).await
+            }
+        }
+    }
+}
+
+impl Relay for StoreRelay {
+    /// Runs on the plugin's blocking thread: the store's calls are made on the server's
+    /// runtime, and given up as soon as `stopped`.
+    fn once(&self, said: &Said<'_>, stopped: &dyn Fn() -> bool) -> Outcome {
+        let heeded = async {
+            tokio::select! {
+                said = self.said(said) => Some(said),
+                () = until(stopped) => None,
+            }
+        };
+        match self.runtime.block_on(heeded) {
+            None => Outcome::Stopped,
+            Some(Ok(answer)) => Outcome::Answered(answer),
+            Some(Err(Refusal(StatusCode::TOO_MANY_REQUESTS, _))) => {
+                Outcome::Busy(Some(Duration::from_secs(2)))
+            }
+            Some(Err(Refusal(status, why))) if status.is_server_error() => {
+                Outcome::Unreachable(why)
+            }
+            Some(Err(Refusal(status, why))) => {
+                let why = format!("the team inbox refused: {why} ({})", status.as_u16());
+                Outcome::Refused(why, Some(status.as_u16()))
+            }
+        }
+    }
+
+    fn name(&self) -> &str {
+        "the team inbox"
+    }
+}
+
+/// Resolves once `stopped` is true, looking every [`crate::team::remote::HEED_STOP`].
+async fn until(stopped: &dyn Fn() -> bool) {
+    while !stopped() {
+        tokio::time::sleep(crate::team::remote::HEED_STOP).await;
+    }
+}
