@@ -267,3 +267,28 @@ fn a_server_told_to_stop_withdraws_the_calls_it_was_asking_and_exits() {
     });
     assert!(withdrawn, "the question was left open");
 }
+
+#[test]
+fn a_call_nobody_answers_by_the_deadline_its_url_gives_ends_unavailable_timed_out() {
+    let team = Team::new();
+    let session_id = session(&team, "?deadline=1s");
+    let session = [("mcp-session-id", session_id.as_str())];
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Approve the migration?", "type": "confirm"}}});
+    let started = std::time::Instant::now();
+    let response = post(&team, "?deadline=1s", Some(&team.agent), &session, &call);
+    let reply = Events::of(response).response_to(4);
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(result["status"], "unavailable", "{reply}");
+    assert_eq!(result["reason"], "timed-out", "{reply}");
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    let text = result["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("No human answered in the time allowed"),
+        "{text}"
+    );
+    assert!(
+        team.open(&team.ann).is_empty(),
+        "an expired question leaves the list"
+    );
+}
