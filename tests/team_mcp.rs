@@ -13,10 +13,12 @@ use common::team::{Team, interview, read};
 use serde_json::{Value as Json, json};
 
 const ACCEPT: &str = "application/json, text/event-stream";
+/// The revision these tests speak: the first with priming events, which resumed streams need.
+const REVISION: &str = "2025-11-25";
 
 fn initialize(id: u64) -> Json {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
+        "protocolVersion": REVISION, "capabilities": {},
         "clientInfo": {"name": "pipes", "version": "1.0"}}})
 }
 
@@ -31,7 +33,8 @@ fn post(
 ) -> ureq::Response {
     let mut request = ureq::post(&format!("{}/mcp{query}", team.url))
         .set("content-type", "application/json")
-        .set("accept", ACCEPT);
+        .set("accept", ACCEPT)
+        .set("mcp-protocol-version", REVISION);
     if let Some(token) = token {
         request = request.set("authorization", &format!("Bearer {token}"));
     }
@@ -216,6 +219,7 @@ fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_ev
     let resumed = ureq::get(&format!("{}/mcp?to=ops", team.url))
         .set("authorization", &format!("Bearer {}", team.agent))
         .set("accept", "text/event-stream")
+        .set("mcp-protocol-version", REVISION)
         .set("mcp-session-id", &session_id)
         .set("last-event-id", &last_seen)
         .call()
@@ -291,4 +295,23 @@ fn a_call_nobody_answers_by_the_deadline_its_url_gives_ends_unavailable_timed_ou
         team.open(&team.ann).is_empty(),
         "an expired question leaves the list"
     );
+}
+
+#[test]
+fn a_client_of_a_revision_before_priming_events_is_sent_none() {
+    let team = Team::new();
+    // As Gemini CLI 0.61's MCP library starts: 2025-06-18, whose streams have no priming event,
+    // and whose client reads every event's data as a message.
+    let mut hello = initialize(1);
+    hello["params"]["protocolVersion"] = json!("2025-06-18");
+    let response = ureq::post(&format!("{}/mcp", team.url))
+        .set("authorization", &format!("Bearer {}", team.agent))
+        .set("content-type", "application/json")
+        .set("accept", ACCEPT)
+        .send_string(&hello.to_string())
+        .unwrap();
+    let mut events = Events::of(response);
+    let (_, data) = events.next().unwrap();
+    let first: Json = serde_json::from_str(&data).expect("an event without a message");
+    assert_eq!(first["result"]["protocolVersion"], "2025-06-18", "{first}");
 }

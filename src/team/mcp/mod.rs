@@ -37,6 +37,7 @@ use super::store::Kind;
 use query::addressed;
 use sessions::{Owners, session_of};
 
+mod priming;
 mod query;
 mod relay;
 mod sessions;
@@ -190,6 +191,7 @@ async fn gate(
     request.extensions_mut().insert(holder);
     request.extensions_mut().insert(addressed);
     let closing = request.method() == axum::http::Method::DELETE;
+    let primed = priming::understood(request.headers());
     let mut response = next.run(request).await;
     match (&session, session_of(response.headers())) {
         (None, Some(opened)) => owners.opened(&opened, &agent),
@@ -200,6 +202,11 @@ async fn gate(
     // termination).
     if closing && response.status() == StatusCode::ACCEPTED {
         *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    let streamed = (response.headers().get(header::CONTENT_TYPE))
+        .is_some_and(|kind| kind.as_bytes().starts_with(b"text/event-stream"));
+    if streamed && !primed {
+        return response.map(|body| axum::body::Body::new(priming::WithoutPriming::new(body)));
     }
     response
 }
