@@ -400,7 +400,7 @@ fn an_mcp_call_is_asked_in_the_team_inbox_under_the_clients_name() {
         "name": "interview", "arguments": {"question": "Ship it?", "type": "confirm"}}}),
     );
     let question = team.next_question(&team.ann, 0);
-    assert_eq!(question["from"]["client"], "pipes");
+    assert_eq!(question["from"]["client"], "pipes 1");
     assert_eq!(question["from"]["command"], "mcp");
     let (status, _) = team.answer(&team.ann, &question, json!({"answered": true}));
     assert_eq!(status, 200);

@@ -196,7 +196,7 @@ fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_ev
     assert_eq!(question["frame"]["prompt"], "Roll back the release?");
     assert_eq!(question["agent"], "ci");
     assert_eq!(question["to"], "ops");
-    assert_eq!(question["from"]["client"], "pipes");
+    assert_eq!(question["from"]["client"], "pipes 1.0");
     assert_eq!(question["from"]["command"], "mcp");
     assert!(team.open(&team.bob).is_empty(), "bob is not in ops");
 

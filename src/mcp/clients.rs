@@ -15,6 +15,18 @@ pub fn name(context: &RequestContext<RoleServer>) -> Option<String> {
     context.client_info().and_then(|client| shown(&client))
 }
 
+/// The client as people know it, with its version (`Claude Code 2.1.332`): a team's page lists
+/// calls from many machines, where the version tells one install from another.
+#[cfg(feature = "team")]
+pub fn name_and_version(context: &RequestContext<RoleServer>) -> Option<String> {
+    let client = context.client_info()?;
+    let name = shown(&client)?;
+    Some(match client.version.trim() {
+        "" => name,
+        version => format!("{name} {version}"),
+    })
+}
+
 /// The names clients send that are not the names people know them by, as each client's own
 /// source sets them; `None`: an SDK's default, which names no product.
 const KNOWN: &[(&str, Option<&str>)] = &[

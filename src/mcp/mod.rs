@@ -363,7 +363,8 @@ impl Server {
             skip_response: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let ui = match team.ui(call, clients::name(context), &context.extensions) {
+        let client = clients::name_and_version(context);
+        let ui = match team.ui(call, client, &context.extensions) {
             Ok(ui) => ui.stopping_on(stop.clone()),
             Err(why) => return results::failed(&why, &[]),
         };

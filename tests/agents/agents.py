@@ -47,11 +47,23 @@ class Agent:
         except (OSError, ValueError):
             return None
 
-    def configure(self, home, work, url, command, env, own_tool=False):
+    def configure(self, home, work, url, command, env, own_tool=False, remote=None):
         """Writes the agent's configuration: `interview mcp` as `command` (a list) with `env`,
         the model at `url`, vendor calls off; with `own_tool`, whatever the agent needs to
-        offer its model its own ask-the-user tool."""
+        offer its model its own ask-the-user tool. With `remote` (endpoint URL, agent token),
+        the server `interview` is that remote MCP server instead (`remote_server`), and
+        `command` and `env` are not used."""
         raise NotImplementedError
+
+    def remote_server(self, url, token):
+        """The agent's own configuration entry for a remote MCP server (Streamable HTTP) at
+        `url`, reached with `token` as `Authorization: Bearer`."""
+        raise NotImplementedError
+
+    def remote_env(self, token):
+        """What the agent's environment needs for the remote server's token, where its
+        configuration names a variable rather than the token itself."""
+        return {}
 
     def env(self, home, url):
         return {}
@@ -96,10 +108,12 @@ class Claude(Agent):
         "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
     }
 
-    def configure(self, home, work, url, command, env, own_tool=False):
+    def configure(self, home, work, url, command, env, own_tool=False, remote=None):
         server = {"type": "stdio", "command": command[0], "args": command[1:]}
         if env:
             server["env"] = env
+        if remote:
+            server = self.remote_server(*remote)
         # The README's project file, .mcp.json.
         with open(os.path.join(work, ".mcp.json"), "w") as f:
             json.dump({"mcpServers": {"interview": server}}, f, indent=1)
@@ -118,6 +132,14 @@ class Claude(Agent):
         }
         with open(os.path.join(home, ".claude.json"), "w") as f:
             json.dump(state, f, indent=1)
+
+    def remote_server(self, url, token):
+        # The schema of an MCP server entry in its binary's strings (`type:U(["http",
+        # "streamable-http"]).transform(()=>"http"),url:I(),headers:Te(r(),r()).optional(),
+        # headersHelper:...,oauth:...,timeout:x().optional(),...`): Streamable HTTP is type
+        # "http", the token goes in `headers`. Approved as the stdio entry is, by its name
+        # (enabledMcpjsonServers); its tool by --allowedTools.
+        return {"type": "http", "url": url, "headers": {"Authorization": "Bearer " + token}}
 
     def env(self, home, url):
         switches = self.switches if self.vendor_off else {}
@@ -159,7 +181,7 @@ class Codex(Agent):
               "withdrawn": ("stopped waiting", "withdrew")}
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
 
-    def configure(self, home, work, url, command, env, own_tool=False):
+    def configure(self, home, work, url, command, env, own_tool=False, remote=None):
         codex_home = os.path.join(home, ".codex")
         os.makedirs(codex_home, exist_ok=True)
         q = json.dumps  # a TOML basic string is a JSON string
@@ -219,16 +241,34 @@ class Codex(Agent):
             "",
             # The README's entry, plus headless approval of the tool's calls.
             "[mcp_servers.interview]",
-            "command = %s" % q(command[0]),
-            "args = %s" % q(command[1:]),
+            *(self.remote_server(*remote) if remote else [
+                "command = %s" % q(command[0]),
+                "args = %s" % q(command[1:]),
+            ]),
             "tool_timeout_sec = 3600",
             'default_tools_approval_mode = "approve"',
         ]
-        if env:
+        if env and not remote:
             lines += ["", "[mcp_servers.interview.env]"]
             lines += ["%s = %s" % (k, q(v)) for k, v in env.items()]
         with open(os.path.join(codex_home, "config.toml"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+    # The variable that holds the remote server's token, in Codex's own environment.
+    token_var = "INTERVIEW_TEAM_TOKEN"
+
+    def remote_server(self, url, token):
+        # The lines `codex mcp add interview --url URL --bearer-token-env-var VAR` writes
+        # (0.169.0, run against a scratch CODEX_HOME): `url` is a Streamable HTTP server
+        # ("--url: URL for a streamable HTTP MCP server"), and the token is read from the
+        # variable `bearer_token_env_var` names (its binary also takes `http_headers`; an
+        # inline `bearer_token` is refused: "uses unsupported `bearer_token`; set
+        # `bearer_token_env_var`").
+        return ["url = %s" % json.dumps(url),
+                "bearer_token_env_var = %s" % json.dumps(self.token_var)]
+
+    def remote_env(self, token):
+        return {self.token_var: token}
 
     def env(self, home, url):
         return {"CODEX_HOME": os.path.join(home, ".codex"), self.key_var: "fake-openai-key"}
@@ -254,10 +294,12 @@ class Gemini(Agent):
     # sending nothing over MCP. Its MCP servers are in its process group: interview mcp is
     # ended by the SIGINT itself, and the inbox says the asker stopped waiting.
 
-    def configure(self, home, work, url, command, env, own_tool=False):
+    def configure(self, home, work, url, command, env, own_tool=False, remote=None):
         server = {"command": command[0], "args": command[1:], "timeout": 3600000, "trust": True}
         if env:
             server["env"] = env
+        if remote:
+            server = dict(self.remote_server(*remote), timeout=3600000, trust=True)
         settings = {
             "mcpServers": {"interview": server},
             # The key in GEMINI_API_KEY, without the auth dialog a first run shows.
@@ -276,6 +318,14 @@ class Gemini(Agent):
         os.makedirs(os.path.join(home, ".gemini"), exist_ok=True)
         with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
             json.dump(settings, f, indent=1)
+
+    def remote_server(self, url, token):
+        # What `gemini mcp add --transport http -H "Authorization: Bearer ..." NAME URL`
+        # writes (0.61.0, run against a scratch HOME): `url` with `"type": "http"`, and
+        # `headers`. Its bundled docs (bundle/docs/tools/mcp-server.md) still show `httpUrl`,
+        # which its code (createUrlTransport, in bundle/chunk-5FZXKDXH.js) takes too but calls
+        # deprecated: "Please migrate to 'url' with 'type: \"http\"'".
+        return {"url": url, "type": "http", "headers": {"Authorization": "Bearer " + token}}
 
     def env(self, home, url):
         return {"GEMINI_API_KEY": "fake-gemini-key", "GOOGLE_GEMINI_BASE_URL": url}
@@ -314,10 +364,12 @@ class Opencode(Agent):
         "OPENCODE_PURE": "1",  # no external plugins (`--pure`)
     }
 
-    def configure(self, home, work, url, command, env, own_tool=False):
+    def configure(self, home, work, url, command, env, own_tool=False, remote=None):
         server = {"type": "local", "command": command, "timeout": 3600000}
         if env:
             server["environment"] = env
+        if remote:
+            server = dict(self.remote_server(*remote), timeout=3600000)
         config = {
             "$schema": "https://opencode.ai/config.json",
             "mcp": {"interview": server},
@@ -330,6 +382,14 @@ class Opencode(Agent):
             config.update({"autoupdate": False, "share": "disabled"})
         with open(os.path.join(work, "opencode.json"), "w") as f:
             json.dump(config, f, indent=1)
+
+    def remote_server(self, url, token):
+        # McpRemoteConfig in its native binary's strings: `type: "remote"`, `url`, `headers`
+        # ("Headers to send with the request"), `oauth` ("Set to false to disable OAuth
+        # auto-detection"), `timeout`. OAuth off: the token is the team inbox's only way in,
+        # and a 401 is then a failure to see, not a sign-in flow to start.
+        return {"type": "remote", "url": url,
+                "headers": {"Authorization": "Bearer " + token}, "oauth": False}
 
     def env(self, home, url):
         return dict(self.switches) if self.vendor_off else {}

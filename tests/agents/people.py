@@ -17,12 +17,14 @@ from term import Terminal
 
 
 class Expect:
-    """What the model should get: a status, and text that its answer must carry."""
+    """What the model should get: a status, and text that its answer must carry; with
+    `exact`, the answers' values must be those and nothing else (run.py, `exact_values`)."""
 
-    def __init__(self, status, carries=(), why=""):
+    def __init__(self, status, carries=(), why="", exact=False):
         self.status = status
         self.carries = list(carries)
         self.why = why
+        self.exact = exact
 
     def __str__(self):
         return self.status + ("" if not self.carries else " " + "+".join(self.carries))
@@ -231,6 +233,157 @@ AFRESH = (r"\(the run that asked this moments ago stopped waiting; this is a new
           r"asked afresh\)")
 
 
+class Remote(Person):
+    """The person answers on the team inbox, over its HTTP API (as its page does), and the
+    agent reaches the team inbox itself: no `interview mcp` runs beside it, only the remote
+    MCP server `interview inbox serve` serves at /mcp (Streamable HTTP), configured in the
+    agent's own form for a remote server, with an agent's token as `Authorization: Bearer`.
+
+    `start` makes the inbox (SQLite in the case's folder), a token for the agent and one for
+    the person, and starts the server; `endpoint` is then what the agent is configured with
+    (agents.py, `remote_server`). The URL names the person (`?to=`), so that the agent's
+    client is seen to keep the URL's query. `serve` polls `GET /api/questions` and answers
+    each step with the scenario's `remote_replies` (the answers the inbox person's keys give),
+    once a question of that kind and prompt is open."""
+
+    name = "remote"
+    who = "ann"  # the person, and whom the agent's questions are for
+    asker = "agent"  # the agent token's name
+
+    def __init__(self, interview, case_dir, scenario):
+        super().__init__(interview, case_dir, scenario)
+        self.team = os.path.join(case_dir, "team")
+        os.makedirs(self.team, exist_ok=True)
+        self.db = os.path.join(self.team, "inbox.sqlite3")
+        self.server = None
+        self.base = None  # http://127.0.0.1:PORT
+        self.agent_token = self.person_token = None
+        self.asked = []  # the questions as the person saw them, one per step
+        self.stopped = threading.Event()  # the case is over: `serve` gives up quietly
+
+    def start(self, env):
+        def token(*who):
+            return subprocess.run([self.interview, "inbox", "token", "add", "--db", self.db, *who],
+                                  check=True, capture_output=True, text=True, env=env,
+                                  timeout=30).stdout.strip()
+        try:
+            self.agent_token = token("--agent", self.asker)
+            self.person_token = token("--person", self.who)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+            self.failure = "`interview inbox token add` failed: %s" % (
+                getattr(e, "stderr", "") or e)
+            return
+        # Port 0: the server says which port it took, on its first line.
+        self.log = open(os.path.join(self.dir, "inbox-serve.log"), "w")
+        self.server = subprocess.Popen(
+            [self.interview, "inbox", "serve", "--db", self.db, "--listen", "127.0.0.1:0"],
+            env=env, cwd=self.team, stdin=subprocess.DEVNULL, stdout=self.log,
+            stderr=subprocess.PIPE, text=True)
+        first = self.server.stderr.readline()
+        self.log.write(first)
+        found = re.search(r"listens on (http://127\.0\.0\.1:\d+)", first)
+        if not found:
+            self.failure = "`interview inbox serve` did not start: %r" % first.strip()
+            return
+        self.base = found.group(1)
+        # The rest of its words, into the log, so that its pipe never fills.
+        threading.Thread(target=lambda: [self.log.write(line) for line in self.server.stderr],
+                         daemon=True).start()
+
+    def endpoint(self):
+        """(URL, agent token) for the agent's configuration. With no server up, a port where
+        nothing listens (discard's): the agent still gets a remote server, and fails to reach
+        it, rather than another way of asking."""
+        base = self.base or "http://127.0.0.1:9"
+        return base + "/mcp?to=" + self.who, self.agent_token or "no-token"
+
+    def api(self, path, body=None):
+        import json
+        import urllib.error
+        import urllib.request
+        request = urllib.request.Request(
+            self.base + path, data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": "Bearer " + self.person_token,
+                     "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+        except OSError as error:  # the server is gone (stopped, or it died)
+            return None, str(error)
+
+    def serve(self, deadline):
+        if self.failure:
+            return
+        answered = set()  # (question, seq): a step once answered is not answered again
+        for step, (kind, prompt, reply) in enumerate(self.scenario["remote_replies"]):
+            # The first step waits for the agent's call; a next one comes at once.
+            by = deadline if step == 0 else min(deadline, time.monotonic() + STEP_LIMIT)
+            shown = None
+            while shown is None and time.monotonic() < by:
+                status, listed = self.api("/api/questions")
+                if self.stopped.is_set():
+                    return
+                if status != 200:
+                    self.failure = "GET /api/questions: %s %s" % (status, listed)
+                    return
+                open_ = [q for q in listed["questions"] if (q["question"], q["seq"]) not in answered]
+                if len(open_) > 1:
+                    self.failure = "%d questions open at once, one expected" % len(open_)
+                    return
+                shown = open_[0] if open_ else None
+                if shown is None:
+                    time.sleep(0.2)
+            if shown is None:
+                self.failure = "the team inbox never showed a %s step %r" % (kind, prompt)
+                return
+            self.asked.append(shown)
+            said = (shown.get("frame") or {}).get("prompt") or ""
+            if shown["kind"] != kind or not re.search(prompt, said):
+                self.failure = "step %d: the team inbox showed a %s %r, not a %s %r" % (
+                    step + 1, shown["kind"], said, kind, prompt)
+                return
+            if shown.get("to") != self.who:
+                self.failure = "the question is for %r, not %r (the URL's ?to=)" % (
+                    shown.get("to"), self.who)
+                return
+            time.sleep(0.3)  # as a person would: read, then answer
+            path = "/api/questions/%s/steps/%s/reply" % (shown["question"], shown["seq"])
+            status, body = self.api(path, reply)
+            if status != 200:
+                self.failure = "step %d: the reply %s was refused: %s %s" % (
+                    step + 1, reply, status, body)
+                return
+            answered.add((shown["question"], shown["seq"]))
+            self.notes.append("answered the %s %r with %s" % (kind, said, reply))
+
+    def route(self):
+        """What the team inbox saw of the agent's call, for the summary's MCP column (there is
+        no line recorder between an agent and a remote server)."""
+        if not self.asked:
+            return "HTTP /mcp; no question came"
+        first = self.asked[0]
+        client = (first.get("from") or {}).get("client") or "?"
+        return "HTTP /mcp; asked by agent '%s', client %s, to %s; %d steps answered" % (
+            first.get("agent"), client, first.get("to"), len(self.notes))
+
+    def stop(self):
+        self.stopped.set()
+        if self.server:
+            self.server.terminate()
+            try:
+                self.server.wait(10)
+            except subprocess.TimeoutExpired:
+                self.server.kill()
+                self.server.wait()
+            self.log.close()
+
+    def expect(self, agent, mode):
+        return Expect("answered", self.scenario.get("answer_carries", ()), exact=True,
+                      why="the person answered on the team inbox, to the remote MCP server")
+
+
 class Own(Person):
     """The person answers in the agent's own dialog, on the agent's screen: the run attaches
     the agent's terminal once it is up, and the person presses the scenario's `own_keys`, each
@@ -305,7 +458,17 @@ def has_inbox(interview):
     return probe.returncode == 0
 
 
-PEOPLE = {"nobody": Nobody, "inbox": Inbox, "retry": Retry, "own": Own}
+PEOPLE = {"nobody": Nobody, "inbox": Inbox, "retry": Retry, "own": Own, "remote": Remote}
+
+
+def has_team_mcp(interview):
+    """Whether this build's team inbox serves MCP at /mcp (its `serve` help says so)."""
+    try:
+        probe = subprocess.run([interview, "inbox", "serve", "--help"], capture_output=True,
+                               text=True, timeout=20, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0 and "/mcp" in probe.stdout + probe.stderr
 
 
 def rehearse(interview, scenario, home, scratch):

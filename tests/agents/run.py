@@ -13,7 +13,9 @@ is non-zero when a case got something else than expected, unless the case is a k
 listed in KNOWN_FAILURES with its reason (and a known failure that passes is reported too).
 With the inbox, one more case per agent (headless, `run_retry`) interrupts a run whose question
 waits in the inbox, as Ctrl-C at its terminal would, and runs it again: the second run must get
-only what the person answered it.
+only what the person answered it. The remote person (`--persons remote`, and its headless
+cases with the inbox) configures the agent with the team inbox's remote MCP server (`interview
+inbox serve`, at /mcp) instead of `interview mcp`, and answers over the inbox's HTTP API.
 
 Everything a case did is kept under target/agents/runs/latest/<case>/: the model requests
 (model.jsonl), the MCP lines (mcp.trace), the terminal output (pty.log, screen.txt), stdout and
@@ -55,6 +57,10 @@ SCENARIOS = {
         ]},
         # What the inbox's person presses, once the question is on the inbox's screen.
         "inbox_keys": [(r"Which database\?", ["down", "enter"])],
+        # What the remote person replies on the team inbox's HTTP API, step by step (the kind
+        # and prompt of the step, and the reply: the shapes of host/src/ui/web/wire.rs),
+        # answering as the inbox person's keys do.
+        "remote_replies": [("select", r"Which database\?", {"picked": 1})],
         "answer_carries": ["SQLite"],
     },
     "batch": {
@@ -69,6 +75,11 @@ SCENARIOS = {
             (r"Which database\?", ["enter"]),
             (r"Which checks should run first\?", ["space", "down", "down", "space", "enter"]),
             (r"Review your answers", ["enter"]),
+        ],
+        "remote_replies": [
+            ("select", r"Which database\?", {"picked": 0}),
+            ("multi_select", r"Which checks should run first\?", {"picked": [0, 2]}),
+            ("review", r"", {"review": "submit"}),
         ],
         "answer_carries": ["Postgres", "Unit tests", "Migrations dry-run"],
     },
@@ -384,12 +395,15 @@ def run_case(case, ctx):
     started = time.monotonic()
     dns_from = started
     with fakemodel.FakeModel(run) as server:
-        agent.configure(home, work, server.url, command, person.mcp_env(),
-                        own_tool=case.spec is not None)
-        env = dict(base_env, **agent.env(home, server.url),
-                   **(agent.own_tool_env if case.spec else {}))
-        prompt = scenario["prompt"] + " " + marker
+        # The person first: the remote person's server is what the agent is configured with.
         person.start(base_env)
+        remote = person.endpoint() if hasattr(person, "endpoint") else None
+        agent.configure(home, work, server.url, command, person.mcp_env(),
+                        own_tool=case.spec is not None, remote=remote)
+        env = dict(base_env, **agent.env(home, server.url),
+                   **(agent.own_tool_env if case.spec else {}),
+                   **(agent.remote_env(remote[1]) if remote else {}))
+        prompt = scenario["prompt"] + " " + marker
         deadline = time.monotonic() + LIMITS["headless"]
         serving = threading.Thread(target=person.serve, args=(deadline,), daemon=True)
         serving.start()
@@ -468,6 +482,8 @@ def run_case(case, ctx):
     if run.called_at and run.result_at:
         times["call → result"] = run.result_at - run.called_at
     route = mcp_route(trace) if ctx["tap"] else {"summary": "(no tap)"}
+    if hasattr(person, "route"):  # a remote server: nothing of ours between agent and server
+        route = {"summary": person.route()}
     text, is_error = tool_result_text(run.result)
     if run.call_id is None:
         main = [r for r in run.requests if marker in json.dumps(r.get("body", ""))]
@@ -485,11 +501,16 @@ def run_case(case, ctx):
         how += ", is_error"
     expect = person.expect(agent, case.mode)
     ok = got == expect.status and all(c in (text or "") for c in expect.carries)
+    if expect.exact and ok and exact_values(text) != expect.carries:
+        ok = False
+        got += " %s" % exact_values(text)
     if case.spec:
         ok = got in ("a result", "nothing, the call dropped") and not person.failure
     known = None if case.spec else KNOWN_FAILURES.get((case.agent, case.mode, case.person))
     if person.failure and not ctx["inbox_exists"] and case.person == "inbox":
         known = "this build of interview has no `inbox` command yet"
+    if not ok and not ctx["team_mcp"] and case.person == "remote":
+        known = "this build's team inbox serves no MCP at /mcp yet"
     verdict = ("XPASS" if known else "PASS") if ok else ("XFAIL" if known else "FAIL")
     hosts = ctx["dns"].since(dns_from) if ctx["dns"] else []
     outcome = {
@@ -520,6 +541,21 @@ def answer_values(text):
         if isinstance(value, dict) and isinstance(value.get("answers"), list):
             return [a.get("value") for a in value["answers"] if isinstance(a, dict)]
     return re.findall(r"User selected: (?:\d+\. )?([^\n<]+?)\s*$", text or "", re.M)
+
+
+def exact_values(text):
+    """The values a result gave the model, a multi-select's one by one, as a flat list: from
+    the JSON (`["Unit tests", "Migrations dry-run"]`) or from the plugin's words ("User
+    selected: Unit tests, Migrations dry-run"; no option of the scenarios has a comma)."""
+    flat = []
+    for value in answer_values(text):
+        if isinstance(value, list):
+            flat += value
+        elif isinstance(value, str):
+            flat += value.split(", ")
+        else:
+            flat.append(value)
+    return flat
 
 
 def mcp_servers(trace):
@@ -854,18 +890,29 @@ def inside(args):
     os.replace(interview + ".new", interview)
     cache = warm_plugin(interview, root)
     inbox_exists = people.has_inbox(interview)
+    team_mcp = people.has_team_mcp(interview)
     phases["sandbox + plugin cache"] = time.monotonic() - t
     chosen = {a.name: a for a in (cls(root, vendor_off=not args.vendor_calls)
                                   for cls in agent_defs.ALL) if a.name in args.agents}
     ctx = {"agents": chosen, "interview": interview, "bin": bin_dir, "runs": runs,
            "plugin_cache": cache, "tap": not args.no_tap, "dns": dns,
-           "inbox_exists": inbox_exists}
+           "inbox_exists": inbox_exists, "team_mcp": team_mcp}
     persons = ["nobody"] + (["inbox"] if args.with_inbox else [])
     cases = [Case(a, m, p, s) for a in chosen for m in args.modes
              for p in persons for s in args.scenarios]
     # The retry case, one per agent: headless, the single question, with the inbox.
     cases += [Case(a, "headless", "retry", "single") for a in chosen
               if args.with_inbox and "headless" in args.modes and "single" in args.scenarios]
+    # The remote person (the agent configured with the team inbox's /mcp): every mode and
+    # scenario when asked for by name; with the inbox, every scenario headless and the single
+    # question in the TUI (the 12 cases add about 1.5 min on 2 cores; the TUIs' batches, 2 min
+    # more, reach the server by the same configuration).
+    if "remote" in args.persons:
+        cases += [Case(a, m, "remote", s) for a in chosen for m in args.modes
+                  for s in args.scenarios]
+    elif args.with_inbox:
+        cases += [Case(a, m, "remote", s) for a in chosen for m in args.modes
+                  for s in args.scenarios if m == "headless" or s == "single"]
     if args.persons:
         cases = [c for c in cases if c.person in args.persons]
     pairs = [(a, name, spec) for a in chosen if args.differential
@@ -886,6 +933,8 @@ def inside(args):
             phases[f"inbox keys rehearsed in ask ({name})"] = time.monotonic() - t
         if not inbox_exists:
             log("note: this interview has no `inbox` command; the inbox cases are expected to fail")
+    if any(c.person == "remote" for c in cases) and not team_mcp:
+        log("note: this interview's team inbox serves no /mcp; the remote cases are expected to fail")
     results = []
     all_hosts = []
 
@@ -979,8 +1028,10 @@ def main():
     parser.add_argument("--with-inbox", action="store_true",
                         help="also the person who answers in `interview inbox`")
     parser.add_argument("--persons", default="",
-                        help="only the cases of these people, of nobody, inbox, retry "
-                        "(separated by commas; inbox and retry need --with-inbox)")
+                        help="only the cases of these people, of nobody, inbox, retry, remote "
+                        "(separated by commas; inbox and retry need --with-inbox; remote, "
+                        "named here, runs in every mode, and --with-inbox alone runs it "
+                        "headless)")
     parser.add_argument("--differential", action="store_true",
                         help="also the differential cases: each agent's own ask-the-user tool "
                         "against interview's tool of its dialect, answered with the same keys")

@@ -3,16 +3,19 @@ terminal ask through `interview ask --inbox URL` (as another user, `nobody`, whe
 root: an agent elsewhere in spirit, sharing nothing with the server but its address), a person signs in on the list with their token,
 filters it, answers on the question's page (the local page's widgets), an answer the plugin
 refuses is asked again with its error, and each agent gets exactly the answer given. The list
-fits a phone's width.
+fits a phone's width. An agent with nothing of interview's beside it (the MCP Python SDK's
+client at the server's own /mcp, as a hosted agent reaches it) is answered on the page too.
 
     python tests/web/team.py target/debug/interview
 """
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from playwright.sync_api import expect, sync_playwright
@@ -50,6 +53,30 @@ def asker(folder, url, agent_token, request, *options):
         [*AS_AGENT, INTERVIEW, "ask", path, "--inbox", url, *options], stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
         env={**os.environ, "INTERVIEW_INBOX_TOKEN": agent_token}, start_new_session=True)
+
+
+def remote_call(url, agent_token, arguments):
+    """A call from an agent that reaches the team inbox only by URL: the MCP Python SDK's
+    Streamable HTTP client at the server's /mcp, on a thread of its own. Its result, once the
+    call ends, is the list's one item."""
+    import httpx
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.types import Implementation
+
+    async def call():
+        headers = {"Authorization": f"Bearer {agent_token}"}
+        async with httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30, read=300)) as http:
+            async with streamable_http_client(f"{url}/mcp", http_client=http) as (read, write, _):
+                hosted = Implementation(name="hosted-agent", version="2.0")
+                async with ClientSession(read, write, client_info=hosted) as session:
+                    await session.initialize()
+                    result = await session.call_tool("interview", arguments)
+                    results.append(result.structuredContent)
+
+    results = []
+    threading.Thread(target=lambda: asyncio.run(call()), daemon=True).start()
+    return results
 
 
 def finished(process):
@@ -134,6 +161,23 @@ def main():
             expect(page.get_by_role("status")).to_contain_text("The question was withdrawn",
                                                                timeout=20000)
 
+            # A hosted agent's call, through /mcp: on the list under its client's name and
+            # version, answered on the page, and the agent gets exactly that.
+            hosted = remote_call(url.rstrip("/"), ci, {"question": "Keep the release?",
+                                                       "type": "confirm"})
+            page.goto(url)
+            expect(links).to_have_count(1, timeout=20000)
+            expect(links.first).to_contain_text("ci (hosted-agent 2.0)")
+            links.first.click()
+            expect(page.locator("legend")).to_have_text("Keep the release?", timeout=20000)
+            page.wait_for_timeout(450)
+            page.keyboard.press("n")
+            deadline = time.monotonic() + 20
+            while not hosted and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert hosted and hosted[0]["status"] == "answered", hosted
+            assert hosted[0]["answer"] is False, hosted
+
             # Signing out forgets the token: the list asks for one again.
             page.goto(url)
             page.get_by_role("button", name="Sign out").click()
@@ -147,7 +191,7 @@ def main():
         audit = subprocess.run([INTERVIEW, "inbox", "audit", "--db", db], check=True,
                                capture_output=True, text=True).stdout.splitlines()
         answered = [json.loads(line) for line in audit if '"answered"' in line]
-        assert [a["actor"] for a in answered] == ["ann"] * 3, answered
+        assert [a["actor"] for a in answered] == ["ann"] * 4, answered
         assert any('"withdrawn"' in line for line in audit), audit
     print(f"team inbox in Chromium: {time.monotonic() - started:.1f} s")
 

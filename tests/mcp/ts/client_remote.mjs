@@ -65,7 +65,7 @@ try {
   const call = client.callTool({ name: "interview", arguments: question });
   const asked = await openQuestion();
   assert.equal(asked.frame.prompt, "Ship the hotfix?");
-  assert.equal(asked.from.client, "remote-test");
+  assert.equal(asked.from.client, "remote-test 1.0.0");
   const path = `/api/questions/${asked.question}/steps/${asked.seq}/reply`;
   const [status, body] = await api(path, { answered: false });
   assert.equal(status, 200, JSON.stringify(body));
