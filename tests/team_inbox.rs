@@ -579,6 +579,40 @@ fn an_asker_reaches_the_server_behind_a_tls_proxy_trusting_the_systems_certifica
 }
 
 #[test]
+fn an_agents_token_names_whom_it_asks_by_default_and_it_may_ask_no_one_else() {
+    let team = Team::new();
+    let ops_bot = team.token(&["--agent", "ops-bot", "--to", "ops"]);
+    let listed = interview(&["inbox", "token", "list", "--db", &team.db]);
+    let listed = common::json_lines(&listed.stdout);
+    let entry = listed.iter().find(|t| t["name"] == "ops-bot").unwrap();
+    assert_eq!(entry["to"], json!(["ops"]), "{entry}");
+
+    // Naming nobody, its question is for ops: Ann (in ops) has it, Bob does not.
+    let asker = team.ask_as(&ops_bot, REPLICAS, &[]);
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["to"], "ops");
+    assert!(team.open(&team.bob).is_empty(), "bob is not in ops");
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "2"}));
+    assert_eq!(status, 200, "{body}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(common::values(&result), [json!(2)]);
+
+    // Naming someone else is refused before anything is asked, saying why.
+    let (result, code, stderr) = finished(team.ask_as(&ops_bot, REPLICAS, &["--to", "bob"]));
+    assert_eq!(
+        (code, &result["reason"]),
+        (3, &json!("inbox-refused")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(r#"ops-bot's token asks only ops, not "bob""#),
+        "{stderr}"
+    );
+    assert!(team.open(&team.bob).is_empty());
+}
+
+#[test]
 fn a_question_for_nobody_there_is_refused_naming_the_name() {
     let team = Team::new();
     let (result, code, stderr) = finished(team.ask(REPLICAS, &["--to", "carol & co"]));

@@ -110,6 +110,13 @@ fn the_endpoint_takes_only_an_agents_token_from_anywhere_but_another_sites_page(
         post(&team, "?to=ops&deadline=1h", Some(&team.agent), &[], &hello).status(),
         200
     );
+
+    // An agent whose token names whom it asks may not name anyone else in the URL.
+    let ops_bot = team.token(&["--agent", "ops-bot", "--to", "ops"]);
+    let (status, _, body) = refused(post(&team, "?to=bob", Some(&ops_bot), &[], &hello));
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("asks only ops"), "{body}");
+    assert_eq!(post(&team, "", Some(&ops_bot), &[], &hello).status(), 200);
 }
 
 /// One MCP session on the endpoint, initialized: its id.

@@ -14,7 +14,7 @@ Usage:
   interview inbox serve --db PATH [--listen ADDRESS] [--public-url URL] [--allow-host NAME]...
                         [--asker-grace SPAN] [--keep SPAN] [--polls-per-agent N]
                         [--tools NAME,...]
-  interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME)
+  interview inbox token add --db PATH (--person NAME [--group GROUP]... | --agent NAME [--to NAME]...)
   interview inbox token list --db PATH
   interview inbox token revoke --db PATH NAME
   interview inbox hook add --db PATH (--for NAME | --anyone) URL
@@ -43,6 +43,8 @@ Usage:
 --tools       the tools MCP clients are offered at /mcp besides `interview`, by the names
               `interview mcp --tools` takes (ask_question, AskUserQuestion, ...); repeatable
 --group       a group the person answers for (questions asked with --to GROUP); repeatable
+--to          whom an agent's questions may be for, a person or a group: the first when a
+              question names nobody, and no one else (without it, anyone); repeatable
 --for         the person or group whose questions the webhook tells of (asked, or escalated
               to them); --anyone: the questions asked without --to
 --keep        how long questions are kept once closed, and the audit's lines: 1h to 3650d,
@@ -71,7 +73,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let mut polls_per_agent = None;
     let mut tools = Vec::new();
     let (mut hook_for, mut anyone) = (None, false);
-    let (mut person, mut agent, mut groups) = (None, None, Vec::new());
+    let (mut person, mut agent, mut groups, mut asks) = (None, None, Vec::new(), Vec::new());
     let value = |parser: &mut lexopt::Parser| -> Result<String, (u8, String)> {
         let value = parser.value().map_err(|e| usage(e.to_string()))?;
         value
@@ -118,6 +120,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             Long("person") => person = Some(value(&mut parser)?),
             Long("agent") => agent = Some(value(&mut parser)?),
             Long("group") => groups.push(value(&mut parser)?),
+            Long("to") => asks.push(value(&mut parser)?),
             Long("help") => {
                 print!("{USAGE}");
                 return Ok(());
@@ -174,15 +177,16 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
         }
         ["token", "add"] => {
             let holder = match (person, agent) {
-                (Some(name), None) => Holder {
+                (Some(name), None) if asks.is_empty() => Holder {
                     kind: Kind::Person,
                     name,
                     groups,
                 },
+                (Some(_), None) => return Err(usage("--to is for an --agent".into())),
                 (None, Some(name)) if groups.is_empty() => Holder {
                     kind: Kind::Agent,
                     name,
-                    groups,
+                    groups: asks,
                 },
                 (None, Some(_)) => return Err(usage("--group is for a --person".into())),
                 _ => {
@@ -206,9 +210,13 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
         ["token", "list"] => {
             let mut out = std::io::stdout().lock();
             for entry in open(Access::Read)?.tokens().map_err(|e| (4, e))? {
+                let (groups, to) = match entry.holder.kind {
+                    Kind::Person => (Some(&entry.holder.groups), None),
+                    Kind::Agent => (None, Some(&entry.holder.groups)),
+                };
                 let line = json!({
                     "name": entry.holder.name, "kind": entry.holder.kind.as_str(),
-                    "groups": entry.holder.groups, "hash": entry.hash_prefix,
+                    "groups": groups, "to": to, "hash": entry.hash_prefix,
                     "created_at": timestamp(entry.created_at),
                     "revoked_at": entry.revoked_at.map(timestamp),
                 });

@@ -332,16 +332,27 @@ async fn whoami(
     Query(to): Query<To>,
 ) -> Reply {
     let given = |name: &Option<String>| name.clone().filter(|name| !name.is_empty());
-    addressees(
-        &app,
-        given(&to.to).as_deref(),
-        given(&to.escalate_to).as_deref(),
-    )
-    .await?;
+    let (mut asked, mut escalate_to) = (given(&to.to), given(&to.escalate_to));
+    if holder.kind == Kind::Agent {
+        asked = allowed(&holder, asked)?;
+        escalate_to = escalate_to
+            .map(|e| allowed(&holder, Some(e)))
+            .transpose()?
+            .flatten();
+    }
+    addressees(&app, asked.as_deref(), escalate_to.as_deref()).await?;
     Ok(Json(json!({
         "name": holder.name, "kind": holder.kind.as_str(), "groups": holder.groups,
     }))
     .into_response())
+}
+
+/// Whom `agent`'s question is for when it asks for `to`, as its token allows (see
+/// [`Holder::addressed`]); 403 when it does not.
+pub(super) fn allowed(agent: &Holder, to: Option<String>) -> Result<Option<String>, Refusal> {
+    agent
+        .addressed(to)
+        .map_err(|why| Refusal(StatusCode::FORBIDDEN, why))
 }
 
 /// Refuses questions addressed `to` or escalated to `escalate_to` where nobody answers for
@@ -500,7 +511,7 @@ pub(super) async fn put_step(
             "the run must be at most 128 characters".into(),
         ));
     }
-    let to = body.to.filter(|to| !to.is_empty());
+    let to = allowed(&agent, body.to.filter(|to| !to.is_empty()))?;
     addressee(app, "--to", to.as_deref()).await?;
     let deadline = match body.deadline {
         Some(d) if !crate::spans::DEADLINES_MS.contains(&d.after_ms) => {
@@ -511,6 +522,10 @@ pub(super) async fn put_step(
         }
         Some(d) => {
             let escalate_to = d.escalate_to.filter(|to| !to.is_empty());
+            let escalate_to = escalate_to
+                .map(|e| allowed(&agent, Some(e)))
+                .transpose()?
+                .flatten();
             if escalate_to.is_some() && escalate_to == to {
                 return Err(Refusal(
                     StatusCode::BAD_REQUEST,

@@ -56,6 +56,15 @@ impl Team {
         team
     }
 
+    /// A new token of `who`'s (`--agent NAME [--to NAME]...`, `--person NAME`).
+    pub fn token(&self, who: &[&str]) -> String {
+        let mut args = vec!["inbox", "token", "add", "--db", &self.db];
+        args.extend_from_slice(who);
+        let output = interview(&args);
+        assert!(output.status.success(), "{}", super::stderr(&output));
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    }
+
     /// Starts the server on `listen` and reads its address from what it says.
     pub fn start(&mut self, listen: &str) {
         self.start_with(listen, &[]);
@@ -91,13 +100,18 @@ impl Team {
     }
 
     pub fn ask(&self, request: &str, extra: &[&str]) -> Child {
+        self.ask_as(&self.agent, request, extra)
+    }
+
+    /// `interview ask --inbox` here with the agent's token `token`.
+    pub fn ask_as(&self, token: &str, request: &str, extra: &[&str]) -> Child {
         let path = self.dir.path().join("request.json");
         std::fs::write(&path, request).unwrap();
         let mut command = super::interview();
         command
             .args(["ask", path.to_str().unwrap(), "--inbox", &self.url])
             .args(extra)
-            .env("INTERVIEW_INBOX_TOKEN", &self.agent)
+            .env("INTERVIEW_INBOX_TOKEN", token)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -32,8 +32,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::server::{App, Refusal, lookup, must_be};
-use super::store::Kind;
+use super::remote::Addressed;
+use super::server::{App, Refusal, allowed, lookup, must_be};
+use super::store::{Holder, Kind};
 use query::addressed;
 use sessions::{Owners, session_of};
 
@@ -170,10 +171,13 @@ async fn gate(
         Ok(holder) => holder,
         Err(refusal) => return refusal.into_response(),
     };
-    let addressed = match addressed(request.uri().query().unwrap_or("")) {
+    let mut addressed = match addressed(request.uri().query().unwrap_or("")) {
         Ok(addressed) => addressed,
         Err(why) => return Refusal(StatusCode::BAD_REQUEST, why).into_response(),
     };
+    if let Err(refusal) = within_token(&holder, &mut addressed) {
+        return refusal.into_response();
+    }
     let to = addressed.to.as_deref();
     let escalate_to = (addressed.deadline.as_ref()).and_then(|d| d.escalate_to.as_deref());
     if let Err(refusal) = super::server::addressees(&app, to, escalate_to).await {
@@ -209,6 +213,22 @@ async fn gate(
         return response.map(|body| axum::body::Body::new(priming::WithoutPriming::new(body)));
     }
     response
+}
+
+/// `addressed` as `agent`'s token allows it (`token add --agent NAME --to ...`): its first
+/// addressee where the URL names nobody; 403 for a name it does not allow.
+fn within_token(agent: &Holder, addressed: &mut Addressed) -> Result<(), Refusal> {
+    addressed.to = allowed(agent, addressed.to.take())?;
+    if let Some(deadline) = &mut addressed.deadline
+        && let Some(escalate_to) = deadline.escalate_to.take()
+    {
+        deadline.escalate_to = allowed(agent, Some(escalate_to))?;
+        if deadline.escalate_to == addressed.to {
+            let why = "escalate_to is whom the questions are for already".to_owned();
+            return Err(Refusal(StatusCode::BAD_REQUEST, why));
+        }
+    }
+    Ok(())
 }
 
 /// 401, with what RFC 6750 and MCP's authorization say a client is to be told: where the

@@ -48,11 +48,31 @@ impl Kind {
 pub struct Holder {
     pub kind: Kind,
     pub name: String,
-    /// The groups of a person (`--group`), to which questions may be addressed.
+    /// A person's groups (`--group`), to which questions may be addressed; an agent's
+    /// addressees (`--to`): whom its questions may be for, the first when one names nobody
+    /// (none: anyone). Kept in one column, as both are the names a token is tied to.
     pub groups: Vec<String>,
 }
 
 impl Holder {
+    /// Whom this agent's question is for when it asks for `to`: `to` itself when its token
+    /// allows it, its first addressee when it names nobody; `Err` with why when the token does
+    /// not allow it.
+    pub fn addressed(&self, to: Option<String>) -> Result<Option<String>, String> {
+        let allowed = &self.groups;
+        match to {
+            _ if allowed.is_empty() => Ok(to),
+            None => Ok(allowed.first().cloned()),
+            Some(to) if allowed.contains(&to) => Ok(Some(to)),
+            Some(to) => Err(format!(
+                "{}'s token asks only {}, not {to:?} (`inbox token add --agent {} --to ...`)",
+                self.name,
+                allowed.join(", "),
+                self.name
+            )),
+        }
+    }
+
     /// Whether this person may answer a question addressed to `to` (`None`: anyone).
     pub fn may_answer(&self, to: Option<&str>) -> bool {
         self.kind == Kind::Person
