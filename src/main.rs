@@ -12,6 +12,7 @@ mod reach;
 mod results;
 mod serve;
 mod spans;
+mod stderr;
 #[cfg(feature = "team")]
 mod team;
 
@@ -692,7 +693,7 @@ fn warn_recovered(failure: Option<&str>) {
 }
 
 fn warn(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "interview: {message}");
+    stderr::warn(message);
 }
 
 fn failed(error: impl ToString) -> Failure {

@@ -533,5 +533,5 @@ fn inject(state: &mut Map<String, Json>, key: &str, result: &Json) {
 }
 
 fn warn(message: &str) {
-    let _ = writeln!(std::io::stderr(), "{message}");
+    crate::stderr::line(message);
 }

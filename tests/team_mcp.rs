@@ -96,16 +96,12 @@ fn the_endpoint_takes_only_an_agents_token_from_anywhere_but_another_sites_page(
     assert_eq!(taken.status(), 200);
     assert!(taken.header("mcp-session-id").is_some());
 
-    // Whom the calls are for is checked before anything is asked.
-    let (status, _, body) = refused(post(&team, "?to=nobody", Some(&team.agent), &[], &hello));
-    assert_eq!(status, 400, "{body}");
-    assert!(
-        body.contains("nobody here is named \\\"nobody\\\""),
-        "{body}"
-    );
+    // A URL the endpoint cannot read is refused before anything is asked.
     let (status, _, body) = refused(post(&team, "?deadline=9w", Some(&team.agent), &[], &hello));
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("a span from 1s to 30d"), "{body}");
+    let (status, _, body) = refused(post(&team, "?To=ops", Some(&team.agent), &[], &hello));
+    assert_eq!(status, 400, "{body}");
     assert_eq!(
         post(&team, "?to=ops&deadline=1h", Some(&team.agent), &[], &hello).status(),
         200
@@ -321,4 +317,88 @@ fn a_client_of_a_revision_before_priming_events_is_sent_none() {
     let (_, data) = events.next().unwrap();
     let first: Json = serde_json::from_str(&data).expect("an event without a message");
     assert_eq!(first["result"]["protocolVersion"], "2025-06-18", "{first}");
+}
+
+/// Calls `tools/call` with a confirm `question` as request `id` in `session`: its event stream.
+fn call(team: &Team, query: &str, token: &str, session: &str, id: u64, question: &str) -> Events {
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": question, "type": "confirm"}}});
+    let session = [("mcp-session-id", session)];
+    Events::of(post(team, query, Some(token), &session, &call))
+}
+
+#[test]
+fn a_call_for_a_name_nobody_answers_for_is_told_so_and_asks_nobody() {
+    let team = Team::new();
+    let session_id = session(&team, "?to=nobody");
+    let reply = call(&team, "?to=nobody", &team.agent, &session_id, 2, "Ship?").response_to(2);
+    let result = &reply["result"]["structuredContent"];
+    assert_eq!(result["status"], "unavailable", "{reply}");
+    assert_eq!(result["reason"], "unknown-addressee", "{reply}");
+    assert!(team.open(&team.ann).is_empty());
+}
+
+#[test]
+fn one_agent_holds_only_so_many_calls_and_open_streams_and_people_are_never_locked_out() {
+    let mut team = Team::new();
+    team.kill();
+    team.start_with("127.0.0.1:0", &["--polls-per-agent", "2"]);
+    let session_id = session(&team, "");
+    let mut first = call(&team, "", &team.agent, &session_id, 1, "One?");
+    first.next().unwrap();
+    let mut second = call(&team, "", &team.agent, &session_id, 2, "Two?");
+    second.next().unwrap();
+
+    // Two streams open: a third request of this agent's is told to come back.
+    let third = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Three?", "type": "confirm"}}});
+    let session = [("mcp-session-id", session_id.as_str())];
+    let busy = post(&team, "", Some(&team.agent), &session, &third);
+    assert_eq!(busy.status(), 429);
+    assert_eq!(busy.header("retry-after"), Some("2"));
+    // The person is not kept out.
+    assert_eq!(team.open(&team.ann).len(), 2);
+
+    // The streams drop, and their calls go on: a third call is refused its place, in words
+    // the model reads.
+    drop((first, second));
+    std::thread::sleep(Duration::from_millis(300));
+    let reply = call(&team, "", &team.agent, &session_id, 3, "Three?").response_to(3);
+    let text = reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("as many as one agent may"), "{reply}");
+    assert_eq!(team.open(&team.ann).len(), 2, "the third call asked");
+}
+
+#[test]
+fn a_token_revoked_while_its_call_waits_ends_the_call() {
+    let team = Team::new();
+    let rev = team.token(&["--agent", "rev"]);
+    let session_id = {
+        let response = post(&team, "", Some(&rev), &[], &initialize(0));
+        let id = response.header("mcp-session-id").unwrap().to_owned();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        post(
+            &team,
+            "",
+            Some(&rev),
+            &[("mcp-session-id", &id)],
+            &initialized,
+        );
+        id
+    };
+    let mut events = call(&team, "", &rev, &session_id, 5, "Rotate?");
+    team.next_question(&team.ann, 0);
+    let revoked = interview(&["inbox", "token", "revoke", "--db", &team.db, "rev"]);
+    assert!(revoked.status.success());
+    let started = std::time::Instant::now();
+    let reply = events.response_to(5);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    // Ended, and not with an answer. (What it says is the plugin's reading of a UI that
+    // stopped: `cancelled`, which the person did not give; the plugin has no way yet to be
+    // told that the inbox refused mid-call.)
+    let result = &reply["result"]["structuredContent"];
+    assert_ne!(result["status"], "answered", "{reply}");
+    assert!(result["answers"].as_array().unwrap().is_empty(), "{reply}");
 }

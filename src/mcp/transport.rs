@@ -5,7 +5,6 @@
 //! same writer as rmcp's replies, so that lines never interleave. It writes each refusal before
 //! reading on, so that a refusal is out before the end of input ends the session.
 
-use std::io::Write as _;
 use std::sync::Arc;
 
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -146,5 +145,5 @@ impl Transport<RoleServer> for Stdio {
 }
 
 fn warn(message: &str) {
-    let _ = writeln!(std::io::stderr().lock(), "interview mcp: {message}");
+    crate::stderr::line(&format!("interview mcp: {message}"));
 }

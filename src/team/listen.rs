@@ -143,33 +143,6 @@ impl Drop for Busy {
     }
 }
 
-/// A response's body, with its connection's [`Busy`] guard until the last of it is sent (or the
-/// body is dropped, as when the connection closes).
-struct Sending {
-    body: axum::body::Body,
-    _busy: Busy,
-}
-
-impl axum::body::HttpBody for Sending {
-    type Data = axum::body::Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
-        std::pin::Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> hyper::body::SizeHint {
-        self.body.size_hint()
-    }
-}
-
 /// How many connections to serve at once, from the open-files limit.
 pub fn connection_cap() -> usize {
     let mut limit = libc::rlimit {
@@ -248,9 +221,7 @@ async fn connection(
             let response = response.await.unwrap_or_else(|never| match never {});
             // Busy until the body is sent: an event stream (MCP's) is a request in progress
             // for as long as it is open.
-            Ok::<_, Infallible>(
-                response.map(|body| axum::body::Body::new(Sending { body, _busy: guard })),
-            )
+            Ok::<_, Infallible>(response.map(|body| super::holding::Holding::body(body, guard)))
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();

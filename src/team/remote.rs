@@ -230,11 +230,11 @@ impl RemoteUi {
                 Outcome::Unreachable(why) => (None, Some(why)),
             };
             if let Some(why) = why.filter(|_| !said_so) {
-                eprintln!(
-                    "interview: {} cannot be reached ({}); trying again",
+                crate::stderr::warn(&format!(
+                    "{} cannot be reached ({}); trying again",
                     self.relay.name(),
                     interview_text::sanitize::line(&why)
-                );
+                ));
                 said_so = true;
             }
             let until = Instant::now() + wait.unwrap_or(pause);
@@ -341,7 +341,7 @@ impl RemoteUi {
                     return cancel;
                 }
                 Err(Failed::Refused(why, _)) => {
-                    eprintln!("interview: {why}");
+                    crate::stderr::warn(&why);
                     self.stopped = Some(StopReason::Ended);
                     return cancel;
                 }
@@ -380,7 +380,7 @@ impl Ui for RemoteUi {
         match self.say(&whoami, None, Some(&self.stop)) {
             Ok(_) => UiMode::Widgets,
             Err(Failed::Refused(why, status)) => {
-                eprintln!("interview: {why}");
+                crate::stderr::warn(&why);
                 UiMode::Unavailable(match status {
                     Some(400) => Absence::UnknownAddressee,
                     _ => Absence::InboxRefused,

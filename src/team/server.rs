@@ -96,11 +96,11 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
             (settings.public_url.clone()).unwrap_or_else(|| format!("http://{address}"));
         let mut hosts = settings.hosts.clone();
         hosts.extend(host_of(&public_url));
+        let per_agent =
+            (settings.polls_per_agent).unwrap_or_else(|| super::listen::connection_cap() / 2);
         let app = App {
             store: store.clone(),
-            waiting: Arc::new(super::waiting::Waiting::new(
-                (settings.polls_per_agent).unwrap_or_else(|| super::listen::connection_cap() / 2),
-            )),
+            waiting: Arc::new(super::waiting::Waiting::new(per_agent)),
             answered: Arc::default(),
             grace_ms: settings.grace_ms,
             hosts: Arc::new(hosts),
@@ -115,21 +115,16 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
         // Stopping ends the MCP endpoint's sessions and open streams, so that their
         // connections close as every other's does once its response is sent.
         let streams = tokio_util::sync::CancellationToken::new();
-        let calls = super::mcp::Calls::default();
+        let bounds = super::mcp::Bounds::new(per_agent);
         let tools = &settings.tools;
-        let mcp = super::mcp::routes(
-            &app,
-            Arc::new(plugin),
-            tools,
-            calls.clone(),
-            streams.clone(),
-        )?;
+        let plugin = Arc::new(plugin);
+        let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())?;
         let stop = async move {
             stopped().await;
             streams.cancel();
         };
         super::listen::serve(listener, router(app, mcp), stop).await;
-        calls.ended(CALLS_END).await;
+        bounds.ended(CALLS_END).await;
         Ok(())
     });
     drop(runtime);
@@ -246,7 +241,7 @@ impl IntoResponse for Refusal {
 pub(super) type Reply = Result<Response, Refusal>;
 
 fn internal(error: String) -> Refusal {
-    eprintln!("interview: {error}");
+    crate::stderr::warn(&error);
     Refusal(StatusCode::INTERNAL_SERVER_ERROR, error)
 }
 

@@ -143,15 +143,17 @@ pub(super) async fn watching(app: App, heard_every: Duration) {
             questions.dedup();
             let now = super::store::now_ms();
             if let Err(refused) = blocking(&app, move |store| store.seen(&questions, now)).await {
-                eprintln!(
-                    "interview: cannot mark the waiting askers as heard: {}",
+                crate::stderr::warn(&format!(
+                    "cannot mark the waiting askers as heard: {}",
                     refused.1
-                );
+                ));
             }
         }
         match blocking(&app, move |store| store.settled(&steps)).await {
             Ok(settled) => settled.into_iter().for_each(|at| app.waiting.wake(at)),
-            Err(refused) => eprintln!("interview: cannot look for answers: {}", refused.1),
+            Err(refused) => {
+                crate::stderr::warn(&format!("cannot look for answers: {}", refused.1));
+            }
         }
     }
 }

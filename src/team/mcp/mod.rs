@@ -28,7 +28,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use interview_host::Plugin;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::{
+    SessionManager, StreamableHttpServerConfig, StreamableHttpService,
+};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -37,11 +39,13 @@ use super::server::{App, Refusal, allowed, lookup, must_be};
 use super::store::{Holder, Kind};
 use query::addressed;
 use sessions::{Owners, session_of};
+use tally::{Full, Tally};
 
 mod priming;
 mod query;
 mod relay;
 mod sessions;
+mod tally;
 
 /// Where the endpoint is, and where its metadata document is (RFC 9728's well-known place for
 /// a resource at `/mcp`).
@@ -59,41 +63,69 @@ const COME_BACK: Duration = Duration::from_secs(1);
 /// client vanished costs only memory until then.
 const SESSION_IDLE: Duration = Duration::from_secs(24 * 3600);
 
-/// The calls the endpoint is asking: each holds a clone while its plugin runs.
-#[derive(Clone, Default)]
-pub(super) struct Calls(Arc<()>);
+/// The most calls the endpoint asks at once, in all. Each holds one of the runtime's blocking
+/// threads (512) while its plugin waits for a person; the store's work needs the others.
+const MOST_CALLS: usize = 256;
 
-impl Calls {
+/// The most sessions one agent keeps open; opening one more lets its least recently used go.
+const SESSIONS_PER_AGENT: usize = 32;
+
+/// What the endpoint bounds by agent: the calls it is asking, and the requests open at once.
+#[derive(Clone)]
+pub(super) struct Bounds {
+    /// The calls being asked, at most [`MOST_CALLS`], and as many of one agent's as
+    /// `--polls-per-agent` allows its long polls.
+    calls: Tally,
+    /// The requests open (event streams among them), as many of one agent's as its polls.
+    streams: Tally,
+}
+
+impl Bounds {
+    /// The bounds of a server whose agents may each hold `per_agent` polls.
+    pub(super) fn new(per_agent: usize) -> Bounds {
+        Bounds {
+            calls: Tally::new(MOST_CALLS, per_agent),
+            streams: Tally::new(usize::MAX, per_agent),
+        }
+    }
+
     /// Waits until no call is asking, or `longest` has passed. A stopping server waits for
     /// its calls to withdraw their questions (their streams were ended), so that none is left
     /// on the team's list, and no plugin outlives the runtime it asks through.
     pub(super) async fn ended(&self, longest: Duration) {
-        let until = tokio::time::Instant::now() + longest;
-        while Arc::strong_count(&self.0) > 1 && tokio::time::Instant::now() < until {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        self.calls.emptied(longest).await;
     }
 }
 
+/// What the gate shares.
+#[derive(Clone)]
+struct Gate {
+    app: App,
+    bounds: Bounds,
+    owners: Arc<Owners>,
+    sessions: Arc<LocalSessionManager>,
+}
+
 /// The routes of the MCP endpoint and its metadata, for the server's router: calls are served
-/// by the `tools` of `plugin` (`interview`, and those `--tools` names), and counted in `calls`;
+/// by the `tools` of `plugin` (`interview`, and those `--tools` names), within `bounds`;
 /// `stop` ends every session and stream when the server stops.
 pub(super) fn routes(
     app: &App,
     plugin: Arc<Plugin>,
     tools: &[String],
-    calls: Calls,
+    bounds: Bounds,
     stop: CancellationToken,
 ) -> Result<axum::Router<App>, String> {
     let route = Arc::new(relay::ServerRoute {
         app: app.clone(),
         runtime: tokio::runtime::Handle::current(),
-        calls,
+        calls: bounds.calls.clone(),
     });
     let server = crate::mcp::for_team(plugin, tools, route).map_err(|(_, why)| why)?;
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_IDLE);
     sessions.session_config.sse_retry = Some(COME_BACK);
+    let sessions = Arc::new(sessions);
     let config = StreamableHttpServerConfig::default()
         // Host names are the router's to check, against the same list as every route's.
         .disable_allowed_hosts()
@@ -102,11 +134,16 @@ pub(super) fn routes(
         .with_max_request_body_bytes(super::BODY_LIMIT)
         .with_sse_retry(Some(COME_BACK))
         .with_cancellation_token(stop);
-    let service =
-        StreamableHttpService::new(move || Ok(server.clone()), Arc::new(sessions), config);
-    let gated = axum::Router::new().nest_service(PATH, service).route_layer(
-        axum::middleware::from_fn_with_state((app.clone(), Arc::new(Owners::default())), gate),
-    );
+    let service = StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config);
+    let gate_state = Gate {
+        app: app.clone(),
+        bounds,
+        owners: Arc::new(Owners::new(SESSIONS_PER_AGENT)),
+        sessions,
+    };
+    let gated = axum::Router::new()
+        .nest_service(PATH, service)
+        .route_layer(axum::middleware::from_fn_with_state(gate_state, gate));
     Ok(axum::Router::new()
         .route(METADATA, axum::routing::get(metadata))
         .route(&format!("{METADATA}{PATH}"), axum::routing::get(metadata))
@@ -145,25 +182,28 @@ async fn metadata(State(app): State<App>) -> Response {
 /// of that agent's if it names one, with its holder and whom its calls are for (the URL's
 /// query) in its extensions.
 async fn gate(
-    State((app, owners)): State<(App, Arc<Owners>)>,
+    State(gate): State<Gate>,
     mut request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
+    let app = &gate.app;
+    // The scheme's name is case-insensitive (RFC 7235).
     let bearer = (request.headers().get(header::AUTHORIZATION))
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim().to_owned());
     let Some(token) = bearer.filter(|token| !token.is_empty()) else {
         return unauthorized(
-            &app,
+            app,
             None,
             "no token: send Authorization: Bearer <agent token>",
         );
     };
-    let holder = match lookup(&app, token).await {
+    let holder = match lookup(app, &token).await {
         Ok(holder) => holder,
         Err(Refusal(StatusCode::UNAUTHORIZED, why)) => {
-            return unauthorized(&app, Some("invalid_token"), &why);
+            return unauthorized(app, Some("invalid_token"), &why);
         }
         Err(refusal) => return refusal.into_response(),
     };
@@ -171,6 +211,9 @@ async fn gate(
         Ok(holder) => holder,
         Err(refusal) => return refusal.into_response(),
     };
+    // Whom the calls are for is read here; whether anyone answers for that name is the call's
+    // to find out, and to tell the model (`unknown-addressee`): a session whose addressee left
+    // can still be cancelled and closed.
     let mut addressed = match addressed(request.uri().query().unwrap_or("")) {
         Ok(addressed) => addressed,
         Err(why) => return Refusal(StatusCode::BAD_REQUEST, why).into_response(),
@@ -178,28 +221,34 @@ async fn gate(
     if let Err(refusal) = within_token(&holder, &mut addressed) {
         return refusal.into_response();
     }
-    let to = addressed.to.as_deref();
-    let escalate_to = (addressed.deadline.as_ref()).and_then(|d| d.escalate_to.as_deref());
-    if let Err(refusal) = super::server::addressees(&app, to, escalate_to).await {
-        return refusal.into_response();
-    }
     let session = session_of(request.headers());
     if let Some(id) = &session
-        && !owners.owned_by(id, &holder.name)
+        && !gate.owners.owned_by(id, &holder.name)
     {
         // As rmcp answers a session it does not know, for a client to start a new one.
         let why = "no such session: initialize a new one".to_owned();
         return Refusal(StatusCode::NOT_FOUND, why).into_response();
     }
+    let open = match gate.bounds.streams.enter(&holder.name) {
+        Ok(open) => open,
+        Err(full) => return busy(&holder.name, full),
+    };
     let agent = holder.name.clone();
     request.extensions_mut().insert(holder);
     request.extensions_mut().insert(addressed);
+    request
+        .extensions_mut()
+        .insert(relay::TokenHash(super::token::hash(&token)));
     let closing = request.method() == axum::http::Method::DELETE;
     let primed = priming::understood(request.headers());
     let mut response = next.run(request).await;
     match (&session, session_of(response.headers())) {
-        (None, Some(opened)) => owners.opened(&opened, &agent),
-        (Some(id), _) if closing && response.status().is_success() => owners.closed(id),
+        (None, Some(opened)) => {
+            if let Some(evicted) = gate.owners.opened(&opened, &agent) {
+                let _ = gate.sessions.close_session(&evicted.into()).await;
+            }
+        }
+        (Some(id), _) if closing && response.status().is_success() => gate.owners.closed(id),
         _ => {}
     }
     // A session closed is said as done (rmcp says 202, which the Python SDK logs as a failed
@@ -209,9 +258,27 @@ async fn gate(
     }
     let streamed = (response.headers().get(header::CONTENT_TYPE))
         .is_some_and(|kind| kind.as_bytes().starts_with(b"text/event-stream"));
-    if streamed && !primed {
-        return response.map(|body| axum::body::Body::new(priming::WithoutPriming::new(body)));
-    }
+    // The request is open until its body ends: an event stream, for as long as it streams.
+    response.map(|body| {
+        let body = match streamed && !primed {
+            true => axum::body::Body::new(priming::WithoutPriming::new(body)),
+            false => body,
+        };
+        super::holding::Holding::body(body, open)
+    })
+}
+
+/// 429: the agent (or all agents together) hold as many open requests as they may.
+fn busy(agent: &str, full: Full) -> Response {
+    let why = match full {
+        Full::Agent(held) => format!(
+            "{agent} has {held} requests open at /mcp, as many as one agent may \
+             (--polls-per-agent): close one, or try again shortly"
+        ),
+        Full::Server(held) => format!("the team inbox has {held} requests open: try again shortly"),
+    };
+    let mut response = Refusal(StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    (response.headers_mut()).insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
     response
 }
 

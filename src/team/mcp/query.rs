@@ -24,7 +24,13 @@ pub(super) fn addressed(query: &str) -> Result<Addressed, String> {
                     })?;
                 deadline = Some(ms);
             }
-            _ => {}
+            // A misspelt name would send the question to anyone: it is refused instead.
+            other => {
+                return Err(format!(
+                    "{}: not a setting of the endpoint's URL (to, deadline, escalate_to)",
+                    interview_text::sanitize::line(&percent_decoded(other).unwrap_or_default())
+                ));
+            }
         }
     }
     if escalate_to.is_some() && deadline.is_none() {
@@ -82,5 +88,6 @@ mod tests {
         assert!(refused("escalate_to=lead").contains("needs a deadline"));
         assert!(refused("to=a&deadline=1h&escalate_to=a").contains("already"));
         assert!(refused("to=%FF").contains("UTF-8"));
+        assert!(refused("To=ops").contains("not a setting"));
     }
 }

@@ -9,17 +9,25 @@ use axum::extract::ConnectInfo;
 use axum::http::StatusCode;
 use serde_json::{Value as Json, json};
 
-use super::Calls;
+use super::tally::{Full, Tally, Ticket};
 use crate::inbox::{Ask, Call, From};
-use crate::team::remote::{Addressed, Asker, Outcome, POLL_SECONDS, Relay, RemoteUi, Said};
+use crate::team::remote::{Addressed, Asker, Outcome, Relay, RemoteUi, Said};
 use crate::team::server::{self, App, Refusal, StepBody};
 use crate::team::store::{Holder, Posted};
+
+/// How long a call's wait for its reply lasts before it looks again, at its token too: a token
+/// revoked meanwhile ends its calls within this.
+const LOOK_AGAIN: Duration = Duration::from_secs(5);
+
+/// The hash of the token a request came with, for its calls to check that it is still live.
+#[derive(Clone)]
+pub(super) struct TokenHash(pub(super) String);
 
 /// The calls this server takes at `/mcp`, each asked through its own store.
 pub(super) struct ServerRoute {
     pub(super) app: App,
     pub(super) runtime: tokio::runtime::Handle,
-    pub(super) calls: Calls,
+    pub(super) calls: Tally,
 }
 
 impl crate::mcp::TeamRoute for ServerRoute {
@@ -34,6 +42,18 @@ impl crate::mcp::TeamRoute for ServerRoute {
         let parts = (extensions.get::<axum::http::request::Parts>())
             .ok_or("the call came without its HTTP request")?;
         let agent = (parts.extensions.get::<Holder>()).ok_or("the call came without a token")?;
+        let token = (parts.extensions.get::<TokenHash>()).ok_or("the call came without a token")?;
+        let asking = self.calls.enter(&agent.name).map_err(|full| match full {
+            Full::Agent(held) => format!(
+                "the team inbox is asking {held} calls of {}'s already, as many as one agent \
+                 may (--polls-per-agent): call again once one is answered",
+                agent.name
+            ),
+            Full::Server(held) => format!(
+                "the team inbox is asking {held} calls already, as many as it takes at once: \
+                 call again shortly"
+            ),
+        })?;
         let addressed = (parts.extensions.get::<Addressed>()).cloned();
         let address = (parts.extensions.get::<ConnectInfo<SocketAddr>>())
             .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |info| info.0);
@@ -53,8 +73,9 @@ impl crate::mcp::TeamRoute for ServerRoute {
             app: self.app.clone(),
             runtime: self.runtime.clone(),
             agent: agent.clone(),
+            token: token.0.clone(),
             address,
-            _asking: self.calls.clone(),
+            _asking: asking,
         };
         Ok(RemoteUi::new(
             Box::new(relay),
@@ -70,9 +91,11 @@ struct StoreRelay {
     app: App,
     runtime: tokio::runtime::Handle,
     agent: Holder,
+    /// The hash of the agent's token, looked up again as the call waits.
+    token: String,
     address: SocketAddr,
-    /// Counts this call among those asking until it ends.
-    _asking: Calls,
+    /// This call's place among those asking, until it ends.
+    _asking: Ticket,
 }
 
 impl StoreRelay {
@@ -89,12 +112,17 @@ impl StoreRelay {
                 server::put_step(app, agent, self.address, body).await
             }
             Said::Reply { question, seq } => {
+                let hash = self.token.clone();
+                let live = server::blocking(app, move |store| store.holder(&hash)).await?;
+                if live.is_none() {
+                    let why = format!("{}'s token was revoked", agent.name);
+                    return Err(Refusal(StatusCode::UNAUTHORIZED, why));
+                }
                 let at = Posted {
                     question: *question,
                     seq: *seq,
                 };
-                let longest = Duration::from_secs(POLL_SECONDS);
-                server::reply_to(app, &agent, at, longest).await
+                server::reply_to(app, &agent, at, LOOK_AGAIN).await
             }
             Said::Finish { question, status } => {
                 let status = (*status).to_owned();
@@ -124,6 +152,7 @@ impl Relay for StoreRelay {
                 Outcome::Unreachable(why)
             }
             Some(Err(Refusal(status, why))) => {
+                let why = interview_text::sanitize::line(&why);
                 let why = format!("the team inbox refused: {why} ({})", status.as_u16());
                 Outcome::Refused(why, Some(status.as_u16()))
             }
