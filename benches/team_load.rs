@@ -111,17 +111,24 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let mut said = std::io::BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
-        std::io::BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        said.read_line(&mut line).unwrap();
         let url = line
             .split_once(" on ")
             .unwrap()
             .1
             .trim()
             .trim_end_matches('/');
-        Server(child, url.to_owned())
+        let url = url.to_owned();
+        // What it says later (a failure's reason) is passed on: read, so that it never
+        // writes to a pipe nobody reads.
+        std::thread::spawn(move || {
+            for line in said.lines().map_while(Result::ok) {
+                eprintln!("server: {line}");
+            }
+        });
+        Server(child, url)
     }
 }
 
@@ -139,21 +146,32 @@ fn client() -> ureq::Agent {
         .build()
 }
 
+/// Requests the server's end reset, sent again as an asker does (see the report).
+static RESENT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 fn call(agent: &ureq::Agent, method: &str, url: &str, token: &str, body: Option<Json>) -> Json {
-    let request = agent
-        .request(method, url)
-        .set("authorization", &format!("Bearer {token}"));
-    let response = match body {
-        Some(body) => request.send_json(body),
-        None => request.call(),
-    };
-    match response {
-        Ok(response) => response.into_json().unwrap(),
-        Err(ureq::Error::Status(status, response)) => {
-            json!({"status": status, "error": response.into_string().unwrap_or_default()})
-        }
-        Err(error) => panic!("{method} {url}: {error}"),
+    for _ in 0..10 {
+        let request = agent
+            .request(method, url)
+            .set("authorization", &format!("Bearer {token}"));
+        let response = match &body {
+            Some(body) => request.send_json(body.clone()),
+            None => request.call(),
+        };
+        return match response {
+            Ok(response) => response.into_json().unwrap(),
+            Err(ureq::Error::Status(status, response)) => {
+                json!({"status": status, "error": response.into_string().unwrap_or_default()})
+            }
+            // As an asker does: a connection that failed is tried again (and counted).
+            Err(ureq::Error::Transport(_)) => {
+                RESENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
     }
+    panic!("{method} {url}: ten tries failed");
 }
 
 /// What one run measured.
@@ -252,8 +270,9 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn report(what: &str, figures: &Figures) {
     let mut delivery = figures.delivery.clone();
     delivery.sort();
+    let resent = RESENT.swap(0, std::sync::atomic::Ordering::Relaxed);
     println!(
-        "{what:<34} {:>8.0} answers/s   delivery p50 {:>7.1} ms  p99 {:>7.1} ms",
+        "{what:<34} {:>8.0} answers/s   delivery p50 {:>7.1} ms  p99 {:>7.1} ms   ({resent} resent)",
         figures.answers_per_second,
         percentile(&delivery, 0.5).as_secs_f64() * 1e3,
         percentile(&delivery, 0.99).as_secs_f64() * 1e3,
