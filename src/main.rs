@@ -218,7 +218,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
         } => {
             let plugin = loading.load()?;
             #[cfg(feature = "team")]
-            let team = team.map(team_inbox).transpose()?;
+            let team = (team.map(team_inbox).transpose()?)
+                .map(|team| std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>);
             #[cfg(not(feature = "team"))]
             let _ = team;
             let options = mcp::Options {

@@ -63,7 +63,7 @@ pub struct Options {
     pub tty: Option<std::path::PathBuf>,
     /// `--inbox URL`: every call is asked through the team inbox there.
     #[cfg(feature = "team")]
-    pub team: Option<crate::team::remote::Team>,
+    pub team: Option<Arc<dyn TeamRoute>>,
     /// Under `--ui web`: open the browser when a call needs the page.
     #[cfg(feature = "web")]
     pub open: bool,
@@ -103,7 +103,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         #[cfg(feature = "web")]
         page,
         #[cfg(feature = "team")]
-        team: (options.team).map(|team| Arc::new(team) as Arc<dyn TeamRoute>),
+        team: options.team,
         person: Arc::new(tokio::sync::Mutex::new(())),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -164,24 +164,14 @@ pub trait TeamRoute: Send + Sync {
     /// The UI that asks `call` for `client` (the name people know it by), in the MCP request
     /// whose `extensions` are given (over HTTP, they hold its `http::request::Parts`); an
     /// `Err` says why it cannot be asked, and the call fails with it.
+    /// It stops when `stop` is set (the client cancelled the call).
     fn ui(
         &self,
         call: inbox::Call,
         client: Option<String>,
         extensions: &rmcp::model::Extensions,
-    ) -> Result<crate::team::remote::RemoteUi, String>;
-}
-
-#[cfg(feature = "team")]
-impl TeamRoute for crate::team::remote::Team {
-    fn ui(
-        &self,
-        call: inbox::Call,
-        client: Option<String>,
-        _: &rmcp::model::Extensions,
-    ) -> Result<crate::team::remote::RemoteUi, String> {
-        Ok(self.ui_for("mcp", call, client, None))
-    }
+        stop: Arc<AtomicBool>,
+    ) -> Result<Box<dyn Ui + Send>, String>;
 }
 
 /// The tools of the plugin's `tools/list` named in `wanted`, and `interview` always first.
@@ -364,11 +354,11 @@ impl Server {
         };
         let stop = Arc::new(AtomicBool::new(false));
         let client = clients::name_and_version(context);
-        let ui = match team.ui(call, client, &context.extensions) {
-            Ok(ui) => ui.stopping_on(stop.clone()),
+        let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
+            Ok(ui) => ui,
             Err(why) => return results::failed(&why, &[]),
         };
-        self.run_call(Box::new(ui), Some(stop), name, arguments, context)
+        self.run_call(ui, Some(stop), name, arguments, context)
             .await
     }
 

@@ -151,6 +151,21 @@ impl Team {
     }
 }
 
+/// `interview mcp --inbox`: each call its own question, withdrawn on its own.
+#[cfg(feature = "mcp")]
+impl crate::mcp::TeamRoute for Team {
+    fn ui(
+        &self,
+        call: Call,
+        client: Option<String>,
+        _: &rmcp::model::Extensions,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Box<dyn Ui + Send>, String> {
+        let ui = self.ui_for("mcp", call, client, None);
+        Ok(Box::new(RemoteUi { stop, ..ui }))
+    }
+}
+
 /// Who asks, as the team inbox keeps it.
 pub struct Asker {
     /// The request's identity (`Ask::key`): the same request asked again finds its question.
@@ -200,12 +215,6 @@ impl RemoteUi {
             stopped: None,
             timed_out: false,
         }
-    }
-
-    /// Stops when `stop` is set instead (one call of several, withdrawn on its own).
-    #[cfg(feature = "mcp")]
-    pub fn stopping_on(self, stop: Arc<AtomicBool>) -> RemoteUi {
-        RemoteUi { stop, ..self }
     }
 
     /// Says `said` until the inbox answers: one that is down, restarting or failing is tried

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use axum::extract::ConnectInfo;
 use axum::http::StatusCode;
+use interview_host::ui::Ui;
 use serde_json::{Value as Json, json};
 
 use super::tally::{Full, Tally, Ticket};
@@ -38,7 +39,8 @@ impl crate::mcp::TeamRoute for ServerRoute {
         call: Call,
         client: Option<String>,
         extensions: &rmcp::model::Extensions,
-    ) -> Result<RemoteUi, String> {
+        stop: Arc<AtomicBool>,
+    ) -> Result<Box<dyn Ui + Send>, String> {
         let parts = (extensions.get::<axum::http::request::Parts>())
             .ok_or("the call came without its HTTP request")?;
         let agent = (parts.extensions.get::<Holder>()).ok_or("the call came without a token")?;
@@ -77,11 +79,7 @@ impl crate::mcp::TeamRoute for ServerRoute {
             address,
             _asking: asking,
         };
-        Ok(RemoteUi::new(
-            Box::new(relay),
-            asker,
-            Arc::new(AtomicBool::new(false)),
-        ))
+        Ok(Box::new(RemoteUi::new(Box::new(relay), asker, stop)))
     }
 }
 
