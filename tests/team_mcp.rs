@@ -183,12 +183,14 @@ impl Events {
 fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_event_gets_it() {
     let team = Team::new();
     let session_id = session(&team, "?to=ops");
-    let session = [("mcp-session-id", session_id.as_str())];
-    let call = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
-        "name": "interview",
-        "arguments": {"question": "Roll back the release?", "type": "confirm"}}});
-    let response = post(&team, "?to=ops", Some(&team.agent), &session, &call);
-    let mut events = Events::of(response);
+    let mut events = call(
+        &team,
+        "?to=ops",
+        &team.agent,
+        &session_id,
+        7,
+        "Roll back the release?",
+    );
     // The stream's first event names it, for resuming it.
     let (first, _) = events.next().unwrap();
     let last_seen = first.expect("the stream's first event has no id");
@@ -205,15 +207,13 @@ fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_ev
 
     // Another agent, even with the session's id in hand, can neither read its stream nor call
     // in it.
-    let other = interview(&[
-        "inbox", "token", "add", "--db", &team.db, "--agent", "other",
-    ]);
-    let other = String::from_utf8(other.stdout).unwrap().trim().to_owned();
+    let other = team.token(&["--agent", "other"]);
     let stolen = [
         ("mcp-session-id", session_id.as_str()),
         ("last-event-id", &last_seen),
     ];
-    let (status, _, _) = refused(post(&team, "", Some(&other), &stolen, &call));
+    let again = tools_call(7, "Roll back the release?");
+    let (status, _, _) = refused(post(&team, "", Some(&other), &stolen, &again));
     assert_eq!(status, 404);
 
     // The connection drops, and the client comes back with the last event it saw.
@@ -244,11 +244,7 @@ fn a_call_is_the_persons_to_answer_and_a_dropped_stream_resumed_from_its_last_ev
 fn a_server_told_to_stop_withdraws_the_calls_it_was_asking_and_exits() {
     let mut team = Team::new();
     let session_id = session(&team, "");
-    let session = [("mcp-session-id", session_id.as_str())];
-    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "interview", "arguments": {"question": "Rotate the keys?", "type": "confirm"}}});
-    let response = post(&team, "", Some(&team.agent), &session, &call);
-    let mut events = Events::of(response);
+    let mut events = call(&team, "", &team.agent, &session_id, 3, "Rotate the keys?");
     events.next().unwrap();
     let question = team.next_question(&team.ann, 0);
 
@@ -279,12 +275,16 @@ fn a_server_told_to_stop_withdraws_the_calls_it_was_asking_and_exits() {
 fn a_call_nobody_answers_by_the_deadline_its_url_gives_ends_unavailable_timed_out() {
     let team = Team::new();
     let session_id = session(&team, "?deadline=1s");
-    let session = [("mcp-session-id", session_id.as_str())];
-    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-        "name": "interview", "arguments": {"question": "Approve the migration?", "type": "confirm"}}});
     let started = std::time::Instant::now();
-    let response = post(&team, "?deadline=1s", Some(&team.agent), &session, &call);
-    let reply = Events::of(response).response_to(4);
+    let mut asked = call(
+        &team,
+        "?deadline=1s",
+        &team.agent,
+        &session_id,
+        4,
+        "Approve the migration?",
+    );
+    let reply = asked.response_to(4);
     let result = &reply["result"]["structuredContent"];
     assert_eq!(result["status"], "unavailable", "{reply}");
     assert_eq!(result["reason"], "timed-out", "{reply}");
@@ -319,12 +319,17 @@ fn a_client_of_a_revision_before_priming_events_is_sent_none() {
     assert_eq!(first["result"]["protocolVersion"], "2025-06-18", "{first}");
 }
 
+/// A `tools/call` of `interview` with a confirm `question`, as request `id`.
+fn tools_call(id: u64, question: &str) -> Json {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": question, "type": "confirm"}}})
+}
+
 /// Calls `tools/call` with a confirm `question` as request `id` in `session`: its event stream.
 fn call(team: &Team, query: &str, token: &str, session: &str, id: u64, question: &str) -> Events {
-    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
-        "name": "interview", "arguments": {"question": question, "type": "confirm"}}});
     let session = [("mcp-session-id", session)];
-    Events::of(post(team, query, Some(token), &session, &call))
+    let request = tools_call(id, question);
+    Events::of(post(team, query, Some(token), &session, &request))
 }
 
 #[test]
@@ -350,8 +355,7 @@ fn one_agent_holds_only_so_many_calls_and_open_streams_and_people_are_never_lock
     second.next().unwrap();
 
     // Two streams open: a third request of this agent's is told to come back.
-    let third = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "interview", "arguments": {"question": "Three?", "type": "confirm"}}});
+    let third = tools_call(3, "Three?");
     let session = [("mcp-session-id", session_id.as_str())];
     let busy = post(&team, "", Some(&team.agent), &session, &third);
     assert_eq!(busy.status(), 429);

@@ -139,14 +139,8 @@ impl Team {
             from: From::here(command, client, server),
             call,
         };
-        let from = serde_json::to_value(&ask.from).unwrap_or_default();
         let relay = super::http_relay::HttpRelay::new(&self.url, &self.token);
-        let asker = Asker {
-            key: ask.key(),
-            run: run().to_owned(),
-            from,
-            addressed: self.addressed.clone(),
-        };
+        let asker = Asker::of(&ask, run().to_owned(), self.addressed.clone());
         RemoteUi::new(Box::new(relay), asker, self.stop.clone())
     }
 }
@@ -176,6 +170,18 @@ pub struct Asker {
     /// Who asks (an [`From`], as JSON).
     pub from: Json,
     pub addressed: Addressed,
+}
+
+impl Asker {
+    /// Who asks `ask`, in `run`, of whom `addressed` says.
+    pub fn of(ask: &Ask, run: String, addressed: Addressed) -> Asker {
+        Asker {
+            key: ask.key(),
+            run,
+            from: serde_json::to_value(&ask.from).unwrap_or_default(),
+            addressed,
+        }
+    }
 }
 
 /// A request asked through the team inbox (see the module documentation).

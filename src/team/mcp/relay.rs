@@ -65,12 +65,8 @@ impl crate::mcp::TeamRoute for ServerRoute {
             ..From::default()
         };
         let ask = Ask { from, call };
-        let asker = Asker {
-            key: ask.key(),
-            run: crate::team::remote::random_id(),
-            from: serde_json::to_value(&ask.from).unwrap_or_default(),
-            addressed: addressed.unwrap_or_default(),
-        };
+        let run = crate::team::remote::random_id();
+        let asker = Asker::of(&ask, run, addressed.unwrap_or_default());
         let relay = StoreRelay {
             app: self.app.clone(),
             runtime: self.runtime.clone(),
