@@ -8,6 +8,8 @@ mod input;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod people;
+#[cfg(feature = "team-server")]
+mod random;
 mod reach;
 mod results;
 mod serve;

@@ -62,15 +62,13 @@ pub(super) fn cookie_token(headers: &HeaderMap) -> Option<&str> {
 
 /// `html` with a fresh nonce for its script and style, under a policy that allows nothing else.
 fn with_nonce(html: &str) -> Response {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
+    let Ok(nonce) = crate::random::hex::<16>() else {
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
             "No randomness for a nonce.",
         )
             .into_response();
-    }
-    let nonce: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    };
     let policy = format!(
         "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
          connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \

@@ -7,19 +7,15 @@ const PREFIX: &str = "itk_";
 
 /// A new token: 256 random bits, in hex after the prefix.
 pub fn generate() -> Result<String, String> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| format!("cannot draw a random token: {e}"))?;
-    Ok(format!("{PREFIX}{}", hex(&bytes)))
+    let random = crate::random::hex::<32>().map_err(|e| format!("cannot draw a token: {e}"))?;
+    Ok(format!("{PREFIX}{random}"))
 }
 
 /// The hash a token is kept and looked up by. A token is random and long, so one round of
 /// SHA-256 is enough: there is nothing to guess from a stolen hash.
 pub fn hash(token: &str) -> String {
-    hex(&Sha256::digest(token.trim().as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let digest = Sha256::digest(token.trim().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
