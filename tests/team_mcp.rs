@@ -414,3 +414,152 @@ fn a_token_revoked_while_its_call_waits_ends_the_call() {
     assert_ne!(result["status"], "answered", "{reply}");
     assert!(result["answers"].as_array().unwrap().is_empty(), "{reply}");
 }
+
+/// The stateless revision, whose clients may take a call's result as a task.
+const STATELESS: &str = "2026-07-28";
+
+/// A request of the stateless revision, as `token`'s, declaring the tasks extension when
+/// `tasks`: the JSON-RPC response, whether it came as JSON or on an event stream.
+fn stateless(team: &Team, token: &str, id: u64, method: &str, params: Json, tasks: bool) -> Json {
+    let mut capabilities = json!({});
+    if tasks {
+        capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
+    }
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": STATELESS,
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "pipes", "version": "1.0"},
+    });
+    // The revision names the method, and what it acts on, in headers too.
+    let named = (params.get("name").or(params.get("taskId"))).and_then(Json::as_str);
+    let mut request = ureq::post(&format!("{}/mcp", team.url))
+        .set("content-type", "application/json")
+        .set("accept", ACCEPT)
+        .set("mcp-protocol-version", STATELESS)
+        .set("mcp-method", method)
+        .set("authorization", &format!("Bearer {token}"));
+    if let Some(name) = named {
+        request = request.set("mcp-name", name);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    let response = request.send_string(&body.to_string());
+    let response = match response {
+        Ok(response) | Err(ureq::Error::Status(_, response)) => response,
+        Err(error) => panic!("{error}"),
+    };
+    if response.content_type() == "text/event-stream" {
+        return Events::of(response).response_to(id);
+    }
+    serde_json::from_str(&response.into_string().unwrap()).unwrap()
+}
+
+/// `tasks/get` of task `id`, until `until` holds of it (within 20 s): the task.
+fn task_until(team: &Team, token: &str, id: &str, until: impl Fn(&Json) -> bool) -> Json {
+    let started = std::time::Instant::now();
+    loop {
+        let got = stateless(team, token, 90, "tasks/get", json!({"taskId": id}), true);
+        if until(&got["result"]) {
+            return got["result"].clone();
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{got}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_client_that_takes_tasks_gets_one_at_once_polls_it_to_the_persons_answer_and_may_cancel_it() {
+    let team = Team::new();
+    let call = |id, question| {
+        let params = tools_call(id, question)["params"].clone();
+        stateless(&team, &team.agent, id, "tools/call", params, true)
+    };
+
+    // Answered at once with a task, not the result: the person has not seen it yet.
+    let created = call(1, "Deploy on Friday?");
+    let task = &created["result"];
+    assert_eq!(task["resultType"], "task", "{created}");
+    assert_eq!(task["status"], "working", "{created}");
+    assert!(task["pollIntervalMs"].as_u64().is_some(), "{created}");
+    let id = task["taskId"].as_str().unwrap().to_owned();
+    assert!(id.len() >= 32, "a task id that could be guessed: {id}");
+
+    // The question is on the team inbox; the task works until the person answers.
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["frame"]["prompt"], "Deploy on Friday?");
+    assert_eq!(question["agent"], "ci");
+    let working = task_until(&team, &team.agent, &id, |_| true);
+    assert_eq!(working["status"], "working", "{working}");
+
+    // Another agent cannot see it, nor cancel it: to it, there is no such task.
+    let other = team.token(&["--agent", "other"]);
+    for method in ["tasks/get", "tasks/cancel"] {
+        let refused = stateless(&team, &other, 3, method, json!({"taskId": id}), true);
+        assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
+    }
+    assert_eq!(team.open(&team.ann).len(), 1, "another agent withdrew it");
+
+    let (status, body) = team.answer(&team.ann, &question, json!({"answered": true}));
+    assert_eq!(status, 200, "{body}");
+    let done = task_until(&team, &team.agent, &id, |t| t["status"] != "working");
+    assert_eq!(done["status"], "completed", "{done}");
+    let result = &done["result"]["structuredContent"];
+    assert_eq!(result["status"], "answered", "{done}");
+    assert_eq!(result["answer"], true, "{done}");
+    assert!(
+        done["ttlMs"].as_u64().is_some(),
+        "a finished task is kept for a while: {done}"
+    );
+
+    // A task cancelled by its agent withdraws its question.
+    let created = call(4, "Rotate the keys?");
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    team.next_question(&team.ann, 0);
+    let cancelled = stateless(
+        &team,
+        &team.agent,
+        5,
+        "tasks/cancel",
+        json!({"taskId": id}),
+        true,
+    );
+    assert!(cancelled.get("error").is_none(), "{cancelled}");
+    let ended = task_until(&team, &team.agent, &id, |t| t["status"] != "working");
+    assert_eq!(ended["status"], "cancelled", "{ended}");
+    assert!(
+        team.open(&team.ann).is_empty(),
+        "the cancelled task's question stayed"
+    );
+
+    // A client that does not take tasks is answered as before, when the person has answered.
+    let params = tools_call(6, "Merge?")["params"].clone();
+    let waiting = std::thread::scope(|scope| {
+        let asking = scope.spawn(|| stateless(&team, &team.agent, 6, "tools/call", params, false));
+        let question = team.next_question(&team.ann, 0);
+        team.answer(&team.ann, &question, json!({"answered": false}));
+        asking.join().unwrap()
+    });
+    assert_eq!(
+        waiting["result"]["structuredContent"]["answer"], false,
+        "{waiting}"
+    );
+}
+
+#[test]
+fn the_urls_project_labels_the_calls_questions() {
+    let team = Team::new();
+    let session_id = session(&team, "?project=web-shop");
+    let _events = call(
+        &team,
+        "?project=web-shop",
+        &team.agent,
+        &session_id,
+        1,
+        "Ship?",
+    );
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["folder"], "web-shop", "{question}");
+    let (status, listed) = team.get(&team.ann, "/api/questions?folder=web-shop");
+    assert_eq!(status, 200);
+    assert_eq!(listed["questions"].as_array().unwrap().len(), 1, "{listed}");
+}

@@ -42,6 +42,8 @@ use crate::{inbox, people, results};
 mod clients;
 mod forms;
 mod lines;
+#[cfg(feature = "team-server")]
+mod tasks;
 mod transport;
 
 /// The one page every call is asked in, under `--ui web`, and the flag that withdraws its
@@ -104,6 +106,8 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         page,
         #[cfg(feature = "team")]
         team: options.team,
+        #[cfg(feature = "team-server")]
+        tasks: None,
         person: Arc::new(tokio::sync::Mutex::new(())),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -137,12 +141,14 @@ fn tools_of(plugin: &Plugin, wanted: &[String]) -> Result<Vec<Tool>, (Exit, Stri
 }
 
 /// The MCP server of a team inbox's own endpoint: the tools `wanted` (`--tools`), every call
-/// asked through `route`.
+/// asked through `route`, as a task where the client asks for one; its tasks' calls are
+/// withdrawn when `stopping` is cancelled.
 #[cfg(feature = "team-server")]
 pub fn for_team(
     plugin: Arc<Plugin>,
     wanted: &[String],
     route: Arc<dyn TeamRoute>,
+    stopping: tokio_util::sync::CancellationToken,
 ) -> Result<Server, (Exit, String)> {
     let tools = tools_of(&plugin, wanted)?;
     Ok(Server {
@@ -153,6 +159,7 @@ pub fn for_team(
         #[cfg(feature = "web")]
         page: None,
         team: Some(route),
+        tasks: Some(Arc::new(tasks::Tasks::new(stopping))),
         person: Arc::new(tokio::sync::Mutex::new(())),
     })
 }
@@ -172,6 +179,13 @@ pub trait TeamRoute: Send + Sync {
         extensions: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
     ) -> Result<Box<dyn Ui + Send>, String>;
+
+    /// Whose the request with these `extensions` is (an agent's name), for a task to be only
+    /// its agent's; `None` where there is one client only.
+    #[cfg(feature = "team-server")]
+    fn caller(&self, _extensions: &rmcp::model::Extensions) -> Option<String> {
+        None
+    }
 }
 
 /// The tools of the plugin's `tools/list` named in `wanted`, and `interview` always first.
@@ -209,6 +223,9 @@ pub struct Server {
     /// The team inbox every call is asked through (`--inbox`, or the server's own `/mcp`).
     #[cfg(feature = "team")]
     team: Option<Arc<dyn TeamRoute>>,
+    /// The calls run as tasks (the team inbox's own endpoint only).
+    #[cfg(feature = "team-server")]
+    tasks: Option<Arc<tasks::Tasks>>,
     /// Held while a call asks the person: calls queue for them, one at a time.
     person: Arc<tokio::sync::Mutex<()>>,
 }
@@ -333,20 +350,22 @@ impl Server {
         let _heartbeat = Heartbeat::start(context, self.where_asked());
         let _turn = self.person.lock().await;
         let (ui, stop) = self.person(dismissed);
-        self.run_call(ui, stop, name, arguments, context).await
+        self.run_call(ui, stop, name, arguments, context.ct.cancelled())
+            .await
     }
 
     /// Asks one tool call through the team inbox: its own question there, withdrawn when the
-    /// client cancels the call. Calls do not queue: a team has many people.
+    /// client cancels the call. Calls do not queue: a team has many people. A client that
+    /// takes tasks is given one at once, where this server runs them.
     #[cfg(feature = "team")]
     async fn in_team(
         &self,
-        team: &dyn TeamRoute,
+        team: &Arc<dyn TeamRoute>,
         name: String,
         arguments: String,
         context: &RequestContext<RoleServer>,
-    ) -> Json {
-        let _heartbeat = Heartbeat::start(context, "Waiting for the team inbox".into());
+    ) -> CallToolResponse {
+        const WAITING: &str = "Waiting for the team inbox";
         let call = inbox::Call::Tool {
             tool: name.clone(),
             arguments: arguments.clone(),
@@ -356,21 +375,43 @@ impl Server {
         let client = clients::name_and_version(context);
         let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
             Ok(ui) => ui,
-            Err(why) => return results::failed(&why, &[]),
+            Err(why) => return reply_of(results::failed(&why, &[])).into(),
         };
-        self.run_call(ui, Some(stop), name, arguments, context)
-            .await
+        #[cfg(feature = "team-server")]
+        if let Some(tasks) = &self.tasks
+            && context
+                .client_capabilities()
+                .is_some_and(|c| c.supports_tasks())
+        {
+            let (server, owner) = (self.clone(), team.caller(&context.extensions));
+            let started = tasks.start(owner, WAITING, move |cancel| async move {
+                let withdrawn = cancel.cancelled();
+                reply_of(
+                    server
+                        .run_call(ui, Some(stop), name, arguments, withdrawn)
+                        .await,
+                )
+            });
+            return match started {
+                Ok(task) => rmcp::model::CreateTaskResult::new(task).into(),
+                Err(why) => reply_of(results::failed(&why, &[])).into(),
+            };
+        }
+        let _heartbeat = Heartbeat::start(context, WAITING.into());
+        let asked = self.run_call(ui, Some(stop), name, arguments, context.ct.cancelled());
+        reply_of(asked.await).into()
     }
 
-    /// Runs one tool call with `ui`, off the async threads; a cancelled request sets `stop`,
-    /// which withdraws the question, and still returns what the person had answered.
+    /// Runs one tool call with `ui`, off the async threads; once `withdrawn` (the client
+    /// cancelled the call) it sets `stop`, which withdraws the question, and still returns what
+    /// the person had answered.
     async fn run_call(
         &self,
         ui: Box<dyn Ui + Send>,
         stop: Option<Arc<AtomicBool>>,
         name: String,
         arguments: String,
-        context: &RequestContext<RoleServer>,
+        withdrawn: impl std::future::Future<Output = ()>,
     ) -> Json {
         let plugin = self.plugin.clone();
         let call = tokio::task::spawn_blocking(move || {
@@ -382,7 +423,7 @@ impl Server {
         tokio::pin!(call);
         let joined = tokio::select! {
             joined = &mut call => joined,
-            () = context.ct.cancelled() => {
+            () = withdrawn => {
                 if let Some(stop) = &stop {
                     stop.store(true, Ordering::SeqCst);
                 }
@@ -446,8 +487,12 @@ impl ServerHandler for Server {
         // Named as the command, not as the MCP library it is built on: clients show this name.
         let info = Implementation::new("interview", env!("CARGO_PKG_VERSION"))
             .with_title("interview: ask a person");
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(info)
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        #[cfg(feature = "team-server")]
+        if self.tasks.is_some() {
+            return ServerConfig::new(capabilities.enable_tasks().build()).with_server_info(info);
+        }
+        ServerConfig::new(capabilities.build()).with_server_info(info)
     }
 
     async fn list_tools(
@@ -473,8 +518,7 @@ impl ServerHandler for Server {
         let name = request.name.to_string();
         #[cfg(feature = "team")]
         if let Some(team) = &self.team {
-            let result = self.in_team(&**team, name, arguments, &context).await;
-            return Ok(reply_of(result));
+            return Ok(self.in_team(team, name, arguments, &context).await);
         }
         let inboxed = self.in_inbox(&name, &arguments, &context).await;
         let asked = if let Some(result) = inboxed {
@@ -507,13 +551,59 @@ impl ServerHandler for Server {
             forms::Asked::Unfit => self.ask(name, arguments, false, &context).await,
             forms::Asked::Dismissed => self.ask(name, arguments, true, &context).await,
         };
-        Ok(reply_of(result))
+        Ok(reply_of(result).into())
+    }
+
+    #[cfg(feature = "team-server")]
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        let (tasks, owner) = self.tasks_of(&context)?;
+        let task = tasks.get(owner.as_deref(), &request.task_id)?;
+        Ok(rmcp::model::GetTaskResult::new(task))
+    }
+
+    /// There is nothing to deliver: these tasks never wait on their client.
+    #[cfg(feature = "team-server")]
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (tasks, owner) = self.tasks_of(&context)?;
+        tasks.known(owner.as_deref(), &request.task_id)
+    }
+
+    #[cfg(feature = "team-server")]
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (tasks, owner) = self.tasks_of(&context)?;
+        tasks.cancel(owner.as_deref(), &request.task_id)
+    }
+}
+
+#[cfg(feature = "team-server")]
+impl Server {
+    /// This server's tasks, and whose the request with `context` is.
+    fn tasks_of(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(&tasks::Tasks, Option<String>), ErrorData> {
+        let tasks = (self.tasks.as_deref())
+            .ok_or_else(ErrorData::method_not_found::<rmcp::model::GetTaskMethod>)?;
+        let owner = (self.team.as_ref()).and_then(|team| team.caller(&context.extensions));
+        Ok((tasks, owner))
     }
 }
 
 /// The reply to a tool call whose result is `result`: its text for the model, the result as
 /// structured content, an error when the request was invalid.
-fn reply_of(result: Json) -> CallToolResponse {
+fn reply_of(result: Json) -> CallToolResult {
     let text = result["text"].as_str().unwrap_or_default().to_string();
     let mut reply = if result["status"] == "invalid" {
         CallToolResult::error(vec![ContentBlock::text(text)])
@@ -521,5 +611,5 @@ fn reply_of(result: Json) -> CallToolResponse {
         CallToolResult::success(vec![ContentBlock::text(text)])
     };
     reply.structured_content = Some(result);
-    reply.into()
+    reply
 }

@@ -12,13 +12,15 @@
 //!   (RFC 9728, `/.well-known/oauth-protected-resource/mcp`), so that clients that discover
 //!   authorization are told what to send; a person's token gets 403. The page's cookie is not
 //!   taken here: a page of another site cannot ask in a signed-in person's name.
-//! - **Whom**: the URL's query, as the command line's options: `/mcp?to=ops&deadline=30m&escalate_to=lead`.
+//! - **Whom**: the URL's query, as the command line's options: `/mcp?to=ops&deadline=30m&escalate_to=lead`;
+//!   and the calls' project there (`&project=web-shop`), shown and filtered by on the team page.
 //! - **Origins**: a request from a browser page must come from the inbox's own origin (its
 //!   public URL's); host names are checked for every route (see `server::known_host`).
 //! - **Long waits**: progress notifications while the person has not answered (for calls that
 //!   carry a progress token); a stream dropped in the session-based protocol is resumed with
 //!   `Last-Event-ID`; the stateless protocol (2026-07-28) is served where the client
-//!   negotiates it, the session-based one otherwise.
+//!   negotiates it, the session-based one otherwise; a client that takes MCP's tasks is given a
+//!   task at once, and polls it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,7 +39,6 @@ use tokio_util::sync::CancellationToken;
 use super::remote::Addressed;
 use super::server::{App, Refusal, allowed, lookup, must_be};
 use super::store::{Holder, Kind};
-use query::addressed;
 use sessions::{Owners, session_of};
 use tally::{Full, Tally};
 
@@ -121,7 +122,8 @@ pub(super) fn routes(
         runtime: tokio::runtime::Handle::current(),
         calls: bounds.calls.clone(),
     });
-    let server = crate::mcp::for_team(plugin, tools, route).map_err(|(_, why)| why)?;
+    let server =
+        crate::mcp::for_team(plugin, tools, route, stop.clone()).map_err(|(_, why)| why)?;
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_IDLE);
     sessions.session_config.sse_retry = Some(COME_BACK);
@@ -214,8 +216,8 @@ async fn gate(
     // Whom the calls are for is read here; whether anyone answers for that name is the call's
     // to find out, and to tell the model (`unknown-addressee`): a session whose addressee left
     // can still be cancelled and closed.
-    let mut addressed = match addressed(request.uri().query().unwrap_or("")) {
-        Ok(addressed) => addressed,
+    let (mut addressed, project) = match query::read(request.uri().query().unwrap_or("")) {
+        Ok(read) => read,
         Err(why) => return Refusal(StatusCode::BAD_REQUEST, why).into_response(),
     };
     if let Err(refusal) = within_token(&holder, &mut addressed) {
@@ -236,6 +238,9 @@ async fn gate(
     let agent = holder.name.clone();
     request.extensions_mut().insert(holder);
     request.extensions_mut().insert(addressed);
+    if let Some(project) = project {
+        request.extensions_mut().insert(project);
+    }
     request
         .extensions_mut()
         .insert(relay::TokenHash(super::token::hash(&token)));

@@ -1,13 +1,22 @@
-//! Whom the endpoint's calls are for: its URL's query, read as the command line's options.
+//! What the endpoint's URL says of its calls: whom they are for, read as the command line's
+//! options, and their project.
 
 use crate::team::Deadline;
 use crate::team::remote::Addressed;
 
-/// Whom calls are for, from the endpoint URL's query: `to`, `deadline` (a span, 1s to 30d)
-/// and `escalate_to` (with a deadline), as the command line's `--to`, `--deadline` and
-/// `--escalate-to`.
-pub(super) fn addressed(query: &str) -> Result<Addressed, String> {
-    let (mut to, mut deadline, mut escalate_to) = (None, None, None);
+/// The longest project name the URL may give (it is shown on the team page).
+const LONGEST_PROJECT: usize = 200;
+
+/// What an agent's calls say of their project (the URL's `project`), shown with each question
+/// and filtered by on the team page, as an asker's folder is.
+#[derive(Clone, Debug, PartialEq)]
+pub(in crate::team) struct Project(pub(in crate::team) String);
+
+/// What the endpoint URL's query says: whom calls are for, `to`, `deadline` (a span, 1s to
+/// 30d) and `escalate_to` (with a deadline), as the command line's `--to`, `--deadline` and
+/// `--escalate-to`; and their `project`.
+pub(super) fn read(query: &str) -> Result<(Addressed, Option<Project>), String> {
+    let (mut to, mut deadline, mut escalate_to, mut project) = (None, None, None, None);
     for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         let value = percent_decoded(value).ok_or_else(|| format!("{name}: not UTF-8"))?;
@@ -15,6 +24,13 @@ pub(super) fn addressed(query: &str) -> Result<Addressed, String> {
         match name {
             "to" => to = value,
             "escalate_to" => escalate_to = value,
+            "project" => match value {
+                Some(name) if name.chars().count() > LONGEST_PROJECT => {
+                    let why = format!("project: longer than {LONGEST_PROJECT} characters");
+                    return Err(why);
+                }
+                name => project = name.map(Project),
+            },
             "deadline" => {
                 let span = value.unwrap_or_default();
                 let ms = crate::spans::span_ms(&span)
@@ -27,7 +43,7 @@ pub(super) fn addressed(query: &str) -> Result<Addressed, String> {
             // A misspelt name would send the question to anyone: it is refused instead.
             other => {
                 return Err(format!(
-                    "{}: not a setting of the endpoint's URL (to, deadline, escalate_to)",
+                    "{}: not a setting of the endpoint's URL (to, deadline, escalate_to, project)",
                     interview_text::sanitize::line(&percent_decoded(other).unwrap_or_default())
                 ));
             }
@@ -47,7 +63,7 @@ pub(super) fn addressed(query: &str) -> Result<Addressed, String> {
         after_ms,
         escalate_to,
     });
-    Ok(Addressed { to, deadline })
+    Ok((Addressed { to, deadline }, project))
 }
 
 /// A query value with `+` as a space and `%XX` as its byte; `None` when that is not UTF-8.
@@ -73,9 +89,10 @@ mod tests {
 
     #[test]
     fn the_query_says_whom_calls_are_for_as_the_command_line_does() {
-        let read = addressed("to=ops+team&deadline=30m&escalate_to=lead%20dev").unwrap();
-        assert_eq!(read.to.as_deref(), Some("ops team"));
-        let deadline = read.deadline.unwrap();
+        let addressed = |query: &str| read(query).map(|(addressed, _)| addressed);
+        let given = addressed("to=ops+team&deadline=30m&escalate_to=lead%20dev").unwrap();
+        assert_eq!(given.to.as_deref(), Some("ops team"));
+        let deadline = given.deadline.unwrap();
         assert_eq!(deadline.after_ms, 30 * 60_000);
         assert_eq!(deadline.escalate_to.as_deref(), Some("lead dev"));
         assert!(addressed("").unwrap().to.is_none());
@@ -89,5 +106,19 @@ mod tests {
         assert!(refused("to=a&deadline=1h&escalate_to=a").contains("already"));
         assert!(refused("to=%FF").contains("UTF-8"));
         assert!(refused("To=ops").contains("not a setting"));
+    }
+
+    #[test]
+    fn the_query_names_the_calls_project_within_bounds() {
+        let project = |query: &str| read(query).map(|(_, project)| project);
+        assert_eq!(
+            project("to=ops&project=web%20shop").unwrap(),
+            Some(Project("web shop".into()))
+        );
+        assert_eq!(project("project=").unwrap(), None);
+        assert_eq!(project("").unwrap(), None);
+        let long = format!("project={}", "é".repeat(LONGEST_PROJECT + 1));
+        assert!(project(&long).unwrap_err().contains("longer than"));
+        assert!(project(&format!("project={}", "é".repeat(LONGEST_PROJECT))).is_ok());
     }
 }

@@ -59,8 +59,10 @@ impl crate::mcp::TeamRoute for ServerRoute {
         let addressed = (parts.extensions.get::<Addressed>()).cloned();
         let address = (parts.extensions.get::<ConnectInfo<SocketAddr>>())
             .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |info| info.0);
+        let project = parts.extensions.get::<super::query::Project>();
         let from = From {
             client,
+            folder: project.map(|project| project.0.clone()),
             command: "mcp".into(),
             ..From::default()
         };
@@ -76,6 +78,15 @@ impl crate::mcp::TeamRoute for ServerRoute {
             _asking: asking,
         };
         Ok(Box::new(RemoteUi::new(Box::new(relay), asker, stop)))
+    }
+
+    /// The agent whose token the request came with.
+    fn caller(&self, extensions: &rmcp::model::Extensions) -> Option<String> {
+        let parts = extensions.get::<axum::http::request::Parts>()?;
+        parts
+            .extensions
+            .get::<Holder>()
+            .map(|agent| agent.name.clone())
     }
 }
 

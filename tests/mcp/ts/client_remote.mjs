@@ -6,53 +6,21 @@
 //
 //     node tests/mcp/ts/client_remote.mjs target/debug/interview
 
-import { resolve, join } from "node:path";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { createInterface } from "node:readline";
+import { resolve } from "node:path";
 import assert from "node:assert/strict";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
+import { startTeam, person } from "./team.mjs";
+
 const interview = resolve(process.argv[2] ?? "target/debug/interview");
-const place = mkdtempSync(join(tmpdir(), "interview-remote-"));
-const db = join(place, "team.sqlite3");
-const token = (...who) =>
-  execFileSync(interview, ["inbox", "token", "add", "--db", db, ...who], { encoding: "utf8" }).trim();
-const agent = token("--agent", "ci");
-const ann = token("--person", "ann");
-
-const server = spawn(interview, ["inbox", "serve", "--db", db, "--listen", "127.0.0.1:0"], {
-  stdio: ["ignore", "ignore", "pipe"],
+const { url, tokens, stop } = await startTeam(interview, {
+  agent: ["--agent", "ci"],
+  ann: ["--person", "ann"],
 });
-const said = await new Promise((done) => createInterface({ input: server.stderr }).once("line", done));
-const url = said.split(" on ")[1].trim().replace(/\/$/, "");
-
-async function api(path, body) {
-  const response = await fetch(`${url}${path}`, {
-    method: body ? "POST" : "GET",
-    headers: { authorization: `Bearer ${ann}`, "content-type": "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  return [response.status, await response.json()];
-}
-
-async function openQuestions() {
-  const [status, listed] = await api("/api/questions");
-  assert.equal(status, 200, JSON.stringify(listed));
-  return listed.questions;
-}
-
-async function openQuestion() {
-  for (let tries = 0; tries < 300; tries++) {
-    const questions = await openQuestions();
-    if (questions.length) return questions[0];
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
-  throw new Error("no question came to the team inbox");
-}
+const agent = tokens.agent;
+const { api, openQuestions, openQuestion } = person(url, tokens.ann);
 
 try {
   const client = new Client({ name: "remote-test", version: "1.0.0" });
@@ -89,6 +57,5 @@ try {
   console.log("an aborted call is withdrawn from the team's list");
   await client.close();
 } finally {
-  server.kill();
-  rmSync(place, { recursive: true, force: true });
+  stop();
 }
