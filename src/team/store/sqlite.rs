@@ -1,12 +1,14 @@
 //! The team inbox in one SQLite file (WAL): the default store, nothing to install.
 //!
-//! One connection behind a mutex: SQLite writes one transaction at a time anyway, and the
-//! server calls it from blocking threads. Several servers on one file are safe (WAL and a busy
-//! timeout), though PostgreSQL is the store for more than one machine.
+//! One connection writes, behind a mutex (SQLite writes one transaction at a time anyway), and
+//! a few others read, each seeing what was committed (WAL): a read never waits on a write's
+//! commit. Writes are committed in groups (see [`Writer`]). Several servers on one file are safe
+//! (WAL and a busy timeout), though PostgreSQL is the store for more than one machine.
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -19,7 +21,118 @@ const LAYOUT: i64 = 3;
 
 /// The store in an SQLite file.
 pub struct Sqlite {
-    db: Mutex<Connection>,
+    writer: Mutex<Writer>,
+    /// Signalled when a group of writes is committed (or failed).
+    committed: Condvar,
+    /// Writers waiting for the writing connection: while there are some, a write leaves its
+    /// group open for them to join.
+    queued: AtomicUsize,
+    readers: Readers,
+}
+
+/// The writing connection, and the group of writes open on it.
+///
+/// Group commit: each write runs in a savepoint of the group's one transaction, and the last
+/// writer of a burst (the one that finds nobody queued behind it) commits the group, once, for
+/// all of them; each returns only when the commit that holds its work is on disk. Durability is
+/// a commit's, `synchronous=FULL`, as before; what is saved is the disk's flush for each.
+struct Writer {
+    db: Connection,
+    /// The group open now, and how many writes it holds.
+    open: Option<(u64, usize)>,
+    /// The number the next group gets.
+    next: u64,
+    /// Every group up to this one has been committed or has failed.
+    settled: u64,
+    /// The groups whose commit failed lately, and why.
+    failed: std::collections::VecDeque<(u64, String)>,
+}
+
+/// The most writes in one group: a burst longer than this is committed in several.
+const MOST_IN_A_GROUP: usize = 64;
+/// How long a write waits for the group it joined to be committed before it commits it itself
+/// (a writer that joined after it and then died would otherwise leave it waiting).
+const COMMIT_LATE: Duration = Duration::from_millis(200);
+/// The reading connections open at once, at most.
+const READERS: usize = 4;
+
+/// Connections that only read, opened as needed, up to [`READERS`].
+struct Readers {
+    path: PathBuf,
+    idle: Mutex<(Vec<Connection>, usize)>,
+    returned: Condvar,
+}
+
+/// A reading connection, put back when dropped.
+struct Reading<'a> {
+    readers: &'a Readers,
+    db: Option<Connection>,
+}
+
+impl std::ops::Deref for Reading<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.db.as_ref().expect("a reading connection is held until dropped")
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        if let Some(db) = self.db.take() {
+            let mut idle = self.readers.idle.lock().unwrap_or_else(|e| e.into_inner());
+            idle.0.push(db);
+            self.readers.returned.notify_one();
+        }
+    }
+}
+
+impl Readers {
+    fn new(path: &Path) -> Readers {
+        Readers {
+            path: path.to_owned(),
+            idle: Mutex::new((Vec::new(), 0)),
+            returned: Condvar::new(),
+        }
+    }
+
+    /// A reading connection: an idle one, a new one while fewer than [`READERS`] are open, or
+    /// the first put back.
+    fn take(&self) -> Result<Reading<'_>, String> {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(db) = idle.0.pop() {
+                return Ok(Reading {
+                    readers: self,
+                    db: Some(db),
+                });
+            }
+            if idle.1 < READERS {
+                idle.1 += 1;
+                drop(idle);
+                let opened = Connection::open_with_flags(
+                    &self.path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                )
+                .and_then(|db| db.busy_timeout(Duration::from_secs(10)).map(|()| db));
+                return match opened {
+                    Ok(db) => Ok(Reading {
+                        readers: self,
+                        db: Some(db),
+                    }),
+                    Err(e) => {
+                        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+                        idle.1 -= 1;
+                        self.returned.notify_one();
+                        Err(format!(
+                            "cannot read the team inbox's database {}: {e}",
+                            self.path.display()
+                        ))
+                    }
+                };
+            }
+            idle = (self.returned.wait(idle)).unwrap_or_else(|e| e.into_inner());
+        }
+    }
 }
 
 /// The team inbox's mark in an SQLite file's header (`PRAGMA application_id`): "intv".
@@ -156,9 +269,25 @@ impl Sqlite {
                 tx.commit()
             })
             .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
-            return Ok(Sqlite { db: Mutex::new(db) });
+            return Ok(Sqlite::of(db, path));
         }
-        Ok(Sqlite { db: Mutex::new(db) })
+        Ok(Sqlite::of(db, path))
+    }
+
+    /// The store whose writing connection is `db`, on the file at `path`.
+    fn of(db: Connection, path: &Path) -> Sqlite {
+        Sqlite {
+            writer: Mutex::new(Writer {
+                db,
+                open: None,
+                next: 1,
+                settled: 0,
+                failed: Default::default(),
+            }),
+            committed: Condvar::new(),
+            queued: AtomicUsize::new(0),
+            readers: Readers::new(path),
+        }
     }
 
     /// The database at `path`, known to be a team inbox's, for reading only: nothing is
@@ -178,26 +307,83 @@ impl Sqlite {
                  the version that wrote it)"
             ));
         }
-        Ok(Sqlite { db: Mutex::new(db) })
+        Ok(Sqlite::of(db, path))
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
-        self.db.lock().unwrap_or_else(|e| e.into_inner())
+    /// A connection to read with: it sees what was committed.
+    fn read(&self) -> Result<Reading<'_>, String> {
+        self.readers.take()
     }
 
-    /// Runs `work` in an immediate transaction (the write lock taken at once, so that two
-    /// servers never both read and then both write), committed when it succeeds.
-    fn write<T>(
-        &self,
-        work: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
-    ) -> Result<T, String> {
-        let mut db = self.lock();
-        let tx = db
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db_error)?;
-        let value = work(&tx).map_err(db_error)?;
-        tx.commit().map_err(db_error)?;
-        Ok(value)
+    fn writer(&self) -> MutexGuard<'_, Writer> {
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `work` as one write, all of it or nothing, in an immediate transaction (the write
+    /// lock taken at once, so that two servers never both read and then both write) shared
+    /// with the writes around it (see [`Writer`]): its value once that transaction is
+    /// committed, or why not.
+    fn write<T>(&self, work: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, String> {
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        let mut writer = self.writer();
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        let group = match writer.open {
+            Some((group, _)) => group,
+            None => {
+                writer.db.execute_batch("BEGIN IMMEDIATE").map_err(db_error)?;
+                let group = writer.next;
+                writer.next += 1;
+                writer.open = Some((group, 0));
+                group
+            }
+        };
+        // A savepoint, so that a write that fails (or panics) takes back only its own work.
+        let value = match writer.db.savepoint() {
+            Ok(savepoint) => match work(&savepoint) {
+                Ok(value) => savepoint.commit().map(|()| value),
+                // Dropped, the savepoint takes back what the write did.
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        };
+        if let Some((_, writes)) = &mut writer.open {
+            *writes += 1;
+        }
+        let full = writer.open.is_some_and(|(_, writes)| writes >= MOST_IN_A_GROUP);
+        if full || self.queued.load(Ordering::SeqCst) == 0 {
+            self.commit(&mut writer);
+        }
+        // Until the group holding this write is committed: by a writer that joined it after
+        // this one, or by this one if none does in time.
+        while writer.settled < group {
+            let (waited, timeout) = (self.committed.wait_timeout(writer, COMMIT_LATE))
+                .unwrap_or_else(|e| e.into_inner());
+            writer = waited;
+            if timeout.timed_out() && writer.open.is_some_and(|(open, _)| open == group) {
+                self.commit(&mut writer);
+            }
+        }
+        let failed = writer.failed.iter().find(|(failed, _)| *failed == group);
+        if let Some((_, why)) = failed {
+            return Err(why.clone());
+        }
+        value.map_err(db_error)
+    }
+
+    /// Commits the open group (rolled back if its commit fails), and tells its writers.
+    fn commit(&self, writer: &mut Writer) {
+        let Some((group, _)) = writer.open.take() else {
+            return;
+        };
+        if let Err(e) = writer.db.execute_batch("COMMIT") {
+            let _ = writer.db.execute_batch("ROLLBACK");
+            writer.failed.push_back((group, db_error(e)));
+            if writer.failed.len() > MOST_IN_A_GROUP {
+                writer.failed.pop_front();
+            }
+        }
+        writer.settled = group;
+        self.committed.notify_all();
     }
 }
 
@@ -384,7 +570,7 @@ impl Store for Sqlite {
     }
 
     fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
-        let db = self.lock();
+        let db = self.read()?;
         let mut query = db
             .prepare(
                 "SELECT name, kind, groups, hash, created_at, revoked_at FROM tokens ORDER BY id",
@@ -422,7 +608,7 @@ impl Store for Sqlite {
     }
 
     fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
-        let db = self.lock();
+        let db = self.read()?;
         db.query_row(
             "SELECT name, kind, groups FROM tokens WHERE hash = ?1 AND revoked_at IS NULL",
             params![hash],
@@ -473,7 +659,7 @@ impl Store for Sqlite {
     }
 
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
-        let db = self.lock();
+        let db = self.read()?;
         let state = db
             .query_row(
                 "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL, q.closed_at IS NOT NULL
@@ -513,7 +699,7 @@ impl Store for Sqlite {
     fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
         let steps: Vec<[i64; 2]> = steps.iter().map(|at| [at.question, at.seq]).collect();
         let steps = serde_json::to_string(&steps).map_err(|e| e.to_string())?;
-        let db = self.lock();
+        let db = self.read()?;
         let mut statement = db
             .prepare(
                 "SELECT s.question, s.seq FROM json_each(?1) w
@@ -637,7 +823,7 @@ impl Store for Sqlite {
     }
 
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
-        let db = self.lock();
+        let db = self.read()?;
         let mut query = db
             .prepare(
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
@@ -673,7 +859,7 @@ impl Store for Sqlite {
     }
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
-        let db = self.lock();
+        let db = self.read()?;
         db.query_row(
             "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
                 s.seq, s.reply IS NOT NULL
@@ -697,7 +883,7 @@ impl Store for Sqlite {
     }
 
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
-        let db = self.lock();
+        let db = self.read()?;
         let mut query = db
             .prepare(
                 "SELECT at, event, actor, address, question, seq, detail FROM audit
@@ -723,7 +909,7 @@ impl Store for Sqlite {
     fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String> {
         // Read first: most sweeps find nothing due, and take no write lock.
         let (due, silent): (bool, bool) = self
-            .lock()
+            .read()?
             .query_row(
                 &format!(
                     "SELECT EXISTS (SELECT 1 FROM questions WHERE {DUE}),
@@ -817,7 +1003,7 @@ impl Store for Sqlite {
     }
 
     fn hooks(&self) -> Result<Vec<Hook>, String> {
-        let db = self.lock();
+        let db = self.read()?;
         let mut query = db
             .prepare("SELECT addressed, url, created_at FROM hooks ORDER BY id")
             .map_err(db_error)?;
@@ -848,7 +1034,7 @@ impl Store for Sqlite {
 
     fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
         let due: bool = self
-            .lock()
+            .read()?
             .query_row(
                 "SELECT EXISTS (SELECT 1 FROM notices
                  WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= ?1)",
@@ -915,6 +1101,53 @@ impl Store for Sqlite {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writes_at_once_are_committed_in_groups_each_its_own_and_on_disk_when_it_returns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        let store = Sqlite::open(&path, Access::Create).unwrap();
+        let (threads, each) = (16, 40);
+        let kept = std::thread::scope(|scope| {
+            let writers: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (store, path) = (&store, &path);
+                    scope.spawn(move || {
+                        // Another process's view of the file: only what was committed.
+                        let other = Connection::open(path).unwrap();
+                        let mut kept = 0;
+                        for n in 0..each {
+                            let actor = format!("{t}-{n}");
+                            let written = store.write(|db| {
+                                audit(db, "test", &actor, None, None, &json!({}))?;
+                                // Every fifth fails after writing: none of it may be kept.
+                                match n % 5 {
+                                    0 => Err(rusqlite::Error::QueryReturnedNoRows),
+                                    _ => Ok(()),
+                                }
+                            });
+                            let seen: i64 = other
+                                .query_row(
+                                    "SELECT count(*) FROM audit WHERE actor = ?1",
+                                    [&actor],
+                                    |row| row.get(0),
+                                )
+                                .unwrap();
+                            assert_eq!(seen, i64::from(written.is_ok()), "{actor}: {written:?}");
+                            kept += usize::from(written.is_ok());
+                        }
+                        kept
+                    })
+                })
+                .collect();
+            writers.into_iter().map(|w| w.join().unwrap()).sum::<usize>()
+        });
+        assert_eq!(kept, threads * each * 4 / 5);
+        let groups = store.writer().next - 1;
+        // Writers that came together shared commits (each group is one flush to disk).
+        assert!(groups < (threads * each) as u64, "{groups} groups");
+        assert!(store.writer().open.is_none(), "a group was left open");
+    }
 
     #[test]
     fn what_was_answered_outlives_the_process_in_a_file_of_its_owners() {
