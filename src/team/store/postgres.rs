@@ -6,9 +6,11 @@
 //! steps are numbered without gaps; an open question is unique per agent and key (a partial
 //! unique index), so two servers creating it at once make one.
 
+use std::collections::HashMap;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use ::postgres::{Client, NoTls, Transaction};
+use ::postgres::types::ToSql;
+use ::postgres::{Client, GenericClient, NoTls, Row, Statement, Transaction};
 use serde_json::{Value as Json, json};
 
 use super::pgenv;
@@ -38,8 +40,68 @@ pub struct Postgres {
 /// The connections not in use, and how many are open in all.
 #[derive(Default)]
 struct Pool {
-    idle: Vec<Client>,
+    idle: Vec<Conn>,
     open: usize,
+}
+
+/// A pooled connection, and the statements prepared on it by their text: each statement is
+/// parsed once a connection, and a call is then one round trip to the database, not two.
+struct Conn {
+    client: Client,
+    prepared: HashMap<String, Statement>,
+}
+
+/// The most statements a connection keeps prepared (the store's own are a few dozen).
+const MOST_PREPARED: usize = 128;
+
+/// A transaction, or a connection outside one, that prepares each statement once (see
+/// [`Conn`]).
+struct Db<'a, C> {
+    db: &'a mut C,
+    prepared: &'a mut HashMap<String, Statement>,
+}
+
+/// The work of one store call, in a transaction.
+type Tx<'a, 't> = Db<'a, Transaction<'t>>;
+
+type Params<'p> = &'p [&'p (dyn ToSql + Sync)];
+
+impl<C: GenericClient> Db<'_, C> {
+    fn statement(&mut self, sql: &str) -> Result<Statement, ::postgres::Error> {
+        if let Some(statement) = self.prepared.get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.db.prepare(sql)?;
+        if self.prepared.len() >= MOST_PREPARED {
+            self.prepared.clear();
+        }
+        self.prepared.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
+
+    fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, ::postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.db.execute(&statement, params)
+    }
+
+    fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>, ::postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.db.query(&statement, params)
+    }
+
+    fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, ::postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.db.query_one(&statement, params)
+    }
+
+    fn query_opt(
+        &mut self,
+        sql: &str,
+        params: Params<'_>,
+    ) -> Result<Option<Row>, ::postgres::Error> {
+        let statement = self.statement(sql)?;
+        self.db.query_opt(&statement, params)
+    }
 }
 
 /// SQL shared with the SQLite store, in PostgreSQL's placeholders (`?1` is `$1`).
@@ -70,7 +132,7 @@ impl Postgres {
             returned: Condvar::new(),
         };
         let mut client = store.take()?;
-        let mut tx = client.transaction().map_err(db_error)?;
+        let mut tx = client.client.transaction().map_err(db_error)?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATING])
             .map_err(db_error)?;
         // Read before anything is written: a database at this layout is left alone. Its DDL
@@ -139,7 +201,7 @@ impl Postgres {
             }
         }
         tx.commit().map_err(db_error)?;
-        store.put_back(client);
+        store.put_back(client, false);
         Ok(store)
     }
 
@@ -156,11 +218,11 @@ impl Postgres {
 
     /// A connection: an idle one, a new one while fewer than [`CONNECTIONS`] are open, else
     /// the next one put back.
-    fn take(&self) -> Result<Client, String> {
+    fn take(&self) -> Result<Conn, String> {
         let mut pool = self.pool();
         loop {
-            if let Some(client) = pool.idle.pop() {
-                return Ok(client);
+            if let Some(conn) = pool.idle.pop() {
+                return Ok(conn);
             }
             if pool.open < CONNECTIONS {
                 pool.open += 1;
@@ -170,19 +232,27 @@ impl Postgres {
                     self.pool().open -= 1;
                     self.returned.notify_one();
                 }
-                return client;
+                return client.map(|client| Conn {
+                    client,
+                    prepared: HashMap::new(),
+                });
             }
             pool = self.returned.wait(pool).unwrap_or_else(|e| e.into_inner());
         }
     }
 
-    /// Gives `client` back to the pool; a closed one (the database restarted) is let go.
-    fn put_back(&self, client: Client) {
+    /// Gives `conn` back to the pool; a closed one (the database restarted) is let go. After a
+    /// failure its prepared statements are let go too: one may be what failed (a table
+    /// changed under it).
+    fn put_back(&self, mut conn: Conn, failed: bool) {
+        if failed {
+            conn.prepared.clear();
+        }
         let mut pool = self.pool();
-        if client.is_closed() {
+        if conn.client.is_closed() {
             pool.open -= 1;
         } else {
-            pool.idle.push(client);
+            pool.idle.push(conn);
         }
         self.returned.notify_one();
     }
@@ -190,16 +260,36 @@ impl Postgres {
     /// Runs `work` in a transaction on a pooled connection, committed when it succeeds.
     fn run<T>(
         &self,
-        work: impl FnOnce(&mut Transaction) -> Result<T, ::postgres::Error>,
+        work: impl FnOnce(&mut Tx<'_, '_>) -> Result<T, ::postgres::Error>,
     ) -> Result<T, String> {
-        let mut client = self.take()?;
+        let mut conn = self.take()?;
+        let Conn { client, prepared } = &mut conn;
         let result = (|| {
             let mut tx = client.transaction()?;
-            let value = work(&mut tx)?;
+            let value = work(&mut Db {
+                db: &mut tx,
+                prepared,
+            })?;
             tx.commit()?;
             Ok(value)
         })();
-        self.put_back(client);
+        self.put_back(conn, result.is_err());
+        result.map_err(db_error)
+    }
+
+    /// Runs `work`, one statement that only reads, on a pooled connection outside any
+    /// transaction (which would cost two round trips more).
+    fn read<T>(
+        &self,
+        work: impl FnOnce(&mut Db<'_, Client>) -> Result<T, ::postgres::Error>,
+    ) -> Result<T, String> {
+        let mut conn = self.take()?;
+        let Conn { client, prepared } = &mut conn;
+        let result = work(&mut Db {
+            db: client,
+            prepared,
+        });
+        self.put_back(conn, result.is_err());
         result.map_err(db_error)
     }
 }
@@ -228,7 +318,7 @@ fn listen(config: &::postgres::Config, answered: &dyn Fn(Posted)) {
 }
 
 fn audit(
-    tx: &mut Transaction,
+    tx: &mut Tx<'_, '_>,
     event: &str,
     actor: &str,
     address: Option<&str>,
@@ -255,7 +345,7 @@ fn audit(
 /// finds the same view put up after the asker's last step (a retry whose first try was kept,
 /// or an asker resuming): its step, and any reply, is the one to wait on.
 fn put_step(
-    tx: &mut Transaction,
+    tx: &mut Tx<'_, '_>,
     agent: &str,
     question: i64,
     post: &StepPost,
@@ -299,7 +389,7 @@ fn put_step(
 /// Opens the question of `post`'s run, the first step of which it is (see the SQLite store's
 /// `open_question`); `None` when another server opened it at the same moment.
 fn open_question(
-    tx: &mut Transaction,
+    tx: &mut Tx<'_, '_>,
     agent: &str,
     post: &StepPost,
     address: &str,
@@ -368,7 +458,7 @@ fn open_question(
 
 /// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
 fn queue_notices(
-    tx: &mut Transaction,
+    tx: &mut Tx<'_, '_>,
     question: i64,
     event: &str,
     to: Option<&str>,
@@ -408,7 +498,7 @@ impl Store for Postgres {
     }
 
     fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
-        self.run(|tx| {
+        self.read(|tx| {
             let rows = tx.query(
                 "SELECT name, kind, groups, hash, created_at, revoked_at FROM tokens ORDER BY id",
                 &[],
@@ -444,7 +534,7 @@ impl Store for Postgres {
     }
 
     fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
-        self.run(|tx| {
+        self.read(|tx| {
             let row = tx.query_opt(
                 "SELECT name, kind, groups FROM tokens WHERE hash = $1 AND revoked_at IS NULL",
                 &[&hash],
@@ -490,7 +580,7 @@ impl Store for Postgres {
     }
 
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
-        self.run(|tx| {
+        self.read(|tx| {
             let row = tx.query_opt(
                 "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL, q.closed_at IS NOT NULL
                  FROM steps s JOIN questions q ON q.id = s.question
@@ -532,7 +622,7 @@ impl Store for Postgres {
     fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
         let questions: Vec<i64> = steps.iter().map(|at| at.question).collect();
         let seqs: Vec<i64> = steps.iter().map(|at| at.seq).collect();
-        self.run(|tx| {
+        self.read(|tx| {
             let rows = tx.query(
                 "SELECT s.question, s.seq FROM unnest($1::bigint[], $2::bigint[]) AS w(question, seq)
                  JOIN steps s ON s.question = w.question AND s.seq = w.seq
@@ -657,7 +747,7 @@ impl Store for Postgres {
     }
 
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
-        let rows = self.run(|tx| {
+        let rows = self.read(|tx| {
             tx.query(
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
                         s.seq, s.kind, s.view, q.again_of, q.resumed
@@ -688,7 +778,7 @@ impl Store for Postgres {
     }
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
-        let row = self.run(|tx| {
+        let row = self.read(|tx| {
             tx.query_opt(
                 "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
                     s.seq, s.reply IS NOT NULL
@@ -707,7 +797,7 @@ impl Store for Postgres {
     }
 
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
-        let rows = self.run(|tx| {
+        let rows = self.read(|tx| {
             tx.query(
                 "SELECT at, event, actor, address, question, seq, detail FROM audit
                  WHERE at >= $1 ORDER BY id",
@@ -806,7 +896,7 @@ impl Store for Postgres {
     }
 
     fn hooks(&self) -> Result<Vec<Hook>, String> {
-        let rows = self.run(|tx| {
+        let rows = self.read(|tx| {
             tx.query(
                 "SELECT addressed, url, created_at FROM hooks ORDER BY id",
                 &[],

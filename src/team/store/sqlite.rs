@@ -72,7 +72,9 @@ struct Reading<'a> {
 impl std::ops::Deref for Reading<'_> {
     type Target = Connection;
     fn deref(&self) -> &Connection {
-        self.db.as_ref().expect("a reading connection is held until dropped")
+        self.db
+            .as_ref()
+            .expect("a reading connection is held until dropped")
     }
 }
 
@@ -330,7 +332,10 @@ impl Sqlite {
         let group = match writer.open {
             Some((group, _)) => group,
             None => {
-                writer.db.execute_batch("BEGIN IMMEDIATE").map_err(db_error)?;
+                writer
+                    .db
+                    .execute_batch("BEGIN IMMEDIATE")
+                    .map_err(db_error)?;
                 let group = writer.next;
                 writer.next += 1;
                 writer.open = Some((group, 0));
@@ -349,7 +354,9 @@ impl Sqlite {
         if let Some((_, writes)) = &mut writer.open {
             *writes += 1;
         }
-        let full = writer.open.is_some_and(|(_, writes)| writes >= MOST_IN_A_GROUP);
+        let full = writer
+            .open
+            .is_some_and(|(_, writes)| writes >= MOST_IN_A_GROUP);
         if full || self.queued.load(Ordering::SeqCst) == 0 {
             self.commit(&mut writer);
         }
@@ -1140,7 +1147,10 @@ mod tests {
                     })
                 })
                 .collect();
-            writers.into_iter().map(|w| w.join().unwrap()).sum::<usize>()
+            writers
+                .into_iter()
+                .map(|w| w.join().unwrap())
+                .sum::<usize>()
         });
         assert_eq!(kept, threads * each * 4 / 5);
         let groups = store.writer().next - 1;
