@@ -594,7 +594,12 @@ pub(super) async fn reply_to(
     longest: Duration,
 ) -> Result<Json_, Refusal> {
     let started = tokio::time::Instant::now();
-    let mut poll: Option<super::waiting::Poll> = None;
+    // A poll that may wait takes its place before its first read, so that an answer taken
+    // meanwhile wakes it: one read before it waits, not two. One whose agent holds as many as
+    // it may reads first instead: a step already settled needs no place.
+    let mut poll = (!longest.is_zero())
+        .then(|| app.waiting.enter(at, &agent.name).ok())
+        .flatten();
     loop {
         // Made before the read, so that an answer taken meanwhile still wakes this poll.
         let woken = poll.as_ref().map(|poll| poll.woken.clone());
@@ -704,25 +709,55 @@ async fn open_questions(
 ) -> Reply {
     let person = must_be(person, Kind::Person)?;
     let open = blocking(&app, move |store| store.open_questions(&person)).await?;
-    let listed: Vec<Json_> = open
-        .into_iter()
-        .filter(|q| {
-            filter
-                .folder
-                .as_ref()
-                .is_none_or(|f| q.folder.as_ref() == Some(f))
-        })
+    let questions = (open.iter())
+        .filter(|q| (filter.folder.as_ref()).is_none_or(|f| q.folder.as_ref() == Some(f)))
         .filter(|q| filter.agent.as_ref().is_none_or(|a| &q.agent == a))
-        .map(|q| {
-            json!({
-                "question": q.question, "seq": q.seq, "kind": q.kind, "agent": q.agent,
-                "from": q.from, "folder": q.folder, "to": q.to, "asked_at": q.asked_at,
-                "frame": q.view.get("frame"), "request": q.view.get("request"),
-                "again_of": q.again_of, "resumed": q.resumed,
-            })
-        })
+        .map(Listed::of)
         .collect();
-    Ok(Json(json!({ "questions": listed })).into_response())
+    Ok(Json(Listing { questions }).into_response())
+}
+
+/// The open questions, as `GET /api/questions` lists them.
+#[derive(serde::Serialize)]
+struct Listing<'a> {
+    questions: Vec<Listed<'a>>,
+}
+
+/// An open question as listed: borrowed from the store's, so that a long list is written out
+/// without a copy of each question's view (a listing's cost, at hundreds of questions).
+#[derive(serde::Serialize)]
+struct Listed<'a> {
+    question: i64,
+    seq: i64,
+    kind: &'a str,
+    agent: &'a str,
+    from: &'a Json_,
+    folder: &'a Option<String>,
+    to: &'a Option<String>,
+    asked_at: i64,
+    frame: Option<&'a Json_>,
+    request: Option<&'a Json_>,
+    again_of: Option<i64>,
+    resumed: bool,
+}
+
+impl Listed<'_> {
+    fn of(q: &super::store::OpenQuestion) -> Listed<'_> {
+        Listed {
+            question: q.question,
+            seq: q.seq,
+            kind: &q.kind,
+            agent: &q.agent,
+            from: &q.from,
+            folder: &q.folder,
+            to: &q.to,
+            asked_at: q.asked_at,
+            frame: q.view.get("frame"),
+            request: q.view.get("request"),
+            again_of: q.again_of,
+            resumed: q.resumed,
+        }
+    }
 }
 
 async fn answer(

@@ -115,7 +115,8 @@ impl Readers {
                     &self.path,
                     rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
                 )
-                .and_then(|db| db.busy_timeout(Duration::from_secs(10)).map(|()| db));
+                .and_then(|db| db.busy_timeout(Duration::from_secs(10)).map(|()| db))
+                .inspect(|db| db.set_prepared_statement_cache_capacity(MOST_PREPARED));
                 return match opened {
                     Ok(db) => Ok(Reading {
                         readers: self,
@@ -189,7 +190,7 @@ fn identify(path: &Path) -> Result<Found, String> {
     let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(|e| format!("cannot open {shown}: {e}"))?;
     let tables: Vec<String> = db
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .prepare_cached("SELECT name FROM sqlite_master WHERE type = 'table'")
         .and_then(|mut query| {
             query
                 .query_map([], |row| row.get(0))?
@@ -278,6 +279,7 @@ impl Sqlite {
 
     /// The store whose writing connection is `db`, on the file at `path`.
     fn of(db: Connection, path: &Path) -> Sqlite {
+        db.set_prepared_statement_cache_capacity(MOST_PREPARED);
         Sqlite {
             writer: Mutex::new(Writer {
                 db,
@@ -394,6 +396,36 @@ impl Sqlite {
     }
 }
 
+/// Statements through the connection's cache of prepared ones: each of the store's statements
+/// is compiled once a connection, not at every call.
+trait Cached {
+    fn cached_execute(&self, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize>;
+    fn cached_row<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        read: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T>;
+}
+
+impl Cached for Connection {
+    fn cached_execute(&self, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    fn cached_row<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        read: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        self.prepare_cached(sql)?.query_row(params, read)
+    }
+}
+
+/// The most statements a connection keeps prepared (the store's own are a few dozen).
+const MOST_PREPARED: usize = 64;
+
 fn db_error(error: rusqlite::Error) -> String {
     format!("the team inbox's database: {error}")
 }
@@ -406,7 +438,7 @@ fn audit(
     at: Option<Posted>,
     detail: &Json,
 ) -> rusqlite::Result<()> {
-    tx.execute(
+    tx.cached_execute(
         "INSERT INTO audit (at, event, actor, address, question, seq, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![
@@ -434,7 +466,7 @@ fn put_step(
 ) -> rusqlite::Result<Posted> {
     let view = post.view.to_string();
     let same: Option<i64> = tx
-        .query_row(
+        .cached_row(
             "SELECT seq FROM steps WHERE question = ?1 AND seq > ?2 AND view = ?3
              ORDER BY seq LIMIT 1",
             params![question, post.after.unwrap_or(0), view],
@@ -444,12 +476,12 @@ fn put_step(
     if let Some(seq) = same {
         return Ok(Posted { question, seq });
     }
-    let seq: i64 = tx.query_row(
+    let seq: i64 = tx.cached_row(
         "SELECT coalesce(max(seq), 0) + 1 FROM steps WHERE question = ?1",
         params![question],
         |row| row.get(0),
     )?;
-    tx.execute(
+    tx.cached_execute(
         "INSERT INTO steps (question, seq, kind, view, asked_at, secret)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![question, seq, post.kind, view, now_ms(), post.secret],
@@ -477,7 +509,7 @@ fn open_question(
     now: i64,
 ) -> rusqlite::Result<i64> {
     let earlier: Option<Earlier> = tx
-        .query_row(EARLIER, params![agent, post.key], |row| {
+        .cached_row(EARLIER, params![agent, post.key], |row| {
             Ok(Earlier {
                 question: row.get(0)?,
                 not_taken: row.get(1)?,
@@ -490,7 +522,7 @@ fn open_question(
     let (after_ms, escalate_to) = deadline_columns(post);
     let deadline_at = after_ms.map(|after| now.saturating_add(after));
     let again_of = earlier.as_ref().map(|e| e.question);
-    tx.execute(
+    tx.cached_execute(
         "INSERT INTO questions (key, run, agent, asker, folder, addressed, asked_at, seen_at,
             deadline_at, patience, escalate_to, again_of)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9, ?10, ?11)",
@@ -519,11 +551,11 @@ fn open_question(
         &asked_detail(post, again_of),
     )?;
     if let Some(earlier) = earlier.filter(|e| e.resumable(now))
-        && tx.execute(TAKE_OVER, params![earlier.question, question])? == 1
+        && tx.cached_execute(TAKE_OVER, params![earlier.question, question])? == 1
     {
-        let played = tx.execute(PLAY_BACK, params![question, earlier.question])?;
+        let played = tx.cached_execute(PLAY_BACK, params![question, earlier.question])?;
         if played > 0 {
-            tx.execute(
+            tx.cached_execute(
                 "UPDATE questions SET resumed = 1 WHERE id = ?1",
                 params![question],
             )?;
@@ -543,7 +575,7 @@ fn queue_notices(
     to: Option<&str>,
     now: i64,
 ) -> rusqlite::Result<()> {
-    tx.execute(
+    tx.cached_execute(
         "INSERT INTO notices (question, url, event, created_at, next_at)
          SELECT ?1, url, ?2, ?3, ?3 FROM hooks WHERE addressed IS ?4",
         params![question, event, now, to],
@@ -554,7 +586,7 @@ fn queue_notices(
 impl Store for Sqlite {
     fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
         self.write(|tx| {
-            tx.execute(
+            tx.cached_execute(
                 "INSERT INTO tokens (name, kind, groups, hash, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![
@@ -579,7 +611,7 @@ impl Store for Sqlite {
     fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
         let db = self.read()?;
         let mut query = db
-            .prepare(
+            .prepare_cached(
                 "SELECT name, kind, groups, hash, created_at, revoked_at FROM tokens ORDER BY id",
             )
             .map_err(db_error)?;
@@ -602,7 +634,7 @@ impl Store for Sqlite {
 
     fn revoke(&self, name: &str) -> Result<usize, String> {
         self.write(|tx| {
-            let count = tx.execute(
+            let count = tx.cached_execute(
                 "UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL",
                 params![name, now_ms()],
             )?;
@@ -616,7 +648,7 @@ impl Store for Sqlite {
 
     fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
         let db = self.read()?;
-        db.query_row(
+        db.cached_row(
             "SELECT name, kind, groups FROM tokens WHERE hash = ?1 AND revoked_at IS NULL",
             params![hash],
             |row| {
@@ -644,18 +676,18 @@ impl Store for Sqlite {
         self.write(|tx| {
             let now = now_ms();
             let open: Option<i64> = tx
-                .query_row(OPEN_RUN, params![agent, post.key, post.run], |row| {
+                .cached_row(OPEN_RUN, params![agent, post.key, post.run], |row| {
                     row.get(0)
                 })
                 .optional()?;
             let question = match open {
                 Some(id) => {
-                    tx.execute(
+                    tx.cached_execute(
                         "UPDATE questions SET seen_at = ?2 WHERE id = ?1",
                         params![id, now],
                     )?;
                     if let Some(after) = post.after {
-                        tx.execute(ERASE_SECRETS, params![id, after])?;
+                        tx.cached_execute(ERASE_SECRETS, params![id, after])?;
                     }
                     id
                 }
@@ -668,7 +700,7 @@ impl Store for Sqlite {
     fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
         let db = self.read()?;
         let state = db
-            .query_row(
+            .cached_row(
                 "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL, q.closed_at IS NOT NULL
                  FROM steps s JOIN questions q ON q.id = s.question
                  WHERE s.question = ?1 AND s.seq = ?2 AND q.agent = ?3",
@@ -694,7 +726,7 @@ impl Store for Sqlite {
     fn seen(&self, questions: &[i64], now: i64) -> Result<(), String> {
         let questions = serde_json::to_string(questions).map_err(|e| e.to_string())?;
         self.write(|tx| {
-            tx.execute(
+            tx.cached_execute(
                 "UPDATE questions SET seen_at = ?2
                  WHERE id IN (SELECT value FROM json_each(?1)) AND closed_at IS NULL",
                 params![questions, now],
@@ -708,7 +740,7 @@ impl Store for Sqlite {
         let steps = serde_json::to_string(&steps).map_err(|e| e.to_string())?;
         let db = self.read()?;
         let mut statement = db
-            .prepare(
+            .prepare_cached(
                 "SELECT s.question, s.seq FROM json_each(?1) w
                  JOIN steps s ON s.question = w.value ->> 0 AND s.seq = w.value ->> 1
                  JOIN questions q ON q.id = s.question
@@ -737,7 +769,7 @@ impl Store for Sqlite {
     ) -> Result<Answered, String> {
         self.write(|tx| {
             let question: Option<(Option<String>, Option<Closed>, i64)> = tx
-                .query_row(
+                .cached_row(
                     "SELECT addressed, closed_at IS NOT NULL, expired_at IS NOT NULL, status,
                         (SELECT max(seq) FROM steps WHERE question = id)
                      FROM questions WHERE id = ?1",
@@ -758,7 +790,7 @@ impl Store for Sqlite {
             }
             let current = !ended && at.seq == last;
             let step: Option<(String, bool)> = if current {
-                tx.query_row(STEP_KIND, params![at.question, at.seq], |row| {
+                tx.cached_row(STEP_KIND, params![at.question, at.seq], |row| {
                     Ok((row.get(0)?, row.get(1)?))
                 })
                 .optional()?
@@ -770,7 +802,7 @@ impl Store for Sqlite {
             }
             // The one write that decides: only the current step, unanswered, takes a reply.
             let taken = step.is_some()
-                && tx.execute(
+                && tx.cached_execute(
                     TAKE_REPLY,
                     params![
                         at.question,
@@ -794,7 +826,7 @@ impl Store for Sqlite {
                 )?;
                 return Ok(Answered::Accepted);
             }
-            let first: (Option<String>, Option<i64>) = tx.query_row(
+            let first: (Option<String>, Option<i64>) = tx.cached_row(
                 "SELECT answered_by, answered_at FROM steps WHERE question = ?1 AND seq = ?2",
                 params![at.question, at.seq],
                 |row| Ok((row.get(0)?, row.get(1)?)),
@@ -814,13 +846,13 @@ impl Store for Sqlite {
         address: &str,
     ) -> Result<(), String> {
         self.write(|tx| {
-            let closed = tx.execute(
+            let closed = tx.cached_execute(
                 "UPDATE questions SET closed_at = ?3, status = ?4
                  WHERE id = ?1 AND agent = ?2 AND closed_at IS NULL",
                 params![question, agent, now_ms(), status],
             )?;
             if closed > 0 {
-                tx.execute(ERASE_SECRETS, params![question, i64::MAX])?;
+                tx.cached_execute(ERASE_SECRETS, params![question, i64::MAX])?;
                 let at = Posted { question, seq: 0 };
                 let detail = json!({"status": status});
                 audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
@@ -832,7 +864,7 @@ impl Store for Sqlite {
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
         let db = self.read()?;
         let mut query = db
-            .prepare(
+            .prepare_cached(
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
                         s.seq, s.kind, s.view, q.again_of, q.resumed
                  FROM questions q JOIN steps s ON s.question = q.id
@@ -867,7 +899,7 @@ impl Store for Sqlite {
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
         let db = self.read()?;
-        db.query_row(
+        db.cached_row(
             "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
                 s.seq, s.reply IS NOT NULL
              FROM questions q JOIN steps s ON s.question = q.id
@@ -892,7 +924,7 @@ impl Store for Sqlite {
     fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
         let db = self.read()?;
         let mut query = db
-            .prepare(
+            .prepare_cached(
                 "SELECT at, event, actor, address, question, seq, detail FROM audit
                  WHERE at >= ?1 ORDER BY id",
             )
@@ -917,7 +949,7 @@ impl Store for Sqlite {
         // Read first: most sweeps find nothing due, and take no write lock.
         let (due, silent): (bool, bool) = self
             .read()?
-            .query_row(
+            .cached_row(
                 &format!(
                     "SELECT EXISTS (SELECT 1 FROM questions WHERE {DUE}),
                         EXISTS (SELECT 1 FROM questions WHERE closed_at IS NULL AND seen_at < ?2)"
@@ -929,7 +961,7 @@ impl Store for Sqlite {
         if silent && let Some(since) = silent_since {
             self.write(|tx| {
                 let gone = tx
-                    .prepare(WITHDRAW_SILENT)?
+                    .prepare_cached(WITHDRAW_SILENT)?
                     .query_map(params![now, since], |row| row.get::<_, i64>(0))?
                     .collect::<rusqlite::Result<Vec<i64>>>()?;
                 for question in gone {
@@ -943,7 +975,7 @@ impl Store for Sqlite {
             return Ok(());
         }
         self.write(|tx| {
-            let mut query = tx.prepare(&format!(
+            let mut query = tx.prepare_cached(&format!(
                 "SELECT id, addressed, escalate_to, escalated_at IS NULL, patience FROM questions
                  WHERE {DUE}"
             ))?;
@@ -965,7 +997,7 @@ impl Store for Sqlite {
                 });
                 match due.next() {
                     Some(next) => {
-                        tx.execute(
+                        tx.cached_execute(
                             "UPDATE questions SET addressed = ?2, escalated_at = ?3,
                                 deadline_at = ?4
                              WHERE id = ?1",
@@ -975,7 +1007,7 @@ impl Store for Sqlite {
                         queue_notices(tx, due.question, "escalated", Some(next), now)?;
                     }
                     None => {
-                        tx.execute(
+                        tx.cached_execute(
                             "UPDATE questions SET expired_at = ?2, closed_at = ?2,
                                 status = 'expired'
                              WHERE id = ?1",
@@ -991,9 +1023,9 @@ impl Store for Sqlite {
 
     fn purge(&self, before: i64) -> Result<(), String> {
         self.write(|tx| {
-            tx.execute(ERASE_CLOSED_SECRETS, [])?;
+            tx.cached_execute(ERASE_CLOSED_SECRETS, [])?;
             for sql in PURGE {
-                tx.execute(sql, params![before])?;
+                tx.cached_execute(sql, params![before])?;
             }
             Ok(())
         })
@@ -1001,7 +1033,7 @@ impl Store for Sqlite {
 
     fn add_hook(&self, hook: &Hook) -> Result<(), String> {
         self.write(|tx| {
-            tx.execute(
+            tx.cached_execute(
                 "INSERT INTO hooks (addressed, url, created_at) VALUES (?1, ?2, ?3)",
                 params![hook.addressed, hook.url, hook.created_at],
             )?;
@@ -1012,7 +1044,7 @@ impl Store for Sqlite {
     fn hooks(&self) -> Result<Vec<Hook>, String> {
         let db = self.read()?;
         let mut query = db
-            .prepare("SELECT addressed, url, created_at FROM hooks ORDER BY id")
+            .prepare_cached("SELECT addressed, url, created_at FROM hooks ORDER BY id")
             .map_err(db_error)?;
         let rows = query
             .query_map([], |row| {
@@ -1028,9 +1060,9 @@ impl Store for Sqlite {
 
     fn remove_hook(&self, url: &str) -> Result<usize, String> {
         self.write(|tx| {
-            let count = tx.execute("DELETE FROM hooks WHERE url = ?1", params![url])?;
+            let count = tx.cached_execute("DELETE FROM hooks WHERE url = ?1", params![url])?;
             // A hook removed (its URL leaked, say) is told nothing more.
-            tx.execute(REMOVED_HOOK_NOTICES, params![url, now_ms()])?;
+            tx.cached_execute(REMOVED_HOOK_NOTICES, params![url, now_ms()])?;
             if count > 0 {
                 let detail = json!({"url": shown_url(url), "hooks": count});
                 audit(tx, "hook-removed", "admin", None, None, &detail)?;
@@ -1042,7 +1074,7 @@ impl Store for Sqlite {
     fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
         let due: bool = self
             .read()?
-            .query_row(
+            .cached_row(
                 "SELECT EXISTS (SELECT 1 FROM notices
                  WHERE sent_at IS NULL AND given_up_at IS NULL AND next_at <= ?1)",
                 params![now],
@@ -1053,8 +1085,8 @@ impl Store for Sqlite {
             return Ok(Vec::new());
         }
         self.write(|tx| {
-            tx.execute(STALE_NOTICES, params![now])?;
-            let mut query = tx.prepare(
+            tx.cached_execute(STALE_NOTICES, params![now])?;
+            let mut query = tx.prepare_cached(
                 "SELECT n.id, n.url, n.event, n.tries, q.id, q.agent, q.folder, q.addressed,
                     (SELECT view FROM steps WHERE question = q.id ORDER BY seq DESC LIMIT 1)
                  FROM notices n JOIN questions q ON q.id = n.question
@@ -1079,7 +1111,7 @@ impl Store for Sqlite {
                 })?
                 .collect::<rusqlite::Result<Vec<Notice>>>()?;
             for notice in &notices {
-                tx.execute(
+                tx.cached_execute(
                     "UPDATE notices SET tries = tries + 1, next_at = ?2 WHERE id = ?1",
                     params![notice.id, now + NOTICE_LEASE],
                 )?;
@@ -1091,7 +1123,7 @@ impl Store for Sqlite {
     fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
         self.write(|tx| {
             let (sql, at, event) = notice_fate(notice, &sent);
-            let kept = tx.execute(&sql, params![notice.id, at, notice.tries + 1])? == 1;
+            let kept = tx.cached_execute(&sql, params![notice.id, at, notice.tries + 1])? == 1;
             if let (true, Some(event)) = (kept, event) {
                 let question = Some(Posted {
                     question: notice.question,
