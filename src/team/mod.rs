@@ -15,6 +15,8 @@
 #[cfg(feature = "team-server")]
 pub mod admin;
 #[cfg(feature = "team-server")]
+mod holders;
+#[cfg(feature = "team-server")]
 mod holding;
 mod http_relay;
 #[cfg(feature = "team-server")]

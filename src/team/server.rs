@@ -54,6 +54,8 @@ pub(super) struct App {
     pub(super) hosts: Arc<Vec<String>>,
     /// The address people and agents open (`--public-url`, else the one listened on).
     pub(super) public_url: Arc<str>,
+    /// Who holds each token, as lately read.
+    pub(super) holders: Arc<super::holders::Holders>,
 }
 
 /// How `interview inbox serve` was asked to serve.
@@ -105,6 +107,7 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
             grace_ms: settings.grace_ms,
             hosts: Arc::new(hosts),
             public_url: public_url.clone().into(),
+            holders: Arc::default(),
         };
         // Another server's answers wake the polls here as the database tells of them.
         let waiting = app.waiting.clone();
@@ -257,10 +260,18 @@ pub(super) async fn blocking<T: Send + 'static>(
         .map_err(internal)
 }
 
-/// Who holds `token`, if it is a live token of this inbox's.
+/// Who holds `token`, if it is a live token of this inbox's (or was, less than
+/// [`super::holders::REMEMBERED`] ago).
 pub(super) async fn lookup(app: &App, token: &str) -> Result<Holder, Refusal> {
     let hash = token::hash(token);
-    let found = blocking(app, move |store| store.holder(&hash)).await?;
+    if let Some(holder) = app.holders.get(&hash) {
+        return Ok(holder);
+    }
+    let read = hash.clone();
+    let found = blocking(app, move |store| store.holder(&read)).await?;
+    if let Some(holder) = &found {
+        app.holders.keep(hash, holder.clone());
+    }
     found.ok_or_else(|| {
         Refusal(
             StatusCode::UNAUTHORIZED,
