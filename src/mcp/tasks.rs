@@ -28,11 +28,18 @@ const KEPT_PER_AGENT: usize = 64;
 /// How often a client is told to poll. A person takes seconds at least.
 const POLL_EVERY: Duration = Duration::from_secs(1);
 
+/// How long a running task may go without its client asking after it before it is taken as
+/// abandoned (a client that crashed, or forgot it), and cancelled: its question is withdrawn,
+/// as an asker's that has gone silent is, and its place among the calls is given back.
+const ABANDONED: Duration = Duration::from_secs(60);
+
 /// The tasks of one server.
 pub struct Tasks {
     entries: Mutex<HashMap<String, Entry>>,
     /// Cancelled when the server stops: every running task's call withdraws its question.
     stopping: CancellationToken,
+    /// How long a running task goes unasked after before it is cancelled ([`ABANDONED`]).
+    abandoned: Duration,
 }
 
 struct Entry {
@@ -40,6 +47,8 @@ struct Entry {
     owner: Option<String>,
     task: Task,
     created: Instant,
+    /// When its client last asked after it (created, got, updated).
+    heard: Instant,
     /// Set once the call has ended.
     ended: Option<(TaskPayload, Instant)>,
     /// Cancelled by `tasks/cancel` (or by the server stopping).
@@ -62,6 +71,7 @@ impl Tasks {
         Tasks {
             entries: Mutex::new(HashMap::new()),
             stopping,
+            abandoned: ABANDONED,
         }
     }
 
@@ -91,27 +101,47 @@ impl Tasks {
             owner,
             task: task.clone(),
             created: Instant::now(),
+            heard: Instant::now(),
             ended: None,
-            cancel,
+            cancel: cancel.clone(),
         };
         self.lock().insert(id.clone(), entry);
         let tasks = self.clone();
         tokio::spawn(async move {
-            let result = running.await;
+            tokio::pin!(running);
+            let result = loop {
+                tokio::select! {
+                    result = &mut running => break result,
+                    () = tokio::time::sleep(tasks.abandoned / 4) => {
+                        if tasks.unheard_for(&id) >= tasks.abandoned {
+                            cancel.cancel();
+                        }
+                    }
+                }
+            };
             tasks.ended(&id, result);
         });
         Ok(task)
+    }
+
+    /// How long the client of task `id` has not asked after it.
+    fn unheard_for(&self, id: &str) -> Duration {
+        self.lock()
+            .get(id)
+            .map_or(Duration::MAX, |entry| entry.heard.elapsed())
     }
 
     /// `owner`'s task `id` as it stands.
     pub fn get(&self, owner: Option<&str>, id: &str) -> Result<DetailedTask, ErrorData> {
         let mut entries = self.lock();
         let entry = owned(&mut entries, owner, id)?;
+        entry.heard = Instant::now();
         Ok(entry.detailed())
     }
 
-    /// Cancels `owner`'s task `id`: its question is withdrawn, and it ends `cancelled`. A task
-    /// that has ended stays as it ended.
+    /// Cancels `owner`'s task `id`: its question is withdrawn, and it ends `cancelled` (or
+    /// `completed`, when the person's answer came first). A task that has ended stays as it
+    /// ended.
     pub fn cancel(&self, owner: Option<&str>, id: &str) -> Result<(), ErrorData> {
         let mut entries = self.lock();
         let entry = owned(&mut entries, owner, id)?;
@@ -122,7 +152,10 @@ impl Tasks {
     /// Whether `owner` has a task `id` (`tasks/update` has nothing to deliver: these tasks
     /// never wait on their client).
     pub fn known(&self, owner: Option<&str>, id: &str) -> Result<(), ErrorData> {
-        owned(&mut self.lock(), owner, id).map(|_| ())
+        let mut entries = self.lock();
+        let entry = owned(&mut entries, owner, id)?;
+        entry.heard = Instant::now();
+        Ok(())
     }
 
     /// Records how task `id` ended, and lets go of what is kept too long or too many.
@@ -132,7 +165,11 @@ impl Tasks {
         let Some(entry) = entries.get_mut(id) else {
             return;
         };
-        let payload = if entry.cancel.is_cancelled() && !self.stopping.is_cancelled() {
+        // An answer the person gave is the task's result, even if the client cancelled as it
+        // came: it was kept, and is the agent's to have.
+        let answered = (result.structured_content.as_ref())
+            .is_some_and(|result| result["status"] == "answered");
+        let payload = if entry.cancel.is_cancelled() && !self.stopping.is_cancelled() && !answered {
             TaskPayload::Cancelled
         } else {
             TaskPayload::Completed {
@@ -229,6 +266,46 @@ mod tests {
             tasks.cancel(None, &theirs).is_err(),
             "cancelled by nobody's request"
         );
+    }
+
+    #[tokio::test]
+    async fn a_task_its_client_stopped_asking_after_is_cancelled_and_an_answer_is_never_dropped() {
+        let mut tasks = Tasks::new(CancellationToken::new());
+        tasks.abandoned = Duration::from_millis(200);
+        let tasks = Arc::new(tasks);
+        let waits = |cancel: CancellationToken| async move {
+            cancel.cancelled().await;
+            CallToolResult::success(vec![])
+        };
+        let asked_after = tasks.start(None, "waiting", waits).unwrap().task_id;
+        let forgotten = tasks.start(None, "waiting", waits).unwrap().task_id;
+        // The person answered in the moment the client cancelled: the answer is the result.
+        let answers = |cancel: CancellationToken| async move {
+            cancel.cancelled().await;
+            let mut result = CallToolResult::success(vec![]);
+            result.structured_content = Some(serde_json::json!({"status": "answered"}));
+            result
+        };
+        let answered = tasks.start(None, "waiting", answers).unwrap().task_id;
+        tasks.cancel(None, &answered).unwrap();
+        let status = |id: &str| {
+            let entries = tasks.lock();
+            entries[id]
+                .ended
+                .as_ref()
+                .map(|(payload, _)| payload.status())
+        };
+        for _ in 0..8 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            tasks.get(None, &asked_after).unwrap();
+        }
+        assert_eq!(status(&forgotten), Some(TaskStatus::Cancelled));
+        assert_eq!(
+            status(&asked_after),
+            None,
+            "a task asked after was cancelled"
+        );
+        assert_eq!(status(&answered), Some(TaskStatus::Completed));
     }
 
     #[tokio::test]

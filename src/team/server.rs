@@ -605,12 +605,10 @@ pub(super) async fn reply_to(
     longest: Duration,
 ) -> Result<Json_, Refusal> {
     let started = tokio::time::Instant::now();
-    // A poll that may wait takes its place before its first read, so that an answer taken
-    // meanwhile wakes it: one read before it waits, not two. One whose agent holds as many as
-    // it may reads first instead: a step already settled needs no place.
-    let mut poll = (!longest.is_zero())
-        .then(|| app.waiting.enter(at, &agent.name).ok())
-        .flatten();
+    // A place among the waiting polls is taken only once the step is known to be this agent's
+    // (the first read): the waiting askers are marked as heard from, and another agent's poll
+    // must not keep a question alive that its asker has left.
+    let mut poll: Option<super::waiting::Poll> = None;
     loop {
         // Made before the read, so that an answer taken meanwhile still wakes this poll.
         let woken = poll.as_ref().map(|poll| poll.woken.clone());
@@ -652,6 +650,10 @@ pub(super) async fn reply_to(
                     tokio::select! {
                         _ = woken => {}
                         _ = tokio::time::sleep(longest.saturating_sub(started.elapsed())) => {}
+                    }
+                    // Woken by this server's taking the answer: it said what the read would.
+                    if let Some(state) = poll.as_ref().and_then(|poll| poll.told()) {
+                        return Ok(state);
                     }
                 }
             },
@@ -794,6 +796,7 @@ pub(super) async fn take_answer(
 ) -> Reply {
     let address = address.to_string();
     let name = person.name.clone();
+    let told = json!({ "state": "replied", "reply": reply, "by": name });
     let answered = blocking(app, move |store| {
         // Read as the step's widget would read it, before it is kept for good.
         let fits = |kind: &str| reader(kind).is_some_and(|reads| reads(&reply));
@@ -802,7 +805,7 @@ pub(super) async fn take_answer(
     .await?;
     match answered {
         Answered::Accepted => {
-            app.waiting.wake(at);
+            app.waiting.settle(at, told);
             app.answered.notify_waiters();
             Ok(Json(json!({ "accepted": true, "by": name })).into_response())
         }

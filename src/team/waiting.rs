@@ -30,11 +30,16 @@ pub(super) struct Waiting {
     per_agent: usize,
 }
 
-/// The polls on one step: what wakes them, and how many there are.
+/// The polls on one step: what wakes them, what they are told, and how many there are.
 struct Polls {
     woken: Arc<Notify>,
+    told: Told,
     count: usize,
 }
+
+/// What a step's polls are told as they are woken, when the one who woke them knew it (this
+/// server took the answer): they return it without reading it back.
+type Told = Arc<Mutex<Option<serde_json::Value>>>;
 
 /// One poll's place in [`Waiting`]; it leaves when dropped.
 pub(super) struct Poll<'a> {
@@ -43,6 +48,7 @@ pub(super) struct Poll<'a> {
     agent: String,
     /// Notified when the step may have settled.
     pub(super) woken: Arc<Notify>,
+    told: Told,
 }
 
 /// A poll refused because its agent holds as many as it may: it has this many.
@@ -72,6 +78,7 @@ impl Waiting {
         let mut steps = self.lock();
         let polls = steps.entry(at).or_insert_with(|| Polls {
             woken: Arc::default(),
+            told: Told::default(),
             count: 0,
         });
         polls.count += 1;
@@ -80,6 +87,7 @@ impl Waiting {
             at,
             agent: agent.to_owned(),
             woken: polls.woken.clone(),
+            told: polls.told.clone(),
         })
     }
 
@@ -90,12 +98,27 @@ impl Waiting {
         }
     }
 
+    /// `at` has settled as `state` says (what its poll returns): its polls return it.
+    pub(super) fn settle(&self, at: Posted, state: serde_json::Value) {
+        if let Some(polls) = self.lock().get(&at) {
+            *lock(&polls.told) = Some(state);
+            polls.woken.notify_waiters();
+        }
+    }
+
     fn steps(&self) -> Vec<Posted> {
         self.lock().keys().copied().collect()
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<Posted, Polls>> {
         lock(&self.steps)
+    }
+}
+
+impl Poll<'_> {
+    /// What the poll was told as it was woken, if anything.
+    pub(super) fn told(&self) -> Option<serde_json::Value> {
+        lock(&self.told).clone()
     }
 }
 

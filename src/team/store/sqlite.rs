@@ -5,6 +5,7 @@
 //! commit. Writes are committed in groups (see [`Writer`]). Several servers on one file are safe
 //! (WAL and a busy timeout), though PostgreSQL is the store for more than one machine.
 
+use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,13 +22,16 @@ const LAYOUT: i64 = 3;
 
 /// The store in an SQLite file.
 pub struct Sqlite {
+    /// Declared (and so closed) before the writer: the last connection to close checkpoints
+    /// the WAL into the file and removes it, which a read-only one cannot do. A server stopped
+    /// leaves one whole file, to copy as it is.
+    readers: Readers,
     writer: Mutex<Writer>,
     /// Signalled when a group of writes is committed (or failed).
     committed: Condvar,
     /// Writers waiting for the writing connection: while there are some, a write leaves its
     /// group open for them to join.
     queued: AtomicUsize,
-    readers: Readers,
 }
 
 /// The writing connection, and the group of writes open on it.
@@ -44,8 +48,8 @@ struct Writer {
     next: u64,
     /// Every group up to this one has been committed or has failed.
     settled: u64,
-    /// The groups whose commit failed lately, and why.
-    failed: std::collections::VecDeque<(u64, String)>,
+    /// The groups that failed, why, and how many of their writers are still to be told.
+    failed: HashMap<u64, (String, usize)>,
 }
 
 /// The most writes in one group: a burst longer than this is committed in several.
@@ -286,7 +290,7 @@ impl Sqlite {
                 open: None,
                 next: 1,
                 settled: 0,
-                failed: Default::default(),
+                failed: HashMap::new(),
             }),
             committed: Condvar::new(),
             queued: AtomicUsize::new(0),
@@ -331,30 +335,46 @@ impl Sqlite {
         self.queued.fetch_add(1, Ordering::SeqCst);
         let mut writer = self.writer();
         self.queued.fetch_sub(1, Ordering::SeqCst);
-        let group = match writer.open {
-            Some((group, _)) => group,
-            None => {
-                writer
-                    .db
-                    .execute_batch("BEGIN IMMEDIATE")
-                    .map_err(db_error)?;
-                let group = writer.next;
-                writer.next += 1;
-                writer.open = Some((group, 0));
-                group
+        if writer.open.is_none() {
+            writer
+                .db
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(db_error)?;
+            let group = writer.next;
+            writer.next += 1;
+            writer.open = Some((group, 0));
+        }
+        let Some((group, writes)) = writer.open.as_mut() else {
+            unreachable!("a group was opened above")
+        };
+        let group = *group;
+        *writes += 1;
+        // A savepoint, so that a write that fails (or panics) takes back only its own work.
+        let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let savepoint = writer.db.savepoint()?;
+            let value = work(&savepoint)?;
+            savepoint.commit().map(|()| value)
+        }));
+        let value = match done {
+            Ok(value) => value,
+            // Its savepoint was taken back as it unwound; the others' work is committed, so
+            // that no group is left open holding the file's write lock.
+            Err(panic) => {
+                if let Some((_, writes)) = writer.open.as_mut() {
+                    *writes -= 1;
+                }
+                self.commit(&mut writer);
+                drop(writer);
+                std::panic::resume_unwind(panic);
             }
         };
-        // A savepoint, so that a write that fails (or panics) takes back only its own work.
-        let value = match writer.db.savepoint() {
-            Ok(savepoint) => match work(&savepoint) {
-                Ok(value) => savepoint.commit().map(|()| value),
-                // Dropped, the savepoint takes back what the write did.
-                Err(e) => Err(e),
-            },
-            Err(e) => Err(e),
-        };
-        if let Some((_, writes)) = &mut writer.open {
-            *writes += 1;
+        if let Err(e) = &value
+            && writer.db.is_autocommit()
+        {
+            // Some failures (a full disk, an I/O error) take back the whole transaction, not
+            // only the savepoint: the group has failed, all of it, and is settled so at once
+            // (a write joining it would run outside any transaction).
+            self.settle(&mut writer, Some(db_error(e)));
         }
         let full = writer
             .open
@@ -372,24 +392,37 @@ impl Sqlite {
                 self.commit(&mut writer);
             }
         }
-        let failed = writer.failed.iter().find(|(failed, _)| *failed == group);
-        if let Some((_, why)) = failed {
-            return Err(why.clone());
+        if let Some((why, untold)) = writer.failed.get_mut(&group) {
+            let why = why.clone();
+            *untold -= 1;
+            if *untold == 0 {
+                writer.failed.remove(&group);
+            }
+            return Err(why);
         }
         value.map_err(db_error)
     }
 
     /// Commits the open group (rolled back if its commit fails), and tells its writers.
     fn commit(&self, writer: &mut Writer) {
-        let Some((group, _)) = writer.open.take() else {
+        if writer.open.is_none() {
+            return;
+        }
+        let failed = writer.db.execute_batch("COMMIT").err().map(|e| {
+            let _ = writer.db.execute_batch("ROLLBACK");
+            db_error(e)
+        });
+        self.settle(writer, failed);
+    }
+
+    /// Ends the open group, as committed or as failed for the reason given, and tells its
+    /// writers.
+    fn settle(&self, writer: &mut Writer, failed: Option<String>) {
+        let Some((group, writes)) = writer.open.take() else {
             return;
         };
-        if let Err(e) = writer.db.execute_batch("COMMIT") {
-            let _ = writer.db.execute_batch("ROLLBACK");
-            writer.failed.push_back((group, db_error(e)));
-            if writer.failed.len() > MOST_IN_A_GROUP {
-                writer.failed.pop_front();
-            }
+        if let Some(why) = failed {
+            writer.failed.insert(group, (why, writes));
         }
         writer.settled = group;
         self.committed.notify_all();
@@ -426,7 +459,7 @@ impl Cached for Connection {
 /// The most statements a connection keeps prepared (the store's own are a few dozen).
 const MOST_PREPARED: usize = 64;
 
-fn db_error(error: rusqlite::Error) -> String {
+fn db_error(error: impl std::fmt::Display) -> String {
     format!("the team inbox's database: {error}")
 }
 
@@ -1189,6 +1222,78 @@ mod tests {
         // Writers that came together shared commits (each group is one flush to disk).
         assert!(groups < (threads * each) as u64, "{groups} groups");
         assert!(store.writer().open.is_none(), "a group was left open");
+    }
+
+    #[test]
+    fn a_write_that_fails_or_panics_leaves_no_group_open_and_the_next_starts_anew() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        let store = Sqlite::open(&path, Access::Create).unwrap();
+        let wrote =
+            |actor: &str| store.write(|db| audit(db, "test", actor, None, None, &json!({})));
+        wrote("first").unwrap();
+        // A full disk, as SQLite sees it: the write fails (and may take back the whole
+        // transaction, not only its savepoint).
+        let pages: i64 = (store.writer().db)
+            .query_row("PRAGMA page_count", [], |row| row.get(0))
+            .unwrap();
+        (store.writer().db)
+            .pragma_update(None, "max_page_count", pages + 1)
+            .unwrap();
+        let big = "x".repeat(1 << 20);
+        let full = store.write(|db| audit(db, "test", &big, None, None, &json!({})));
+        assert!(full.is_err());
+        (store.writer().db)
+            .pragma_update(None, "max_page_count", 1 << 30)
+            .unwrap();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            store.write(|db| -> rusqlite::Result<()> {
+                audit(db, "test", "panicked", None, None, &json!({}))?;
+                panic!("a write's own bug")
+            })
+        }));
+        assert!(panicked.is_err());
+        assert!(store.writer().open.is_none(), "a group was left open");
+        wrote("after").unwrap();
+        let other = Connection::open(&path).unwrap();
+        let kept: Vec<String> = other
+            .prepare("SELECT actor FROM audit WHERE event = 'test' ORDER BY id")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(kept, ["first", "after"]);
+    }
+
+    #[test]
+    fn a_store_let_go_leaves_one_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("team.sqlite3");
+        let store = Sqlite::open(&path, Access::Create).unwrap();
+        store
+            .write(|db| audit(db, "test", "kept", None, None, &json!({})))
+            .unwrap();
+        assert!(
+            store.tokens().unwrap().is_empty(),
+            "read on a reading connection"
+        );
+        drop(store);
+        assert!(
+            !dir.path().join("team.sqlite3-wal").exists(),
+            "the WAL was left beside the file"
+        );
+        let copy = dir.path().join("copy.sqlite3");
+        std::fs::copy(&path, &copy).unwrap();
+        let count: i64 = Connection::open(&copy)
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM audit WHERE actor = 'kept'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(count, 1, "a copy of the file alone lacks what was written");
     }
 
     #[test]
