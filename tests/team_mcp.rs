@@ -418,9 +418,20 @@ fn a_token_revoked_while_its_call_waits_ends_the_call() {
 /// The stateless revision, whose clients may take a call's result as a task.
 const STATELESS: &str = "2026-07-28";
 
-/// A request of the stateless revision, as `token`'s, declaring the tasks extension when
-/// `tasks`: the JSON-RPC response, whether it came as JSON or on an event stream.
-fn stateless(team: &Team, token: &str, id: u64, method: &str, params: Json, tasks: bool) -> Json {
+/// The endpoint's URL where calls may run as tasks.
+const AS_TASKS: &str = "?tasks=yes";
+
+/// A request of the stateless revision to the endpoint with `query`, as `token`'s, declaring
+/// the tasks extension when `tasks`: the JSON-RPC response, whether it came as JSON or on an
+/// event stream.
+fn stateless(
+    team: &Team,
+    query: &str,
+    token: &str,
+    (id, method): (u64, &str),
+    params: Json,
+    tasks: bool,
+) -> Json {
     let mut capabilities = json!({});
     if tasks {
         capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
@@ -433,7 +444,7 @@ fn stateless(team: &Team, token: &str, id: u64, method: &str, params: Json, task
     });
     // The revision names the method, and what it acts on, in headers too.
     let named = (params.get("name").or(params.get("taskId"))).and_then(Json::as_str);
-    let mut request = ureq::post(&format!("{}/mcp", team.url))
+    let mut request = ureq::post(&format!("{}/mcp{query}", team.url))
         .set("content-type", "application/json")
         .set("accept", ACCEPT)
         .set("mcp-protocol-version", STATELESS)
@@ -458,7 +469,8 @@ fn stateless(team: &Team, token: &str, id: u64, method: &str, params: Json, task
 fn task_until(team: &Team, token: &str, id: &str, until: impl Fn(&Json) -> bool) -> Json {
     let started = std::time::Instant::now();
     loop {
-        let got = stateless(team, token, 90, "tasks/get", json!({"taskId": id}), true);
+        let get = (90, "tasks/get");
+        let got = stateless(team, AS_TASKS, token, get, json!({"taskId": id}), true);
         if until(&got["result"]) {
             return got["result"].clone();
         }
@@ -472,7 +484,14 @@ fn a_client_that_takes_tasks_gets_one_at_once_polls_it_to_the_persons_answer_and
     let team = Team::new();
     let call = |id, question| {
         let params = tools_call(id, question)["params"].clone();
-        stateless(&team, &team.agent, id, "tools/call", params, true)
+        stateless(
+            &team,
+            AS_TASKS,
+            &team.agent,
+            (id, "tools/call"),
+            params,
+            true,
+        )
     };
 
     // Answered at once with a task, not the result: the person has not seen it yet.
@@ -494,7 +513,14 @@ fn a_client_that_takes_tasks_gets_one_at_once_polls_it_to_the_persons_answer_and
     // Another agent cannot see it, nor cancel it: to it, there is no such task.
     let other = team.token(&["--agent", "other"]);
     for method in ["tasks/get", "tasks/cancel"] {
-        let refused = stateless(&team, &other, 3, method, json!({"taskId": id}), true);
+        let refused = stateless(
+            &team,
+            AS_TASKS,
+            &other,
+            (3, method),
+            json!({"taskId": id}),
+            true,
+        );
         assert_eq!(refused["error"]["code"], -32602, "{method}: {refused}");
     }
     assert_eq!(team.open(&team.ann).len(), 1, "another agent withdrew it");
@@ -515,11 +541,12 @@ fn a_client_that_takes_tasks_gets_one_at_once_polls_it_to_the_persons_answer_and
     let created = call(4, "Rotate the keys?");
     let id = created["result"]["taskId"].as_str().unwrap().to_owned();
     team.next_question(&team.ann, 0);
+    let cancel = (5, "tasks/cancel");
     let cancelled = stateless(
         &team,
+        AS_TASKS,
         &team.agent,
-        5,
-        "tasks/cancel",
+        cancel,
         json!({"taskId": id}),
         true,
     );
@@ -531,18 +558,23 @@ fn a_client_that_takes_tasks_gets_one_at_once_polls_it_to_the_persons_answer_and
         "the cancelled task's question stayed"
     );
 
-    // A client that does not take tasks is answered as before, when the person has answered.
-    let params = tools_call(6, "Merge?")["params"].clone();
-    let waiting = std::thread::scope(|scope| {
-        let asking = scope.spawn(|| stateless(&team, &team.agent, 6, "tools/call", params, false));
-        let question = team.next_question(&team.ann, 0);
-        team.answer(&team.ann, &question, json!({"answered": false}));
-        asking.join().unwrap()
-    });
-    assert_eq!(
-        waiting["result"]["structuredContent"]["answer"], false,
-        "{waiting}"
-    );
+    // A client that does not take tasks, and one that does on a URL that does not allow
+    // them (as Claude Code, which would move the call to the background and tell its model to
+    // carry on without the answer), are answered as before, once the person has answered.
+    for (query, declares) in [(AS_TASKS, false), ("", true)] {
+        let params = tools_call(6, "Merge?")["params"].clone();
+        let call = (6, "tools/call");
+        let waiting = std::thread::scope(|scope| {
+            let asking =
+                scope.spawn(|| stateless(&team, query, &team.agent, call, params, declares));
+            let question = team.next_question(&team.ann, 0);
+            team.answer(&team.ann, &question, json!({"answered": false}));
+            asking.join().unwrap()
+        });
+        let result = &waiting["result"];
+        assert_eq!(result["structuredContent"]["answer"], false, "{waiting}");
+        assert_ne!(result["resultType"], "task", "{waiting}");
+    }
 }
 
 #[test]

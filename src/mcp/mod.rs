@@ -186,6 +186,13 @@ pub trait TeamRoute: Send + Sync {
     fn caller(&self, _extensions: &rmcp::model::Extensions) -> Option<String> {
         None
     }
+
+    /// Whether the request with these `extensions` may be given a task, for a client that
+    /// takes them (the endpoint's URL says so).
+    #[cfg(feature = "team-server")]
+    fn takes_tasks(&self, _extensions: &rmcp::model::Extensions) -> bool {
+        false
+    }
 }
 
 /// The tools of the plugin's `tools/list` named in `wanted`, and `interview` always first.
@@ -379,6 +386,7 @@ impl Server {
         };
         #[cfg(feature = "team-server")]
         if let Some(tasks) = &self.tasks
+            && team.takes_tasks(&context.extensions)
             && context
                 .client_capabilities()
                 .is_some_and(|c| c.supports_tasks())

@@ -19,8 +19,8 @@
 //! - **Long waits**: progress notifications while the person has not answered (for calls that
 //!   carry a progress token); a stream dropped in the session-based protocol is resumed with
 //!   `Last-Event-ID`; the stateless protocol (2026-07-28) is served where the client
-//!   negotiates it, the session-based one otherwise; a client that takes MCP's tasks is given a
-//!   task at once, and polls it.
+//!   negotiates it, the session-based one otherwise; where the URL allows it (`tasks=yes`), a
+//!   client that takes MCP's tasks is given a task at once, and polls it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -216,7 +216,11 @@ async fn gate(
     // Whom the calls are for is read here; whether anyone answers for that name is the call's
     // to find out, and to tell the model (`unknown-addressee`): a session whose addressee left
     // can still be cancelled and closed.
-    let (mut addressed, project) = match query::read(request.uri().query().unwrap_or("")) {
+    let query::Read {
+        mut addressed,
+        project,
+        tasks,
+    } = match query::read(request.uri().query().unwrap_or("")) {
         Ok(read) => read,
         Err(why) => return Refusal(StatusCode::BAD_REQUEST, why).into_response(),
     };
@@ -240,6 +244,9 @@ async fn gate(
     request.extensions_mut().insert(addressed);
     if let Some(project) = project {
         request.extensions_mut().insert(project);
+    }
+    if let Some(tasks) = tasks {
+        request.extensions_mut().insert(tasks);
     }
     request
         .extensions_mut()

@@ -80,6 +80,12 @@ impl crate::mcp::TeamRoute for ServerRoute {
         Ok(Box::new(RemoteUi::new(Box::new(relay), asker, stop)))
     }
 
+    /// Where the endpoint's URL says so (`tasks=yes`).
+    fn takes_tasks(&self, extensions: &rmcp::model::Extensions) -> bool {
+        let parts = extensions.get::<axum::http::request::Parts>();
+        parts.is_some_and(|parts| parts.extensions.get::<super::query::AsTasks>().is_some())
+    }
+
     /// The agent whose token the request came with.
     fn caller(&self, extensions: &rmcp::model::Extensions) -> Option<String> {
         let parts = extensions.get::<axum::http::request::Parts>()?;

@@ -128,7 +128,8 @@ async function connect(bearer, name) {
     capabilities: clientCapabilities,
     versionNegotiation: { mode: { pin: PROTOCOL } },
   });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+  // The URL allows calls to run as tasks (they do not by default: see docs/team-inbox.md).
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp?tasks=yes`), {
     requestInit: { headers: { authorization: `Bearer ${bearer}` } },
     ...(wire ? { fetch: loggedFetch } : {}),
   });
@@ -138,7 +139,7 @@ async function connect(bearer, name) {
   // client info and capabilities in `_meta`): the library adds the tasks extension to the
   // capabilities of each tools/call and tasks/* it sends.
   const session = createTaskSessionFromClient(client, {
-    endpointId: `${url}/mcp`,
+    endpointId: `${url}/mcp?tasks=yes`,
     rawDispatch: rawDispatcher(transport),
     v2RequestFraming: { protocolVersion: PROTOCOL, clientInfo, clientCapabilities },
   });
