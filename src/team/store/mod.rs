@@ -9,6 +9,7 @@
 //! matters is kept in a server's memory.
 
 mod pgenv;
+mod pool;
 pub mod postgres;
 pub mod sqlite;
 #[cfg(test)]

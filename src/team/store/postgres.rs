@@ -7,13 +7,13 @@
 //! unique index), so two servers creating it at once make one.
 
 use std::collections::HashMap;
-use std::sync::{Condvar, Mutex, MutexGuard};
 
 use ::postgres::types::ToSql;
 use ::postgres::{Client, GenericClient, NoTls, Row, Statement, Transaction};
 use serde_json::{Value as Json, json};
 
 use super::pgenv;
+use super::pool::Pool;
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
@@ -32,16 +32,7 @@ const CONNECTIONS: usize = 24;
 /// The store in a PostgreSQL database.
 pub struct Postgres {
     config: ::postgres::Config,
-    pool: Mutex<Pool>,
-    /// Signalled when a connection is put back or closed.
-    returned: Condvar,
-}
-
-/// The connections not in use, and how many are open in all.
-#[derive(Default)]
-struct Pool {
-    idle: Vec<Conn>,
-    open: usize,
+    pool: Pool<Conn>,
 }
 
 /// A pooled connection, and the statements prepared on it by their text: each statement is
@@ -128,8 +119,7 @@ impl Postgres {
     pub fn open(url: &str, access: Access) -> Result<Postgres, String> {
         let store = Postgres {
             config: pgenv::config(url, &|name| std::env::var(name).ok())?,
-            pool: Mutex::new(Pool::default()),
-            returned: Condvar::new(),
+            pool: Pool::new(CONNECTIONS),
         };
         let mut client = store.take()?;
         let mut tx = client.client.transaction().map_err(db_error)?;
@@ -212,33 +202,15 @@ impl Postgres {
         })
     }
 
-    fn pool(&self) -> MutexGuard<'_, Pool> {
-        self.pool.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// A connection: an idle one, a new one while fewer than [`CONNECTIONS`] are open, else
     /// the next one put back.
     fn take(&self) -> Result<Conn, String> {
-        let mut pool = self.pool();
-        loop {
-            if let Some(conn) = pool.idle.pop() {
-                return Ok(conn);
-            }
-            if pool.open < CONNECTIONS {
-                pool.open += 1;
-                drop(pool);
-                let client = self.connect();
-                if client.is_err() {
-                    self.pool().open -= 1;
-                    self.returned.notify_one();
-                }
-                return client.map(|client| Conn {
-                    client,
-                    prepared: HashMap::new(),
-                });
-            }
-            pool = self.returned.wait(pool).unwrap_or_else(|e| e.into_inner());
-        }
+        self.pool.take(|| {
+            self.connect().map(|client| Conn {
+                client,
+                prepared: HashMap::new(),
+            })
+        })
     }
 
     /// Gives `conn` back to the pool; a closed one (the database restarted) is let go. After a
@@ -248,13 +220,11 @@ impl Postgres {
         if failed {
             conn.prepared.clear();
         }
-        let mut pool = self.pool();
         if conn.client.is_closed() {
-            pool.open -= 1;
+            self.pool.let_go();
         } else {
-            pool.idle.push(conn);
+            self.pool.put_back(conn);
         }
-        self.returned.notify_one();
     }
 
     /// Runs `work` in a transaction on a pooled connection, committed when it succeeds.

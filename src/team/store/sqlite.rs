@@ -15,6 +15,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::{Value as Json, json};
 
+use super::pool::Pool;
 use super::*;
 
 /// The layout this version writes; a newer one is refused, not guessed at.
@@ -63,8 +64,7 @@ const READERS: usize = 4;
 /// Connections that only read, opened as needed, up to [`READERS`].
 struct Readers {
     path: PathBuf,
-    idle: Mutex<(Vec<Connection>, usize)>,
-    returned: Condvar,
+    pool: Pool<Connection>,
 }
 
 /// A reading connection, put back when dropped.
@@ -85,9 +85,7 @@ impl std::ops::Deref for Reading<'_> {
 impl Drop for Reading<'_> {
     fn drop(&mut self) {
         if let Some(db) = self.db.take() {
-            let mut idle = self.readers.idle.lock().unwrap_or_else(|e| e.into_inner());
-            idle.0.push(db);
-            self.readers.returned.notify_one();
+            self.readers.pool.put_back(db);
         }
     }
 }
@@ -96,49 +94,26 @@ impl Readers {
     fn new(path: &Path) -> Readers {
         Readers {
             path: path.to_owned(),
-            idle: Mutex::new((Vec::new(), 0)),
-            returned: Condvar::new(),
+            pool: Pool::new(READERS),
         }
     }
 
     /// A reading connection: an idle one, a new one while fewer than [`READERS`] are open, or
     /// the first put back.
     fn take(&self) -> Result<Reading<'_>, String> {
-        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if let Some(db) = idle.0.pop() {
-                return Ok(Reading {
-                    readers: self,
-                    db: Some(db),
-                });
-            }
-            if idle.1 < READERS {
-                idle.1 += 1;
-                drop(idle);
-                let opened = Connection::open_with_flags(
-                    &self.path,
-                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-                )
+        let db = self.pool.take(|| {
+            Connection::open_with_flags(&self.path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
                 .and_then(|db| db.busy_timeout(Duration::from_secs(10)).map(|()| db))
-                .inspect(|db| db.set_prepared_statement_cache_capacity(MOST_PREPARED));
-                return match opened {
-                    Ok(db) => Ok(Reading {
-                        readers: self,
-                        db: Some(db),
-                    }),
-                    Err(e) => {
-                        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-                        idle.1 -= 1;
-                        self.returned.notify_one();
-                        Err(format!(
-                            "cannot read the team inbox's database {}: {e}",
-                            self.path.display()
-                        ))
-                    }
-                };
-            }
-            idle = (self.returned.wait(idle)).unwrap_or_else(|e| e.into_inner());
-        }
+                .inspect(|db| db.set_prepared_statement_cache_capacity(MOST_PREPARED))
+                .map_err(|e| {
+                    let path = self.path.display();
+                    format!("cannot read the team inbox's database {path}: {e}")
+                })
+        })?;
+        Ok(Reading {
+            readers: self,
+            db: Some(db),
+        })
     }
 }
 
