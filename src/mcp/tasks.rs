@@ -179,7 +179,6 @@ impl Tasks {
                 },
             }
         };
-        entry.task.status = payload.status();
         entry.task.last_updated_at = current_timestamp();
         entry.task.status_message = None;
         // From its creation, as the extension counts it: until it has been kept for long enough.
