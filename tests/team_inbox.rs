@@ -272,6 +272,59 @@ fn ctrl_c_of_the_asker_withdraws_its_question_at_once_and_a_retry_is_asked_afres
     assert_eq!((code, common::values(&result)), (0, vec![json!(4)]));
 }
 
+/// A proxy to the server at `url`, through which every request passes except one taking a
+/// question off the list (`POST …/finish`), which is held and never reaches the server: a
+/// server slow to tidy its list.
+fn proxy_holding_finishes(url: &str) -> String {
+    use std::io::Read;
+    use std::net::{TcpListener, TcpStream};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://{}", listener.local_addr().unwrap());
+    let server = url.trim_start_matches("http://").to_owned();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let upstream = TcpStream::connect(&server).unwrap();
+            let (mut from_client, mut to_server) =
+                (client.try_clone().unwrap(), upstream.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let mut buffer = vec![0; 1 << 16];
+                while let Ok(read @ 1..) = from_client.read(&mut buffer) {
+                    // Held: the connection stays open, and this request unsent.
+                    if buffer[..read].windows(8).any(|w| w == b"/finish ") {
+                        return;
+                    }
+                    if to_server.write_all(&buffer[..read]).is_err() {
+                        return;
+                    }
+                }
+            });
+            let (mut from_server, mut to_client) = (upstream, client);
+            std::thread::spawn(move || std::io::copy(&mut from_server, &mut to_client));
+        }
+    });
+    proxy
+}
+
+#[test]
+fn the_asker_writes_its_result_before_it_takes_its_question_off_the_list() {
+    let mut team = Team::new();
+    team.url = proxy_holding_finishes(&team.url);
+    let mut asker = team.ask(REPLICAS, &[]);
+    let question = team.next_question(&team.bob, 0);
+    let (status, body) = team.answer(&team.bob, &question, json!({"entered": "4"}));
+    assert_eq!(status, 200, "{body}");
+    // The agent has its answer while the asker still waits on the server to close the
+    // question (for up to ten seconds, held as it is here).
+    let lines = common::lines_of(asker.stdout.take().unwrap());
+    let line = (lines.recv_timeout(Duration::from_secs(5)))
+        .expect("the result is written before the question is closed");
+    let result: Json = serde_json::from_str(&line).unwrap();
+    assert_eq!(common::values(&result), vec![json!(4)], "{result}");
+    assert!(asker.try_wait().unwrap().is_none(), "still closing the question");
+    asker.kill().unwrap();
+    asker.wait().unwrap();
+}
+
 #[test]
 fn what_was_answered_to_a_run_an_hour_or_a_month_ago_is_never_played_back() {
     for hours in [1, 30 * 24] {

@@ -423,10 +423,12 @@ impl Server {
     ) -> Json {
         let plugin = self.plugin.clone();
         let call = tokio::task::spawn_blocking(move || {
-            plugin
-                .session(ui)
-                .and_then(|mut session| session.call(&name, &arguments))
-                .map(|result| result.json)
+            let mut session = plugin.session(ui)?;
+            let result = session.call(&name, &arguments).map(|result| result.json);
+            // The session's UI may still have work that the agent need not wait for (a team
+            // inbox's question taken off its list): it is dropped beside the reply, not before.
+            tokio::task::spawn_blocking(move || drop(session));
+            result
         });
         tokio::pin!(call);
         let joined = tokio::select! {

@@ -155,8 +155,9 @@ impl crate::mcp::TeamRoute for Team {
         _: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
     ) -> Result<Box<dyn Ui + Send>, String> {
-        let ui = self.ui_for("mcp", call, client, None);
-        Ok(Box::new(RemoteUi { stop, ..ui }))
+        let mut ui = self.ui_for("mcp", call, client, None);
+        ui.stop = stop;
+        Ok(Box::new(ui))
     }
 }
 
@@ -197,6 +198,10 @@ pub struct RemoteUi {
     /// The question's deadline passed unanswered: it stays on the server, expired, so that the
     /// same request asked again waits again where it stopped.
     timed_out: bool,
+    /// A question the plugin is done with and its closing status (`finished`, `withdrawn`),
+    /// told to the inbox once the result is out: when this UI is dropped, or before its next
+    /// question is put up. The agent does not wait for the list to be tidied.
+    closing: Option<(i64, &'static str)>,
 }
 
 /// Why saying something to the inbox gave up.
@@ -220,7 +225,25 @@ impl RemoteUi {
             stop,
             stopped: None,
             timed_out: false,
+            closing: None,
         }
+    }
+
+    /// Takes the question the plugin is done with off the team's list (see `closing`).
+    fn close(&mut self) {
+        let Some((question, status)) = self.closing.take() else {
+            return;
+        };
+        // Only to take it off the list: a server that stays down is not waited for long, the
+        // result is the agent's already (and a silent run's question is withdrawn by the
+        // servers all the same). A person who pressed Ctrl-C is not kept waiting on a server
+        // that is down.
+        let patience = match status {
+            "withdrawn" => WITHDRAW_PATIENCE,
+            _ => FINISH_PATIENCE,
+        };
+        let give_up = Instant::now() + patience;
+        let _ = self.say(&Said::Finish { question, status }, Some(give_up), None);
     }
 
     /// Says `said` until the inbox answers: one that is down, restarting or failing is tried
@@ -273,6 +296,7 @@ impl RemoteUi {
     /// Puts up `view` as the next step and waits for its reply; `None` when nobody answered
     /// before the question's deadline (and its escalation's).
     fn ask(&mut self, kind: &str, view: &Json) -> Result<Option<Json>, Failed> {
+        self.close();
         let addressed = &self.asker.addressed;
         let deadline = (addressed.deadline.as_ref())
             .map(|d| json!({ "after_ms": d.after_ms, "escalate_to": d.escalate_to }));
@@ -466,9 +490,10 @@ impl Ui for RemoteUi {
         self.answer("review", &mut view, wire::review_reply, leave)
     }
 
-    /// The plugin is done: the question leaves the team's list. One this run stopped waiting
-    /// for (Ctrl-C, a signal, a cancelled MCP call) is withdrawn, so that nobody answers it
-    /// for nothing, and a retry of the request within the window is shown what was answered.
+    /// The plugin is done: the question leaves the team's list once the result is out (see
+    /// `closing`). One this run stopped waiting for (Ctrl-C, a signal, a cancelled MCP call)
+    /// is withdrawn, so that nobody answers it for nothing, and a retry of the request within
+    /// the window is shown what was answered.
     fn finished(&mut self) {
         let status = match self.stopped {
             None if !self.timed_out => "finished",
@@ -476,21 +501,16 @@ impl Ui for RemoteUi {
             // Expired, or the server refused this run: nothing to close.
             _ => return,
         };
-        if let Some(question) = self.question.take() {
-            // Only to take it off the list: a server that stays down is not waited for long,
-            // the result is the agent's already (and a silent run's question is withdrawn by
-            // the servers all the same).
-            // A person who pressed Ctrl-C is not kept waiting on a server that is down.
-            let patience = match status {
-                "withdrawn" => WITHDRAW_PATIENCE,
-                _ => FINISH_PATIENCE,
-            };
-            let give_up = Instant::now() + patience;
-            let _ = self.say(&Said::Finish { question, status }, Some(give_up), None);
-        }
+        self.closing = self.question.take().map(|question| (question, status));
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
         self.stopped
+    }
+}
+
+impl Drop for RemoteUi {
+    fn drop(&mut self) {
+        self.close();
     }
 }
