@@ -13,6 +13,7 @@ The database must be empty (a new one): the test counts everything in its audit 
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -35,6 +36,31 @@ parser.add_argument("--limit", type=float, default=90, help="seconds the run may
 options = parser.parse_args()
 INTERVIEW = os.path.abspath(options.interview)
 PROMPT = re.compile(r"^Replicas for job (\d+)\?$")
+
+
+# Every asker's result is read by a process of its own, which notes when its first bytes arrive
+# (the moment an agent reading it has its answer): in this process, which also waits on 500
+# exits, the noting would wait its turn for the interpreter's lock. Its input: the read ends it inherits, and whose
+# they are.
+WATCHER = r"""
+import json, os, selectors, sys, time
+jobs = {int(fd): job for fd, job in json.load(sys.stdin).items()}
+watched = selectors.DefaultSelector()
+for fd, job in jobs.items():
+    watched.register(fd, selectors.EVENT_READ, job)
+first, outputs = {}, {job: b"" for job in jobs.values()}
+while watched.get_map():
+    for key, _ in watched.select():
+        chunk = os.read(key.fd, 65536)
+        if chunk:
+            first.setdefault(key.data, time.monotonic())
+            outputs[key.data] += chunk
+        else:
+            watched.unregister(key.fd)
+            os.close(key.fd)
+json.dump({"first": first, "outputs": {job: out.decode(errors="replace")
+                                        for job, out in outputs.items()}}, sys.stdout)
+"""
 
 
 def token(*who):
@@ -72,87 +98,108 @@ def percentile(values, p):
     return values[min(len(values) - 1, int(len(values) * p))] if values else float("nan")
 
 
+def answerer(person, urls, go, done, taken, reports):
+    """One person answering from both lists until `done`, in a process of their own (as each
+    person is in a browser of their own), so that the moment each answer's 200 arrives is noted
+    then, not when the other answerers let go of an interpreter's lock. Each answer's outcome
+    goes to `reports` (its status, the step, the job, when the 200 came, how long it took), and
+    then a last `None`."""
+    go.wait()
+    while not done.is_set():
+        for url in random.sample(urls, 2):
+            try:
+                status, listed = call(f"{url}/api/questions", person)
+            except OSError:
+                continue  # that server is down: the other one
+            if status != 200:
+                continue
+            questions = listed["questions"]
+            random.shuffle(questions)
+            for q in questions[:10]:
+                job = int(PROMPT.match(q["frame"]["prompt"]).group(1))
+                path = f"{url}/api/questions/{q['question']}/steps/{q['seq']}/reply"
+                began = time.monotonic()
+                try:
+                    status, _ = call(path, person, "POST", {"entered": str(job)})
+                except OSError:
+                    reports.put((None, q["question"], q["seq"], job, None, None))
+                    continue
+                at = time.monotonic()
+                if status == 200:
+                    with taken.get_lock():
+                        taken.value += 1
+                reports.put((status, q["question"], q["seq"], job, at, (at - began) * 1000))
+            break
+        time.sleep(0.05)
+    reports.put(None)
+
+
 def main():
     started = time.monotonic()
     agent = token("--agent", "ci")
     people = [token("--person", f"p{n}") for n in range(options.answerers)]
     servers = [list(serve("127.0.0.1:0")), list(serve("127.0.0.1:0"))]
     urls = [url for _, url in servers]
-    lock = threading.Lock()
-    accepted, conflicts, answer_ms, failures, other = [], [0], [], [0], {}
-    # When each job's answer was accepted (its 200), and when its asker exited: the delivery.
-    answered_at, exited_at = {}, {}
-    done = threading.Event()
-
-    def answerer(person):
-        while not done.is_set():
-            for url in random.sample(urls, 2):
-                try:
-                    status, listed = call(f"{url}/api/questions", person)
-                except OSError:
-                    continue  # that server is down: the other one
-                if status != 200:
-                    continue
-                questions = listed["questions"]
-                random.shuffle(questions)
-                for q in questions[:10]:
-                    job = int(PROMPT.match(q["frame"]["prompt"]).group(1))
-                    path = f"{url}/api/questions/{q['question']}/steps/{q['seq']}/reply"
-                    began = time.monotonic()
-                    try:
-                        status, _ = call(path, person, "POST", {"entered": str(job)})
-                    except OSError:
-                        with lock:
-                            failures[0] += 1
-                        continue
-                    with lock:
-                        if status == 200:
-                            answered_at[job] = time.monotonic()
-                            accepted.append((q["question"], q["seq"], job))
-                            answer_ms.append((time.monotonic() - began) * 1000)
-                        elif status == 409:
-                            conflicts[0] += 1
-                        else:
-                            other[status] = other.get(status, 0) + 1
-                break
-            time.sleep(0.05)
+    # Each a new interpreter: this one has threads, which a fork would not carry over whole.
+    processes = multiprocessing.get_context("spawn")
+    go, done, taken = processes.Event(), processes.Event(), processes.Value("i")
+    reports = processes.Queue()
+    answerers = [processes.Process(target=answerer, args=(p, urls, go, done, taken, reports),
+                                   daemon=True) for p in people]
+    for process in answerers:
+        process.start()
+    # When each job's answer was accepted (its 200), and when its asker's result came out on its
+    # standard output and its process exited: the delivery.
+    answered_at, resulted_at, exited_at = {}, {}, {}
 
     with tempfile.TemporaryDirectory() as place:
         request = os.path.join(place, "request-{}.json")
-        askers = []
+        askers, results = [], {}  # results: the read end of each asker's standard output
         # Jobs from 1: each answer is in the question's range, so none is refused.
         for job in range(1, options.askers + 1):
             with open(request.format(job), "w") as file:
                 json.dump({"question": f"Replicas for job {job}?", "type": "number", "min": 1,
                            "max": 1_000_000, "integer": True}, file)
-            out = open(os.path.join(place, f"out-{job}.json"), "w")
             err = open(os.path.join(place, f"err-{job}.txt"), "w")
+            read, write = os.pipe()
             askers.append((job, time.monotonic(), subprocess.Popen(
                 [INTERVIEW, "ask", request.format(job), "--inbox", urls[job % 2]],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=place,
+                stdin=subprocess.DEVNULL, stdout=write, stderr=err, cwd=place,
                 env={**os.environ, "INTERVIEW_INBOX_TOKEN": agent}, start_new_session=True)))
-            out.close()
+            os.close(write)
             err.close()
+            results[read] = job
+        watcher = subprocess.Popen([sys.executable, "-c", WATCHER], pass_fds=list(results),
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        watcher.stdin.write(json.dumps(results))
+        watcher.stdin.close()
+        for read in results:
+            os.close(read)
 
         def reap(job, process):
             process.wait()
             exited_at[job] = time.monotonic()
         for job, _, process in askers:
             threading.Thread(target=reap, args=(job, process), daemon=True).start()
+        # Answered once every asker waits, so that the figures are of 500 askers waiting and
+        # not of 500 processes starting on the same two cores.
+        while time.monotonic() - started < options.limit:
+            status, listed = call(f"{urls[1]}/api/questions", people[0])
+            if status == 200 and len(listed["questions"]) >= options.askers:
+                break
+            time.sleep(0.2)
         asked = time.monotonic()
-        threads = [threading.Thread(target=answerer, args=(p,), daemon=True) for p in people]
-        for thread in threads:
-            thread.start()
+        go.set()
 
         # One server killed outright a third of the way through, and started again on its
         # address a second later; its askers retry meanwhile, and the other server goes on.
         killed_at = None
-        while len(accepted) < options.askers // 3 and time.monotonic() - started < options.limit:
+        while taken.value < options.askers // 3 and time.monotonic() - started < options.limit:
             time.sleep(0.05)
         victim, listen = servers[0][0], urls[0].removeprefix("http://")
         victim.send_signal(signal.SIGKILL)
         victim.wait()
-        killed_at = len(accepted)
+        killed_at = taken.value
         time.sleep(1)
         servers[0] = list(serve(listen))
 
@@ -164,12 +211,15 @@ def main():
                     ended[job] = time.monotonic() - began
             time.sleep(0.02)
         latencies, wrong = list(ended.values()), []
-        for job, began, process in askers:
+        for _, _, process in askers:
             if process.poll() is None:
                 process.kill()
                 process.wait()
-            with open(os.path.join(place, f"out-{job}.json")) as file:
-                text = file.read()
+        watched = json.loads(watcher.stdout.read())
+        watcher.wait()
+        resulted_at.update((int(job), at) for job, at in watched["first"].items())
+        for job, _, process in askers:
+            text = watched["outputs"][str(job)]
             try:
                 value = json.loads(text)["answers"][0]["value"]
             except (ValueError, KeyError, IndexError):
@@ -179,8 +229,21 @@ def main():
                     wrong.append((job, process.returncode, text[:200], file.read()[-300:]))
         finished = time.monotonic()
         done.set()
-        for thread in threads:
-            thread.join(timeout=35)
+        accepted, conflicts, answer_ms, failures, other = [], 0, [], 0, {}
+        for _ in answerers:
+            for status, question, seq, job, at, took in iter(lambda: reports.get(timeout=35), None):
+                if status == 200:
+                    answered_at[job] = at
+                    accepted.append((question, seq, job))
+                    answer_ms.append(took)
+                elif status == 409:
+                    conflicts += 1
+                elif status is None:
+                    failures += 1
+                else:
+                    other[status] = other.get(status, 0) + 1
+        for process in answerers:
+            process.join(timeout=5)
     # Stopped as a service manager stops them: each ends cleanly, its PostgreSQL connections
     # closed off its async threads (where closing one panics).
     stopped_with = []
@@ -197,21 +260,24 @@ def main():
 
     elapsed = finished - asked
     # Outside the killed server's restart, whose askers wait to reach it again.
-    delivery = [(exited_at[job] - answered_at[job]) * 1000 for job in answered_at
-                if job in exited_at and job % 2 == 1]
+    def delivered(by):
+        return [(by[job] - answered_at[job]) * 1000 for job in answered_at
+                if job in by and job % 2 == 1]
+    delivery, to_exit = delivered(resulted_at), delivered(exited_at)
     print(f"team inbox load: {options.askers} askers on 2 servers, {options.answerers} answerers, "
           f"one server killed (SIGKILL) after {killed_at} answers and restarted")
-    print(f"  all answered in {elapsed:.1f} s ({options.askers / elapsed:.1f} questions/s); "
-          f"{time.monotonic() - started:.1f} s with set-up")
+    print(f"  all answered in {elapsed:.1f} s ({options.askers / elapsed:.1f} questions/s) once "
+          f"all were asked; {time.monotonic() - started:.1f} s with set-up")
     print(f"  answer POST: p50 {percentile(answer_ms, .5):.0f} ms, p95 "
           f"{percentile(answer_ms, .95):.0f} ms, max {max(answer_ms, default=0):.0f} ms")
-    print(f"  delivery, from the answer's 200 to its asker's exit (the other server's askers): "
-          f"p50 {percentile(delivery, .5):.0f} ms, p95 {percentile(delivery, .95):.0f} ms, "
-          f"p99 {percentile(delivery, .99):.0f} ms")
+    print(f"  delivery, from the answer's 200 to its asker's result (the other server's askers): "
+          f"p50 {percentile(delivery, .5):.1f} ms, p95 {percentile(delivery, .95):.1f} ms, "
+          f"p99 {percentile(delivery, .99):.1f} ms; to its exit: p50 "
+          f"{percentile(to_exit, .5):.1f} ms, p99 {percentile(to_exit, .99):.1f} ms")
     print(f"  asker start to result: p50 {percentile(latencies, .5):.1f} s, p95 "
           f"{percentile(latencies, .95):.1f} s, max {max(latencies, default=0):.1f} s")
-    print(f"  second answers refused (409): {conflicts[0]}; answers the killed server never "
-          f"responded to: {failures[0]}; other statuses: {other or 'none'}")
+    print(f"  second answers refused (409): {conflicts}; answers the killed server never "
+          f"responded to: {failures}; other statuses: {other or 'none'}")
 
     problems = []
     if wrong:
@@ -221,9 +287,9 @@ def main():
     # Every acknowledged answer is kept; one whose response the kill cut off may be kept or not.
     acknowledged = {(q, s) for q, s, _ in accepted}
     unacknowledged = set(answered) - acknowledged
-    if not acknowledged <= set(answered) or len(unacknowledged) > failures[0]:
+    if not acknowledged <= set(answered) or len(unacknowledged) > failures:
         problems.append(f"the audit's answers ({len(answered)}) are not the accepted ones "
-                        f"({len(accepted)}, and {failures[0]} without a response)")
+                        f"({len(accepted)}, and {failures} without a response)")
     if len(answered) != len(set(answered)):
         problems.append("the audit has a step answered twice")
     if len(set(asked_questions)) != options.askers or len(set(finished_questions)) != options.askers:
@@ -240,4 +306,5 @@ def main():
     print("  every question answered exactly once, as the audit says")
 
 
-main()
+if __name__ == "__main__":
+    main()
