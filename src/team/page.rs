@@ -178,13 +178,12 @@ async fn view(
                 .find(|q| q.question == question && q.seq == progress.seq)
             {
                 Some(step) => {
-                    let mut view = step.view;
+                    let mut view: Json_ = serde_json::from_str(step.view.get()).unwrap_or_default();
                     view["seq"] = (2 * step.seq).into();
                     view["kind"] = step.kind.into();
                     // The agent's token name, and the client it runs in as the asker says.
-                    let client = step.from["client"]
-                        .as_str()
-                        .map(interview_text::sanitize::line);
+                    let from: Json_ = serde_json::from_str(step.from.get()).unwrap_or_default();
+                    let client = from["client"].as_str().map(interview_text::sanitize::line);
                     view["asker"] = match client {
                         Some(client) if client != step.agent => {
                             format!("{} ({client})", step.agent)

@@ -18,6 +18,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use interview_host::Plugin;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value as Json_, json};
 
 use super::store::{Answered, Closed, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store};
@@ -744,18 +745,27 @@ struct Listed<'a> {
     seq: i64,
     kind: &'a str,
     agent: &'a str,
-    from: &'a Json_,
+    from: &'a RawValue,
     folder: &'a Option<String>,
     to: &'a Option<String>,
     asked_at: i64,
-    frame: Option<&'a Json_>,
-    request: Option<&'a Json_>,
+    frame: Option<&'a RawValue>,
+    request: Option<&'a RawValue>,
     again_of: Option<i64>,
     resumed: bool,
 }
 
 impl Listed<'_> {
     fn of(q: &super::store::OpenQuestion) -> Listed<'_> {
+        /// The parts of a view that a list shows, as they are written in it.
+        #[derive(Default, serde::Deserialize)]
+        struct Shown<'a> {
+            #[serde(borrow)]
+            frame: Option<&'a RawValue>,
+            #[serde(borrow)]
+            request: Option<&'a RawValue>,
+        }
+        let shown: Shown = serde_json::from_str(q.view.get()).unwrap_or_default();
         Listed {
             question: q.question,
             seq: q.seq,
@@ -765,8 +775,8 @@ impl Listed<'_> {
             folder: &q.folder,
             to: &q.to,
             asked_at: q.asked_at,
-            frame: q.view.get("frame"),
-            request: q.view.get("request"),
+            frame: shown.frame,
+            request: shown.request,
             again_of: q.again_of,
             resumed: q.resumed,
         }

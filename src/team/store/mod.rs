@@ -16,6 +16,7 @@ pub mod sqlite;
 pub(crate) mod tests;
 
 use serde_json::Value as Json;
+use serde_json::value::RawValue;
 
 /// What a token lets its holder do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,17 +196,19 @@ pub enum Answered {
 }
 
 /// An open question as the page lists it: its current step.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct OpenQuestion {
     pub question: i64,
     pub agent: String,
-    pub from: Json,
+    /// Who asks, and the step's view: kept as the JSON text they are stored as, since a list
+    /// of hundreds of questions is written out far more often than any one is looked into.
+    pub from: Box<RawValue>,
     pub folder: Option<String>,
     pub to: Option<String>,
     pub asked_at: i64,
     pub seq: i64,
     pub kind: String,
-    pub view: Json,
+    pub view: Box<RawValue>,
     /// The question of an earlier run of the same request, if there was one: this is another
     /// run, asking again.
     pub again_of: Option<i64>,
@@ -595,6 +598,12 @@ fn groups_of(text: &str) -> Vec<String> {
 /// JSON kept as text; what no longer reads (written by hand?) is null rather than an error.
 fn parse_json(text: &str) -> Json {
     serde_json::from_str(text).unwrap_or(Json::Null)
+}
+
+/// `text` as JSON kept as it is written (`null` should it not be JSON).
+fn raw_json(text: String) -> Box<RawValue> {
+    RawValue::from_string(text)
+        .unwrap_or_else(|_| RawValue::from_string("null".to_owned()).expect("null is JSON"))
 }
 
 /// What the audit says of a token added.

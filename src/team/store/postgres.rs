@@ -733,13 +733,13 @@ impl Store for Postgres {
             .map(|row| OpenQuestion {
                 question: row.get(0),
                 agent: row.get(1),
-                from: parse_json(row.get(2)),
+                from: raw_json(row.get(2)),
                 folder: row.get(3),
                 to: row.get(4),
                 asked_at: row.get(5),
                 seq: row.get(6),
                 kind: row.get(7),
-                view: parse_json(row.get(8)),
+                view: raw_json(row.get(8)),
                 again_of: row.get(9),
                 resumed: row.get(10),
             })
