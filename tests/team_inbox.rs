@@ -320,7 +320,10 @@ fn the_asker_writes_its_result_before_it_takes_its_question_off_the_list() {
         .expect("the result is written before the question is closed");
     let result: Json = serde_json::from_str(&line).unwrap();
     assert_eq!(common::values(&result), vec![json!(4)], "{result}");
-    assert!(asker.try_wait().unwrap().is_none(), "still closing the question");
+    assert!(
+        asker.try_wait().unwrap().is_none(),
+        "still closing the question"
+    );
     asker.kill().unwrap();
     asker.wait().unwrap();
 }
