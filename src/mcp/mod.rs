@@ -422,12 +422,19 @@ impl Server {
         withdrawn: impl std::future::Future<Output = ()>,
     ) -> Json {
         let plugin = self.plugin.clone();
+        let stopped = stop.clone();
         let call = tokio::task::spawn_blocking(move || {
             let mut session = plugin.session(ui)?;
             let result = session.call(&name, &arguments).map(|result| result.json);
             // The session's UI may still have work that the agent need not wait for (a team
             // inbox's question taken off its list): it is dropped beside the reply, not before.
-            tokio::task::spawn_blocking(move || drop(session));
+            // A call its client withdrew has its question withdrawn before it ends, as the
+            // client was told.
+            if stopped.is_some_and(|stop| stop.load(Ordering::SeqCst)) {
+                drop(session);
+            } else {
+                tokio::task::spawn_blocking(move || drop(session));
+            }
             result
         });
         tokio::pin!(call);
