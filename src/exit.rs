@@ -35,6 +35,7 @@ impl Exit {
             Status::Cancelled => Exit::Cancelled,
             Status::Invalid => Exit::Invalid,
             Status::Unavailable => Exit::Unavailable,
+            Status::Failed => Exit::Failed,
         }
     }
 }

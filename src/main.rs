@@ -607,6 +607,8 @@ fn elicit(
             Ending::CutOff
         }
         ElicitEnding::Unavailable => Ending::Unreached,
+        // Not a decision: the journal is kept, as when the plugin fails in a call.
+        ElicitEnding::Failed => Ending::CutOff,
         _ => Ending::Decided,
     };
     end_journal(&mut session, ending);
@@ -619,6 +621,7 @@ fn elicit(
         ElicitEnding::Cancelled => Exit::Cancelled,
         ElicitEnding::Unavailable => Exit::Unavailable,
         ElicitEnding::Invalid => Exit::Invalid,
+        ElicitEnding::Failed => Exit::Failed,
     };
     leave_to_exit(session);
     Ok(exit)

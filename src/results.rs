@@ -1,40 +1,26 @@
-//! The results the command writes in the plugin's shape when the plugin gives none: a request
-//! that cannot be read, a journal that cannot be used, a plugin that failed. An agent parses
-//! them as it parses the plugin's own, and stdout is never empty.
+//! The results the command writes when the plugin gives none: a request that cannot be read, a
+//! journal that cannot be used, a plugin that failed. The built-in plugin words them
+//! ([`interview_host::host_results`]), as it words every other result, so that an agent parses
+//! them alike and stdout is never empty.
 
+use interview_host::host_results;
 use interview_host::ui::Absence;
 use interview_host::{Error, Given};
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 
-/// The `invalid` result of a tool call whose request could not be read: the shape and words of
-/// the plugin's own invalid results, so that a caller handles both alike.
+/// The `invalid` result of a tool call whose request could not be read.
 pub fn unreadable(message: &str) -> Json {
-    invalid(
-        "",
-        message,
-        format!(
-            "The request is invalid, so nothing was asked: the arguments: {message}. Fix the \
-             arguments and call the tool again."
-        ),
-    )
+    parsed(&host_results::unreadable("", message).json)
 }
 
 /// The `invalid` result of a tool call whose `--journal` cannot be used: nothing was asked.
 pub fn unusable_journal(message: &str) -> Json {
-    invalid(
-        "--journal",
-        message,
-        format!("Nothing was asked: {message}."),
-    )
+    parsed(&host_results::unreadable("--journal", message).json)
 }
 
-fn invalid(path: &str, message: &str, text: String) -> Json {
-    json!({
-        "status": "invalid",
-        "answers": [],
-        "error": { "path": path, "message": message },
-        "text": text,
-    })
+/// A result the plugin wrote, as JSON.
+fn parsed(text: &str) -> Json {
+    serde_json::from_str(text).unwrap_or_else(|_| Json::String(text.to_owned()))
 }
 
 /// A plugin error in one line for a person or an agent (without the wasm backtrace), and what
@@ -75,51 +61,19 @@ pub fn recovered(failure: &str) -> String {
 /// The result of a tool call the plugin failed: status `failed`, what the person had given
 /// (so that the agent does not ask again), and the failure. Never an empty stdout.
 pub fn failed(message: &str, given: &[Given]) -> Json {
-    let answers: Vec<Json> = given.iter().map(Given::to_json).collect();
-    let said: Vec<String> = given
-        .iter()
-        .map(|g| format!("{:?}={}", g.prompt, g.answer))
-        .collect();
-    let text = if said.is_empty() {
-        format!("The question tool failed before the user answered: {message}.")
-    } else {
-        format!(
-            "The question tool failed after the user answered, so their answers were not \
-             checked: {message}. What the user gave: {}.",
-            said.join(", ")
-        )
-    };
-    json!({
-        "status": "failed",
-        "answers": answers,
-        "error": { "path": "", "message": message },
-        "text": text,
-    })
+    parsed(&host_results::failed(message, given).json)
 }
 
 /// The reply to an elicitation the plugin failed: `cancel`, as the server must not take
 /// unchecked content for accepted, with what the person gave under `_meta`; a JSON-RPC
 /// response when the request was a JSON-RPC request with an id.
 pub fn failed_elicitation(request: &str, message: &str, given: &[Given]) -> Json {
-    let answers: Vec<Json> = given.iter().map(Given::to_json).collect();
-    let reply = json!({
-        "action": "cancel",
-        "_meta": { "interview/failure": { "message": message, "given": answers } },
-    });
-    let id = serde_json::from_str::<Json>(request)
-        .ok()
-        .filter(|r| r.get("jsonrpc").is_some())
-        .and_then(|r| r.get("id").cloned());
-    match id {
-        Some(id) => json!({ "jsonrpc": "2.0", "id": id, "result": reply }),
-        None => reply,
-    }
+    parsed(&host_results::failed_elicitation(request, message, given).reply)
 }
 
-/// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error,
-/// whose id is null as JSON-RPC has it when the request's id cannot be known.
+/// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error.
 pub fn unreadable_elicitation(message: &str) -> Json {
-    json!({ "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message } })
+    parsed(&host_results::unreadable_elicitation(message).reply)
 }
 
 /// The plugin's `invalid` result for a tool call, from its `check` (which asks nobody and runs

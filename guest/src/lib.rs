@@ -30,6 +30,7 @@ pub mod call_form;
 pub mod decimal;
 pub mod elicit;
 pub mod flow;
+pub mod host_results;
 pub mod imported_ui;
 pub mod judge;
 pub mod limits;
@@ -59,7 +60,9 @@ mod testing;
 mod tests;
 
 use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
-use model::{CallResult, Checked, Elicitation, FormStep, Outcome, Question, Settings, ToolFormat};
+use model::{
+    CallResult, Checked, Elicitation, FormStep, Given, Outcome, Question, Settings, ToolFormat,
+};
 
 /// The component's export: each function hands over to [`tool`] with the imported UI.
 struct Plugin;
@@ -108,6 +111,22 @@ impl Guest for Plugin {
             requester.as_deref(),
             &mut imported_ui::ImportedUi::default(),
         )
+    }
+
+    fn unreadable(source: String, message: String) -> CallResult {
+        host_results::unreadable(&source, &message)
+    }
+
+    fn failed(message: String, given: Vec<Given>) -> CallResult {
+        host_results::failed(&message, &given)
+    }
+
+    fn unreadable_elicitation(message: String) -> Elicitation {
+        host_results::unreadable_elicitation(&message)
+    }
+
+    fn failed_elicitation(request: String, message: String, given: Vec<Given>) -> Elicitation {
+        host_results::failed_elicitation(&request, &message, &given)
     }
 }
 

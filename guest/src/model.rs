@@ -6,7 +6,7 @@ use std::cell::{Cell, OnceCell};
 use rustc_hash::FxHashMap;
 
 pub use crate::bindings::exports::interview::plugin::tool::{
-    CallResult, Checked, ElicitEnding, Elicitation, FormRequest, FormStep, Refusal, Status,
+    CallResult, Checked, ElicitEnding, Elicitation, FormRequest, FormStep, Given, Refusal, Status,
     ToolDefinition, ToolFormat,
 };
 pub use crate::bindings::interview::plugin::types::{

@@ -41,6 +41,7 @@ pub fn call_result(result: &Json) -> CallResult {
         Some("answered") => Status::Answered,
         Some("cancelled") => Status::Cancelled,
         Some("unavailable") => Status::Unavailable,
+        Some("failed") => Status::Failed,
         _ => Status::Invalid,
     };
     CallResult {

@@ -20,7 +20,7 @@ use crate::ui::Frame;
 use crate::ui::{ChoiceRef, MultiSelectRequest, Options, SelectRequest, TooMuchText, Ui};
 
 /// The interface the plugin imports its UI from, as its import is named.
-pub(crate) const UI_INTERFACE: &str = "interview:plugin/ui@0.3.0";
+pub(crate) const UI_INTERFACE: &str = "interview:plugin/ui@0.4.0";
 
 /// The WIT's `choice`, its texts left where the plugin wrote them.
 #[derive(ComponentType, Lift)]

@@ -49,6 +49,7 @@ mod engine_settings;
 mod error;
 mod foreground;
 mod given;
+pub mod host_results;
 mod imports;
 mod input;
 mod journal;
@@ -74,8 +75,8 @@ pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 /// [`Session::elicit`], for [`Session::form`], and for listing the tools.
 pub mod ask {
     pub use crate::bindings::exports::interview::plugin::tool::{
-        CallResult, Checked, ElicitEnding, Elicitation, FormRequest, FormStep, Refusal, Status,
-        ToolDefinition, ToolFormat,
+        CallResult, Checked, ElicitEnding, Elicitation, FormRequest, FormStep, Given, Refusal,
+        Status, ToolDefinition, ToolFormat,
     };
     pub use crate::bindings::interview::plugin::types::{
         Absence, Answer, Choice, ConfirmQuestion, MultiSelectQuestion, NumberQuestion, Origin,

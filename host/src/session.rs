@@ -483,6 +483,55 @@ impl<U: Ui + 'static> Session<U> {
         })
     }
 
+    /// The plugin's `invalid` result for a tool call whose request could not be read
+    /// (`source` empty), or that needs something of the host's that cannot be used (`source`
+    /// names it, as `--journal`). See [`crate::host_results`] for a host without a plugin to
+    /// ask.
+    pub fn unreadable(&mut self, source: &str, message: &str) -> Result<CallResult, Error> {
+        self.run("unreadable", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_unreadable(store, source, message)
+        })
+    }
+
+    /// The plugin's `failed` result for a call that failed (`message`), with what the person
+    /// had `given`.
+    pub fn failed(&mut self, message: &str, given: &[Given]) -> Result<CallResult, Error> {
+        let given = wit_given(given);
+        self.run("failed", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_failed(store, message, &given)
+        })
+    }
+
+    /// The plugin's reply to an elicitation whose request could not be read: a JSON-RPC parse
+    /// error.
+    pub fn unreadable_elicitation(&mut self, message: &str) -> Result<Elicitation, Error> {
+        self.run("unreadable-elicitation", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_unreadable_elicitation(store, message)
+        })
+    }
+
+    /// The plugin's reply to the elicitation `request` that failed (`message`), with what the
+    /// person had `given`: `cancel`, never unchecked content.
+    pub fn failed_elicitation(
+        &mut self,
+        request: &str,
+        message: &str,
+        given: &[Given],
+    ) -> Result<Elicitation, Error> {
+        let given = wit_given(given);
+        self.run("failed-elicitation", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_failed_elicitation(store, request, message, &given)
+        })
+    }
+
     /// When the last call's result was saved by a replay: the plugin failed after the person
     /// had answered, and their replies were played back into a fresh instance with larger
     /// limits. What failed, in a line, for a log.
@@ -652,4 +701,18 @@ impl<U: Ui + 'static> Session<U> {
         self.instance = None;
         given
     }
+}
+
+/// What the person gave, as the plugin's `given` records take it.
+fn wit_given(given: &[Given]) -> Vec<crate::ask::Given> {
+    given
+        .iter()
+        .map(|g| crate::ask::Given {
+            position: g.position,
+            header: g.header.clone(),
+            prompt: g.prompt.clone(),
+            answer: g.answer.to_string(),
+            note: g.note.clone(),
+        })
+        .collect()
 }

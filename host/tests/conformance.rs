@@ -162,6 +162,7 @@ fn run_case(plugin: &Plugin, path: &std::path::Path) -> Result<(), String> {
             ElicitEnding::Cancelled => "cancelled",
             ElicitEnding::Unavailable => "unavailable",
             ElicitEnding::Invalid => "invalid",
+            ElicitEnding::Failed => "failed",
         };
         if ending != case["ending"] {
             return Err(format!("ended {ending}, not {}", case["ending"]));

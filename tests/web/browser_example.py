@@ -3,7 +3,7 @@ in examples/browser/ with its own HTML widgets, the packed tarball installed nex
 from 127.0.0.1. A person answers a batch through the page (going back once, and giving two
 answers the plugin refuses and asks again), and the result the page shows is the plugin's.
 
-    python tests/web/browser_example.py hosts/js/interview-plugin-0.3.0.tgz
+    python tests/web/browser_example.py hosts/js/interview-plugin-0.4.0.tgz
 """
 
 import functools

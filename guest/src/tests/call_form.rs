@@ -45,6 +45,7 @@ fn step_json(step: FormStep) -> Json {
                 Status::Cancelled => "cancelled",
                 Status::Invalid => "invalid",
                 Status::Unavailable => "unavailable",
+                Status::Failed => "failed",
             };
             assert_eq!(json["status"], status, "the typed status is the result's");
             json

@@ -4,6 +4,7 @@ mod call_form;
 mod dialects;
 mod elicitation;
 mod flow;
+mod host_results;
 mod results;
 mod secrets;
 mod validation;
