@@ -51,9 +51,32 @@ pub enum Error {
     Journal {
         /// The journal file.
         path: PathBuf,
-        /// What is wrong with it, in words.
-        problem: String,
+        /// What is wrong with it.
+        problem: JournalProblem,
     },
+}
+
+/// What is wrong with a journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JournalProblem {
+    /// Another run holds it (its lock is taken): that run is asking the request, and this one
+    /// waits for it to end or takes a journal of its own.
+    InUse,
+    /// It cannot be used (not a journal, damaged, written for another request or plugin,
+    /// unreadable, unwritable): why, in words.
+    Unusable(String),
+}
+
+impl std::fmt::Display for JournalProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JournalProblem::InUse => f.write_str(
+                "is in use by another interview run; wait for it to end, or give this run a \
+                 journal of its own",
+            ),
+            JournalProblem::Unusable(why) => f.write_str(why),
+        }
+    }
 }
 
 impl std::fmt::Display for Error {
@@ -85,6 +108,18 @@ impl std::fmt::Display for Error {
 }
 
 impl Error {
+    /// What failed in one line, for an agent or a person: a trap by its root cause, without
+    /// the wasm backtrace (`the plugin failed in `call`: out of fuel`), any other error with
+    /// its causes ([`Error::chain`]).
+    pub fn summary(&self) -> String {
+        match self {
+            Error::Trap {
+                function, source, ..
+            } => format!("the plugin failed in `{function}`: {}", source.root_cause()),
+            other => other.chain(),
+        }
+    }
+
     /// This error and its causes in one line, for a log or a person:
     /// `cannot compile the component: failed to parse …`.
     pub fn chain(&self) -> String {

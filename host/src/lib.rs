@@ -61,7 +61,7 @@ mod sandbox;
 mod session;
 pub mod ui;
 
-pub use error::Error;
+pub use error::{Error, JournalProblem};
 pub use given::Given;
 pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};

@@ -8,7 +8,7 @@ use std::os::unix::net::UnixListener;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use interview_host::{Journal, Plugin};
+use interview_host::{Error, Journal, JournalProblem, Plugin};
 
 use interview_host::ui::{StatusLine, StopReason, Ui, is_foreground};
 use interview_text::sanitize;
@@ -190,11 +190,10 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
                 }
                 Some(journal)
             }
-            Err(error)
-                if error
-                    .to_string()
-                    .contains("in use by another interview run") =>
-            {
+            Err(Error::Journal {
+                problem: JournalProblem::InUse,
+                ..
+            }) => {
                 desk.end(run, Ended::Elsewhere);
                 continue;
             }

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::error::Error;
+use crate::error::{Error, JournalProblem};
 use crate::ui::scripted::Step as Reply;
 use reader::{Contents, Entry, Header};
 
@@ -54,13 +54,14 @@ impl Journal {
     /// anything is asked.
     pub fn open(path: impl Into<PathBuf>) -> Result<Journal, Error> {
         let path = path.into();
-        let problem = |problem: String| Error::Journal {
+        let problem = |problem| Error::Journal {
             path: path.clone(),
             problem,
         };
+        let unusable = |why| problem(JournalProblem::Unusable(why));
         let file = take(&path).map_err(problem)?;
-        let bytes = read_all(&file).map_err(problem)?;
-        let contents = reader::read(&bytes).map_err(problem)?;
+        let bytes = read_all(&file).map_err(unusable)?;
+        let contents = reader::read(&bytes).map_err(unusable)?;
         Ok(Journal {
             path,
             file,
@@ -246,7 +247,7 @@ impl Journal {
     fn error(&self, problem: String) -> Error {
         Error::Journal {
             path: self.path.clone(),
-            problem,
+            problem: JournalProblem::Unusable(problem),
         }
     }
 }
@@ -266,37 +267,35 @@ pub fn digest(parts: &[&[u8]]) -> String {
 }
 
 /// The file at `path`, opened (or created, readable by its owner only) and locked for this run.
-fn take(path: &Path) -> Result<File, String> {
+fn take(path: &Path) -> Result<File, JournalProblem> {
+    let unusable = |why: &str| JournalProblem::Unusable(why.to_owned());
     // A run that ends removes its journal: a file opened just before that is no longer the
     // one the path names once its lock is free, and the path is opened again.
     for _ in 0..3 {
-        let file = open_or_create(path)?;
-        let open = file
-            .metadata()
-            .map_err(|e| format!("cannot be read: {e}"))?;
+        let file = open_or_create(path).map_err(JournalProblem::Unusable)?;
+        let open = (file.metadata())
+            .map_err(|e| JournalProblem::Unusable(format!("cannot be read: {e}")))?;
         if !open.is_file() {
-            return Err("is not a regular file".into());
+            return Err(unusable("is not a regular file"));
         }
         if open.nlink() > 1 {
-            return Err("has other names (hard links); a journal must be a file of its own".into());
+            return Err(unusable(
+                "has other names (hard links); a journal must be a file of its own",
+            ));
         }
         match file.try_lock() {
             Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(
-                    "is in use by another interview run; wait for it to end, or give \
-                            this run a journal of its own"
-                        .into(),
-                );
+            Err(std::fs::TryLockError::WouldBlock) => return Err(JournalProblem::InUse),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(JournalProblem::Unusable(format!("cannot be locked: {e}")));
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(format!("cannot be locked: {e}")),
         }
         match std::fs::symlink_metadata(path) {
             Ok(named) if same_file(&named, &open) => return Ok(file),
             _ => continue,
         }
     }
-    Err("keeps being replaced while it is opened".into())
+    Err(unusable("keeps being replaced while it is opened"))
 }
 
 fn open_or_create(path: &Path) -> Result<File, String> {
