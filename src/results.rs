@@ -26,16 +26,10 @@ fn parsed(text: &str) -> Json {
 /// A plugin error in one line for a person or an agent (without the wasm backtrace), and what
 /// the person had given before it: nothing, for an error outside a call.
 pub fn failure(error: Error) -> (String, Vec<Given>) {
+    let summary = error.summary();
     match error {
-        Error::Trap {
-            function,
-            source,
-            given,
-        } => (
-            format!("the plugin failed in `{function}`: {}", source.root_cause()),
-            given,
-        ),
-        other => (other.chain(), Vec::new()),
+        Error::Trap { given, .. } => (summary, given),
+        _ => (summary, Vec::new()),
     }
 }
 

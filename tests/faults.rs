@@ -213,6 +213,43 @@ fn a_pasted_answer_up_to_the_limit_is_kept_and_a_longer_one_asked_again() {
 /// The limit on a request, which bounds an answer line too.
 const LIMIT: usize = 8 << 20;
 
+/// Three pasted logs are too much for the plugin even with the replay's larger limits: the
+/// call fails (exit 4), and its result, which the plugin words in a sandbox sized for them,
+/// still carries every answer the person gave, whole.
+#[test]
+fn answers_the_plugin_fails_on_for_good_all_come_back_in_its_failed_result() {
+    let questions: Vec<Json> = ["One?", "Two?", "Three?"]
+        .iter()
+        .map(|q| json!({"question": q}))
+        .collect();
+    let path = write_request("three-logs", &json!({"questions": questions}));
+    let log = "x".repeat(LIMIT);
+    let output = run(
+        &["ask", "--numbered", &path],
+        &format!("{log}\n{log}\n{log}\n\n"),
+    );
+    assert_eq!(output.status.code(), Some(4), "{}", tail(&stderr(&output)));
+    let result = result(&output);
+    assert_eq!(result["status"], "failed");
+    let answers = result["answers"].as_array().expect("answers listed");
+    let given: Vec<(&str, usize)> = answers
+        .iter()
+        .map(|a| {
+            (
+                a["question"].as_str().unwrap(),
+                a["answer"].as_str().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(given, [("One?", LIMIT), ("Two?", LIMIT), ("Three?", LIMIT)]);
+    let text = result["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("The question tool failed after the user answered"),
+        "{}",
+        tail(text)
+    );
+}
+
 /// An answer line far longer than the limit, streamed with no line break, is dropped as it
 /// comes: the process holds no more than a few times the limit, and the next line answers.
 #[test]
