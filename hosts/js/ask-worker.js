@@ -32,7 +32,7 @@ try {
     parentPort.postMessage({ reply, ending, interrupted: ui.stopped === 'interrupted' });
   } else {
     const { status, json } = call(args.tool, args.text, ui, { skipResponse: args.skipResponse, onRecovered });
-    parentPort.postMessage({ reply: json, status, interrupted: ui.stopped === 'interrupted' });
+    parentPort.postMessage({ json, status, interrupted: ui.stopped === 'interrupted' });
   }
 } catch (error) {
   parentPort.postMessage({ failed: { message: error.message, function: error.function, given: error.given ?? [] } });

@@ -6,12 +6,12 @@ import type {
   NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, Span,
   TextReply, TextRequest, UiMode,
 } from './generated/interfaces/interview-plugin-ui.js';
-import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
-import type { Limits, PluginError, SandboxOptions } from './index.js';
+import type { ElicitEnding, Elicitation, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
+import type { Given, Limits, PluginError, SandboxOptions } from './index.js';
 
 export type * from './generated/interfaces/interview-plugin-ui.js';
 export type { Choice } from './generated/interfaces/interview-plugin-types.js';
-export type { ElicitEnding, Limits, SandboxOptions, ToolDefinition, ToolFormat };
+export type { ElicitEnding, Elicitation, Given, Limits, SandboxOptions, ToolDefinition, ToolFormat };
 export { PluginError } from './index.js';
 
 type Later<T> = T | Promise<T>;
@@ -39,11 +39,12 @@ export const LIMITS: Readonly<Limits>;
 
 /** Fetches and compiles the plugin (otherwise done at the first call). */
 export function load(limits?: Limits): Promise<void>;
-/** What `call` and `check` give: how it ended, as the plugin said it beside the JSON, and the
- * result JSON the agent reads (also what the result gives as a string). */
+/** What `call`, `check`, `unreadable` and `failed` give: how it ended, as the plugin said it
+ * beside the JSON, and the result JSON the agent reads (also what the result gives as a string). */
 export class Result {
-  /** A call's `answered`, `cancelled`, `invalid` or `unavailable`; a check's `valid` or `invalid`. */
-  status: 'answered' | 'cancelled' | 'invalid' | 'unavailable' | 'valid';
+  /** A call's `answered`, `cancelled`, `invalid`, `unavailable` or `failed` (the plugin failed or
+   * could not run: only `failed` gives it); a check's `valid` or `invalid`. */
+  status: 'answered' | 'cancelled' | 'invalid' | 'unavailable' | 'failed' | 'valid';
   json: string;
   toString(): string;
 }
@@ -53,8 +54,14 @@ export function call(name: string, args: unknown, ui: Ui, options?: { skipRespon
 /** Checks a tool call without asking anything: valid or invalid, and the `invalid` result or the questions as JSON. */
 export function check(name: string, args: unknown, options?: SandboxOptions): Promise<Result>;
 /** Answers an MCP `elicitation/create` request: how it ended, and the JSON text to send back. */
-export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): Promise<{ ending: ElicitEnding; reply: string }>;
+export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): Promise<Elicitation>;
 /** The tools the plugin answers, `interview` first. */
 export function definitions(options?: SandboxOptions): Promise<ToolDefinition[]>;
 /** The tool definitions as an ecosystem lists them, as JSON text. */
 export function definitionsAs(format: ToolFormat, options?: SandboxOptions): Promise<string>;
+
+// The results a host gives when no call could give one, worded by the plugin (see index.d.ts).
+export function unreadable(source: string, message: string, options?: SandboxOptions): Promise<Result>;
+export function failed(message: string, given?: Given[], options?: SandboxOptions): Promise<Result>;
+export function unreadableElicitation(message: string, options?: SandboxOptions): Promise<Elicitation>;
+export function failedElicitation(request: unknown, message: string, given?: Given[], options?: SandboxOptions): Promise<Elicitation>;

@@ -108,4 +108,6 @@ async function run(name, args, ui, { limits = LIMITS, onRecovered } = {}) {
   return retry.result;
 }
 
-export const { call, check, elicit, definitions, definitionsAs } = exports(run, LIMITS);
+export const {
+  call, check, elicit, definitions, definitionsAs, unreadable, failed, unreadableElicitation, failedElicitation,
+} = exports(run, LIMITS);

@@ -7,7 +7,10 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Worker, MessageChannel } from 'node:worker_threads';
-import { FORMATS, LIMITS, PluginError, check, definitionsAs, load } from './plugin.js';
+import {
+  FORMATS, LIMITS, PluginError, Result, check, definitionsAs, failed, failedElicitation, load, unreadable,
+  unreadableElicitation,
+} from './plugin.js';
 import { lineSplitter, pause, writeAll } from './line-ui.js';
 
 const USAGE = `usage: interview-plugin ask FILE [--tool NAME] [--skip-response TEXT]
@@ -15,13 +18,14 @@ const USAGE = `usage: interview-plugin ask FILE [--tool NAME] [--skip-response T
        interview-plugin check FILE [--tool NAME]
        interview-plugin schema [--format ${FORMATS.join('|')}]
 FILE is a path, or - for stdin. Exit codes: 0 answered (check: valid; schema: printed),
-1 cancelled, 2 invalid request or bad usage, 3 no person available, 4 the plugin could not
-run, 5 elicit: declined, 6 the result could not be written, 130 interrupted (Ctrl-C, SIGTERM,
-SIGHUP).`;
+1 cancelled, 2 invalid request or bad usage, 3 no person available, 4 the plugin failed or
+could not run, 5 elicit: declined, 6 the result could not be written, 130 interrupted (Ctrl-C,
+SIGTERM, SIGHUP).`;
 
-const EXIT = { answered: 0, valid: 0, cancelled: 1, invalid: 2, unavailable: 3 };
-const ENDING = { accepted: 0, cancelled: 1, invalid: 2, unavailable: 3, declined: 5 };
-const [FAILED, UNWRITTEN, INTERRUPTED] = [4, 6, 130];
+/** The exit codes of a call's (or a check's) status and of an elicitation's ending. */
+const EXIT = { answered: 0, valid: 0, cancelled: 1, invalid: 2, unavailable: 3, failed: 4 };
+const ENDING = { accepted: 0, cancelled: 1, invalid: 2, unavailable: 3, failed: 4, declined: 5 };
+const [UNWRITTEN, INTERRUPTED] = [6, 130];
 
 // What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
 // bidirectional marks and overrides, invisible format characters, line and paragraph
@@ -48,13 +52,12 @@ function usage(problem) {
   return 2;
 }
 
-/** Writes a result, a value or the plugin's JSON text, with every invisible or control
- * character escaped; false when stdout is gone (a closed pipe, a full disk). */
-function print(reply) {
-  const text = (typeof reply === 'string' ? reply : JSON.stringify(reply))
-    .replace(MUST_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** Writes a text (the plugin's JSON) with every invisible or control character escaped; false
+ * when stdout is gone (a closed pipe, a full disk). */
+function print(text) {
+  const escaped = text.replace(MUST_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   try {
-    writeAll(1, `${text}\n`);
+    writeAll(1, `${escaped}\n`);
     return true;
   } catch (error) {
     warn(`cannot write the result to stdout: ${error.message}`);
@@ -62,42 +65,17 @@ function print(reply) {
   }
 }
 
-const invalid = (message) => ({
-  status: 'invalid',
-  answers: [],
-  error: { path: '', message },
-  text: `The request is invalid, so nothing was asked: the arguments: ${message}. Fix the arguments and call the tool again.`,
-});
-
-/** The reply to a request that cannot be read: what the plugin answers an invalid one. */
-function unreadable(command, message) {
-  if (command === 'elicit') return { jsonrpc: '2.0', id: null, error: { code: -32700, message } };
-  return invalid(message);
+/** Prints what the plugin gave, a call's or a check's `Result` or an elicitation's `{ ending,
+ * reply }`; the exit code its status or ending says, 130 where the person was interrupted. */
+function answer({ status, json, ending, reply }, interrupted = false) {
+  let code = ending === undefined ? EXIT[status] : ENDING[ending];
+  if (code === EXIT.cancelled && interrupted) code = INTERRUPTED;
+  return print(json ?? reply) ? code : UNWRITTEN;
 }
 
-/** The result of a tool call the plugin failed: status `failed`, what the person had given (so
- * that the agent does not ask again), and the failure. */
-function failed(message, given) {
-  const said = given.map((g) => `${JSON.stringify(g.question)}=${JSON.stringify(g.answer)}`).join(', ');
-  const text = given.length
-    ? `The question tool failed after the user answered, so their answers were not checked: ${message}. What the user gave: ${said}.`
-    : `The question tool failed before the user answered: ${message}.`;
-  return { status: 'failed', answers: given, error: { path: '', message }, text };
-}
-
-/** `cancel`, as the server must not take unchecked content for accepted, with what the person
- * gave under `_meta`; a JSON-RPC response when the request was one with an id. */
-function failedElicitation(request, message, given) {
-  const reply = { action: 'cancel', _meta: { 'interview/failure': { message, given } } };
-  let parsed;
-  try {
-    parsed = JSON.parse(request);
-  } catch {
-    parsed = undefined;
-  }
-  const rpc = parsed && typeof parsed === 'object' && 'jsonrpc' in parsed && 'id' in parsed;
-  return rpc ? { jsonrpc: '2.0', id: parsed.id, result: reply } : reply;
-}
+/** The plugin's answer to a request that cannot be read: to an elicitation a JSON-RPC parse
+ * error, else an `invalid` result. */
+const unreadableRequest = (command, message) => (command === 'elicit' ? unreadableElicitation(message) : unreadable('', message));
 
 /** Where the first byte that is not UTF-8 is. */
 function validUpTo(bytes) {
@@ -210,34 +188,42 @@ function ask(command, args) {
   return new Promise((resolve) => {
     worker.once('message', (outcome) => {
       done();
-      resolve(answered(command, args, outcome));
+      resolve(outcome.failed ? pluginFailed(command, undefined, args.text, outcome.failed) : answer(outcome, outcome.interrupted));
     });
     worker.once('error', (error) => {
       done();
-      warn(`the asking thread failed: ${error.message}`);
-      resolve(FAILED);
+      resolve(pluginFailed(command, undefined, args.text, { message: `the asking thread failed: ${error.message}`, given: [] }));
     });
   });
 }
 
 /** A plugin that could not run (a component that does not load or start) or that failed
  * (`failure`: its message and what the person gave) still answers the caller on stdout, as the
- * Rust command does: a `failed` result (`elicit`: `cancel` with the answers under `_meta`),
- * exit 4. `text` is the request, undefined when the plugin failed before it was read: it is
- * read then, to answer an elicitation under its JSON-RPC id. */
+ * Rust command does: the plugin's `failed` result (`elicit`: `cancel` with the answers under
+ * `_meta`), exit 4. `text` is the request, undefined when the plugin failed before it was read:
+ * it is read then, to answer an elicitation under its JSON-RPC id. */
 function pluginFailed(command, file, text, { message, given }) {
   warn(message);
-  if (command !== 'elicit') return print(failed(message, given)) ? FAILED : UNWRITTEN;
-  const request = text ?? readRequest(file, LIMITS.requestBytes).text ?? '';
-  return print(failedElicitation(request, message, given)) ? FAILED : UNWRITTEN;
+  let outcome;
+  try {
+    // Worded in a fresh instance of the plugin: the one that failed is gone with its thread.
+    outcome = command === 'elicit'
+      ? failedElicitation(text ?? readRequest(file, LIMITS.requestBytes).text ?? '', message, given)
+      : failed(message, given);
+  } catch (error) {
+    if (!(error instanceof PluginError)) throw error;
+    outcome = unworded(command, message, error);
+  }
+  return answer(outcome);
 }
 
-/** Prints how asking ended; the exit code. */
-function answered(command, args, outcome) {
-  if (outcome.failed) return pluginFailed(command, undefined, args.text, outcome.failed);
-  let code = command === 'elicit' ? ENDING[outcome.ending] : EXIT[outcome.status] ?? 2;
-  if (code === 1 && outcome.interrupted) code = INTERRUPTED;
-  return print(outcome.reply) ? code : UNWRITTEN;
+/** Only should the package's plugin not run at all (a damaged installation): the failure and
+ * why it could not be worded, as the Rust command's last resort has it, so that stdout still
+ * holds one JSON text. */
+function unworded(command, message, why) {
+  if (command === 'elicit') return { ending: 'failed', reply: JSON.stringify({ action: 'cancel' }) };
+  const said = `${message} (the built-in plugin, which words this result, could not start: ${why.message})`;
+  return new Result('failed', JSON.stringify({ status: 'failed', answers: [], error: { path: '', message: said }, text: said }));
 }
 
 async function main(argv) {
@@ -276,12 +262,9 @@ async function main(argv) {
     ({ text, problem } = readRequest(file, LIMITS.requestBytes));
     if (problem !== undefined) {
       warn(problem);
-      return print(unreadable(command, problem)) ? 2 : UNWRITTEN;
+      return answer(unreadableRequest(command, problem));
     }
-    if (command === 'check') {
-      const { status, json } = check(values.tool, text);
-      return print(json) ? EXIT[status] ?? 2 : UNWRITTEN;
-    }
+    if (command === 'check') return answer(check(values.tool, text));
     return await ask(command, { text, tool: values.tool, server: values.server, skipResponse: values['skip-response'] });
   } catch (error) {
     if (!(error instanceof PluginError)) throw error;

@@ -7,12 +7,12 @@ import type {
   NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, Span,
   TextReply, TextRequest, UiMode,
 } from './generated/interfaces/interview-plugin-ui.js';
-import type { ElicitEnding, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
+import type { ElicitEnding, Elicitation, ToolDefinition, ToolFormat } from './generated/interfaces/interview-plugin-tool.js';
 import type { Absence } from './generated/interfaces/interview-plugin-types.js';
 
 export type * from './generated/interfaces/interview-plugin-ui.js';
 export type { Choice } from './generated/interfaces/interview-plugin-types.js';
-export type { Absence, ElicitEnding, ToolDefinition, ToolFormat };
+export type { Absence, ElicitEnding, Elicitation, ToolDefinition, ToolFormat };
 
 /** A way to reach a person: the widgets the plugin asks through. Each returns what the person
  * did; the plugin judges it and asks again with `frame.error` set when it is not acceptable.
@@ -81,11 +81,12 @@ export class PluginError extends Error {
   given: Given[];
 }
 
-/** What `call` and `check` return: how it ended, as the plugin said it beside the JSON, and the
- * result JSON the agent reads (also what the result gives as a string). */
+/** What `call`, `check`, `unreadable` and `failed` return: how it ended, as the plugin said it
+ * beside the JSON, and the result JSON the agent reads (also what the result gives as a string). */
 export class Result {
-  /** A call's `answered`, `cancelled`, `invalid` or `unavailable`; a check's `valid` or `invalid`. */
-  status: 'answered' | 'cancelled' | 'invalid' | 'unavailable' | 'valid';
+  /** A call's `answered`, `cancelled`, `invalid`, `unavailable` or `failed` (the plugin failed or
+   * could not run: only `failed` gives it); a check's `valid` or `invalid`. */
+  status: 'answered' | 'cancelled' | 'invalid' | 'unavailable' | 'failed' | 'valid';
   json: string;
   toString(): string;
 }
@@ -95,11 +96,27 @@ export function call(name: string, args: unknown, ui: Ui, options?: { skipRespon
 /** Checks a tool call without asking anything: valid or invalid, and the `invalid` result or the questions as JSON. */
 export function check(name: string, args: unknown, options?: SandboxOptions): Result;
 /** Answers an MCP `elicitation/create` request: how it ended, and the JSON text to send back. */
-export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): { ending: ElicitEnding; reply: string };
+export function elicit(request: unknown, ui: Ui, options?: { requester?: string } & SandboxOptions): Elicitation;
 /** The tools the plugin answers, `interview` first. */
 export function definitions(options?: SandboxOptions): ToolDefinition[];
 /** The tool definitions as an ecosystem lists them, as JSON text. */
 export function definitionsAs(format: ToolFormat, options?: SandboxOptions): string;
+
+// The results a host gives when no call could give one, worded by the plugin like every other
+// result, each in a fresh instance whose limits grow with what it words.
+
+/** The `invalid` result of a call whose request could not be read (`source` ''), or that needs
+ * something of the host's that cannot be used (`source` names it, as `--journal`). */
+export function unreadable(source: string, message: string, options?: SandboxOptions): Result;
+/** The `failed` result of a call that the plugin failed or that could not run, with the answers
+ * the person had given (a `PluginError`'s), so that the agent does not ask again. */
+export function failed(message: string, given?: Given[], options?: SandboxOptions): Result;
+/** The reply to an elicitation whose request could not be read: a JSON-RPC parse error (-32700),
+ * ending `invalid`. */
+export function unreadableElicitation(message: string, options?: SandboxOptions): Elicitation;
+/** The reply to an elicitation `request` that the plugin failed or that could not run: `cancel`,
+ * with the failure and the answers given under `_meta`, ending `failed`. */
+export function failedElicitation(request: unknown, message: string, given?: Given[], options?: SandboxOptions): Elicitation;
 
 /** The `lines` mode's input and output: the plugin's text to `output` (else stderr), one line
  * per answer from `input` (an answer line keeps at most 8 MiB; bytes that are not UTF-8 become

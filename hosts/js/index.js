@@ -6,7 +6,10 @@
 // `result` is the JSON text the agent gets back. Write your own UI as an object with the
 // widget methods (see index.d.ts); answer MCP elicitations with `elicitationHandler`.
 
-export { WIT_VERSION, FORMATS, LIMITS, PluginError, Result, call, check, elicit, definitions, definitionsAs } from './plugin.js';
+export {
+  WIT_VERSION, FORMATS, LIMITS, PluginError, Result, call, check, elicit, definitions, definitionsAs,
+  unreadable, failed, unreadableElicitation, failedElicitation,
+} from './plugin.js';
 export { LineUi } from './line-ui.js';
 export { ScriptedUi } from './scripted-ui.js';
 export { elicitationHandler } from './mcp.js';

@@ -33,11 +33,11 @@ export function elicitationHandler({ ui, requester, input } = {}) {
   const answers = Array.isArray(input) ? [...input] : input;
   return async (request) => {
     const { params } = request;
-    const { reply } = ui
+    const { ending, reply } = ui
       ? elicit(params, ui, { requester })
       : await inWorker(params, requester, Array.isArray(answers) ? answers.shift() ?? '' : answers);
     const parsed = JSON.parse(reply);
-    if (parsed.error) {
+    if (ending === 'invalid') {
       // The SDK sends a thrown error's code, message and data as the JSON-RPC error.
       throw Object.assign(new Error(parsed.error.message), parsed.error);
     }

@@ -7,4 +7,6 @@ import { LIMITS, PluginError, load, run } from './sandbox.js';
 
 export { FORMATS, LIMITS, PluginError, Result, WIT_VERSION, load };
 
-export const { call, check, elicit, definitions, definitionsAs } = exports(run, LIMITS);
+export const {
+  call, check, elicit, definitions, definitionsAs, unreadable, failed, unreadableElicitation, failedElicitation,
+} = exports(run, LIMITS);

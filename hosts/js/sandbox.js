@@ -14,7 +14,7 @@ export { LIMITS, PluginError };
 const START_MS = 60000;
 const [TO_CALLER, TO_GUEST] = [0, 1];
 const GENERATED = new URL('./generated/', import.meta.url);
-const TOOL = 'interview:plugin/tool@0.3.0';
+const TOOL = 'interview:plugin/tool@0.4.0';
 
 /** The parent's Node.js options without those about its own program text (`--input-type`,
  * `-e`, `-p`), which a worker refuses to start with: a program run as `node --input-type=module

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { LIMITS, PluginError, ScriptedUi, call, check } from 'interview-plugin';
+import { pathToFileURL } from 'node:url';
+import { LIMITS, PluginError, ScriptedUi, call, check, failed, failedElicitation } from 'interview-plugin';
 import { ROOT } from './root.mjs';
 
 const RUST = process.env.INTERVIEW_RUST ?? join(ROOT, 'target', 'debug', 'interview');
@@ -112,32 +113,86 @@ for (const [name, bytes] of [['bidi', Buffer.from('x\u202e\u009bgnp.json')], ['n
   });
 }
 
-// Broken components as the Rust command's tests make them, each beside the same damage done to a
-// copy of the installed package's core module (the npm command cannot load another .wasm): cut
-// short, and a module without the plugin's exports.
+/** A copy of the installed package whose plugin (its core module) is `change`d: its directory. */
+function packageCopy(t, change) {
+  const copy = join(tempDir(t), 'package');
+  cpSync(PACKAGE, copy, { recursive: true, dereference: true });
+  const core = join(copy, 'generated', 'interview.core.wasm');
+  writeFileSync(core, change(readFileSync(core)));
+  return copy;
+}
+
+// Words of the plugin's own results that a host gave before the plugin wrote them: in capitals in
+// a copy of the package's plugin (the same length, so still a valid module), they show whose
+// words a result is in.
+const WORDS = ['The request is invalid, so nothing was asked', 'The question tool failed before the user answered',
+  'The question tool failed after the user answered', 'interview/failure'];
+
+function reworded(bytes) {
+  let text = bytes.toString('latin1');
+  for (const words of WORDS) {
+    assert.equal(text.split(words).length, 2, words);
+    text = text.replace(words, words.toUpperCase());
+  }
+  return Buffer.from(text, 'latin1');
+}
+
+test('a request that cannot be read is answered in the plugin\'s words', (t) => {
+  const cli = join(packageCopy(t, reworded), 'cli.js');
+  const missing = join(tempDir(t), 'missing.json');
+  const message = `cannot read the request from ${missing}: No such file or directory (os error 2)`;
+  for (const command of ['ask', 'check', 'elicit']) {
+    const run = spawnSync(process.execPath, [cli, command, missing], { encoding: 'utf8' });
+    assert.equal(run.status, 2, run.stderr);
+    const reply = JSON.parse(run.stdout);
+    if (command === 'elicit') {
+      assert.deepEqual(reply, { jsonrpc: '2.0', id: null, error: { code: -32700, message } });
+    } else {
+      assert.deepEqual([reply.status, reply.error], ['invalid', { path: '', message }]);
+      assert.match(reply.text, /^THE REQUEST IS INVALID, SO NOTHING WAS ASKED/);
+    }
+  }
+});
+
+test('what a failed plugin leaves is worded by the plugin, typed failed', async (t) => {
+  const plugin = await import(pathToFileURL(join(packageCopy(t, reworded), 'index.js')));
+  const given = [{ position: 1, header: 'Name', question: 'Who are you?', answer: 'Ada', note: 'my first name' }];
+  const result = plugin.failed('the plugin failed in `call`: out of memory', given);
+  assert.ok(result instanceof plugin.Result);
+  assert.equal(result.status, 'failed');
+  const json = JSON.parse(result);
+  assert.deepEqual(json.answers, given);
+  assert.equal(json.text, 'THE QUESTION TOOL FAILED AFTER THE USER ANSWERED, so their answers were not checked: '
+    + 'the plugin failed in `call`: out of memory. What the user gave: "Who are you?"="Ada".');
+  const request = { jsonrpc: '2.0', id: 9, method: 'elicitation/create', params: {} };
+  const elicitation = plugin.failedElicitation(request, 'it broke', given);
+  assert.equal(elicitation.ending, 'failed');
+  assert.deepEqual(JSON.parse(elicitation.reply), { jsonrpc: '2.0', id: 9, result: { action: 'cancel', _meta: { 'INTERVIEW/FAILURE': { message: 'it broke', given } } } });
+  const unreadable = plugin.unreadable('--journal', 'the journal is locked');
+  assert.deepEqual([unreadable.status, JSON.parse(unreadable).text], ['invalid', 'Nothing was asked: the journal is locked.']);
+  assert.equal(plugin.unreadableElicitation('not JSON').ending, 'invalid');
+});
+
+// Damage as the Rust command's tests do it to a component, done to a copy of the installed
+// package's plugin (the npm command cannot load another .wasm): cut short, and a module without
+// the plugin's exports.
 const third = (bytes) => bytes.subarray(0, bytes.length / 3);
 const BROKEN = {
   truncated: { core: third, component: third },
   'no exports': { core: () => Buffer.from('\0asm\x01\0\0\0', 'latin1'), component: () => Buffer.from('\0asm\x0d\0\x01\0', 'latin1') },
 };
 
-/** The reply with the compiler's own words taken out: V8 and wasmtime word a module that does not
- * compile differently, and everything else must be the same. */
-function withoutCompilerWords(stdout) {
-  const reply = JSON.parse(stdout);
-  const { message } = (reply.result ?? reply)._meta?.['interview/failure'] ?? reply.error;
-  const words = /^cannot compile the component: (.+)$/s.exec(message)?.[1];
-  if (words === undefined) return reply;
-  return JSON.parse(stdout, (key, value) => (typeof value === 'string' ? value.replaceAll(words, '(the compiler\'s words)') : value));
-}
+/** A failure with the compiler's own words taken out: V8 and wasmtime word a module that does
+ * not compile differently, and everything else must be the same. */
+const withoutCompilerWords = (message) => message.replace(/^(cannot compile the component: ).+$/s, '$1(the compiler\'s words)');
+
+/** What a package whose plugin cannot run says: the failure, and that no plugin could word it. */
+const LAST_RESORT = /^(cannot (?:compile|instantiate) the component: .+) \(the built-in plugin, which words this result, could not start: \1\)$/s;
 
 for (const [kind, damage] of Object.entries(BROKEN)) {
-  test(`a component that cannot run (${kind}) gives the Rust command's failed result`, (t) => {
+  test(`a package whose plugin cannot run (${kind}) still answers with one failed result`, (t) => {
     const dir = tempDir(t);
-    const copy = join(dir, 'package');
-    cpSync(PACKAGE, copy, { recursive: true, dereference: true });
-    const core = join(copy, 'generated', 'interview.core.wasm');
-    writeFileSync(core, damage.core(readFileSync(core)));
+    const copy = packageCopy(t, damage.core);
     const component = join(dir, 'component.wasm');
     writeFileSync(component, damage.component(readFileSync(join(ROOT, 'host', 'plugin', 'interview.wasm'))));
     const elicitation = join(dir, 'elicitation.json');
@@ -151,23 +206,22 @@ for (const [kind, damage] of Object.entries(BROKEN)) {
     ];
     for (const [args, input] of commands) {
       const js = spawnSync(process.execPath, [join(copy, 'cli.js'), ...args], { input, encoding: 'utf8' });
+      // The Rust command given the same damage in a component of its choice, which its own
+      // plugin words: the failure must be the same.
       const rust = spawnSync(RUST, ['--component', component, ...args], { input, encoding: 'utf8' });
-      assert.deepEqual([withoutCompilerWords(js.stdout), js.status], [withoutCompilerWords(rust.stdout), rust.status], `${args}: ${js.stderr}`);
-      assert.equal(js.status, 4);
-      const result = JSON.parse(js.stdout);
-      let message;
-      if (args[0] === 'elicit') {
-        const reply = result.result ?? result;
-        assert.equal(reply.action, 'cancel', js.stdout);
-        message = reply._meta['interview/failure'].message;
-      } else {
-        assert.deepEqual([result.status, result.answers], ['failed', []], js.stdout);
-        message = result.error.message;
-      }
-      assert.match(message, /^cannot (compile|instantiate) the component: ./);
-      assert.ok(js.stderr.includes(message), `stderr says it too: ${js.stderr}`);
+      assert.deepEqual([js.status, rust.status], [4, 4], `${args}: ${js.stderr}`);
       assert.doesNotMatch(js.stderr, /\n\s+at /, 'no stack trace');
-      if (args[1] === elicitation) assert.equal(result.id, 9, 'a JSON-RPC elicitation is answered under its id');
+      if (args[0] === 'elicit') {
+        // Nothing is left to word a reply under the request's id: the Rust command's last resort.
+        assert.equal(js.stdout, '{"action":"cancel"}\n');
+        continue;
+      }
+      const result = JSON.parse(js.stdout);
+      assert.deepEqual([result.status, result.answers, result.text], ['failed', [], result.error.message], js.stdout);
+      const [, failure] = LAST_RESORT.exec(result.error.message) ?? [];
+      assert.ok(failure, result.error.message);
+      assert.equal(withoutCompilerWords(failure), withoutCompilerWords(JSON.parse(rust.stdout).error.message));
+      assert.ok(js.stderr.includes(failure), `stderr says it too: ${js.stderr}`);
     }
   });
 }
@@ -181,27 +235,40 @@ test('a pasted answer too large for the sandbox is played back like the Rust com
   assert.match(run.stderr.toString(), /played back into a fresh instance with larger limits/);
 });
 
-test('answers the plugin fails on for good come back like the Rust command', (t) => {
+test('answers the plugin fails on for good come back like the Rust command, in the plugin\'s words', (t) => {
   // Three pasted logs: too much for the plugin even with the replay's larger limits.
   const path = join(tempDir(t), 'three.json');
   writeFileSync(path, JSON.stringify({ questions: ['One?', 'Two?', 'Three?'].map((question) => ({ question })) }));
   const options = { input: `${`${'x'.repeat(LIMIT)}\n`.repeat(3)}\n`, encoding: 'utf8', timeout: 120000, maxBuffer: 16 * LIMIT };
-  const js = spawnSync(process.execPath, [CLI, 'ask', path], options);
+  const js = spawnSync(process.execPath, [join(packageCopy(t, reworded), 'cli.js'), 'ask', path], options);
   const rust = spawnSync(RUST, ['ask', path], options);
   assert.deepEqual([js.status, rust.status], [4, 4], js.stderr.slice(-500));
   const [result, expected] = [JSON.parse(js.stdout), JSON.parse(rust.stdout)];
   assert.deepEqual([result.status, result.answers], [expected.status, expected.answers]);
   assert.deepEqual(result.answers.map((a) => a.question), ['One?', 'Two?', 'Three?']);
   assert.match(result.error.message, /^the plugin failed in `call`: /);
+  assert.match(result.text, /^THE QUESTION TOOL FAILED AFTER THE USER ANSWERED/);
 });
 
-test('a plugin out of memory fails with the answers given', () => {
+test('a plugin out of memory fails with the answers given, which it words under larger limits', () => {
   const log = 'x'.repeat(3 << 20);
+  const limits = { ...LIMITS, memoryBytes: 4 << 20 };
+  let failure;
   assert.throws(
-    () => call('interview', { question: 'Paste the log' }, new ScriptedUi([{ tag: 'submitted', val: log }]), { limits: { ...LIMITS, memoryBytes: 4 << 20 } }),
-    (error) => error instanceof PluginError && error.function === 'call'
-      && error.given.length === 1 && error.given[0].question === 'Paste the log' && error.given[0].answer === log,
+    () => call('interview', { question: 'Paste the log' }, new ScriptedUi([{ tag: 'submitted', val: log }]), { limits }),
+    (error) => {
+      failure = error;
+      return error instanceof PluginError && error.function === 'call'
+        && error.given.length === 1 && error.given[0].question === 'Paste the log' && error.given[0].answer === log;
+    },
   );
+  // Under the same limits: the instance that words the result gets the memory its answers need.
+  const result = failed(failure.message, failure.given, { limits });
+  assert.equal(result.status, 'failed');
+  assert.deepEqual(JSON.parse(result).answers, [{ position: 1, question: 'Paste the log', answer: log }]);
+  const elicitation = failedElicitation({ message: 'm', requestedSchema: {} }, failure.message, failure.given, { limits });
+  assert.equal(elicitation.ending, 'failed');
+  assert.equal(JSON.parse(elicitation.reply)._meta['interview/failure'].given[0].answer, log);
 });
 
 test('the compute budget stops the plugin but not the person', () => {

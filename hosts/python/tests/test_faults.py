@@ -7,22 +7,25 @@ import json
 import os
 import pty
 import select
+import shutil
 import signal
 import subprocess
 import sys
 import termios
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 import interview
-from interview import Limits, PluginError, ScriptedUi
+from interview import Limits, PluginError, ScriptedUi, Status
 
 from conftest import ROOT
 from test_command import DEPLOY, ELICITATION, both, python_command
 
 LIMIT = 8 << 20
+PLUGIN = ROOT / "host" / "plugin" / "interview.wasm"
 TWO = json.dumps({"questions": [{"question": "Name?"}, {"question": "Why?"}]})
 
 
@@ -114,7 +117,7 @@ BROKEN = {
 @pytest.fixture(params=sorted(BROKEN))
 def broken_component(request, tmp_path):
     path = tmp_path / f"{request.param}.wasm"
-    path.write_bytes(BROKEN[request.param]((ROOT / "host" / "plugin" / "interview.wasm").read_bytes()))
+    path.write_bytes(BROKEN[request.param](PLUGIN.read_bytes()))
     return str(path)
 
 
@@ -158,6 +161,79 @@ def test_a_component_that_cannot_run_raises_plugin_error(broken_component):
     assert failure.value.function is None, "not a failure of the plugin's own code"
 
 
+# Words of the plugin's own results that a host gave before the plugin wrote them: in capitals in a
+# copy of the plugin (the same length, so still a valid component), they show whose words a
+# result is in.
+WORDS = [b"The request is invalid, so nothing was asked",
+         b"The question tool failed before the user answered",
+         b"The question tool failed after the user answered", b"interview/failure"]
+
+
+def reworded(component: bytes) -> bytes:
+    for words in WORDS:
+        assert component.count(words) == 1, words
+        component = component.replace(words, words.upper())
+    return component
+
+
+def with_package_plugin(tmp_path, change) -> dict:
+    """The environment of a command that imports a copy of the installed package whose own
+    plugin is ``change``d."""
+    copy = tmp_path / "site" / "interview"
+    shutil.copytree(Path(interview.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "interview.wasm").write_bytes(change((copy / "interview.wasm").read_bytes()))
+    return {**os.environ, "PYTHONPATH": str(copy.parent)}
+
+
+def command_in(env, *args, answers=""):
+    return subprocess.run([sys.executable, "-m", "interview", *args], input=answers, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("command", ["ask", "check", "elicit"])
+def test_a_request_that_cannot_be_read_is_answered_in_the_plugins_words(tmp_path, command):
+    component = tmp_path / "reworded.wasm"
+    component.write_bytes(reworded(PLUGIN.read_bytes()))
+    missing = tmp_path / "missing.json"
+    run = python_command("--component", str(component), command, str(missing))
+    assert run.returncode == 2, run.stderr
+    message = f"cannot read the request from {missing}: No such file or directory (os error 2)"
+    plugin = interview.Plugin(component)
+    if command == "elicit":
+        assert run.stdout == plugin.unreadable_elicitation(message).reply + "\n"
+    else:
+        assert run.stdout == plugin.unreadable("", message).json + "\n"
+        assert json.loads(run.stdout)["text"].startswith("THE REQUEST IS INVALID, SO NOTHING WAS ASKED")
+
+
+def test_a_component_that_cannot_run_is_answered_in_the_package_plugins_words(
+        tmp_path, broken_component):
+    env = with_package_plugin(tmp_path, reworded)
+    ask = command_in(env, "--component", broken_component, "ask", str(DEPLOY), answers="1\n")
+    assert ask.returncode == 4, ask.stderr
+    result = json.loads(ask.stdout)
+    assert result["status"] == "failed"
+    assert result["text"].startswith("THE QUESTION TOOL FAILED BEFORE THE USER ANSWERED: cannot ")
+    elicit = command_in(env, "--component", broken_component, "elicit", "-",
+                        answers=json.dumps(ELICITATION_RPC))
+    assert elicit.returncode == 4, elicit.stderr
+    reply = json.loads(elicit.stdout)
+    assert reply["id"] == 9 and reply["result"]["action"] == "cancel"
+    assert reply["result"]["_meta"]["INTERVIEW/FAILURE"]["message"].startswith("cannot ")
+
+
+def test_a_package_whose_own_plugin_cannot_run_still_answers_with_one_failed_result(tmp_path):
+    env = with_package_plugin(tmp_path, BROKEN["truncated"])
+    ask = command_in(env, "ask", str(DEPLOY), answers="1\n")
+    assert ask.returncode == 4, ask.stderr
+    result = json.loads(ask.stdout)
+    assert (result["status"], result["answers"]) == ("failed", [])
+    assert result["error"]["message"].startswith("cannot compile the component: ")
+    assert "(the built-in plugin, which words this result, could not start: " in result["text"]
+    elicit = command_in(env, "elicit", "-", answers=json.dumps(ELICITATION_RPC))
+    assert (elicit.returncode, elicit.stdout) == (4, '{"action":"cancel"}\n'), elicit.stderr
+
+
 def test_a_pasted_answer_too_large_for_the_sandbox_is_played_back_like_the_rust_command(
         rust_command, tmp_path):
     path = tmp_path / "paste.json"
@@ -167,12 +243,13 @@ def test_a_pasted_answer_too_large_for_the_sandbox_is_played_back_like_the_rust_
     assert "played back into a fresh instance with larger limits" in run.stderr
 
 
-def test_answers_the_plugin_fails_on_for_good_come_back_like_the_rust_commands(rust_command, tmp_path):
+def test_answers_the_plugin_fails_on_for_good_come_back_like_the_rust_commands_in_the_plugins_words(
+        rust_command, tmp_path):
     # Three pasted logs: too much for the plugin even with the replay's larger limits.
     path = tmp_path / "three.json"
     path.write_text(json.dumps({"questions": [{"question": q} for q in ("One?", "Two?", "Three?")]}))
     answers = ("x" * LIMIT + "\n") * 3 + "\n"
-    python = python_command("ask", str(path), answers=answers)
+    python = command_in(with_package_plugin(tmp_path, reworded), "ask", str(path), answers=answers)
     rust = subprocess.run([str(rust_command), "ask", str(path)], input=answers,
                           capture_output=True, text=True, timeout=120)
     assert python.returncode == rust.returncode == 4, python.stderr[-500:]
@@ -180,6 +257,7 @@ def test_answers_the_plugin_fails_on_for_good_come_back_like_the_rust_commands(r
     assert (result["status"], result["answers"]) == (expected["status"], expected["answers"])
     assert [a["question"] for a in result["answers"]] == ["One?", "Two?", "Three?"]
     assert result["error"]["message"].startswith("the plugin failed in `call`: ")
+    assert result["text"].startswith("THE QUESTION TOOL FAILED AFTER THE USER ANSWERED")
 
 
 def test_a_plugin_out_of_memory_fails_with_the_answers_given():
@@ -188,6 +266,10 @@ def test_a_plugin_out_of_memory_fails_with_the_answers_given():
         plugin.call("interview", {"question": "Paste the log"}, ScriptedUi(["x" * (3 << 20)]))
     assert failure.value.function == "call"
     assert [(g.prompt, g.answer) for g in failure.value.given] == [("Paste the log", "x" * (3 << 20))]
+    # Worded by the same plugin, in an instance whose limits hold the answer it words.
+    result = plugin.failed(str(failure.value), failure.value.given)
+    assert result.status is Status.FAILED and result.answers[0]["answer"] == "x" * (3 << 20)
+    assert result.error["message"] == str(failure.value)
 
 
 def test_the_compute_budget_stops_the_plugin_but_not_the_person():

@@ -23,7 +23,7 @@ from .ui import (
     SelectRequest, Span, TextRequest, Tone, TooLong, Ui, Unavailable,
 )
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "Absence", "Choice", "ConfirmRequest", "Discuss", "Edit", "Elicitation", "Ending", "FORMATS",

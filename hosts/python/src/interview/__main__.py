@@ -3,7 +3,7 @@ per line, the questions go to stderr, the result JSON goes to stdout, and the ex
 it ended, as with the Rust command:
 
   0 answered (check: valid; schema: printed)   1 cancelled   2 invalid request or bad usage
-  3 no person available   4 the plugin could not run   5 elicit: declined
+  3 no person available   4 the plugin failed or could not run   5 elicit: declined
   6 the result could not be written   130 interrupted (Ctrl-C, SIGTERM, SIGHUP)
 """
 
@@ -16,13 +16,13 @@ import signal
 import sys
 
 from .line_ui import LineUi
-from .plugin import FORMATS, Ending, Limits, Plugin, PluginError, Status
+from .plugin import FORMATS, Elicitation, Ending, Limits, Plugin, PluginError, Result, Status
 
 ANSWERED, CANCELLED, INVALID, UNAVAILABLE, FAILED, DECLINED, UNWRITTEN, INTERRUPTED = 0, 1, 2, 3, 4, 5, 6, 130
-STATUS_EXIT = {Status.ANSWERED: ANSWERED, Status.CANCELLED: CANCELLED, Status.UNAVAILABLE: UNAVAILABLE,
-               Status.VALID: ANSWERED}
+STATUS_EXIT = {Status.ANSWERED: ANSWERED, Status.CANCELLED: CANCELLED, Status.INVALID: INVALID,
+               Status.UNAVAILABLE: UNAVAILABLE, Status.FAILED: FAILED, Status.VALID: ANSWERED}
 ENDING_EXIT = {Ending.ACCEPTED: ANSWERED, Ending.DECLINED: DECLINED, Ending.CANCELLED: CANCELLED,
-               Ending.UNAVAILABLE: UNAVAILABLE, Ending.INVALID: INVALID}
+               Ending.UNAVAILABLE: UNAVAILABLE, Ending.INVALID: INVALID, Ending.FAILED: FAILED}
 
 # What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
 # bidirectional marks and overrides, invisible format characters, line and paragraph
@@ -83,43 +83,12 @@ def _os_error(error: OSError) -> str:
     return f"{os.strerror(error.errno)} (os error {error.errno})"
 
 
-def _invalid(path: str, message: str, text: str) -> dict:
-    return {"status": "invalid", "answers": [], "error": {"path": path, "message": message}, "text": text}
-
-
-def _unreadable(command: str, message: str) -> dict:
-    """The reply to a request that cannot be read: what the plugin answers an invalid one."""
+def _unreadable(plugin: Plugin, command: str, message: str):
+    """The plugin's answer to a request that cannot be read: to an elicitation a JSON-RPC parse
+    error, else an ``invalid`` result."""
     if command == "elicit":
-        return {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": message}}
-    return _invalid("", message, f"The request is invalid, so nothing was asked: the arguments: "
-                                 f"{message}. Fix the arguments and call the tool again.")
-
-
-def _failed(message: str, given) -> dict:
-    """The result of a tool call the plugin failed: status ``failed``, what the person had
-    given (so that the agent does not ask again), and the failure."""
-    if given:
-        said = ", ".join(f"{_json(g.prompt)}={_json(g.answer)}" for g in given)
-        text = (f"The question tool failed after the user answered, so their answers were not "
-                f"checked: {message}. What the user gave: {said}.")
-    else:
-        text = f"The question tool failed before the user answered: {message}."
-    return {"status": "failed", "answers": [g.to_json() for g in given],
-            "error": {"path": "", "message": message}, "text": text}
-
-
-def _failed_elicitation(request: str, message: str, given) -> dict:
-    """``cancel``, as the server must not take unchecked content for accepted, with what the
-    person gave under ``_meta``; a JSON-RPC response when the request was one with an id."""
-    reply = {"action": "cancel", "_meta": {"interview/failure": {
-        "message": message, "given": [g.to_json() for g in given]}}}
-    try:
-        parsed = json.loads(request)
-    except ValueError:
-        parsed = None
-    if isinstance(parsed, dict) and "jsonrpc" in parsed and "id" in parsed:
-        return {"jsonrpc": "2.0", "id": parsed["id"], "result": reply}
-    return reply
+        return plugin.unreadable_elicitation(message)
+    return plugin.unreadable("", message)
 
 
 def _json(value) -> str:
@@ -157,10 +126,9 @@ class _Interrupt:
             signal.signal(number, handler)
 
 
-def _print(reply) -> bool:
-    """Writes a result, a value or the plugin's JSON text, with every invisible or control
-    character escaped; false when stdout is gone (a closed pipe, a full disk)."""
-    text = reply if isinstance(reply, str) else _json(reply)
+def _print(text: str) -> bool:
+    """Writes a JSON text, with every invisible or control character escaped; false when stdout
+    is gone (a closed pipe, a full disk)."""
     text = MUST_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     try:
         sys.stdout.write(text + "\n")
@@ -196,22 +164,55 @@ def main(argv=None) -> int:
         return _plugin_failed(args, error)
 
 
+def _answer(outcome, interrupted: bool = False) -> int:
+    """Prints the plugin's result or reply; the exit code its status or ending says, 130 for a
+    person who was interrupted."""
+    if isinstance(outcome, Elicitation):
+        text, code = outcome.reply, ENDING_EXIT[outcome.ending]
+    else:
+        text, code = outcome.json, STATUS_EXIT[outcome.status]
+    if code == CANCELLED and interrupted:
+        code = INTERRUPTED
+    return code if _print(text) else UNWRITTEN
+
+
 def _plugin_failed(args, error: PluginError) -> int:
     """A plugin that could not run (a component that does not load or start) or that failed
-    while asking still answers the caller on stdout, as the Rust command does: a ``failed``
-    result with every answer the person gave (``elicit``: ``cancel`` with them under
+    while asking still answers the caller on stdout, as the Rust command does: the plugin's
+    ``failed`` result with every answer the person gave (``elicit``: ``cancel`` with them under
     ``_meta``), exit 4. A caller that reads stdout is never left with nothing."""
     _warn(str(error))
-    if args.command == "elicit":
-        # A component that did not compile failed before the request was read: it is read now,
-        # to answer under the request's JSON-RPC id.
-        request = args.text
-        if request is None:
-            request = _read(args.request, Limits().request_bytes)[0] or ""
-        reply = _failed_elicitation(request, str(error), error.given)
-    else:
-        reply = _failed(str(error), error.given)
-    return FAILED if _print(reply) else UNWRITTEN
+    try:
+        outcome = _failure(args, error)
+    except PluginError as unworded:
+        outcome = _unworded(args.command, str(error), unworded)
+    return _answer(outcome)
+
+
+def _failure(args, error: PluginError):
+    """The failed result or reply, worded by the package's own plugin: the one at hand is the
+    one that failed, or another component that does not load. Each of its calls is a fresh
+    instance."""
+    author = Plugin()
+    if args.command != "elicit":
+        return author.failed(str(error), error.given)
+    # A component that did not compile failed before the request was read: it is read now, to
+    # answer under the request's JSON-RPC id.
+    request = args.text
+    if request is None:
+        request = _read(args.request, Limits().request_bytes)[0] or ""
+    return author.failed_elicitation(request, str(error), error.given)
+
+
+def _unworded(command: str, message: str, why: PluginError):
+    """Only should the package's own plugin not run either (a damaged installation): the
+    failure and why it could not be worded, as the Rust host's last resort has it, so that
+    stdout still holds one JSON text."""
+    if command == "elicit":
+        return Elicitation(Ending.FAILED, _json({"action": "cancel"}))
+    message = f"{message} (the built-in plugin, which words this result, could not start: {why})"
+    return Result.of(Status.FAILED, _json({"status": "failed", "answers": [],
+                                           "error": {"path": "", "message": message}, "text": message}))
 
 
 def _run(plugin: Plugin, args) -> int:
@@ -220,11 +221,9 @@ def _run(plugin: Plugin, args) -> int:
     args.text, problem = _read(args.request, plugin.limits.request_bytes)
     if problem is not None:
         _warn(problem)
-        return INVALID if _print(_unreadable(args.command, problem)) else UNWRITTEN
+        return _answer(_unreadable(plugin, args.command, problem))
     if args.command == "check":
-        result = plugin.check(args.tool, args.text)
-        code = STATUS_EXIT.get(result.status, INVALID)
-        return code if _print(result.json) else UNWRITTEN
+        return _answer(plugin.check(args.tool, args.text))
     # Attributes only on a terminal that shows them, as the Rust command.
     colour = (sys.stderr.isatty() and "NO_COLOR" not in os.environ
               and os.environ.get("TERM") != "dumb")
@@ -233,14 +232,10 @@ def _run(plugin: Plugin, args) -> int:
     # changes nothing, where the default handlers would kill the process before it prints.
     with _Interrupt(ui):
         if args.command == "elicit":
-            elicitation = plugin.elicit(args.text, ui, requester=args.server)
-            reply, code = elicitation.reply, ENDING_EXIT[elicitation.ending]
+            outcome = plugin.elicit(args.text, ui, requester=args.server)
         else:
-            result = plugin.call(args.tool, args.text, ui, skip_response=args.skip_response)
-            reply, code = result.json, STATUS_EXIT.get(result.status, INVALID)
-        if code == CANCELLED and ui.stopped == "interrupted":
-            code = INTERRUPTED
-        return code if _print(reply) else UNWRITTEN
+            outcome = plugin.call(args.tool, args.text, ui, skip_response=args.skip_response)
+        return _answer(outcome, interrupted=ui.stopped == "interrupted")
 
 
 if __name__ == "__main__":

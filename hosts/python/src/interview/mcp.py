@@ -19,7 +19,7 @@ import anyio.to_thread
 from mcp import types
 
 from .line_ui import LineUi
-from .plugin import Plugin
+from .plugin import Ending, Plugin
 from .ui import Ui
 
 
@@ -38,7 +38,7 @@ def elicitation_callback(ui: Optional[Ui] = None, *, requester: Optional[str] = 
             lambda: plugin.elicit(request, ui, requester=requester)
         )
         reply = json.loads(elicitation.reply)
-        if "error" in reply:
+        if elicitation.ending is Ending.INVALID:
             return types.ErrorData.model_validate(reply["error"])
         return types.ElicitResult.model_validate(reply)
 

@@ -18,14 +18,14 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, Iterable, List, Optional, Union
 
 import wasmtime
 from wasmtime.component import Component, Linker, Record, Variant
 
 from . import ui as u
 
-WIT_VERSION = "0.3.0"
+WIT_VERSION = "0.4.0"
 UI = f"interview:plugin/ui@{WIT_VERSION}"
 TOOL = f"interview:plugin/tool@{WIT_VERSION}"
 FORMATS = ("plain", "openai", "anthropic", "mcp", "gemini")
@@ -42,8 +42,9 @@ class ToolDefinition:
 
 
 class Status(str, Enum):
-    """How a call ended (``call``), or what a check found (``check``: ``valid`` or ``invalid``).
-    Each is also its own string: ``Status.ANSWERED == "answered"``."""
+    """How a call ended (``call``, ``unreadable``, ``failed``), or what a check found
+    (``check``: ``valid`` or ``invalid``). Each is also its own string: ``Status.ANSWERED ==
+    "answered"``."""
 
     ANSWERED = "answered"
     CANCELLED = "cancelled"
@@ -53,13 +54,15 @@ class Status(str, Enum):
     INVALID = "invalid"
     VALID = "valid"
     FAILED = "failed"
-    """The plugin failed: ``answers`` holds what the person gave."""
+    """The plugin failed or could not run: ``answers`` holds what the person gave. Only
+    :meth:`Plugin.failed` returns it."""
 
 
 @dataclass(frozen=True)
 class Result:
-    """What ``call`` and ``check`` return: the status, the fields an agent reads, and ``json``,
-    the result as JSON text, byte for byte what the plugin wrote, for passing on to an agent."""
+    """What ``call``, ``check``, ``unreadable`` and ``failed`` return: the status, the fields an
+    agent reads, and ``json``, the result as JSON text, byte for byte what the plugin wrote, for
+    passing on to an agent."""
 
     status: Status
     answers: List[dict]
@@ -68,7 +71,7 @@ class Result:
     text: Optional[str]
     """What the model reads (a call's result; None from a check)."""
     error: Optional[dict]
-    """When invalid: ``path`` and ``message``."""
+    """When invalid or failed: ``path`` and ``message``."""
     questions: Optional[List[dict]]
     """A valid check: the questions the call would ask."""
     data: dict
@@ -95,6 +98,9 @@ class Ending(str, Enum):
     CANCELLED = "cancelled"
     UNAVAILABLE = "unavailable"
     INVALID = "invalid"
+    FAILED = "failed"
+    """The plugin failed or could not run: the reply cancels, with what the person gave under
+    ``_meta``. Only :meth:`Plugin.failed_elicitation` returns it."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,12 @@ log = logging.getLogger("interview")
 TICK = 0.01
 # Elements of any one table: a funcref is host memory too, so tables have a cap of their own.
 TABLE_ELEMENTS = 10_000
+# The plugin holds what it words into a host's result some fifteen times over while it writes it
+# (the lowered records, each answer parsed and listed, quoted again in the text, the JSON text as
+# it grows): three pasted answers of 8 MB need some 350 MB.
+WORDING_COPIES = 16
+# The most memory a 32-bit WebAssembly instance can address.
+WASM32_MEMORY = 4 << 30
 
 
 def _tick(engine_ref) -> None:
@@ -261,6 +273,36 @@ class _Call:
             self.given = sorted([g for g in self.given if g.position != noted.position] + [noted],
                                 key=lambda g: g.position)
         return answer
+
+
+def _wording(limits: Limits, size: int) -> Limits:
+    """``limits`` grown for an instance that words a result holding ``size`` bytes of the host's
+    texts, memory and compute alike: a call's limits would refuse to word the answers of one
+    long paste, and those answers are what the agent must not lose."""
+    times = 1 + math.ceil(WORDING_COPIES * size / limits.memory_bytes)
+    return replace(limits, memory_bytes=min(limits.memory_bytes * times, WASM32_MEMORY),
+                   compute=limits.compute * times)
+
+
+def _bytes(values: Iterable) -> int:
+    """The UTF-8 bytes of the texts in ``values``: strings, lists of them, records' fields."""
+    total = 0
+    for value in values:
+        if isinstance(value, str):
+            total += len(value.encode("utf-8", "surrogatepass"))
+        elif isinstance(value, list):
+            total += _bytes(value)
+        elif isinstance(value, Record):
+            total += _bytes(vars(value).values())
+    return total
+
+
+def _given_record(given: Given) -> Record:
+    """A :class:`Given` as the plugin's ``given`` record takes it: the answer as JSON text,
+    written as the Rust host writes it, since the plugin quotes it as it is."""
+    answer = json.dumps(given.answer, ensure_ascii=False, separators=(",", ":"))
+    return _record(position=given.position, header=given.header, prompt=given.prompt,
+                   answer=answer, note=given.note)
 
 
 def _text(arguments: Union[str, Any]) -> str:
@@ -383,20 +425,22 @@ class Plugin:
                 imports.add_func("read-line", lambda store, hidden, answering: _read_line(call, hidden, answering))
         return linker
 
-    def _run(self, name: str, ui: Optional[u.Ui], *args):
-        """Calls the export ``name`` in a fresh instance whose imports ask ``ui``. If the plugin
-        fails after the person answered, their replies are played back into a fresh instance
-        with larger limits, without asking again; if that fails too, or it failed before they
-        answered, :class:`PluginError` carries what they gave."""
+    def _run(self, name: str, ui: Optional[u.Ui], *args, limits: Optional[Limits] = None):
+        """Calls the export ``name`` in a fresh instance whose imports ask ``ui``, under
+        ``limits`` (by default the plugin's). If the plugin fails after the person answered,
+        their replies are played back into a fresh instance with larger limits, without asking
+        again; if that fails too, or it failed before they answered, :class:`PluginError`
+        carries what they gave."""
         ui = ui if ui is not None else u.Ui()
-        call = _Call(ui, self.limits)
+        limits = limits or self.limits
+        call = _Call(ui, limits)
         try:
             return self._attempt(name, call, args)
         except (wasmtime.WasmtimeError, wasmtime.Trap) as error:
             failure = _failure(error, call)
         if not call.recorded:
             raise PluginError(f"the plugin failed in `{name}`: {failure}", name, call.given)
-        retry = _Call(ui, self.limits.enlarged(), call.recorded)
+        retry = _Call(ui, limits.enlarged(), call.recorded)
         try:
             result = self._attempt(name, retry, args)
         except (wasmtime.WasmtimeError, wasmtime.Trap) as error:
@@ -436,8 +480,7 @@ class Plugin:
         settings = Record()
         setattr(settings, "skip-response", skip_response)
         try:
-            result = self._run("call", ui, tool, self._sized(arguments), settings)
-            return Result.of(Status(result.status), result.json)
+            return _result(self._run("call", ui, tool, self._sized(arguments), settings))
         finally:
             ui.finished()
 
@@ -454,7 +497,41 @@ class Plugin:
             ended = self._run("elicit", ui, self._sized(request), requester)
         finally:
             ui.finished()
-        return Elicitation(Ending(ended.ending), ended.reply)
+        return _elicitation(ended)
+
+    # The results a host gives when no call could give one, in the plugin's words like every
+    # other result, so that no host writes result text of its own. Each runs in a fresh instance
+    # under limits grown to hold what it words (see ``_word``).
+
+    def unreadable(self, source: str, message: str) -> Result:
+        """The ``invalid`` result of a call whose request could not be read (``source`` empty),
+        or that needs something of the host's that cannot be used (``source`` names it, as
+        ``--journal``); ``message`` says what is wrong. Nothing was asked."""
+        return _result(self._word("unreadable", source, message))
+
+    def failed(self, message: str, given: Iterable[Given] = ()) -> Result:
+        """The ``failed`` result of a call that the plugin failed or that could not run
+        (``message`` says what failed), with the answers the person had ``given`` (a
+        :class:`PluginError`'s), unchecked, so that the agent does not ask again."""
+        return _result(self._word("failed", message, [_given_record(g) for g in given]))
+
+    def unreadable_elicitation(self, message: str) -> Elicitation:
+        """The reply to an elicitation whose request could not be read (``message`` says why):
+        a JSON-RPC parse error (-32700) whose id is null, ending ``invalid``."""
+        return _elicitation(self._word("unreadable-elicitation", message))
+
+    def failed_elicitation(self, request, message: str, given: Iterable[Given] = ()) -> Elicitation:
+        """The reply to the elicitation ``request`` (text or a value) that the plugin failed or
+        that could not run: ``cancel``, since the server must not take unchecked content for
+        accepted, with ``message`` and the answers ``given`` under ``_meta``; under the
+        request's id when it was a JSON-RPC request. Ending ``failed``."""
+        records = [_given_record(g) for g in given]
+        return _elicitation(self._word("failed-elicitation", self._sized(request), message, records))
+
+    def _word(self, name: str, *args):
+        """Runs the export ``name`` that words a host's result, under the plugin's limits grown
+        by what it words (``args``)."""
+        return self._run(name, None, *args, limits=_wording(self.limits, _bytes(args)))
 
     def definitions(self) -> List[ToolDefinition]:
         """The tools the plugin answers, ``interview`` first."""
@@ -477,6 +554,15 @@ class Plugin:
             raise ValueError(f"the request is {size} bytes; the host accepts at most "
                              f"{self.limits.request_bytes}")
         return text
+
+
+def _result(result) -> Result:
+    """A ``call-result`` of the plugin as a :class:`Result`, with the status it gave."""
+    return Result.of(Status(result.status), result.json)
+
+
+def _elicitation(ended) -> Elicitation:
+    return Elicitation(Ending(ended.ending), ended.reply)
 
 
 def _causes(error: Exception) -> List[str]:
