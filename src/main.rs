@@ -2,7 +2,6 @@
 //! the result JSON.
 
 mod cli;
-mod exit;
 mod inbox;
 mod input;
 #[cfg(feature = "mcp")]
@@ -28,7 +27,7 @@ use interview_host::{Error, Given, Journal, Plugin, Session};
 use interview_text::json as json_text;
 
 use cli::{Asking, Cli, Command, Journaling, Parsed, Reaching};
-use exit::Exit;
+use interview_host::Exit;
 
 impl Reaching {
     /// The person, where the options say; a page that can't be served fails (exit 4). From

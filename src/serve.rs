@@ -21,11 +21,11 @@ use interview_host::ui::{StopReason, Ui};
 use interview_text::json as json_text;
 use serde_json::{Map, Value as Json};
 
-use crate::exit::Exit;
 use crate::inbox;
 use crate::input::{self, Line};
 use crate::people;
 use crate::results;
+use interview_host::Exit;
 
 /// The person answering, kept from one request to the next.
 struct Asker {

@@ -19,9 +19,9 @@ static AUTHOR: Mutex<Option<Session<NoPerson>>> = Mutex::new(None);
 /// How much memory the plugin takes to word a result, for each byte of the text it words:
 /// the answers are copied in, parsed, listed, written again into the text for the model, and
 /// escaped (about 15 bytes each, measured with three answers of 8 MiB).
-const MEMORY_PER_BYTE: usize = 16;
+pub(crate) const MEMORY_PER_BYTE: usize = 16;
 /// The most a plugin's memory can be (a 32-bit address space).
-const MOST_MEMORY: usize = 4 << 30;
+pub(crate) const MOST_MEMORY: usize = 4 << 30;
 
 /// The `invalid` result of a tool call whose request could not be read (`source` empty), or
 /// that needs something of the host's that cannot be used (`source` names it).

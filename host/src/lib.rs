@@ -45,8 +45,11 @@
 mod bindings;
 use interview_text::sanitize;
 mod choice_imports;
+#[cfg(test)]
+mod contract;
 mod engine_settings;
 mod error;
+mod exit;
 mod foreground;
 mod given;
 pub mod host_results;
@@ -62,6 +65,7 @@ mod session;
 pub mod ui;
 
 pub use error::{Error, JournalProblem};
+pub use exit::Exit;
 pub use given::Given;
 pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};

@@ -72,8 +72,8 @@ impl Limits {
     /// compute and memory, so that a request that was merely large still gets its result.
     pub(crate) fn enlarged(&self) -> Limits {
         Limits {
-            memory_bytes: self.memory_bytes.saturating_mul(4),
-            compute: self.compute * 5,
+            memory_bytes: self.memory_bytes.saturating_mul(REPLAY_MEMORY),
+            compute: self.compute * REPLAY_COMPUTE,
             request_bytes: self.request_bytes,
         }
     }
@@ -93,7 +93,11 @@ impl Limits {
 }
 
 /// Elements of any one table.
-const TABLE_ELEMENTS: usize = 10_000;
+pub(crate) const TABLE_ELEMENTS: usize = 10_000;
+/// How many times the memory and the compute time a call the plugin failed after the person
+/// answered is played back with.
+pub(crate) const REPLAY_MEMORY: usize = 4;
+pub(crate) const REPLAY_COMPUTE: u32 = 5;
 
 /// How often the epoch advances while guest code runs, and so how often a running guest's
 /// compute time is checked.

@@ -18,8 +18,8 @@ use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
 use super::store::Store;
 use super::wire::{Ask, Call};
-use crate::exit::Exit;
 use crate::people;
+use interview_host::Exit;
 
 /// What `interview inbox` was asked for.
 pub struct Options {

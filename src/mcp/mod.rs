@@ -35,9 +35,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
-use crate::exit::Exit;
 use crate::reach::Reach;
 use crate::{inbox, people, results};
+use interview_host::Exit;
 
 mod clients;
 mod forms;

@@ -37,6 +37,12 @@ const RANGES: &[(u32, u32)] = &[
     (0xe0000, 0xe0fff),
 ];
 
+/// The table itself: the ranges of code points, inclusive and sorted, that [`invisible`] is
+/// true of (for hosts in other languages, whose copies are generated from it).
+pub fn ranges() -> &'static [(u32, u32)] {
+    RANGES
+}
+
 /// Whether `c` is a control, a format character, a line or paragraph separator, or a
 /// default-ignorable code point.
 pub fn invisible(c: char) -> bool {

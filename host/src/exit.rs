@@ -1,11 +1,13 @@
-//! The command's exit codes, as `--help` and the README list them.
+//! The exit codes of a host's command, as `--help` and the README list them: the same in the
+//! Rust command and the Python and npm packages' (whose copies are generated from this one).
 
 use std::process::ExitCode;
 
-use interview_host::ask::Status;
+use crate::ask::Status;
 
 /// How a run of `interview` ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Exit {
     /// Answered; for `check`, valid; for `schema`, printed.
     Answered = 0,
@@ -26,6 +28,32 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// Every exit, in the order of their codes.
+    pub const ALL: [Exit; 8] = [
+        Exit::Answered,
+        Exit::Cancelled,
+        Exit::Invalid,
+        Exit::Unavailable,
+        Exit::Failed,
+        Exit::Declined,
+        Exit::Unwritten,
+        Exit::Interrupted,
+    ];
+
+    /// The exit's name, as the packages' tables spell it (`answered`, `interrupted`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Exit::Answered => "answered",
+            Exit::Cancelled => "cancelled",
+            Exit::Invalid => "invalid",
+            Exit::Unavailable => "unavailable",
+            Exit::Failed => "failed",
+            Exit::Declined => "declined",
+            Exit::Unwritten => "unwritten",
+            Exit::Interrupted => "interrupted",
+        }
+    }
+
     /// The exit code of a tool call that ended with `status`, as the plugin's WIT says it;
     /// a cancel is `Interrupted` when a signal or Ctrl-C cut the person off.
     pub fn of(status: Status, interrupted: bool) -> Exit {
