@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use interview_host::ui::web_wire as wire;
+use interview_host::ui::web_wire::WidgetRelay;
 use interview_host::ui::{
     Absence, ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, Nav,
     NumberReply, NumberRequest, ReviewReply, ReviewRequest, SelectReply, SelectRequest, StopReason,
@@ -335,26 +335,32 @@ impl RemoteUi {
             }
         }
     }
+}
 
+/// This process's run: an id drawn once, the same for every request it asks, so that the
+/// servers tell its questions from another process's asking the same.
+fn run() -> &'static str {
+    static RUN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    RUN.get_or_init(random_id)
+}
+
+/// An id drawn at random: 32 hexadecimal digits.
+pub fn random_id() -> String {
+    use std::hash::BuildHasher;
+    // RandomState's keys come from the system's randomness (and differ from one to the next).
+    let random = std::collections::hash_map::RandomState::new();
+    let (high, low) = (random.hash_one(std::process::id()), random.hash_one(0u8));
+    format!("{high:016x}{low:016x}")
+}
+
+impl WidgetRelay for RemoteUi {
     /// Asks with a widget until its reply reads as one of `kind`; a reply that doesn't is put
     /// up again with an error. A failure leaves the request with `leave(Nav::Cancel)`, a
     /// deadline passed with `leave(Nav::TimeUp)`.
-    fn widget<R>(
+    fn relay<R>(
         &mut self,
         kind: &str,
-        frame: &Frame,
-        request: Json,
-        read: fn(&Json) -> Option<R>,
-        leave: fn(Nav) -> R,
-    ) -> R {
-        let mut view = json!({ "frame": wire::frame(frame), "request": request });
-        self.answer(kind, &mut view, read, leave)
-    }
-
-    fn answer<R>(
-        &mut self,
-        kind: &str,
-        view: &mut Json,
+        mut view: Json,
         read: fn(&Json) -> Option<R>,
         leave: fn(Nav) -> R,
     ) -> R {
@@ -363,7 +369,7 @@ impl RemoteUi {
             return cancel;
         }
         loop {
-            match self.ask(kind, view) {
+            match self.ask(kind, &view) {
                 Ok(None) => {
                     self.timed_out = true;
                     return leave(Nav::TimeUp);
@@ -387,22 +393,6 @@ impl RemoteUi {
             }
         }
     }
-}
-
-/// This process's run: an id drawn once, the same for every request it asks, so that the
-/// servers tell its questions from another process's asking the same.
-fn run() -> &'static str {
-    static RUN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    RUN.get_or_init(random_id)
-}
-
-/// An id drawn at random: 32 hexadecimal digits.
-pub fn random_id() -> String {
-    use std::hash::BuildHasher;
-    // RandomState's keys come from the system's randomness (and differ from one to the next).
-    let random = std::collections::hash_map::RandomState::new();
-    let (high, low) = (random.hash_one(std::process::id()), random.hash_one(0u8));
-    format!("{high:016x}{low:016x}")
 }
 
 impl Ui for RemoteUi {
@@ -433,61 +423,27 @@ impl Ui for RemoteUi {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        let request = wire::select(request);
-        self.widget(
-            "select",
-            frame,
-            request,
-            wire::select_reply,
-            SelectReply::Nav,
-        )
+        self.relay_select(frame, request)
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        let request = wire::multi_select(request);
-        self.widget(
-            "multi_select",
-            frame,
-            request,
-            wire::multi_select_reply,
-            MultiSelectReply::Nav,
-        )
+        self.relay_multi_select(frame, request)
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        let request = wire::text(request);
-        self.widget("text", frame, request, wire::text_reply, TextReply::Nav)
+        self.relay_text(frame, request)
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        let request = wire::confirm(request);
-        self.widget(
-            "confirm",
-            frame,
-            request,
-            wire::confirm_reply,
-            ConfirmReply::Nav,
-        )
+        self.relay_confirm(frame, request)
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        let request = wire::number(request);
-        self.widget(
-            "number",
-            frame,
-            request,
-            wire::number_reply,
-            NumberReply::Nav,
-        )
+        self.relay_number(frame, request)
     }
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
-        let mut view = json!({ "request": wire::review(request) });
-        let leave = |nav| match nav {
-            Nav::TimeUp => ReviewReply::TimeUp,
-            _ => ReviewReply::Cancel,
-        };
-        self.answer("review", &mut view, wire::review_reply, leave)
+        self.relay_review(request)
     }
 
     /// The plugin is done: the question leaves the team's list once the result is out (see

@@ -34,6 +34,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
+use wire::WidgetRelay;
 
 use super::*;
 
@@ -400,33 +401,22 @@ impl WebUi {
         self.notify(PageNotice::NotOpened { url: &url, waited });
         false
     }
+}
 
-    /// Asks with a widget: its frame and request.
-    fn widget<R>(
-        &mut self,
-        kind: &str,
-        frame: &Frame,
-        request: Json,
-        read: fn(&Json) -> Option<R>,
-        cancel: R,
-    ) -> R {
-        let view = json!({ "frame": wire::frame(frame), "request": request });
-        self.answer(kind, view, read, cancel)
-    }
-
-    /// Puts `view` up until the page's reply reads with `read`: a reply that doesn't puts the
-    /// view up again with an error. `cancel` is the reply when the question is withdrawn.
-    fn answer<R>(
+impl WidgetRelay for WebUi {
+    /// The page's reply that reads; one that doesn't puts the view up again with an error. A
+    /// withdrawn question, or a page that went away, leaves it (`Nav::Cancel`).
+    fn relay<R>(
         &mut self,
         kind: &str,
         mut view: Json,
         read: fn(&Json) -> Option<R>,
-        cancel: R,
+        leave: fn(Nav) -> R,
     ) -> R {
         loop {
             let Some(reply) = self.ask(kind, view.clone()) else {
                 self.cancelled = true;
-                return cancel;
+                return leave(Nav::Cancel);
             };
             if let Some(read) = read(&reply) {
                 self.cancelled = reply["nav"] == "cancel" || reply["review"] == "cancel";
@@ -456,58 +446,27 @@ impl Ui for WebUi {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        let cancel = SelectReply::Nav(Nav::Cancel);
-        self.widget(
-            "select",
-            frame,
-            wire::select(request),
-            wire::select_reply,
-            cancel,
-        )
+        self.relay_select(frame, request)
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        let cancel = MultiSelectReply::Nav(Nav::Cancel);
-        let request = wire::multi_select(request);
-        self.widget(
-            "multi_select",
-            frame,
-            request,
-            wire::multi_select_reply,
-            cancel,
-        )
+        self.relay_multi_select(frame, request)
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        let cancel = TextReply::Nav(Nav::Cancel);
-        self.widget("text", frame, wire::text(request), wire::text_reply, cancel)
+        self.relay_text(frame, request)
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        let cancel = ConfirmReply::Nav(Nav::Cancel);
-        self.widget(
-            "confirm",
-            frame,
-            wire::confirm(request),
-            wire::confirm_reply,
-            cancel,
-        )
+        self.relay_confirm(frame, request)
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        let cancel = NumberReply::Nav(Nav::Cancel);
-        self.widget(
-            "number",
-            frame,
-            wire::number(request),
-            wire::number_reply,
-            cancel,
-        )
+        self.relay_number(frame, request)
     }
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {
-        let view = json!({ "request": wire::review(request) });
-        self.answer("review", view, wire::review_reply, ReviewReply::Cancel)
+        self.relay_review(request)
     }
 
     fn finished(&mut self) {

@@ -105,6 +105,81 @@ pub fn review(request: &ReviewRequest) -> Json {
     json!({ "items": items, "context": request.context, "declinable": request.declinable })
 }
 
+/// A UI that puts the plugin's widgets up as JSON and reads the person's replies from JSON:
+/// this crate's page, or a team inbox's. It says how one view is put up and answered; the
+/// widgets' views and replies are the provided methods' (one mapping for every such UI),
+/// which its [`Ui`] methods call.
+pub trait WidgetRelay {
+    /// Puts `view` (`{frame, request}`, or `{request}` for a review) up as a widget of `kind`
+    /// until a reply reads with `read`; a reply that doesn't is put up again with an error.
+    /// A UI that stops asking returns `leave(Nav::Cancel)`, at a deadline `leave(Nav::TimeUp)`.
+    fn relay<R>(
+        &mut self,
+        kind: &str,
+        view: Json,
+        read: fn(&Json) -> Option<R>,
+        leave: fn(Nav) -> R,
+    ) -> R;
+
+    /// [`Ui::select`] through the relay.
+    fn relay_select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
+        let view = widget(frame, select(request));
+        self.relay("select", view, select_reply, SelectReply::Nav)
+    }
+
+    /// [`Ui::multi_select`] through the relay.
+    fn relay_multi_select(
+        &mut self,
+        frame: &Frame,
+        request: &MultiSelectRequest,
+    ) -> MultiSelectReply {
+        let view = widget(frame, multi_select(request));
+        self.relay(
+            "multi_select",
+            view,
+            multi_select_reply,
+            MultiSelectReply::Nav,
+        )
+    }
+
+    /// [`Ui::text`] through the relay.
+    fn relay_text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        let view = widget(frame, text(request));
+        self.relay("text", view, text_reply, TextReply::Nav)
+    }
+
+    /// [`Ui::confirm`] through the relay.
+    fn relay_confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
+        let view = widget(frame, confirm(request));
+        self.relay("confirm", view, confirm_reply, ConfirmReply::Nav)
+    }
+
+    /// [`Ui::number`] through the relay.
+    fn relay_number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
+        let view = widget(frame, number(request));
+        self.relay("number", view, number_reply, NumberReply::Nav)
+    }
+
+    /// [`Ui::review`] through the relay.
+    fn relay_review(&mut self, request: &ReviewRequest) -> ReviewReply {
+        let leave = |nav| match nav {
+            Nav::TimeUp => ReviewReply::TimeUp,
+            _ => ReviewReply::Cancel,
+        };
+        self.relay(
+            "review",
+            json!({ "request": review(request) }),
+            review_reply,
+            leave,
+        )
+    }
+}
+
+/// A widget's view: its frame and its request.
+fn widget(frame_of: &Frame, request: Json) -> Json {
+    json!({ "frame": frame(frame_of), "request": request })
+}
+
 /// `{"nav": "back"}` and its kin.
 fn nav(reply: &Json) -> Option<Nav> {
     match reply.get("nav")?.as_str()? {
