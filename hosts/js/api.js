@@ -3,6 +3,8 @@
 // batching and answer checking, and every text it hands a UI is already safe to print; a UI only
 // shows widgets and says what the person did. Nothing here needs Node.js.
 
+import { MOST_MEMORY, WORDING_MEMORY_PER_BYTE } from './contract.js';
+
 /** The version of the plugin's WIT package these functions speak. */
 export const WIT_VERSION = '0.4.0';
 
@@ -11,13 +13,6 @@ export const FORMATS = ['plain', 'openai', 'anthropic', 'mcp', 'gemini'];
 
 const text = (value) => (typeof value === 'string' ? value : JSON.stringify(value));
 const encoder = new TextEncoder();
-
-/** The plugin holds what it words into a host's result some fifteen times over while it writes
- * it (the lowered records, each answer parsed and listed, quoted again in the text, the JSON text
- * as it grows): three pasted answers of 8 MB need some 350 MB. */
-const WORDING_COPIES = 16;
-/** The most memory a 32-bit WebAssembly instance can address. */
-const WASM32_MEMORY = 2 ** 32;
 
 /** A UI for exports that ask nobody. */
 const NOBODY = new Proxy({}, { get: () => () => ({ tag: 'nav', val: 'cancel' }) });
@@ -39,11 +34,15 @@ function bytes(value) {
 
 /** `limits` grown for an instance that words a result holding `size` bytes of the host's texts,
  * memory and compute alike: a call's limits would refuse to word the answers of one long paste,
- * and those answers are what the agent must not lose. Grown by powers of two, since the sandbox
- * compiles the plugin once for each memory cap. */
+ * and those answers are what the agent must not lose. The plugin holds what it words some fifteen
+ * times over while it writes it (the lowered records, each answer parsed and listed, quoted again
+ * in the text, the JSON text as it grows), WORDING_MEMORY_PER_BYTE as the Rust host reckons it:
+ * three pasted answers of 8 MB need some 350 MB. MOST_MEMORY is all a 32-bit WebAssembly
+ * instance can address. Grown by powers of two, since the sandbox compiles the plugin once for
+ * each memory cap. */
 function wording(limits, size) {
-  const times = 2 ** Math.ceil(Math.log2(1 + (WORDING_COPIES * size) / limits.memoryBytes));
-  return { ...limits, memoryBytes: Math.min(limits.memoryBytes * times, WASM32_MEMORY), computeMs: limits.computeMs * times };
+  const times = 2 ** Math.ceil(Math.log2(1 + (WORDING_MEMORY_PER_BYTE * size) / limits.memoryBytes));
+  return { ...limits, memoryBytes: Math.min(limits.memoryBytes * times, MOST_MEMORY), computeMs: limits.computeMs * times };
 }
 
 /** A given answer (a `PluginError`'s) as the plugin's `given` record takes it: the answer as JSON

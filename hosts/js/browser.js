@@ -9,7 +9,7 @@
 // Nothing here needs Node.js: the core modules are fetched next to this file and compiled once.
 
 import { FORMATS, Result, WIT_VERSION, exports } from './api.js';
-import { LIMITS, PluginError, capped, noted } from './shared.js';
+import { LIMITS, PluginError, capped, noted, replayLimits } from './shared.js';
 
 export { FORMATS, LIMITS, PluginError, Result, WIT_VERSION };
 
@@ -92,17 +92,16 @@ async function attempt(name, args, ui, mode, limits, replayed) {
 const given = (replies) => replies.reduce((answers, { widget, params, reply }) => noted(answers, widget, params, reply), []);
 
 /** Runs the export `name` with `args`, asking `ui`. If the plugin fails after the person
- * answered, their replies are played back with 4x the memory and 5x the compute, without
- * asking again; if that fails too, or it failed before they answered, `PluginError` carries
- * what they gave. `onRecovered(failure)` hears of a saved result. */
+ * answered, their replies are played back with larger limits (`replayLimits`, the Rust host's),
+ * without asking again; if that fails too, or it failed before they answered, `PluginError`
+ * carries what they gave. `onRecovered(failure)` hears of a saved result. */
 async function run(name, args, ui, { limits = LIMITS, onRecovered } = {}) {
   const mode = await ui.mode();
   const first = await attempt(name, args, ui, mode, limits, []);
   if (!('failure' in first)) return first.result;
   const failed = (outcome) => new PluginError(`the plugin failed in \`${name}\`: ${outcome.failure}`, { function: name, given: given(outcome.replies) });
   if (!first.replies.length) throw failed(first);
-  const larger = { ...limits, memoryBytes: limits.memoryBytes * 4, computeMs: limits.computeMs * 5 };
-  const retry = await attempt(name, args, ui, mode, larger, first.replies);
+  const retry = await attempt(name, args, ui, mode, replayLimits(limits), first.replies);
   if ('failure' in retry) throw failed(retry);
   onRecovered?.(first.failure);
   return retry.result;

@@ -12,25 +12,27 @@ import {
   unreadableElicitation,
 } from './plugin.js';
 import { lineSplitter, pause, writeAll } from './line-ui.js';
+import { EXIT } from './contract.js';
+import { escapeInvisible } from './escape.js';
+
+// The exit codes are the Rust command's (EXIT, generated from its own); what each means, for
+// the usage.
+const EXIT_MEANINGS = {
+  answered: 'answered (check: valid; schema: printed)', cancelled: 'cancelled', invalid: 'invalid request or bad usage',
+  unavailable: 'no person available', failed: 'the plugin failed or could not run', declined: 'elicit: declined',
+  unwritten: 'the result could not be written', interrupted: 'interrupted (Ctrl-C, SIGTERM, SIGHUP)',
+};
 
 const USAGE = `usage: interview-plugin ask FILE [--tool NAME] [--skip-response TEXT]
        interview-plugin elicit FILE [--server NAME]
        interview-plugin check FILE [--tool NAME]
        interview-plugin schema [--format ${FORMATS.join('|')}]
-FILE is a path, or - for stdin. Exit codes: 0 answered (check: valid; schema: printed),
-1 cancelled, 2 invalid request or bad usage, 3 no person available, 4 the plugin failed or
-could not run, 5 elicit: declined, 6 the result could not be written, 130 interrupted (Ctrl-C,
-SIGTERM, SIGHUP).`;
+FILE is a path, or - for stdin. Exit codes:
+${Object.entries(EXIT).map(([name, code]) => `  ${String(code).padStart(3)} ${EXIT_MEANINGS[name] ?? name}`).join('\n')}`;
 
-/** The exit codes of a call's (or a check's) status and of an elicitation's ending. */
-const EXIT = { answered: 0, valid: 0, cancelled: 1, invalid: 2, unavailable: 3, failed: 4 };
-const ENDING = { accepted: 0, cancelled: 1, invalid: 2, unavailable: 3, failed: 4, declined: 5 };
-const [UNWRITTEN, INTERRUPTED] = [6, 130];
-
-// What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
-// bidirectional marks and overrides, invisible format characters, line and paragraph
-// separators, the byte order mark. Printing a result then cannot reorder or hide text.
-const MUST_ESCAPE = /[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+/** A call's (or a check's) status and an elicitation's ending each exit with the code of the
+ * same name, but for a valid check and an accepted elicitation, which are answered. */
+const exitCode = (name) => EXIT[{ valid: 'answered', accepted: 'answered' }[name] ?? name];
 
 // The C library's words for the errors a request file meets, which the Rust command says.
 const STRERROR = {
@@ -49,15 +51,14 @@ function warn(message) {
 
 function usage(problem) {
   warn(`${problem}\n${USAGE}`);
-  return 2;
+  return EXIT.invalid;
 }
 
 /** Writes a text (the plugin's JSON) with every invisible or control character escaped; false
  * when stdout is gone (a closed pipe, a full disk). */
 function print(text) {
-  const escaped = text.replace(MUST_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   try {
-    writeAll(1, `${escaped}\n`);
+    writeAll(1, `${escapeInvisible(text)}\n`);
     return true;
   } catch (error) {
     warn(`cannot write the result to stdout: ${error.message}`);
@@ -66,11 +67,12 @@ function print(text) {
 }
 
 /** Prints what the plugin gave, a call's or a check's `Result` or an elicitation's `{ ending,
- * reply }`; the exit code its status or ending says, 130 where the person was interrupted. */
+ * reply }`; the exit code its status or ending says, the interrupted one where the person was
+ * interrupted. */
 function answer({ status, json, ending, reply }, interrupted = false) {
-  let code = ending === undefined ? EXIT[status] : ENDING[ending];
-  if (code === EXIT.cancelled && interrupted) code = INTERRUPTED;
-  return print(json ?? reply) ? code : UNWRITTEN;
+  let code = exitCode(ending ?? status);
+  if (code === EXIT.cancelled && interrupted) code = EXIT.interrupted;
+  return print(json ?? reply) ? code : EXIT.unwritten;
 }
 
 /** The plugin's answer to a request that cannot be read: to an elicitation a JSON-RPC parse
@@ -200,8 +202,8 @@ function ask(command, args) {
 /** A plugin that could not run (a component that does not load or start) or that failed
  * (`failure`: its message and what the person gave) still answers the caller on stdout, as the
  * Rust command does: the plugin's `failed` result (`elicit`: `cancel` with the answers under
- * `_meta`), exit 4. `text` is the request, undefined when the plugin failed before it was read:
- * it is read then, to answer an elicitation under its JSON-RPC id. */
+ * `_meta`), exiting `failed`. `text` is the request, undefined when the plugin failed before it
+ * was read: it is read then, to answer an elicitation under its JSON-RPC id. */
 function pluginFailed(command, file, text, { message, given }) {
   warn(message);
   let outcome;
@@ -247,7 +249,7 @@ async function main(argv) {
   }
   const { values, positionals } = parsed;
   const [command, file] = positionals;
-  if (values.help) return print(USAGE) ? 0 : UNWRITTEN;
+  if (values.help) return print(USAGE) ? EXIT.answered : EXIT.unwritten;
   if (command !== 'schema' && (!['ask', 'elicit', 'check'].includes(command) || !file || positionals.length > 2)) {
     return usage(command ? `cannot run ${positionals.join(' ')}` : 'no command');
   }
@@ -256,7 +258,7 @@ async function main(argv) {
     load();
     if (command === 'schema') {
       if (!FORMATS.includes(values.format)) return usage(`unknown format ${values.format}`);
-      return print(definitionsAs(values.format)) ? 0 : UNWRITTEN;
+      return print(definitionsAs(values.format)) ? EXIT.answered : EXIT.unwritten;
     }
     let problem;
     ({ text, problem } = readRequest(file, LIMITS.requestBytes));

@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_threads';
-import { LIMITS, PluginError, capped, noted } from './shared.js';
+import { LIMITS, PluginError, capped, noted, replayLimits } from './shared.js';
 
 export { LIMITS, PluginError };
 
@@ -147,16 +147,16 @@ function attempt(name, args, ui, limits, replay) {
 }
 
 /** Runs the export `name` with `args`, asking `ui`. If the plugin fails after the person
- * answered, their replies are played back into a fresh instance with 4x the memory and 5x the
- * compute, without asking again; if that fails too, or it failed before they answered,
- * `PluginError` carries what they gave. `onRecovered(failure)` hears of a saved result. */
+ * answered, their replies are played back into a fresh instance with larger limits
+ * (`replayLimits`, the Rust host's), without asking again; if that fails too, or it failed before
+ * they answered, `PluginError` carries what they gave. `onRecovered(failure)` hears of a saved
+ * result. */
 export function run(name, args, ui, { limits = LIMITS, onRecovered } = {}) {
   const first = attempt(name, args, ui, limits, []);
   if (!('failure' in first)) return first.result;
   const failed = (outcome) => new PluginError(`the plugin failed in \`${name}\`: ${outcome.failure}`, { function: name, given: outcome.answers });
   if (!first.recorded.length) throw failed(first);
-  const larger = { ...limits, memoryBytes: limits.memoryBytes * 4, computeMs: limits.computeMs * 5 };
-  const retry = attempt(name, args, ui, larger, [...first.recorded]);
+  const retry = attempt(name, args, ui, replayLimits(limits), [...first.recorded]);
   if ('failure' in retry) throw failed(retry);
   onRecovered?.(first.failure);
   return retry.result;

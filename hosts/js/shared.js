@@ -2,18 +2,23 @@
 // limits, the error a failed plugin gives, the memory and table caps written into the compiled
 // module, and the answers a person gave, kept in their words. Nothing here needs Node.js.
 
-/** How much the plugin may use, as the Rust host allows it. */
+import { COMPUTE_MS, MEMORY_BYTES, REPLAY_COMPUTE, REPLAY_MEMORY, REQUEST_BYTES, TABLE_ELEMENTS } from './contract.js';
+
+/** How much the plugin may use, as the Rust host allows it (its defaults, from contract.js). */
 export const LIMITS = Object.freeze({
   /** Linear memory of the plugin. */
-  memoryBytes: 64 << 20,
+  memoryBytes: MEMORY_BYTES,
   /** Milliseconds of the plugin's own work per call; the time a UI takes never counts. */
-  computeMs: 2000,
+  computeMs: COMPUTE_MS,
   /** The largest arguments text handed to the plugin, and the longest answer line read. */
-  requestBytes: 8 << 20,
+  requestBytes: REQUEST_BYTES,
 });
 
-/** Elements of any one table: a funcref is host memory too, so tables have a cap of their own. */
-const TABLE_ELEMENTS = 10000;
+/** The limits of a replay after the plugin failed once the person had answered, the Rust
+ * host's multiples of memory and compute: a request that was merely large still gets its
+ * result. */
+export const replayLimits = (limits) => ({ ...limits, memoryBytes: limits.memoryBytes * REPLAY_MEMORY, computeMs: limits.computeMs * REPLAY_COMPUTE });
+
 const PAGE = 65536;
 
 /** The plugin could not run: its component cannot be compiled or is not this plugin
@@ -65,8 +70,9 @@ function capLimits(bytes, at, cap) {
 }
 
 /** The core module `bytes` with every memory it defines capped at `memoryBytes` and every table
- * at TABLE_ELEMENTS: WebAssembly itself then refuses to grow them further, and the plugin fails
- * as it does in the Rust host. */
+ * at TABLE_ELEMENTS (a funcref is host memory too, so tables have a cap of their own):
+ * WebAssembly itself then refuses to grow them further, and the plugin fails as it does in the
+ * Rust host. */
 export function capped(bytes, memoryBytes) {
   const parts = [bytes.subarray(0, 8)];
   let at = 8;

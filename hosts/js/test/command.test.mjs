@@ -4,10 +4,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './root.mjs';
+
+// The package's own modules, which its exports leave out: the Rust command's constants as
+// generated into it, and the command's escaping of what it prints.
+const PACKAGE = dirname(createRequire(import.meta.url).resolve('interview-plugin'));
+const { ESCAPED } = await import(pathToFileURL(join(PACKAGE, 'contract.js')));
+const { escapeInvisible } = await import(pathToFileURL(join(PACKAGE, 'escape.js')));
 
 const RUST = process.env.INTERVIEW_RUST ?? join(ROOT, 'target', 'debug', 'interview');
 const DEPLOY = join(ROOT, 'examples', 'deploy.json');
@@ -108,4 +116,50 @@ test('a tricky line means what the shared table says, as in the Rust command', (
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Every code point a printed result has escaped (the Rust command's table, generated into the
+// package), and some that it has not: those just outside each range, and others the text of a
+// result often holds.
+const ESCAPED_CODE_POINTS = ESCAPED.flatMap(([start, end]) => Array.from({ length: end - start + 1 }, (_, i) => start + i));
+const isEscaped = (c) => ESCAPED.some(([start, end]) => c >= start && c <= end);
+const KEPT = [...ESCAPED.flatMap(([start, end]) => [start - 1, end + 1]), ...[...' ~é€中😀\u{10000}'].map((c) => c.codePointAt(0))]
+  .filter((c) => !isEscaped(c));
+
+/** `c` as JSON writes it in \uXXXX: lower-case hex, beyond the Basic Multilingual Plane its
+ * UTF-16 surrogate pair (reckoned here, not read off the string). */
+function jsonEscape(c) {
+  const units = c < 0x10000 ? [c] : [0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 0x3ff)];
+  return units.map((unit) => `\\u${unit.toString(16).padStart(4, '0')}`).join('');
+}
+
+test('every escaped code point is printed as JSON escapes it, astral ones as surrogate pairs', () => {
+  const everything = JSON.stringify(String.fromCodePoint(...ESCAPED_CODE_POINTS));
+  const escaped = escapeInvisible(everything);
+  assert.equal(escaped, `"${ESCAPED_CODE_POINTS.map(jsonEscape).join('')}"`);
+  assert.equal(JSON.parse(escaped), JSON.parse(everything), 'the JSON means the same');
+  // Among them those the command's hand-written copy once missed: a combining grapheme joiner,
+  // a variation selector, a tag.
+  assert.equal(escapeInvisible('"\u034f\ufe0f\u{e0041}"'), '"\\u034f\\ufe0f\\udb40\\udc41"');
+});
+
+test('other code points are printed as they are', () => {
+  const kept = JSON.stringify(String.fromCodePoint(...KEPT));
+  assert.equal(escapeInvisible(kept), kept);
+});
+
+test('a result with each escaped range prints as the Rust command\'s', (t) => {
+  // The first, a middle and the last code point of each range, in the question and an option:
+  // the plugin escapes its own JSON, and the command's pass must leave the same text.
+  const sample = String.fromCodePoint(...ESCAPED.flatMap(([start, end]) => [...new Set([start, Math.floor((start + end) / 2), end])]));
+  const label = `x\u034f\ufe0f\u{e0041}${sample}y`;
+  const dir = mkdtempSync(join(tmpdir(), 'interview-js-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'invisible.json');
+  writeFileSync(path, JSON.stringify({ question: `Which${sample}?`, options: [label, 'plain'] }));
+  const js = both(['ask', path], '1\n');
+  assert.equal(js.status, 0, js.stderr);
+  assert.match(js.stdout, /^[\x20-\x7e]*\n$/, 'no escaped character printed as itself');
+  assert.ok(js.stdout.includes('x\\u034f\\ufe0f\\udb40\\udc41'), js.stdout);
+  assert.equal(JSON.parse(js.stdout).answer, label);
 });

@@ -15,9 +15,11 @@ import { ROOT } from './root.mjs';
 const RUST = process.env.INTERVIEW_RUST ?? join(ROOT, 'target', 'debug', 'interview');
 const DEPLOY = join(ROOT, 'examples', 'deploy.json');
 const ELICITATION = join(ROOT, 'examples', 'elicitation.json');
-const LIMIT = 8 << 20;
+const LIMIT = LIMITS.requestBytes;
 const PACKAGE = dirname(createRequire(import.meta.url).resolve('interview-plugin'));
 const CLI = join(PACKAGE, 'cli.js');
+// The Rust command's exit codes, as generated into the package.
+const { EXIT } = await import(pathToFileURL(join(PACKAGE, 'contract.js')));
 
 function tempDir(t) {
   const dir = mkdtempSync(join(tmpdir(), 'interview-js-'));
@@ -226,6 +228,40 @@ for (const [kind, damage] of Object.entries(BROKEN)) {
   });
 }
 
+// How each way a run ends is reached: `failed` by a copy of the package whose plugin is cut short,
+// and the Rust command given such a component. `interrupted` is the signal tests' below.
+const ENDINGS = {
+  answered: [['check', DEPLOY], ''],
+  cancelled: [['ask', DEPLOY], '\n'],
+  invalid: [['check', '/nonexistent/request.json'], ''],
+  unavailable: [['ask', DEPLOY], ''],
+  failed: [['check', DEPLOY], ''],
+  declined: [['elicit', ELICITATION], 'decline\n'],
+  unwritten: [['schema'], ''],
+};
+
+for (const ending of Object.keys(EXIT).filter((name) => name !== 'interrupted')) {
+  test(`a run that ends ${ending} exits with the Rust command's code for it`, (t) => {
+    const [args, input] = ENDINGS[ending];
+    let [cli, rustArgs] = [CLI, args];
+    if (ending === 'failed') {
+      const component = join(tempDir(t), 'component.wasm');
+      writeFileSync(component, BROKEN.truncated.component(readFileSync(join(ROOT, 'host', 'plugin', 'interview.wasm'))));
+      [cli, rustArgs] = [join(packageCopy(t, BROKEN.truncated.core), 'cli.js'), ['--component', component, ...args]];
+    }
+    // Stdout a full disk where the result is not to be written; the Rust command asks an open
+    // `interview inbox` before it finds nobody there: none here.
+    const stdout = openSync(ending === 'unwritten' ? '/dev/full' : '/dev/null', 'w');
+    const options = { input, stdio: ['pipe', stdout, 'pipe'], env: { ...process.env, INTERVIEW_INBOX: '/nonexistent' }, timeout: 60000 };
+    try {
+      const codes = [spawnSync(process.execPath, [cli, ...args], options).status, spawnSync(RUST, rustArgs, options).status];
+      assert.deepEqual(codes, [EXIT[ending], EXIT[ending]]);
+    } finally {
+      closeSync(stdout);
+    }
+  });
+}
+
 test('a pasted answer too large for the sandbox is played back like the Rust command', (t) => {
   const path = join(tempDir(t), 'paste.json');
   writeFileSync(path, JSON.stringify({ question: 'Paste the log' }));
@@ -333,7 +369,7 @@ for (const stop of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     const js = inTerminal(stop, [process.execPath, CLI, 'ask', DEPLOY]);
     const rust = inTerminal(stop, [RUST, 'ask', '--numbered', DEPLOY]);
     assert.deepEqual(js, rust);
-    assert.equal(js.code, 130);
+    assert.equal(js.code, EXIT.interrupted);
     const result = JSON.parse(js.stdout);
     assert.equal(result.status, 'cancelled');
     assert.deepEqual(result.answers.map((a) => a.value), ['staging']);
@@ -378,14 +414,14 @@ function stoppedOnAQuietPipe(args, stop, answers = []) {
 for (const stop of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   test(`${stop} before the first line cancels a call with one result`, async () => {
     const { stdout, code } = await stoppedOnAQuietPipe(['ask', DEPLOY], stop);
-    assert.equal(code, 130);
+    assert.equal(code, EXIT.interrupted);
     const result = JSON.parse(stdout); // one JSON text, nothing else
     assert.deepEqual([result.status, result.answers], ['cancelled', []]);
   });
 
   test(`${stop} between questions keeps the answers so far`, async () => {
     const { stdout, code } = await stoppedOnAQuietPipe(['ask', DEPLOY], stop, [['2\n', 'Question 2 of']]);
-    assert.equal(code, 130);
+    assert.equal(code, EXIT.interrupted);
     const result = JSON.parse(stdout);
     assert.equal(result.status, 'cancelled');
     assert.deepEqual(result.answers.map((a) => a.value), ['staging']);
@@ -394,7 +430,7 @@ for (const stop of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   for (const [when, answers] of [['before the first line', []], ['between questions', [['Ada Lovelace\n', 'Question 2 of']]]]) {
     test(`${stop} ${when} cancels an elicitation with one reply`, async () => {
       const { stdout, code } = await stoppedOnAQuietPipe(['elicit', ELICITATION], stop, answers);
-      assert.equal(code, 130);
+      assert.equal(code, EXIT.interrupted);
       assert.deepEqual(JSON.parse(stdout), { jsonrpc: '2.0', id: 7, result: { action: 'cancel' } });
     });
   }

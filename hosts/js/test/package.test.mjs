@@ -51,7 +51,7 @@ test('the browser condition resolves to a build that reaches no Node.js module',
   };
   visit(new URL(browser));
   assert.deepEqual([...seen].map((u) => u.split('/interview-plugin/')[1]).sort(),
-    ['api.js', 'browser-worker.js', 'browser.js', 'generated/interview.js', 'shared.js']);
+    ['api.js', 'browser-worker.js', 'browser.js', 'contract.js', 'generated/interview.js', 'shared.js']);
 });
 
 test('the command is interview-plugin: installing the package never shadows the Rust interview', () => {

@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+from interview._contract import ESCAPED
+from interview.__main__ import escape_invisible
+
 from conftest import ROOT
 
 DEPLOY = ROOT / "examples" / "deploy.json"
@@ -116,3 +119,42 @@ def test_a_tricky_line_means_what_the_shared_table_says(rust_command, tmp_path, 
     result = json.loads(both(rust_command, "ask", str(path), answers=case["typed"]).stdout)
     for field, expected in case["expect"].items():
         assert result[field] == expected, (case["name"], field, result)
+
+
+# Every code point a printed result has escaped (the Rust command's table, generated into the
+# package), and some that it has not: those just outside each range, and others the text of a
+# result often holds.
+ESCAPED_CODE_POINTS = [c for start, end in ESCAPED for c in range(start, end + 1)]
+NEIGHBOURS = {c for start, end in ESCAPED for c in (start - 1, end + 1)}
+OTHERS = {ord(c) for c in " ~é€中\U0001f600\U00010000"}
+KEPT = sorted((NEIGHBOURS | OTHERS) - set(ESCAPED_CODE_POINTS))
+
+
+def test_every_escaped_code_point_is_printed_as_json_escapes_astral_ones_as_surrogate_pairs():
+    everything = "".join(map(chr, ESCAPED_CODE_POINTS))
+    # Python's JSON with ensure_ascii writes every such character as \uXXXX (lower-case hex, a
+    # surrogate pair beyond the Basic Multilingual Plane), as the Rust command does.
+    assert escape_invisible(json.dumps(everything, ensure_ascii=False)) == json.dumps(everything)
+    # Among them those the command's hand-written copy once missed: a combining grapheme joiner,
+    # a variation selector, a tag.
+    assert escape_invisible('"\u034f\ufe0f\U000e0041"') == '"\\u034f\\ufe0f\\udb40\\udc41"'
+
+
+def test_other_code_points_are_printed_as_they_are():
+    kept = '"' + "".join(map(chr, KEPT)) + '"'
+    assert escape_invisible(kept) == kept
+
+
+def test_a_result_with_each_escaped_range_prints_as_the_rust_commands(rust_command, tmp_path):
+    # The first, a middle and the last code point of each range, in the question and an option:
+    # the plugin escapes its own JSON, and the command's pass must leave the same text.
+    sample = "".join(chr(c) for start, end in ESCAPED
+                     for c in sorted({start, (start + end) // 2, end}))
+    label = f"x\u034f\ufe0f\U000e0041{sample}y"
+    path = tmp_path / "invisible.json"
+    path.write_text(json.dumps({"question": f"Which{sample}?", "options": [label, "plain"]}))
+    run = both(rust_command, "ask", str(path), answers="1\n")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.isascii(), "no escaped character printed as itself"
+    assert "x\\u034f\\ufe0f\\udb40\\udc41" in run.stdout
+    assert json.loads(run.stdout)["answer"] == label

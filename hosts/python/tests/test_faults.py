@@ -20,11 +20,12 @@ import pytest
 
 import interview
 from interview import Limits, PluginError, ScriptedUi, Status
+from interview._contract import EXIT
 
 from conftest import ROOT
 from test_command import DEPLOY, ELICITATION, both, python_command
 
-LIMIT = 8 << 20
+LIMIT = Limits().request_bytes
 PLUGIN = ROOT / "host" / "plugin" / "interview.wasm"
 TWO = json.dumps({"questions": [{"question": "Name?"}, {"question": "Why?"}]})
 
@@ -234,6 +235,47 @@ def test_a_package_whose_own_plugin_cannot_run_still_answers_with_one_failed_res
     assert (elicit.returncode, elicit.stdout) == (4, '{"action":"cancel"}\n'), elicit.stderr
 
 
+def test_the_last_resort_result_is_printed_with_every_invisible_character_escaped(tmp_path):
+    # No plugin words this result (neither the component named nor the package's own runs), so
+    # the command's own pass is all that escapes the component's name in it.
+    env = with_package_plugin(tmp_path, BROKEN["truncated"])
+    missing = tmp_path / "missing\u034f\ufe0f\U000e0041\u202e.wasm"
+    ask = command_in(env, "--component", str(missing), "ask", str(DEPLOY), answers="1\n")
+    assert ask.returncode == EXIT["failed"], ask.stderr
+    assert ask.stdout.isascii(), ask.stdout
+    assert "missing\\u034f\\ufe0f\\udb40\\udc41\\u202e.wasm" in ask.stdout
+    assert str(missing) in json.loads(ask.stdout)["error"]["message"]
+
+
+# How each way a run ends is reached (the plugin failing: a core module given as the component).
+# Interrupted is the signal tests' below.
+ENDINGS = {
+    "answered": (["check", str(DEPLOY)], ""),
+    "cancelled": (["ask", str(DEPLOY)], "\n"),
+    "invalid": (["check", "/nonexistent/request.json"], ""),
+    "unavailable": (["ask", str(DEPLOY)], ""),
+    "failed": (["--component", "{broken}", "check", str(DEPLOY)], ""),
+    "declined": (["elicit", str(ELICITATION)], "decline\n"),
+    "unwritten": (["schema"], ""),
+}
+
+
+@pytest.mark.parametrize("ending", sorted(set(EXIT) - {"interrupted"}))
+def test_each_way_a_run_ends_exits_with_the_rust_commands_code(rust_command, tmp_path, ending):
+    broken = tmp_path / "core-module.wasm"
+    broken.write_bytes(BROKEN["core-module"](b""))
+    args, answers = ENDINGS[ending]
+    args = [arg.format(broken=broken) for arg in args]
+    # The Rust command asks an open `interview inbox` before it finds nobody there: none here.
+    env = {**os.environ, "INTERVIEW_INBOX": "/nonexistent"}
+    # Stdout a full disk where the result is not to be written.
+    with open("/dev/full" if ending == "unwritten" else os.devnull, "w") as stdout:
+        codes = [subprocess.run([*command, *args], input=answers, stdout=stdout,
+                                stderr=subprocess.PIPE, text=True, env=env, timeout=60).returncode
+                 for command in ([sys.executable, "-m", "interview"], [str(rust_command)])]
+    assert codes == [EXIT[ending], EXIT[ending]], ending
+
+
 def test_a_pasted_answer_too_large_for_the_sandbox_is_played_back_like_the_rust_command(
         rust_command, tmp_path):
     path = tmp_path / "paste.json"
@@ -354,7 +396,7 @@ def test_a_signal_returns_the_answers_so_far_like_the_rust_command(rust_command,
     rust = in_terminal([str(rust_command), "ask", "--numbered", str(DEPLOY)], stop)
     assert python == rust
     output, code = python
-    assert code == 130
+    assert code == EXIT["interrupted"]
     result = json.loads(output)
     assert result["status"] == "cancelled"
     assert [a["value"] for a in result["answers"]] == ["staging"]
@@ -401,7 +443,7 @@ STOPS = pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.S
 @STOPS
 def test_a_signal_before_the_first_line_cancels_a_call_with_one_result(stop):
     output, code = stopped_on_a_quiet_pipe(["ask", str(DEPLOY)], stop)
-    assert code == 130
+    assert code == EXIT["interrupted"]
     result = json.loads(output)  # one JSON text, nothing else
     assert (result["status"], result["answers"]) == ("cancelled", [])
 
@@ -410,7 +452,7 @@ def test_a_signal_before_the_first_line_cancels_a_call_with_one_result(stop):
 def test_a_signal_between_questions_keeps_the_answers_so_far(stop):
     output, code = stopped_on_a_quiet_pipe(["ask", str(DEPLOY)], stop,
                                            answers=[(b"2\n", b"Question 2 of")])
-    assert code == 130
+    assert code == EXIT["interrupted"]
     result = json.loads(output)
     assert result["status"] == "cancelled"
     assert [a["value"] for a in result["answers"]] == ["staging"]
@@ -421,7 +463,7 @@ def test_a_signal_between_questions_keeps_the_answers_so_far(stop):
                          ids=["before the first line", "between questions"])
 def test_a_signal_cancels_an_elicitation_with_one_reply(stop, answers):
     output, code = stopped_on_a_quiet_pipe(["elicit", str(ELICITATION)], stop, answers)
-    assert code == 130
+    assert code == EXIT["interrupted"]
     assert json.loads(output) == {"jsonrpc": "2.0", "id": 7, "result": {"action": "cancel"}}
 
 

@@ -1,10 +1,6 @@
 """``python -m interview``: the interview command in numbered mode. Answers come from stdin one
 per line, the questions go to stderr, the result JSON goes to stdout, and the exit code says how
-it ended, as with the Rust command:
-
-  0 answered (check: valid; schema: printed)   1 cancelled   2 invalid request or bad usage
-  3 no person available   4 the plugin failed or could not run   5 elicit: declined
-  6 the result could not be written   130 interrupted (Ctrl-C, SIGTERM, SIGHUP)
+it ended, as with the Rust command (``--help`` lists them).
 """
 
 import argparse
@@ -15,27 +11,70 @@ import re
 import signal
 import sys
 
+from ._contract import ESCAPED, EXIT
 from .line_ui import LineUi
 from .plugin import FORMATS, Elicitation, Ending, Limits, Plugin, PluginError, Result, Status
 
-ANSWERED, CANCELLED, INVALID, UNAVAILABLE, FAILED, DECLINED, UNWRITTEN, INTERRUPTED = 0, 1, 2, 3, 4, 5, 6, 130
-STATUS_EXIT = {Status.ANSWERED: ANSWERED, Status.CANCELLED: CANCELLED, Status.INVALID: INVALID,
-               Status.UNAVAILABLE: UNAVAILABLE, Status.FAILED: FAILED, Status.VALID: ANSWERED}
-ENDING_EXIT = {Ending.ACCEPTED: ANSWERED, Ending.DECLINED: DECLINED, Ending.CANCELLED: CANCELLED,
-               Ending.UNAVAILABLE: UNAVAILABLE, Ending.INVALID: INVALID, Ending.FAILED: FAILED}
+# The exit codes are the Rust command's (EXIT, generated from its own); what each means, for
+# --help.
+EXIT_MEANINGS = {
+    "answered": "answered (check: valid; schema: printed)",
+    "cancelled": "cancelled",
+    "invalid": "invalid request or bad usage",
+    "unavailable": "no person available",
+    "failed": "the plugin failed or could not run",
+    "declined": "elicit: declined",
+    "unwritten": "the result could not be written",
+    "interrupted": "interrupted (Ctrl-C, SIGTERM, SIGHUP)",
+}
+# A call's status and an elicitation's ending each exit with the code of the same name, but for
+# a valid check and an accepted elicitation, which are answered.
+STATUS_EXIT = {status: EXIT["answered" if status is Status.VALID else status.value]
+               for status in Status}
+ENDING_EXIT = {ending: EXIT["answered" if ending is Ending.ACCEPTED else ending.value]
+               for ending in Ending}
 
-# What the Rust command escapes in every JSON text it prints: DEL and C1 controls,
-# bidirectional marks and overrides, invisible format characters, line and paragraph
-# separators, the byte order mark. Printing a result then cannot reorder or hide text.
-MUST_ESCAPE = re.compile("[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e"
-                         "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]")
+# What the Rust command escapes in every JSON text it prints (ESCAPED, generated from its own
+# table): DEL and C1 controls, bidirectional marks and overrides, invisible format characters,
+# line and paragraph separators, default-ignorable code points. Printing a result then cannot
+# reorder or hide text.
+MUST_ESCAPE = re.compile("[" + "".join(f"\\U{start:08x}-\\U{end:08x}" for start, end in ESCAPED)
+                         + "]")
+
+
+def escape_invisible(json_text: str) -> str:
+    """``json_text`` with every character of ESCAPED written as ``\\uXXXX``, one beyond the Basic
+    Multilingual Plane as its UTF-16 surrogate pair, the only way JSON has to write it (as the
+    Rust command does). Outside strings JSON is ASCII, so each is inside a string, and the JSON
+    means the same."""
+    def units(match) -> str:
+        utf16 = match.group().encode("utf-16-be")
+        return "".join(f"\\u{int.from_bytes(utf16[i:i + 2], 'big'):04x}"
+                       for i in range(0, len(utf16), 2))
+
+    return MUST_ESCAPE.sub(units, json_text)
+
+
+def _exit_codes() -> str:
+    """The exit codes for --help: every one the Rust command has, with what it means."""
+    return "exit codes:\n" + "\n".join(f"  {code:>3} {EXIT_MEANINGS.get(name, name)}"
+                                        for name, code in EXIT.items())
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, exiting on bad usage with the Rust command's code for it rather than its own 2
+    (the subcommands' parsers are of this class too)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT["invalid"], f"{self.prog}: error: {message}\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m interview",
         description="Ask a person the questions of an agent's request, one answer per line.",
-        epilog=__doc__.split("\n\n", 1)[1],
+        epilog=_exit_codes(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--component", metavar="FILE", help="another build of the plugin component")
@@ -129,9 +168,8 @@ class _Interrupt:
 def _print(text: str) -> bool:
     """Writes a JSON text, with every invisible or control character escaped; false when stdout
     is gone (a closed pipe, a full disk)."""
-    text = MUST_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     try:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(escape_invisible(text) + "\n")
         sys.stdout.flush()
         return True
     except (OSError, ValueError) as error:
@@ -151,7 +189,7 @@ def main(argv=None) -> int:
     bad = _not_utf8(argv)
     if bad is not None:
         _warn(f"{bad!r} is not UTF-8")
-        return INVALID
+        return EXIT["invalid"]
     args = _parser().parse_args(argv)
     # The plugin's warnings (a result saved by a replay) go to stderr, as the Rust command's.
     handler = logging.StreamHandler(sys.stderr)
@@ -165,22 +203,22 @@ def main(argv=None) -> int:
 
 
 def _answer(outcome, interrupted: bool = False) -> int:
-    """Prints the plugin's result or reply; the exit code its status or ending says, 130 for a
-    person who was interrupted."""
+    """Prints the plugin's result or reply; the exit code its status or ending says, the
+    interrupted one for a person who was interrupted."""
     if isinstance(outcome, Elicitation):
         text, code = outcome.reply, ENDING_EXIT[outcome.ending]
     else:
         text, code = outcome.json, STATUS_EXIT[outcome.status]
-    if code == CANCELLED and interrupted:
-        code = INTERRUPTED
-    return code if _print(text) else UNWRITTEN
+    if code == EXIT["cancelled"] and interrupted:
+        code = EXIT["interrupted"]
+    return code if _print(text) else EXIT["unwritten"]
 
 
 def _plugin_failed(args, error: PluginError) -> int:
     """A plugin that could not run (a component that does not load or start) or that failed
     while asking still answers the caller on stdout, as the Rust command does: the plugin's
     ``failed`` result with every answer the person gave (``elicit``: ``cancel`` with them under
-    ``_meta``), exit 4. A caller that reads stdout is never left with nothing."""
+    ``_meta``), exiting ``failed``. A caller that reads stdout is never left with nothing."""
     _warn(str(error))
     try:
         outcome = _failure(args, error)
@@ -217,7 +255,8 @@ def _unworded(command: str, message: str, why: PluginError):
 
 def _run(plugin: Plugin, args) -> int:
     if args.command == "schema":
-        return ANSWERED if _print(plugin.definitions_as(args.format)) else UNWRITTEN
+        printed = _print(plugin.definitions_as(args.format))
+        return EXIT["answered"] if printed else EXIT["unwritten"]
     args.text, problem = _read(args.request, plugin.limits.request_bytes)
     if problem is not None:
         _warn(problem)

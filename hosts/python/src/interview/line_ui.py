@@ -15,6 +15,7 @@ import sys
 import unicodedata
 from typing import List, Optional, TextIO, Union
 
+from ._contract import REQUEST_BYTES
 from .ui import Absence, LineEnd, LineRead, Mode, Span, Tone, TooLong, Ui, Unavailable
 
 
@@ -23,7 +24,7 @@ class _Stopped(Exception):
 
 
 # The Rust command's limit on a request, which bounds an answer line too.
-LINE_LIMIT = 8 << 20
+LINE_LIMIT = REQUEST_BYTES
 
 # How long a pipe or file that has sent nothing yet is given to show that it ends before the
 # question is drawn, as in the Rust command: a program closing its end at once (an empty pipe)

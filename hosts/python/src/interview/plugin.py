@@ -24,6 +24,10 @@ import wasmtime
 from wasmtime.component import Component, Linker, Record, Variant
 
 from . import ui as u
+from ._contract import (
+    COMPUTE_MS, MEMORY_BYTES, MOST_MEMORY, REPLAY_COMPUTE, REPLAY_MEMORY, REQUEST_BYTES,
+    TABLE_ELEMENTS, WORDING_MEMORY_PER_BYTE,
+)
 
 WIT_VERSION = "0.4.0"
 UI = f"interview:plugin/ui@{WIT_VERSION}"
@@ -113,20 +117,22 @@ class Elicitation:
 
 @dataclass(frozen=True)
 class Limits:
-    """How much the plugin may use, as the Rust host allows it."""
+    """How much the plugin may use, as the Rust host allows it (its defaults are the Rust
+    host's, generated into :mod:`interview._contract`)."""
 
-    memory_bytes: int = 64 << 20
+    memory_bytes: int = MEMORY_BYTES
     """Linear memory of the plugin."""
-    compute: float = 2.0
+    compute: float = COMPUTE_MS / 1000
     """Seconds of the plugin's own work per call; the time a UI takes (a person thinking)
     never counts."""
-    request_bytes: int = 8 << 20
+    request_bytes: int = REQUEST_BYTES
     """The largest arguments text handed to the plugin, and the longest answer line read."""
 
     def enlarged(self) -> "Limits":
         """The limits of a replay after the plugin failed once the person had answered: a
         request that was merely large still gets its result."""
-        return replace(self, memory_bytes=self.memory_bytes * 4, compute=self.compute * 5)
+        return replace(self, memory_bytes=self.memory_bytes * REPLAY_MEMORY,
+                       compute=self.compute * REPLAY_COMPUTE)
 
 
 @dataclass(frozen=True)
@@ -165,14 +171,6 @@ log = logging.getLogger("interview")
 
 # How often the engine's epoch advances, and so how often a running plugin's budget is checked.
 TICK = 0.01
-# Elements of any one table: a funcref is host memory too, so tables have a cap of their own.
-TABLE_ELEMENTS = 10_000
-# The plugin holds what it words into a host's result some fifteen times over while it writes it
-# (the lowered records, each answer parsed and listed, quoted again in the text, the JSON text as
-# it grows): three pasted answers of 8 MB need some 350 MB.
-WORDING_COPIES = 16
-# The most memory a 32-bit WebAssembly instance can address.
-WASM32_MEMORY = 4 << 30
 
 
 def _tick(engine_ref) -> None:
@@ -239,6 +237,7 @@ class _Call:
 
     def start(self, store: wasmtime.Store) -> None:
         self.store = store
+        # A funcref is host memory too, so tables have a cap of their own, the Rust host's.
         store.set_limits(memory_size=self.limits.memory_bytes, table_elements=TABLE_ELEMENTS,
                          instances=4, tables=8, memories=2)
         self.resume()
@@ -278,9 +277,13 @@ class _Call:
 def _wording(limits: Limits, size: int) -> Limits:
     """``limits`` grown for an instance that words a result holding ``size`` bytes of the host's
     texts, memory and compute alike: a call's limits would refuse to word the answers of one
-    long paste, and those answers are what the agent must not lose."""
-    times = 1 + math.ceil(WORDING_COPIES * size / limits.memory_bytes)
-    return replace(limits, memory_bytes=min(limits.memory_bytes * times, WASM32_MEMORY),
+    long paste, and those answers are what the agent must not lose. The plugin holds what it
+    words some fifteen times over while it writes it (the lowered records, each answer parsed
+    and listed, quoted again in the text, the JSON text as it grows), WORDING_MEMORY_PER_BYTE
+    as the Rust host reckons it: three pasted answers of 8 MB need some 350 MB. MOST_MEMORY is
+    all a 32-bit WebAssembly instance can address."""
+    times = 1 + math.ceil(WORDING_MEMORY_PER_BYTE * size / limits.memory_bytes)
+    return replace(limits, memory_bytes=min(limits.memory_bytes * times, MOST_MEMORY),
                    compute=limits.compute * times)
 
 
