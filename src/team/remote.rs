@@ -135,17 +135,32 @@ impl Team {
         client: Option<String>,
         server: Option<String>,
     ) -> RemoteUi {
+        self.ui_in_run(command, call, client, server, run().to_owned())
+    }
+
+    /// The UI of `call` as a part of `run` (see [`Asker::run`]).
+    fn ui_in_run(
+        &self,
+        command: &str,
+        call: Call,
+        client: Option<String>,
+        server: Option<String>,
+        run: String,
+    ) -> RemoteUi {
         let ask = Ask {
             from: From::here(command, client, server),
             call,
         };
         let relay = super::http_relay::HttpRelay::new(&self.url, &self.token);
-        let asker = Asker::of(&ask, run().to_owned(), self.addressed.clone());
+        let asker = Asker::of(&ask, run, self.addressed.clone());
         RemoteUi::new(Box::new(relay), asker, self.stop.clone())
     }
 }
 
-/// `interview mcp --inbox`: each call its own question, withdrawn on its own.
+/// `interview mcp --inbox`: each call its own question, withdrawn on its own, and a run of its
+/// own: the same call made again while the last one's question is still being closed is asked
+/// afresh, never handed that question's answer (a retry of a withdrawn call is still shown
+/// what was answered, as another run's).
 #[cfg(feature = "mcp")]
 impl crate::mcp::TeamRoute for Team {
     fn ui(
@@ -155,7 +170,7 @@ impl crate::mcp::TeamRoute for Team {
         _: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
     ) -> Result<Box<dyn Ui + Send>, String> {
-        let mut ui = self.ui_for("mcp", call, client, None);
+        let mut ui = self.ui_in_run("mcp", call, client, None, random_id());
         ui.stop = stop;
         Ok(Box::new(ui))
     }
@@ -238,12 +253,14 @@ impl RemoteUi {
         // result is the agent's already (and a silent run's question is withdrawn by the
         // servers all the same). A person who pressed Ctrl-C is not kept waiting on a server
         // that is down.
-        let patience = match status {
-            "withdrawn" => WITHDRAW_PATIENCE,
-            _ => FINISH_PATIENCE,
+        // A signal after the result cuts a finishing close short; a withdrawal is made because
+        // of one, and has its own short patience.
+        let (patience, stop) = match status {
+            "withdrawn" => (WITHDRAW_PATIENCE, None),
+            _ => (FINISH_PATIENCE, Some(&*self.stop)),
         };
         let give_up = Instant::now() + patience;
-        let _ = self.say(&Said::Finish { question, status }, Some(give_up), None);
+        let _ = self.say(&Said::Finish { question, status }, Some(give_up), stop);
     }
 
     /// Says `said` until the inbox answers: one that is down, restarting or failing is tried
@@ -255,7 +272,12 @@ impl RemoteUi {
         give_up: Option<Instant>,
         stop: Option<&AtomicBool>,
     ) -> Result<Json, Failed> {
-        let stopped = || stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
+        // A request is given up when `give_up` comes, not only between tries: one that hangs
+        // is not waited on for its connection's whole timeout.
+        let stopped = || {
+            stop.is_some_and(|stop| stop.load(Ordering::SeqCst))
+                || give_up.is_some_and(|limit| Instant::now() >= limit)
+        };
         let mut pause = FIRST_RETRY;
         let mut said_so = false;
         loop {
@@ -457,7 +479,11 @@ impl Ui for RemoteUi {
             // Expired, or the server refused this run: nothing to close.
             _ => return,
         };
-        self.closing = self.question.take().map(|question| (question, status));
+        // Called after every attempt of a call: a replay after a failure asks nothing, and
+        // keeps the close its first attempt left.
+        if let Some(question) = self.question.take() {
+            self.closing = Some((question, status));
+        }
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
@@ -468,5 +494,71 @@ impl Ui for RemoteUi {
 impl Drop for RemoteUi {
     fn drop(&mut self) {
         self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// A team inbox that answers every step at once, and writes down each close it is told.
+    struct Closes(Arc<Mutex<Vec<String>>>);
+
+    impl Relay for Closes {
+        fn once(&self, said: &Said<'_>, _: &dyn Fn() -> bool) -> Outcome {
+            Outcome::Answered(match said {
+                Said::Step(_) => json!({ "question": 7, "seq": 1 }),
+                Said::Reply { .. } => json!({ "state": "replied", "reply": { "answered": true } }),
+                Said::Finish { question, status } => {
+                    self.0.lock().unwrap().push(format!("{question} {status}"));
+                    json!({})
+                }
+                Said::Whoami { .. } => json!({}),
+            })
+        }
+
+        fn name(&self) -> &str {
+            "the test's inbox"
+        }
+    }
+
+    #[test]
+    fn a_question_is_closed_once_after_the_result_even_when_a_replay_finishes_again() {
+        let closes = Arc::new(Mutex::new(Vec::new()));
+        let asker = Asker {
+            key: "key".into(),
+            run: "run".into(),
+            from: json!({}),
+            addressed: Addressed::default(),
+        };
+        let relay = Box::new(Closes(closes.clone()));
+        let mut ui = RemoteUi::new(relay, asker, Arc::default());
+        let frame = Frame {
+            position: 1,
+            total: 1,
+            header: None,
+            place: None,
+            prompt: "Ship it?".into(),
+            required: true,
+            mark_optional: false,
+            hint: None,
+            error: None,
+            context: None,
+            declinable: false,
+        };
+        let reply = ui.confirm(&frame, &ConfirmRequest { initial: None });
+        assert_eq!(reply, ConfirmReply::Answered(true));
+        // The first attempt's end, then a replay's (after the plugin failed), which asked
+        // nothing: the question is still to be closed, and not yet.
+        ui.finished();
+        ui.finished();
+        assert!(
+            closes.lock().unwrap().is_empty(),
+            "closed before the result"
+        );
+        drop(ui);
+        assert_eq!(*closes.lock().unwrap(), ["7 finished"]);
     }
 }

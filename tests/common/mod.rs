@@ -126,14 +126,21 @@ pub fn without_terminal(command: &mut Command) -> &mut Command {
 /// Each line of `output`, read on a thread of its own (a test then waits with a timeout).
 pub fn lines_of(output: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
     use std::io::BufRead;
-    let (sender, lines) = std::sync::mpsc::channel();
+    lines_of_lines(std::io::BufReader::new(output).lines())
+}
+
+/// Each of `lines`, read on a thread of its own (a test then waits with a timeout).
+pub fn lines_of_lines(
+    lines: impl Iterator<Item = std::io::Result<String>> + Send + 'static,
+) -> std::sync::mpsc::Receiver<String> {
+    let (sender, received) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        for line in std::io::BufReader::new(output).lines() {
+        for line in lines {
             let Ok(line) = line else { break };
             if sender.send(line).is_err() {
                 break;
             }
         }
     });
-    lines
+    received
 }
