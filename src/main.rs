@@ -499,6 +499,8 @@ impl Ending {
                 Ending::CutOff
             }
             Status::Unavailable => Ending::Unreached,
+            // Not a decision: the journal is kept, to resume from.
+            Status::Failed => Ending::CutOff,
             _ => Ending::Decided,
         }
     }

@@ -70,14 +70,7 @@ pub fn failed_elicitation(request: &str, message: &str, given: &[Given]) -> Elic
             "given": given.iter().map(listed).collect::<Vec<_>>(),
         } },
     });
-    let id = serde_json::from_str::<Json>(request)
-        .ok()
-        .filter(|r| r.get("jsonrpc").is_some())
-        .and_then(|r| r.get("id").cloned());
-    let reply = match id {
-        Some(id) => json!({ "jsonrpc": "2.0", "id": id, "result": reply }),
-        None => reply,
-    };
+    let reply = json_text::answering(request, reply);
     Elicitation {
         ending: ElicitEnding::Failed,
         reply: json_text::to_string(&reply, false),

@@ -118,6 +118,10 @@ fn render(spelling: &Spelling) -> String {
 #[test]
 fn the_packages_copies_of_the_hosts_constants_are_generated_from_these() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    // The crate packaged on its own has no packages beside it to keep alike.
+    if !std::path::Path::new(&format!("{root}/hosts")).is_dir() {
+        return;
+    }
     let copies = [
         ("hosts/python/src/interview/_contract.py", render(&PYTHON)),
         ("hosts/js/contract.js", render(&JAVASCRIPT)),

@@ -58,6 +58,7 @@ pub enum Error {
 
 /// What is wrong with a journal.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum JournalProblem {
     /// Another run holds it (its lock is taken): that run is asking the request, and this one
     /// waits for it to end or takes a journal of its own.

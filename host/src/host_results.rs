@@ -29,7 +29,7 @@ pub fn unreadable(source: &str, message: &str) -> CallResult {
     worded(source.len() + message.len(), |plugin| {
         plugin.unreadable(source, message)
     })
-    .unwrap_or_else(|error| unworded(message, &error))
+    .unwrap_or_else(|error| unworded(message, &[], &error))
 }
 
 /// The `failed` result of a tool call that failed (`message`), with what the person had
@@ -56,7 +56,7 @@ pub fn failed(message: &str, given: &[Given]) -> CallResult {
     worded(message.len() + size(given), |plugin| {
         plugin.failed(message, given)
     })
-    .unwrap_or_else(|error| unworded(message, &error))
+    .unwrap_or_else(|error| unworded(message, given, &error))
 }
 
 /// The reply to an elicitation whose request could not be read: a JSON-RPC parse error.
@@ -64,7 +64,12 @@ pub fn unreadable_elicitation(message: &str) -> Elicitation {
     worded(message.len(), |plugin| {
         plugin.unreadable_elicitation(message)
     })
-    .unwrap_or_else(|_| cancel())
+    .unwrap_or_else(|_| Elicitation {
+        ending: ElicitEnding::Invalid,
+        reply: printed(&json!({
+            "jsonrpc": "2.0", "id": null, "error": { "code": -32700, "message": message },
+        })),
+    })
 }
 
 /// The reply to the elicitation `request` that failed (`message`), with what the person had
@@ -74,7 +79,7 @@ pub fn failed_elicitation(request: &str, message: &str, given: &[Given]) -> Elic
     worded(bytes, |plugin| {
         plugin.failed_elicitation(request, message, given)
     })
-    .unwrap_or_else(|_| cancel())
+    .unwrap_or_else(|error| unworded_elicitation(request, message, given, &error))
 }
 
 /// Words a result about `bytes` of text with the built-in plugin: in the shared session when
@@ -85,10 +90,11 @@ fn worded<R>(
     word: impl FnOnce(&mut Session<NoPerson>) -> Result<R, Error>,
 ) -> Result<R, Error> {
     let usual = Limits::default();
-    let memory = (usual.memory_bytes())
-        .saturating_add(bytes.saturating_mul(MEMORY_PER_BYTE))
-        .min(MOST_MEMORY);
-    if memory > usual.memory_bytes() {
+    let needed = bytes.saturating_mul(MEMORY_PER_BYTE);
+    // The shared session's memory holds what a call left in it: text that needs more than
+    // half of it is worded in a session of its own.
+    if needed > usual.memory_bytes() / 2 {
+        let memory = usual.memory_bytes().saturating_add(needed).min(MOST_MEMORY);
         let growth = memory as f64 / usual.memory_bytes() as f64;
         let limits = (usual.clone())
             .with_memory_bytes(memory)
@@ -116,28 +122,97 @@ fn size(given: &[Given]) -> usize {
         .sum()
 }
 
-/// Only should the built-in plugin itself not start (its memory refused): the message,
-/// and why it could not be worded.
-fn unworded(message: &str, error: &Error) -> CallResult {
-    let message = format!(
-        "{message} (the built-in plugin could not word this result: {})",
-        error.chain()
-    );
+/// Should the built-in plugin be unable to word a result (its memory refused, text beyond
+/// what a plugin's memory can hold), the result still carries what failed and every answer
+/// the person gave, with nothing worded but the message.
+fn unworded(message: &str, given: &[Given], error: &Error) -> CallResult {
+    let message = unworded_message(message, error);
     let result = json!({
         "status": "failed",
-        "answers": [],
+        "answers": given.iter().map(Given::to_json).collect::<Vec<_>>(),
         "error": { "path": "", "message": message },
         "text": message,
     });
     CallResult {
         status: Status::Failed,
-        json: interview_text::json::to_string(&result, false),
+        json: printed(&result),
     }
 }
 
-fn cancel() -> Elicitation {
+/// The elicitation's reply when the plugin cannot word it: `cancel`, with the failure and the
+/// answers under `_meta`, under the request's JSON-RPC id when it has one.
+fn unworded_elicitation(
+    request: &str,
+    message: &str,
+    given: &[Given],
+    error: &Error,
+) -> Elicitation {
+    let reply = json!({
+        "action": "cancel",
+        "_meta": { "interview/failure": {
+            "message": unworded_message(message, error),
+            "given": given.iter().map(Given::to_json).collect::<Vec<_>>(),
+        } },
+    });
+    let reply = interview_text::json::answering(request, reply);
     Elicitation {
         ending: ElicitEnding::Failed,
-        reply: r#"{"action":"cancel"}"#.into(),
+        reply: printed(&reply),
+    }
+}
+
+fn unworded_message(message: &str, error: &Error) -> String {
+    format!(
+        "{message} (the built-in plugin could not word this result: {})",
+        error.summary()
+    )
+}
+
+/// JSON as a host prints it: invisible and control characters escaped.
+fn printed(value: &serde_json::Value) -> String {
+    interview_text::json::to_string(value, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn given() -> Vec<Given> {
+        vec![Given {
+            position: 1,
+            header: None,
+            prompt: "Paste the log".into(),
+            answer: json!("x".repeat(1000)),
+            note: None,
+        }]
+    }
+
+    #[test]
+    fn a_result_the_plugin_cannot_word_still_carries_every_answer() {
+        let error = Error::Precompiled("no such processor".into());
+        let result = unworded(
+            "the plugin failed in `call`: out of memory",
+            &given(),
+            &error,
+        );
+        assert_eq!(result.status, Status::Failed);
+        let json: serde_json::Value = serde_json::from_str(&result.json).unwrap();
+        assert_eq!(json["answers"], json!([given()[0].to_json()]));
+        let message = json["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("the plugin failed in `call`: out of memory"));
+        assert!(message.contains("no such processor"), "{message}");
+    }
+
+    #[test]
+    fn an_elicitation_the_plugin_cannot_word_keeps_its_id_and_answers() {
+        let error = Error::Precompiled("no such processor".into());
+        let request = r#"{"jsonrpc": "2.0", "id": 9, "method": "elicitation/create"}"#;
+        let reply = unworded_elicitation(request, "out of memory", &given(), &error);
+        assert_eq!(reply.ending, ElicitEnding::Failed);
+        let json: serde_json::Value = serde_json::from_str(&reply.reply).unwrap();
+        assert_eq!(json["id"], 9);
+        assert_eq!(json["result"]["action"], "cancel");
+        let failure = &json["result"]["_meta"]["interview/failure"];
+        assert_eq!(failure["given"], json!([given()[0].to_json()]));
     }
 }

@@ -41,6 +41,20 @@ fn escape_invisible(json: &str) -> String {
     out
 }
 
+/// `reply` as the answer to `request`: under the request's id in a JSON-RPC response when the
+/// request was a JSON-RPC request with one, else as it is. For the replies to an elicitation,
+/// whose request may come whole or as its `params` alone.
+pub fn answering(request: &str, reply: Value) -> Value {
+    let id = serde_json::from_str::<Value>(request)
+        .ok()
+        .filter(|r| r.get("jsonrpc").is_some())
+        .and_then(|r| r.get("id").cloned());
+    match id {
+        Some(id) => serde_json::json!({ "jsonrpc": "2.0", "id": id, "result": reply }),
+        None => reply,
+    }
+}
+
 /// Controls, format characters (bidirectional controls, zero-width characters, tags), the line
 /// and paragraph separators, and every default-ignorable code point: what a terminal would not
 /// show as itself. Not the C0 controls: serde_json escapes those inside strings, and the line
