@@ -39,8 +39,9 @@ PROMPT = re.compile(r"^Replicas for job (\d+)\?$")
 
 
 # Every asker's result is read by a process of its own, which notes when its first bytes arrive
-# (the moment an agent reading it has its answer): in this process, which also waits on 500
-# exits, the noting would wait its turn for the interpreter's lock. Its input: the read ends it inherits, and whose
+# (the moment an agent reading it has its answer) and when its output closes (the asker's exit):
+# in this process, which also polls 500 processes, the noting would wait its turn for the
+# interpreter's lock. Its input: the read ends it inherits, and whose
 # they are.
 WATCHER = r"""
 import json, os, selectors, sys, time
@@ -48,7 +49,7 @@ jobs = {int(fd): job for fd, job in json.load(sys.stdin).items()}
 watched = selectors.DefaultSelector()
 for fd, job in jobs.items():
     watched.register(fd, selectors.EVENT_READ, job)
-first, outputs = {}, {job: b"" for job in jobs.values()}
+first, closed, outputs = {}, {}, {job: b"" for job in jobs.values()}
 while watched.get_map():
     for key, _ in watched.select():
         chunk = os.read(key.fd, 65536)
@@ -56,9 +57,10 @@ while watched.get_map():
             first.setdefault(key.data, time.monotonic())
             outputs[key.data] += chunk
         else:
+            closed[key.data] = time.monotonic()
             watched.unregister(key.fd)
             os.close(key.fd)
-json.dump({"first": first, "outputs": {job: out.decode(errors="replace")
+json.dump({"first": first, "closed": closed, "outputs": {job: out.decode(errors="replace")
                                         for job, out in outputs.items()}}, sys.stdout)
 """
 
@@ -102,7 +104,7 @@ def answerer(person, urls, go, done, taken, reports):
     """One person answering from both lists until `done`, in a process of their own (as each
     person is in a browser of their own), so that the moment each answer's 200 arrives is noted
     then, not when the other answerers let go of an interpreter's lock. Each answer's outcome
-    goes to `reports` (its status, the step, the job, when the 200 came, how long it took), and
+    goes to `reports` (its status, the step, the job, when it was sent, when the 200 came), and
     then a last `None`."""
     go.wait()
     while not done.is_set():
@@ -122,13 +124,13 @@ def answerer(person, urls, go, done, taken, reports):
                 try:
                     status, _ = call(path, person, "POST", {"entered": str(job)})
                 except OSError:
-                    reports.put((None, q["question"], q["seq"], job, None, None))
+                    reports.put((None, q["question"], q["seq"], job, began, None))
                     continue
                 at = time.monotonic()
                 if status == 200:
                     with taken.get_lock():
                         taken.value += 1
-                reports.put((status, q["question"], q["seq"], job, at, (at - began) * 1000))
+                reports.put((status, q["question"], q["seq"], job, began, at))
             break
         time.sleep(0.05)
     reports.put(None)
@@ -148,9 +150,9 @@ def main():
                                    daemon=True) for p in people]
     for process in answerers:
         process.start()
-    # When each job's answer was accepted (its 200), and when its asker's result came out on its
-    # standard output and its process exited: the delivery.
-    answered_at, resulted_at, exited_at = {}, {}, {}
+    # When each job's answer was sent and accepted (its 200), and when its asker's result came
+    # out on its standard output and its process exited: the delivery.
+    sent_at, answered_at, resulted_at, exited_at = {}, {}, {}, {}
 
     with tempfile.TemporaryDirectory() as place:
         request = os.path.join(place, "request-{}.json")
@@ -176,11 +178,6 @@ def main():
         for read in results:
             os.close(read)
 
-        def reap(job, process):
-            process.wait()
-            exited_at[job] = time.monotonic()
-        for job, _, process in askers:
-            threading.Thread(target=reap, args=(job, process), daemon=True).start()
         # Answered once every asker waits, so that the figures are of 500 askers waiting and
         # not of 500 processes starting on the same two cores.
         while time.monotonic() - started < options.limit:
@@ -218,6 +215,7 @@ def main():
         watched = json.loads(watcher.stdout.read())
         watcher.wait()
         resulted_at.update((int(job), at) for job, at in watched["first"].items())
+        exited_at.update((int(job), at) for job, at in watched["closed"].items())
         for job, _, process in askers:
             text = watched["outputs"][str(job)]
             try:
@@ -231,11 +229,11 @@ def main():
         done.set()
         accepted, conflicts, answer_ms, failures, other = [], 0, [], 0, {}
         for _ in answerers:
-            for status, question, seq, job, at, took in iter(lambda: reports.get(timeout=35), None):
+            for status, question, seq, job, began, at in iter(lambda: reports.get(timeout=35), None):
                 if status == 200:
-                    answered_at[job] = at
+                    sent_at[job], answered_at[job] = began, at
                     accepted.append((question, seq, job))
-                    answer_ms.append(took)
+                    answer_ms.append((at - began) * 1000)
                 elif status == 409:
                     conflicts += 1
                 elif status is None:
@@ -260,10 +258,13 @@ def main():
 
     elapsed = finished - asked
     # Outside the killed server's restart, whose askers wait to reach it again.
-    def delivered(by):
-        return [(by[job] - answered_at[job]) * 1000 for job in answered_at
+    def delivered(by, since=answered_at):
+        return [(by[job] - since[job]) * 1000 for job in since
                 if job in by and job % 2 == 1]
     delivery, to_exit = delivered(resulted_at), delivered(exited_at)
+    # The server wakes the asker before it sends the 200, which its answerer may get after the
+    # asker has its result: from the answer's sending, the bound from above.
+    from_sending = delivered(resulted_at, sent_at)
     print(f"team inbox load: {options.askers} askers on 2 servers, {options.answerers} answerers, "
           f"one server killed (SIGKILL) after {killed_at} answers and restarted")
     print(f"  all answered in {elapsed:.1f} s ({options.askers / elapsed:.1f} questions/s) once "
@@ -274,7 +275,9 @@ def main():
           f"p50 {percentile(delivery, .5):.1f} ms, p95 {percentile(delivery, .95):.1f} ms, "
           f"p99 {percentile(delivery, .99):.1f} ms; to its exit: p50 "
           f"{percentile(to_exit, .5):.1f} ms, p99 {percentile(to_exit, .99):.1f} ms")
-    print(f"  asker start to result: p50 {percentile(latencies, .5):.1f} s, p95 "
+    print(f"  from the answer's sending to its asker's result: p50 "
+          f"{percentile(from_sending, .5):.1f} ms, p99 {percentile(from_sending, .99):.1f} ms")
+    print(f"  asker start to exit: p50 {percentile(latencies, .5):.1f} s, p95 "
           f"{percentile(latencies, .95):.1f} s, max {max(latencies, default=0):.1f} s")
     print(f"  second answers refused (409): {conflicts}; answers the killed server never "
           f"responded to: {failures}; other statuses: {other or 'none'}")
