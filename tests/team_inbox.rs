@@ -510,6 +510,35 @@ fn the_same_mcp_call_made_again_while_the_last_ones_question_closes_asks_the_per
 }
 
 #[test]
+fn sigterm_ends_interview_mcp_and_withdraws_the_questions_its_calls_wait_on() {
+    let team = Team::new();
+    let (mut mcp, mut send, _replies) = team.mcp();
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "interview", "arguments": {"question": "Ship it?", "type": "confirm"}}}),
+    );
+    team.next_question(&team.ann, 0);
+    // SAFETY: kill sends a signal to a child of ours.
+    unsafe { libc::kill(mcp.id() as i32, libc::SIGTERM) };
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = mcp.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "interview mcp went on after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        team.open(&team.ann).is_empty(),
+        "its question was left open"
+    );
+}
+
+#[test]
 fn the_page_signs_a_person_in_with_a_cookie_only_their_token_earns() {
     let team = Team::new();
     let login = |token: &str, proto: Option<&str>| {

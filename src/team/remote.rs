@@ -97,7 +97,15 @@ pub struct Team {
     token: String,
     addressed: Addressed,
     stop: Arc<AtomicBool>,
+    /// `interview mcp --inbox`'s calls, each with a stop flag of its own (see
+    /// [`watch_signals`]).
+    #[cfg(feature = "mcp")]
+    calls: Calls,
 }
+
+/// The stop flags of the calls under way.
+#[cfg(feature = "mcp")]
+type Calls = Arc<std::sync::Mutex<Vec<std::sync::Weak<AtomicBool>>>>;
 
 impl Team {
     /// The team inbox at `url`, for questions addressed `to` (anyone when `None`) that wait
@@ -122,6 +130,8 @@ impl Team {
             token,
             addressed: Addressed { to, deadline },
             stop,
+            #[cfg(feature = "mcp")]
+            calls: Calls::default(),
         })
     }
 
@@ -171,9 +181,45 @@ impl crate::mcp::TeamRoute for Team {
         stop: Arc<AtomicBool>,
     ) -> Result<Box<dyn Ui + Send>, String> {
         let mut ui = self.ui_in_run("mcp", call, client, None, random_id());
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        if calls.is_empty() {
+            // The first call: from now on a signal is passed on to the calls.
+            static WATCHING: std::sync::Once = std::sync::Once::new();
+            WATCHING.call_once(|| watch_signals(self.stop.clone(), self.calls.clone()));
+        }
+        calls.retain(|call| call.strong_count() > 0);
+        calls.push(Arc::downgrade(&stop));
         ui.stop = stop;
         Ok(Box::new(ui))
     }
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP set the process's flag, which no call of `interview mcp --inbox`
+/// reads (each has its own, which its client's cancel sets): passed on to every call under
+/// way, which withdraws its question, and the process ends as the signal would have ended it,
+/// once they are withdrawn (or given up on).
+#[cfg(feature = "mcp")]
+fn watch_signals(process: Arc<AtomicBool>, calls: Calls) {
+    std::thread::spawn(move || {
+        while !process.load(Ordering::SeqCst) {
+            std::thread::sleep(HEED_STOP);
+        }
+        let under_way = || {
+            let calls = calls.lock().unwrap_or_else(|e| e.into_inner());
+            calls
+                .iter()
+                .filter_map(std::sync::Weak::upgrade)
+                .collect::<Vec<_>>()
+        };
+        for call in under_way() {
+            call.store(true, Ordering::SeqCst);
+        }
+        let given_up = Instant::now() + WITHDRAW_PATIENCE + HEED_STOP;
+        while !under_way().is_empty() && Instant::now() < given_up {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::process::exit(interview_host::Exit::Interrupted as i32);
+    });
 }
 
 /// Who asks, as the team inbox keeps it.
