@@ -27,6 +27,20 @@ pub const DISCUSS_LABEL: &str = "Let's discuss this";
 /// What a skipped text question records when the host sets no skip response.
 pub const DEFAULT_SKIP_RESPONSE: &str = "I don't have information about this.";
 
+impl Status {
+    /// The status as a result says it: `answered`, `cancelled`, `invalid`, `unavailable` or
+    /// `failed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Answered => "answered",
+            Status::Cancelled => "cancelled",
+            Status::Invalid => "invalid",
+            Status::Unavailable => "unavailable",
+            Status::Failed => "failed",
+        }
+    }
+}
+
 impl Absence {
     /// The reason's name in results: `no-terminal`, `no-inbox`, `background`, `no-input`,
     /// `form-dismissed`, `page-not-opened`, `unknown-addressee`, `inbox-refused`.

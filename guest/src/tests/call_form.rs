@@ -40,13 +40,7 @@ fn step_json(step: FormStep) -> Json {
         FormStep::Unfit(reason) => json!({ "status": "unfit", "reason": reason }),
         FormStep::Done(result) => {
             let json: Json = serde_json::from_str(&result.json).expect("the result is JSON");
-            let status = match result.status {
-                Status::Answered => "answered",
-                Status::Cancelled => "cancelled",
-                Status::Invalid => "invalid",
-                Status::Unavailable => "unavailable",
-                Status::Failed => "failed",
-            };
+            let status = result.status.name();
             assert_eq!(json["status"], status, "the typed status is the result's");
             json
         }
