@@ -9,15 +9,13 @@
 //! cleaned, into one buffer. The rest of each request comes to [`State::ask_select`] and
 //! [`State::ask_multi_select`], as the other imports come to theirs.
 
-use std::borrow::Cow;
-
 use wasmtime::component::{ComponentType, Lift, Linker, WasmList, WasmStr};
 use wasmtime::{AsContextMut, StoreContextMut};
 
 use crate::imports::State;
-use crate::sanitize;
 use crate::ui::Frame;
-use crate::ui::{ChoiceRef, MultiSelectRequest, Options, SelectRequest, TooMuchText, Ui};
+use crate::ui::cleaned;
+use crate::ui::{ChoiceRef, MultiSelectRequest, Options, SelectRequest, Ui};
 
 /// The interface the plugin imports its UI from, as its import is named.
 pub(crate) const UI_INTERFACE: &str = "interview:plugin/ui@0.4.0";
@@ -127,7 +125,7 @@ fn read_options<U: 'static>(
         let raw = raw?;
         let store = &*store;
         let optional = |text: &Option<WasmStr>| text.as_ref().map(|t| t.to_str(store)).transpose();
-        push_cleaned(
+        cleaned::push_choice(
             &mut options,
             ChoiceRef {
                 label: &raw.label.to_str(store)?,
@@ -145,32 +143,4 @@ fn read_options<U: 'static>(
         }
     }
     Ok(options)
-}
-
-/// Adds `choice` to `options` with what it shows made safe for a terminal: the label on one
-/// line, the description as text, the preview as a block (see [`sanitize`]). The value is
-/// what the agent gets back, never drawn: kept as it is.
-fn push_cleaned(options: &mut Options, choice: ChoiceRef<'_>) -> Result<(), TooMuchText> {
-    let label = cleaned(choice.label, sanitize::is_plain_line, sanitize::line);
-    let description = choice
-        .description
-        .map(|text| cleaned(text, sanitize::is_plain, sanitize::text));
-    let preview = choice
-        .preview
-        .map(|text| cleaned(text, sanitize::is_plain, sanitize::block));
-    options.try_push(ChoiceRef {
-        label: &label,
-        description: description.as_deref(),
-        preview: preview.as_deref(),
-        ..choice
-    })
-}
-
-/// `text` as `clean` makes it, borrowed where `plain` says it would be kept: most are.
-fn cleaned(text: &str, plain: fn(&str) -> bool, clean: fn(&str) -> String) -> Cow<'_, str> {
-    if plain(text) {
-        Cow::Borrowed(text)
-    } else {
-        Cow::Owned(clean(text))
-    }
 }

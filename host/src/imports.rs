@@ -12,10 +12,9 @@ use crate::bindings::interview::plugin::ui::{self as wit, *};
 use crate::given::Given;
 use crate::replay::{self, Recorder};
 use crate::sandbox::{Epoch, GuestClock};
-use crate::sanitize;
 use crate::ui::scripted::Recorded;
 use crate::ui::scripted::TypedLine;
-use crate::ui::{MultiSelectRequest, SelectRequest, Ui};
+use crate::ui::{MultiSelectRequest, SelectRequest, Ui, cleaned};
 
 /// What the store holds: the UI, the memory limits, and the guest's compute clock.
 pub(crate) struct State<U> {
@@ -29,22 +28,6 @@ pub(crate) struct State<U> {
     pub(crate) epoch: Arc<Epoch>,
     /// The person's replies in the current call, for a replay if the plugin fails.
     pub(crate) recorder: Recorder,
-}
-
-fn clean_frame(frame: Frame) -> Frame {
-    Frame {
-        header: frame.header.as_deref().map(sanitize::line),
-        place: frame.place.as_deref().map(sanitize::line),
-        hint: frame.hint.as_deref().map(sanitize::line),
-        prompt: sanitize::text(&frame.prompt),
-        error: frame.error.as_deref().map(sanitize::text),
-        context: frame.context.as_deref().map(sanitize::text),
-        ..frame
-    }
-}
-
-fn clean_line(text: Option<String>) -> Option<String> {
-    text.as_deref().map(sanitize::line)
 }
 
 impl<U: Ui> State<U> {
@@ -101,16 +84,8 @@ impl<U: Ui> State<U> {
 
     /// A select, its options already cleaned: the rest of it is cleaned and checked here.
     pub(crate) fn ask_select(&mut self, frame: Frame, r: SelectRequest) -> SelectReply {
-        let request = SelectRequest {
-            // A component is untrusted too: an index past the options is no default.
-            selected: r.selected.filter(|&i| (i as usize) < r.options.len()),
-            other_label: clean_line(r.other_label),
-            other_text: clean_line(r.other_text),
-            discuss_label: clean_line(r.discuss_label),
-            note: clean_line(r.note),
-            ..r
-        };
-        let frame = clean_frame(frame);
+        let request = cleaned::select(r);
+        let frame = cleaned::frame(frame);
         self.reply(
             Some(frame.position),
             false,
@@ -131,19 +106,8 @@ impl<U: Ui> State<U> {
         frame: Frame,
         r: MultiSelectRequest,
     ) -> MultiSelectReply {
-        let request = MultiSelectRequest {
-            selected: r
-                .selected
-                .iter()
-                .copied()
-                .filter(|&i| (i as usize) < r.options.len())
-                .collect(),
-            other_label: clean_line(r.other_label),
-            other_text: clean_line(r.other_text),
-            note: clean_line(r.note),
-            ..r
-        };
-        let frame = clean_frame(frame);
+        let request = cleaned::multi_select(r);
+        let frame = cleaned::frame(frame);
         self.reply(
             Some(frame.position),
             false,
@@ -180,36 +144,18 @@ impl<U: Ui> wit::Host for State<U> {
     }
 
     fn text(&mut self, frame: Frame, r: TextRequest) -> TextReply {
-        let given_initial = r.initial.clone();
-        let request = TextRequest {
-            placeholder: clean_line(r.placeholder),
-            initial: r.initial.as_deref().map(if r.multiline {
-                sanitize::text
-            } else {
-                sanitize::line
-            }),
-            ..r
-        };
-        let frame = clean_frame(frame);
+        let request = cleaned::text(r.clone());
+        let frame = cleaned::frame(frame);
         self.reply(
             Some(frame.position),
             request.secret,
-            |ui| {
-                // The default was cleaned to be shown (a tab became a space); accepted as
-                // shown, it is the default as given.
-                match ui.text(&frame, &request) {
-                    TextReply::Submitted(text) if Some(&text) == request.initial.as_ref() => {
-                        TextReply::Submitted(given_initial.unwrap_or(text))
-                    }
-                    reply => reply,
-                }
-            },
+            |ui| cleaned::as_given(ui.text(&frame, &request), &request, r),
             |reply| replay::given(&frame, replay::text_answer(reply), None),
         )
     }
 
     fn confirm(&mut self, frame: Frame, request: ConfirmRequest) -> ConfirmReply {
-        let frame = clean_frame(frame);
+        let frame = cleaned::frame(frame);
         self.reply(
             Some(frame.position),
             false,
@@ -219,7 +165,7 @@ impl<U: Ui> wit::Host for State<U> {
     }
 
     fn number(&mut self, frame: Frame, request: NumberRequest) -> NumberReply {
-        let frame = clean_frame(frame);
+        let frame = cleaned::frame(frame);
         self.reply(
             Some(frame.position),
             false,
@@ -229,19 +175,7 @@ impl<U: Ui> wit::Host for State<U> {
     }
 
     fn review(&mut self, r: ReviewRequest) -> ReviewReply {
-        let request = ReviewRequest {
-            items: r
-                .items
-                .into_iter()
-                .map(|item| ReviewItem {
-                    header: clean_line(item.header),
-                    prompt: sanitize::text(&item.prompt),
-                    answer: sanitize::text(&item.answer),
-                })
-                .collect(),
-            context: r.context.as_deref().map(sanitize::text),
-            ..r
-        };
+        let request = cleaned::review(r);
         self.reply(None, false, |ui| ui.review(&request), |_| None)
     }
 
@@ -254,7 +188,7 @@ impl<U: Ui> wit::Host for State<U> {
     }
 
     fn read_line(&mut self, hidden: bool, answering: Option<Frame>) -> LineRead {
-        let answering = answering.map(clean_frame);
+        let answering = answering.map(cleaned::frame);
         let position = answering.as_ref().map(|frame| frame.position);
         let typed = self.reply_fitting(
             position,

@@ -9,6 +9,11 @@ use serde_json::{Value as Json, json};
 
 use crate::ui::*;
 
+mod answering;
+pub use answering::{
+    answer, confirm_json, multi_select_json, number_json, review_json, select_json, text_json,
+};
+
 /// The page itself. `{{NONCE}}` marks where the nonce of its script and style goes (serve it
 /// with a Content-Security-Policy that allows only that nonce). It long-polls
 /// `view?after=SEQ&tab=ID` for `{seq, kind, frame, request}` (or `{seq, kind: "done"}` …) and
