@@ -61,6 +61,9 @@ pub enum Command {
     /// `interview inbox`: answer every agent's questions in this terminal.
     Inbox {
         numbered: bool,
+        /// `--team URL`: answer that team inbox's questions in this terminal instead.
+        #[cfg(feature = "team")]
+        team: Option<String>,
         /// `--web`: whether to open the browser (`--no-open` says no).
         #[cfg(feature = "web")]
         web: Option<bool>,
@@ -386,6 +389,14 @@ const INBOX: &[Opt] = &[
     flag(
         "numbered",
         "Numbered lists and one answer per line, even on a terminal that can do arrow keys.",
+    ),
+    #[cfg(feature = "team")]
+    valued(
+        "team",
+        "URL",
+        "Answer the questions of the team inbox at URL (`interview inbox serve`) in this \
+         terminal, with your person's token from INTERVIEW_INBOX_TOKEN: the oldest first, as \
+         its page shows them. Takes a terminal with arrow keys.",
     ),
     #[cfg(feature = "web")]
     flag(
@@ -769,6 +780,8 @@ impl Collected {
             },
             "inbox" => Command::Inbox {
                 numbered: self.flag("numbered"),
+                #[cfg(feature = "team")]
+                team: self.team_to_answer(spec)?,
                 #[cfg(feature = "web")]
                 web: self.flag("web").then(|| !self.flag("no-open")),
             },
@@ -796,6 +809,23 @@ impl Collected {
             reaching: self.reaching(spec)?,
             team: self.team(spec)?,
         })
+    }
+
+    /// `inbox --team URL`, which draws a team's widgets in this terminal: not with `--web`
+    /// (the team has a page of its own) nor `--numbered` (the widgets take arrow keys).
+    #[cfg(feature = "team")]
+    fn team_to_answer(&mut self, spec: &Spec) -> Result<Option<String>, UsageError> {
+        let url = self.value(spec, "team");
+        for (option, why) in [
+            ("web", "the team's own page is at its URL"),
+            ("numbered", "its widgets are answered with arrow keys"),
+        ] {
+            if url.is_some() && self.flag(option) {
+                let message = format!("--{option} is not for --team: {why}");
+                return Err(self.error(Some(spec), message));
+            }
+        }
+        Ok(url)
     }
 
     /// `--inbox`, `--to`, `--deadline` and `--escalate-to`.

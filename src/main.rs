@@ -237,10 +237,17 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             mcp::run(plugin, options)?;
             Ok(Exit::Answered)
         }
+        #[cfg(feature = "team")]
+        Command::Inbox {
+            numbered,
+            team: Some(url),
+            ..
+        } => team::answering::run(&url, numbered),
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]
             web,
+            ..
         } => inbox::window::run(
             &loading.load()?,
             &inbox::window::Options {

@@ -20,6 +20,7 @@ pub mod asker;
 mod desk;
 pub mod place;
 pub mod route;
+pub mod screen;
 mod store;
 pub mod window;
 pub mod wire;

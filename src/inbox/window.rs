@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use interview_host::{Error, Journal, JournalProblem, Plugin};
@@ -16,6 +16,7 @@ use serde_json::Value as Json;
 
 use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
+use super::screen::{self, GRACE, Quiet, discard_typed_ahead, stop_on_signals, tilde};
 use super::store::Store;
 use super::wire::{Ask, Call};
 use crate::people;
@@ -30,10 +31,6 @@ pub struct Options {
     #[cfg(feature = "web")]
     pub web: Option<bool>,
 }
-
-/// How long a question is announced before it takes keys: keys pressed meanwhile were meant
-/// for the question before it (a double press), or for nothing, and are dropped.
-const GRACE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Where the inbox asks.
 enum Desktop {
@@ -97,7 +94,7 @@ impl Desktop {
                 let (desk, waiting) = (desk.clone(), waiting.clone());
                 std::thread::spawn(move || {
                     loop {
-                        waiting.set(waiting_line(&desk.waiting()));
+                        waiting.set(screen::waiting_line(desk.waiting().iter().map(who)));
                         std::thread::sleep(std::time::Duration::from_millis(250));
                     }
                 });
@@ -265,26 +262,6 @@ impl Drop for Socket {
     }
 }
 
-/// Ctrl-C (when no question is open: raw mode reads it as a key then), SIGTERM and SIGHUP
-/// close the inbox, stopping the question open, if any, as Ctrl-C in it does.
-fn stop_on_signals(
-    quit: Arc<AtomicBool>,
-    current: Arc<Mutex<Option<Arc<AtomicBool>>>>,
-) -> Result<(), (Exit, String)> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-        .map_err(|e| failed(format!("cannot take the signals: {e}")))?;
-    std::thread::spawn(move || {
-        for _ in signals.forever() {
-            quit.store(true, Ordering::SeqCst);
-            if let Some(stop) = &*current.lock().unwrap_or_else(|e| e.into_inner()) {
-                stop.store(true, Ordering::SeqCst);
-            }
-        }
-    });
-    Ok(())
-}
-
 /// Who asks, in a few words fit for a terminal: the client's name, else the MCP server's, else
 /// the command.
 fn who(from: &super::From) -> String {
@@ -316,10 +293,8 @@ fn announce(turn: &Turn, resumed: bool) {
     if turn.behind > 0 {
         line.push_str(&format!(" · {} more waiting", turn.behind));
     }
+    screen::ring(&who);
     let mut screen = std::io::stderr().lock();
-    // BEL, and OSC 9 (a desktop notification in the terminals that have one; ignored by the
-    // others).
-    let _ = write!(screen, "\x07\x1b]9;{who} asks a question\x07");
     let _ = writeln!(screen, "\n{line}");
     if let Some(earlier) = &turn.earlier {
         let what = if resumed {
@@ -334,7 +309,6 @@ fn announce(turn: &Turn, resumed: bool) {
         );
     }
     let _ = screen.flush();
-    notify_desktop(&format!("{who} asks a question"));
 }
 
 /// How long ago `at` (ms since the epoch) was, in words.
@@ -345,60 +319,6 @@ fn ago(at: i64) -> String {
         60..7200 => format!("{} min ago", seconds / 60),
         7200..172_800 => format!("{} h ago", seconds / 3600),
         _ => format!("{} days ago", seconds / 86_400),
-    }
-}
-
-/// `3 more waiting: Claude Code, Codex`, or nothing when nobody else waits.
-fn waiting_line(waiting: &[super::From]) -> Option<String> {
-    let mut names: Vec<String> = Vec::new();
-    for name in waiting.iter().map(who) {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    (!waiting.is_empty()).then(|| format!("{} more waiting: {}", waiting.len(), names.join(", ")))
-}
-
-/// A folder with the home folder as `~`.
-fn tilde(folder: &str) -> String {
-    let home = std::env::var("HOME").unwrap_or_default();
-    let home = home.trim_end_matches('/');
-    match folder.strip_prefix(home) {
-        Some(rest) if !home.is_empty() && (rest.is_empty() || rest.starts_with('/')) => {
-            format!("~{rest}")
-        }
-        _ => folder.to_string(),
-    }
-}
-
-/// A desktop notification where there is a desktop to show it: `notify-send` (Linux) or
-/// `osascript` (macOS). Nothing is waited for, and nothing is said when neither exists.
-fn notify_desktop(text: &str) {
-    let desktop = std::env::var_os("DISPLAY").is_some()
-        || std::env::var_os("WAYLAND_DISPLAY").is_some()
-        || cfg!(target_os = "macos");
-    if !desktop {
-        return;
-    }
-    let mut command = if cfg!(target_os = "macos") {
-        let mut command = std::process::Command::new("osascript");
-        let quoted = text.replace('\\', "\\\\").replace('"', "\\\"");
-        command.args([
-            "-e",
-            &format!("display notification \"{quoted}\" with title \"interview\""),
-        ]);
-        command
-    } else {
-        let mut command = std::process::Command::new("notify-send");
-        command.args(["--app-name=interview", "interview", text]);
-        command
-    };
-    command
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    if let Ok(mut child) = command.spawn() {
-        std::thread::spawn(move || child.wait());
     }
 }
 
@@ -513,55 +433,6 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
         cut_off: session.ui().stop_reason().is_some_and(StopReason::cut_off),
         journal: session.take_journal(),
     }
-}
-
-/// The inbox's terminal between questions: keys typed then are not echoed (an arrow key would
-/// show as `^[[B`), and are dropped before the next question takes keys. The terminal's own
-/// settings come back for each question and when the inbox closes.
-struct Quiet {
-    saved: Option<libc::termios>,
-}
-
-impl Quiet {
-    fn of_stdin() -> Quiet {
-        let mut saved = std::mem::MaybeUninit::<libc::termios>::uninit();
-        // SAFETY: tcgetattr fills the termios given when it succeeds, and only then is it read.
-        let saved = (unsafe { libc::tcgetattr(libc::STDIN_FILENO, saved.as_mut_ptr()) } == 0)
-            // SAFETY: initialized by the successful tcgetattr above.
-            .then(|| unsafe { saved.assume_init() });
-        Quiet { saved }
-    }
-
-    /// Echo off (the rest as the terminal was: Ctrl-C still closes the inbox).
-    fn hush(&self) {
-        if let Some(saved) = self.saved {
-            let mut quiet = saved;
-            quiet.c_lflag &= !(libc::ECHO | libc::ECHONL);
-            // SAFETY: a termios read from this terminal, changed in its local flags only.
-            unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &quiet) };
-        }
-    }
-
-    /// The terminal's own settings again.
-    fn speak(&self) {
-        if let Some(saved) = &self.saved {
-            // SAFETY: the settings this terminal had, read from it.
-            unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, saved) };
-        }
-    }
-}
-
-impl Drop for Quiet {
-    fn drop(&mut self) {
-        self.speak();
-    }
-}
-
-/// Keys typed while no question was shown belong to no question: they are dropped, so that a
-/// question that appears as the person types is not answered by keys meant for nothing.
-fn discard_typed_ahead() {
-    // SAFETY: tcflush on standard input, a terminal this process is in the foreground of.
-    unsafe { libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH) };
 }
 
 fn failed(message: String) -> (Exit, String) {

@@ -14,13 +14,15 @@ const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
 /// What an answer's envelope adds to it at most (`{"state": "replied", "by": …}`).
 const ENVELOPE: usize = 64 << 10;
 
-/// The server at a URL, as an agent's token holder.
+/// The server at a URL, as a token's holder: an agent's, or a person's answering in a
+/// terminal.
+#[derive(Clone)]
 pub struct HttpRelay {
     agent: ureq::Agent,
     /// The server's address (`http://host:port`, or behind a proxy `https://…`), without a
     /// trailing slash.
     url: String,
-    /// The agent's token (`INTERVIEW_INBOX_TOKEN`).
+    /// The token (`INTERVIEW_INBOX_TOKEN`).
     token: String,
     /// How messages name it: `the team inbox at URL`.
     name: String,
@@ -117,7 +119,7 @@ impl Relay for HttpRelay {
                 ("POST", path, Some(&finish))
             }
         };
-        self.answered(self.send(method, &path, body, stopped))
+        self.request(method, &path, body, stopped)
     }
 
     fn name(&self) -> &str {
@@ -126,6 +128,18 @@ impl Relay for HttpRelay {
 }
 
 impl HttpRelay {
+    /// One request to the server's API and what its answer means; [`Outcome::Stopped`] as soon
+    /// as `stopped` is true.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+        stopped: &dyn Fn() -> bool,
+    ) -> Outcome {
+        self.answered(self.send(method, path, body, stopped))
+    }
+
     /// What a request's answer means to the asker.
     fn answered(&self, sent: Option<Result<Answer, String>>) -> Outcome {
         match sent {

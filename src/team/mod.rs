@@ -14,6 +14,7 @@
 
 #[cfg(feature = "team-server")]
 pub mod admin;
+pub mod answering;
 #[cfg(feature = "team-server")]
 mod holders;
 #[cfg(feature = "team-server")]

@@ -1,0 +1,184 @@
+//! A person answers a team inbox's questions in a terminal (`interview inbox --team URL`): the
+//! real server on 127.0.0.1, the real `interview ask --inbox URL` with no terminal, and the
+//! inbox in a pseudo-terminal, read off its screen. On SQLite; on PostgreSQL when
+//! `INTERVIEW_TEST_POSTGRES` names a server.
+
+mod common;
+
+use common::team::{Team, finished};
+use common::term::{CTRL_C, DOWN, ENTER, Term};
+use common::values;
+use serde_json::{Value as Json, json};
+
+const BATCH: &str = r#"{"questions": [
+    {"header": "Env", "question": "Where to?", "options": ["dev", "staging", "prod"]},
+    {"header": "Migrate", "question": "Run the migrations?", "type": "confirm"}]}"#;
+
+const REPLICAS: &str =
+    r#"{"question": "How many replicas?", "type": "number", "min": 1, "max": 9, "integer": true}"#;
+
+/// `interview inbox --team` in a terminal of its own, as `token`'s holder.
+fn inbox(team: &Team, token: &str) -> Term {
+    let command = format!(
+        "{} inbox --team {}",
+        env!("CARGO_BIN_EXE_interview"),
+        team.url
+    );
+    let term = Term::run(
+        &command,
+        team.dir.path().join("inbox.out"),
+        30,
+        100,
+        &[("INTERVIEW_INBOX_TOKEN", token)],
+    );
+    term.wait("Waiting for questions");
+    term
+}
+
+#[test]
+fn a_person_answers_a_teams_batch_in_their_terminal_and_the_agent_gets_those_answers() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.ann);
+    let asker = team.ask(BATCH, &[]);
+    let screen = inbox.wait("Where to?");
+    assert!(screen.contains("── ci asks"), "{screen}");
+    inbox.key(DOWN);
+    inbox.key(ENTER);
+    inbox.wait("Run the migrations?");
+    inbox.key("y");
+    inbox.wait("Review your answers");
+    inbox.key(ENTER);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(result["status"], "answered");
+    assert_eq!(values(&result), [json!("staging"), json!(true)]);
+    inbox.wait("✔ Sent to ci");
+    // Every step was answered once, by ann.
+    let answers: Vec<Json> = (team.audit().into_iter())
+        .filter(|event| event["event"] == "answered")
+        .collect();
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert!(answers.iter().all(|a| a["actor"] == "ann"), "{answers:?}");
+    inbox.signal(libc::SIGTERM);
+    let closed = inbox.finish();
+    assert!(
+        closed.screen.contains("interview inbox: closed."),
+        "{}",
+        closed.screen
+    );
+    // One UI for the whole request: each answer collapsed to one line, the review to none.
+    assert_eq!(
+        closed.screen.matches("✔ Where to? › staging").count(),
+        1,
+        "{}",
+        closed.screen
+    );
+    assert_eq!(closed.code, 0, "{}", closed.screen);
+    assert!(closed.restored, "{}", closed.screen);
+}
+
+#[test]
+fn a_question_answered_on_the_page_meanwhile_leaves_the_terminal_and_what_was_typed_is_not_sent() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.bob);
+    let asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    inbox.key("7");
+    let question = team.next_question(&team.ann, 0);
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "3"}));
+    assert_eq!(status, 200, "{body}");
+    inbox.wait("answered elsewhere or withdrawn meanwhile");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!(3)]);
+    inbox.wait("Waiting for questions");
+    let answers: Vec<Json> = (team.audit().into_iter())
+        .filter(|event| event["event"] == "answered")
+        .collect();
+    assert!(answers.iter().all(|a| a["actor"] == "ann"), "{answers:?}");
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
+}
+
+#[test]
+fn ctrl_c_on_a_question_closes_the_inbox_and_leaves_the_question_open_for_the_team() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.bob);
+    let asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    inbox.key("5");
+    inbox.send(CTRL_C);
+    let closed = inbox.finish();
+    assert!(
+        closed.screen.contains("interview inbox: closed."),
+        "{}",
+        closed.screen
+    );
+    assert!(closed.restored, "{}", closed.screen);
+    // Nothing was sent: the question waits for the next person, who answers it.
+    let question = team.next_question(&team.ann, 0);
+    assert_eq!(question["kind"], "number");
+    let (status, body) = team.answer(&team.ann, &question, json!({"entered": "2"}));
+    assert_eq!(status, 200, "{body}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!(2)]);
+}
+
+#[test]
+fn an_agents_token_cannot_answer_and_is_told_so_before_anything_is_shown() {
+    let team = Team::new();
+    let term = Term::run(
+        &format!(
+            "{} inbox --team {}",
+            env!("CARGO_BIN_EXE_interview"),
+            team.url
+        ),
+        team.dir.path().join("inbox.out"),
+        30,
+        100,
+        &[("INTERVIEW_INBOX_TOKEN", &team.agent)],
+    );
+    let closed = term.finish();
+    assert_eq!(closed.code, 2, "{}", closed.screen);
+    assert!(
+        closed.screen.contains("is the token of ci, an agent"),
+        "{}",
+        closed.screen
+    );
+}
+
+#[test]
+fn an_agents_text_reaches_the_terminal_without_its_control_sequences() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.ann);
+    // An agent's token may put up any view of a widget's shape, whatever its text says.
+    let view = json!({"frame": {"place": "Ops\u{1b}[2J", "position": 1, "total": 1,
+        "header": null, "prompt": "Ship?\u{1b}]52;c;cGF5bG9hZA==\u{7} now", "required": true,
+        "mark_optional": false, "hint": null, "error": null, "context": "\u{9b}31mred",
+        "declinable": false}, "request": {"initial": null}});
+    let step = json!({"key": "k", "run": "r", "from": {"client": "ci\u{1b}]0;title\u{7}"},
+        "folder": "/src\u{1b}[8m", "kind": "confirm", "view": view});
+    let response = ureq::post(&format!("{}/api/steps", team.url))
+        .set("authorization", &format!("Bearer {}", team.agent))
+        .send_json(step);
+    assert_eq!(common::team::read(response).0, 200);
+    inbox.wait("Ship?");
+    inbox.key("y");
+    inbox.wait("Ship?");
+    let output = inbox.output();
+    for sequence in [
+        "\u{1b}]52",
+        "\u{1b}[2J",
+        "\u{9b}",
+        "\u{1b}]0;title",
+        "\u{1b}[8m",
+    ] {
+        assert!(
+            !output.contains(sequence),
+            "{sequence:?} reached the terminal"
+        );
+    }
+    inbox.signal(libc::SIGTERM);
+    assert!(inbox.finish().restored);
+}
