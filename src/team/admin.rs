@@ -133,7 +133,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let words: Vec<&str> = std::iter::once(first.as_str())
         .chain(words.iter().map(String::as_str))
         .collect();
-    let open = |access| store::open(&db, access).map_err(|e| (4, e));
+    let open = |access| store::open(&db, access).map_err(stored);
     match words.as_slice() {
         ["serve"] => {
             let listen = listen.as_deref().unwrap_or("127.0.0.1:8470");
@@ -202,14 +202,14 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             let token = super::token::generate().map_err(|e| (4, e))?;
             open(Access::Create)?
                 .add_token(&super::token::hash(&token), &holder)
-                .map_err(|e| (4, e))?;
+                .map_err(stored)?;
             // The token is said once, on stdout, for a script to keep; it is not stored.
             println!("{token}");
             Ok(())
         }
         ["token", "list"] => {
             let mut out = std::io::stdout().lock();
-            for entry in open(Access::Read)?.tokens().map_err(|e| (4, e))? {
+            for entry in open(Access::Read)?.tokens().map_err(stored)? {
                 let (groups, to) = match entry.holder.kind {
                     Kind::Person => (Some(&entry.holder.groups), None),
                     Kind::Agent => (None, Some(&entry.holder.groups)),
@@ -224,7 +224,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
             Ok(())
         }
-        ["token", "revoke", name] => match open(Access::Write)?.revoke(name).map_err(|e| (4, e))? {
+        ["token", "revoke", name] => match open(Access::Write)?.revoke(name).map_err(stored)? {
             0 => Err((4, format!("no live token of '{name}' to revoke"))),
             n => {
                 eprintln!("interview: revoked {n} token(s) of '{name}'");
@@ -246,11 +246,11 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 url: (*url).to_owned(),
                 created_at: store::now_ms(),
             };
-            open(Access::Write)?.add_hook(&hook).map_err(|e| (4, e))
+            open(Access::Write)?.add_hook(&hook).map_err(stored)
         }
         ["hook", "list"] => {
             let mut out = std::io::stdout().lock();
-            for hook in open(Access::Read)?.hooks().map_err(|e| (4, e))? {
+            for hook in open(Access::Read)?.hooks().map_err(stored)? {
                 let line = json!({
                     "for": hook.addressed, "url": hook.url,
                     "created_at": timestamp(hook.created_at),
@@ -259,22 +259,20 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
             Ok(())
         }
-        ["hook", "remove", url] => {
-            match open(Access::Write)?.remove_hook(url).map_err(|e| (4, e))? {
-                0 => Err((4, "no webhook at that URL".into())),
-                n => {
-                    eprintln!("interview: removed {n} webhook(s)");
-                    Ok(())
-                }
+        ["hook", "remove", url] => match open(Access::Write)?.remove_hook(url).map_err(stored)? {
+            0 => Err((4, "no webhook at that URL".into())),
+            n => {
+                eprintln!("interview: removed {n} webhook(s)");
+                Ok(())
             }
-        }
+        },
         ["audit"] => {
             let since = match since {
                 Some(since) => parse_since(&since).map_err(usage)?,
                 None => 0,
             };
             let mut out = std::io::stdout().lock();
-            for entry in open(Access::Read)?.audit(since).map_err(|e| (4, e))? {
+            for entry in open(Access::Read)?.audit(since).map_err(stored)? {
                 let line = json!({
                     "at": timestamp(entry.at), "event": entry.event, "actor": entry.actor,
                     "address": entry.address, "question": entry.question, "step": entry.seq,
@@ -350,6 +348,11 @@ fn timestamp(ms: i64) -> String {
         rest % 1000,
     );
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
+}
+
+/// A store's failure as the command ends on it: exit 4, with its sentence.
+fn stored(error: store::StoreError) -> (u8, String) {
+    (4, error.to_string())
 }
 
 #[cfg(test)]

@@ -21,7 +21,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Value as Json_, json};
 
-use super::store::{Answered, Closed, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store};
+use super::store::{
+    Answered, Closed, Deadline, Holder, Kind, Posted, ReplyState, StepPost, Store, StoreError,
+};
 use super::token;
 
 use super::BODY_LIMIT;
@@ -244,20 +246,27 @@ impl IntoResponse for Refusal {
 
 pub(super) type Reply = Result<Response, Refusal>;
 
-fn internal(error: String) -> Refusal {
+/// A store's failure, said on stderr and to the client: 503 (with a `Retry-After`) for what
+/// may pass when tried again (the database unreachable, a statement failed), 500 for the rest.
+fn internal(error: StoreError) -> Refusal {
+    let status = match error {
+        StoreError::Unreachable(_) | StoreError::Failed(_) => StatusCode::SERVICE_UNAVAILABLE,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    let error = error.to_string();
     crate::stderr::warn(&error);
-    Refusal(StatusCode::INTERNAL_SERVER_ERROR, error)
+    Refusal(status, error)
 }
 
 /// Runs a store call on a blocking thread.
 pub(super) async fn blocking<T: Send + 'static>(
     app: &App,
-    work: impl FnOnce(&dyn Store) -> Result<T, String> + Send + 'static,
+    work: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
 ) -> Result<T, Refusal> {
     let store = app.store.clone();
     tokio::task::spawn_blocking(move || work(&*store))
         .await
-        .map_err(|e| internal(format!("a database call failed: {e}")))?
+        .map_err(|e| internal(StoreError::Failed(format!("a database call failed: {e}"))))?
         .map_err(internal)
 }
 

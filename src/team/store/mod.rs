@@ -8,6 +8,7 @@
 //! any of them on a blocking thread, and several servers can share one database: nothing that
 //! matters is kept in a server's memory.
 
+mod error;
 mod pgenv;
 mod pool;
 pub mod postgres;
@@ -15,6 +16,7 @@ pub mod sqlite;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use error::StoreError;
 use serde_json::Value as Json;
 use serde_json::value::RawValue;
 
@@ -274,25 +276,25 @@ pub struct AuditEntry {
 /// The team inbox's database (see the module documentation).
 pub trait Store: Send + Sync {
     /// Keeps a new token's hash for `holder`.
-    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String>;
+    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), StoreError>;
     /// Every token, revoked ones too, oldest first.
-    fn tokens(&self) -> Result<Vec<TokenEntry>, String>;
+    fn tokens(&self) -> Result<Vec<TokenEntry>, StoreError>;
     /// Revokes every live token of `name`; how many.
-    fn revoke(&self, name: &str) -> Result<usize, String>;
+    fn revoke(&self, name: &str) -> Result<usize, StoreError>;
     /// Who holds the live token with this hash.
-    fn holder(&self, hash: &str) -> Result<Option<Holder>, String>;
+    fn holder(&self, hash: &str) -> Result<Option<Holder>, StoreError>;
     /// Puts up `post` for `agent`: a new step after the question's last, or the step of the
     /// same view it already put up after `post.after` (a retry of the post). A run's first
     /// post opens its question; when an earlier run of the same request stopped without its
     /// answer within the retry window, what the person answered to it is played back (every
     /// replied step but the last, which the person gives again for this run).
-    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String>;
+    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, StoreError>;
     /// The reply to `agent`'s step, if any.
-    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String>;
+    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, StoreError>;
     /// The askers of `questions` were heard from at `now` (each has a long poll open).
-    fn seen(&self, questions: &[i64], now: i64) -> Result<(), String>;
+    fn seen(&self, questions: &[i64], now: i64) -> Result<(), StoreError>;
     /// Which of `steps` are no longer waiting: answered, or their question expired or closed.
-    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String>;
+    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, StoreError>;
     /// Tells `answered` of each step answered by any server on this store, as soon as the
     /// database says so, from a thread of the store's own for the rest of the process: false
     /// when the store cannot (SQLite). The servers read [`settled`](Store::settled) besides,
@@ -310,37 +312,42 @@ pub trait Store: Send + Sync {
         reply: &Json,
         address: &str,
         fits: &dyn Fn(&str) -> bool,
-    ) -> Result<Answered, String>;
+    ) -> Result<Answered, StoreError>;
     /// `agent` is done with its question (the plugin finished): it leaves the list.
-    fn finish(&self, agent: &str, question: i64, status: &str, address: &str)
-    -> Result<(), String>;
+    fn finish(
+        &self,
+        agent: &str,
+        question: i64,
+        status: &str,
+        address: &str,
+    ) -> Result<(), StoreError>;
     /// The open questions `person` may answer, oldest first, each with its current step.
-    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String>;
+    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError>;
     /// Where question `question` stands, if `person` may answer it.
-    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String>;
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, StoreError>;
     /// The audit trail from `since` (ms since the epoch) on, oldest first.
-    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String>;
+    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, StoreError>;
     /// The questions whose deadline is past at `now`: each one with somebody to escalate to
     /// (not yet escalated) goes to them for as long again, and a notice is queued; the others
     /// expire. With `silent_since`, the questions whose asker was last heard from before it
     /// are withdrawn (it went away). Exactly once, whichever server sweeps.
-    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String>;
+    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), StoreError>;
     /// Adds a webhook.
-    fn add_hook(&self, hook: &Hook) -> Result<(), String>;
+    fn add_hook(&self, hook: &Hook) -> Result<(), StoreError>;
     /// Every webhook, oldest first.
-    fn hooks(&self) -> Result<Vec<Hook>, String>;
+    fn hooks(&self) -> Result<Vec<Hook>, StoreError>;
     /// Erases the secret replies of closed questions (their askers have them, or never will),
     /// and forgets the questions closed before `before` (ms since the epoch), with their steps
     /// and notices, and the audit's lines from before it.
-    fn purge(&self, before: i64) -> Result<(), String>;
+    fn purge(&self, before: i64) -> Result<(), StoreError>;
     /// Removes the webhooks at `url`; how many.
-    fn remove_hook(&self, url: &str) -> Result<usize, String>;
+    fn remove_hook(&self, url: &str) -> Result<usize, StoreError>;
     /// At most `limit` notices due at `now`, each leased to this caller for [`NOTICE_LEASE`]
     /// ms (another server does not take it meanwhile), with its try counted.
-    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String>;
+    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, StoreError>;
     /// How sending `notice` went: the webhook's status, or why it got none. A failed notice
     /// is tried again later, [`NOTICE_TRIES`] times in all.
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String>;
+    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError>;
 }
 
 /// How long an asker may go unheard (no step put up, no poll begun) before its question is
@@ -568,16 +575,16 @@ pub enum Access {
 }
 
 /// Why there is no database to use, in a sentence that says how to make one.
-fn missing(shown: &str) -> String {
-    format!(
+fn missing(shown: &str) -> StoreError {
+    StoreError::Missing(format!(
         "there is no team inbox database at {shown} (a mistyped path?): `interview inbox token \
          add --db {shown} …` creates one"
-    )
+    ))
 }
 
 /// Opens the store `db` names, as `access` allows: a `postgres://` (or `postgresql://`) URL,
 /// else an SQLite file.
-pub fn open(db: &str, access: Access) -> Result<Box<dyn Store>, String> {
+pub fn open(db: &str, access: Access) -> Result<Box<dyn Store>, StoreError> {
     if db.starts_with("postgres://") || db.starts_with("postgresql://") {
         return Ok(Box::new(postgres::Postgres::open(db, access)?));
     }

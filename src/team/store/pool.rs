@@ -4,6 +4,8 @@
 
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+use super::StoreError;
+
 /// Connections of type `C`, at most `most` open at once.
 pub(super) struct Pool<C> {
     /// The connections not in use, and how many are open in all.
@@ -25,7 +27,10 @@ impl<C> Pool<C> {
 
     /// A connection: an idle one, one made by `open` while fewer than the most are open (the
     /// pool not locked meanwhile), else the next one put back; why `open` could not make one.
-    pub(super) fn take(&self, open: impl FnOnce() -> Result<C, String>) -> Result<C, String> {
+    pub(super) fn take(
+        &self,
+        open: impl FnOnce() -> Result<C, StoreError>,
+    ) -> Result<C, StoreError> {
         let mut state = self.state();
         loop {
             if let Some(conn) = state.0.pop() {
@@ -72,7 +77,10 @@ mod tests {
         let open = || Ok(opened.fetch_add(1, std::sync::atomic::Ordering::SeqCst));
         // One that could not be opened takes no place.
         for _ in 0..3 {
-            assert!(pool.take(|| Err::<usize, _>("down".into())).is_err());
+            assert!(
+                pool.take(|| Err::<usize, _>(StoreError::Unreachable("down".into())))
+                    .is_err()
+            );
         }
         let (a, b) = (pool.take(open).unwrap(), pool.take(open).unwrap());
         assert_eq!((a, b), (0, 1));

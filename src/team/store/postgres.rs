@@ -100,25 +100,26 @@ fn pg(sql: &str) -> String {
     sql.replace('?', "$")
 }
 
-fn db_error(error: ::postgres::Error) -> String {
+fn db_error(error: ::postgres::Error) -> StoreError {
     // The error's own text is "db error" for what the server refused: its message says why.
-    match error.as_db_error() {
+    StoreError::Failed(match error.as_db_error() {
         Some(refused) => format!(
             "the team inbox's database (PostgreSQL): {}: {}",
             refused.code().code(),
             refused.message()
         ),
         None => format!("the team inbox's database (PostgreSQL): {error}"),
-    }
+    })
 }
 
 impl Postgres {
     /// Connects to `url` (completed as libpq would from the environment, see [`pgenv`]) and,
     /// as `access` allows, creates the tables in an empty database or brings a team inbox's
     /// up to this layout. A database with tables of another program's is left as it was.
-    pub fn open(url: &str, access: Access) -> Result<Postgres, String> {
+    pub fn open(url: &str, access: Access) -> Result<Postgres, StoreError> {
         let store = Postgres {
-            config: pgenv::config(url, &|name| std::env::var(name).ok())?,
+            config: pgenv::config(url, &|name| std::env::var(name).ok())
+                .map_err(StoreError::Unreachable)?,
             pool: Pool::new(CONNECTIONS),
         };
         let mut client = store.take()?;
@@ -148,11 +149,11 @@ impl Postgres {
                 .map_err(db_error)?
                 .get(0);
             if tables > 0 {
-                return Err(
+                return Err(StoreError::Foreign(
                     "that PostgreSQL database holds another program's tables, not a team \
                      inbox's: it is left as it was; give the inbox a database of its own"
                         .into(),
-                );
+                ));
             }
             if access != Access::Create {
                 return Err(missing("that PostgreSQL database"));
@@ -160,17 +161,17 @@ impl Postgres {
         }
         match layout {
             Some(layout) if layout != LAYOUT && access == Access::Read => {
-                return Err(format!(
+                return Err(StoreError::Layout(format!(
                     "the team inbox's database is at layout {layout}, and this version reads \
                      layout {LAYOUT}: `interview inbox serve` of this version brings it up (or \
                      use the version that wrote it)"
-                ));
+                )));
             }
             Some(layout) if layout > LAYOUT => {
-                return Err(format!(
+                return Err(StoreError::Layout(format!(
                     "the team inbox's database was written by a newer interview (layout \
                      {layout}); use that version"
-                ));
+                )));
             }
             Some(LAYOUT) => {}
             found => {
@@ -195,16 +196,18 @@ impl Postgres {
         Ok(store)
     }
 
-    fn connect(&self) -> Result<Client, String> {
+    fn connect(&self) -> Result<Client, StoreError> {
         self.config.connect(NoTls).map_err(|e| {
             // The URL may hold a password: it is not repeated.
-            format!("cannot connect to the team inbox's PostgreSQL database: {e}")
+            StoreError::Unreachable(format!(
+                "cannot connect to the team inbox's PostgreSQL database: {e}"
+            ))
         })
     }
 
     /// A connection: an idle one, a new one while fewer than [`CONNECTIONS`] are open, else
     /// the next one put back.
-    fn take(&self) -> Result<Conn, String> {
+    fn take(&self) -> Result<Conn, StoreError> {
         self.pool.take(|| {
             self.connect().map(|client| Conn {
                 client,
@@ -231,7 +234,7 @@ impl Postgres {
     fn run<T>(
         &self,
         work: impl FnOnce(&mut Tx<'_, '_>) -> Result<T, ::postgres::Error>,
-    ) -> Result<T, String> {
+    ) -> Result<T, StoreError> {
         let mut conn = self.take()?;
         let Conn { client, prepared } = &mut conn;
         let result = (|| {
@@ -252,7 +255,7 @@ impl Postgres {
     fn read<T>(
         &self,
         work: impl FnOnce(&mut Db<'_, Client>) -> Result<T, ::postgres::Error>,
-    ) -> Result<T, String> {
+    ) -> Result<T, StoreError> {
         let mut conn = self.take()?;
         let Conn { client, prepared } = &mut conn;
         let result = work(&mut Db {
@@ -443,7 +446,7 @@ fn queue_notices(
 }
 
 impl Store for Postgres {
-    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
+    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), StoreError> {
         self.run(|tx| {
             tx.execute(
                 "INSERT INTO tokens (name, kind, groups, hash, created_at)
@@ -467,7 +470,7 @@ impl Store for Postgres {
         })
     }
 
-    fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
+    fn tokens(&self) -> Result<Vec<TokenEntry>, StoreError> {
         self.read(|tx| {
             let rows = tx.query(
                 "SELECT name, kind, groups, hash, created_at, revoked_at FROM tokens ORDER BY id",
@@ -489,7 +492,7 @@ impl Store for Postgres {
         })
     }
 
-    fn revoke(&self, name: &str) -> Result<usize, String> {
+    fn revoke(&self, name: &str) -> Result<usize, StoreError> {
         self.run(|tx| {
             let count = tx.execute(
                 "UPDATE tokens SET revoked_at = $2 WHERE name = $1 AND revoked_at IS NULL",
@@ -503,7 +506,7 @@ impl Store for Postgres {
         })
     }
 
-    fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
+    fn holder(&self, hash: &str) -> Result<Option<Holder>, StoreError> {
         self.read(|tx| {
             let row = tx.query_opt(
                 "SELECT name, kind, groups FROM tokens WHERE hash = $1 AND revoked_at IS NULL",
@@ -519,7 +522,7 @@ impl Store for Postgres {
         })
     }
 
-    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
+    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, StoreError> {
         self.run(|tx| {
             let now = now_ms();
             // Locked until the step is in: two posts of one question are numbered in turn.
@@ -549,7 +552,7 @@ impl Store for Postgres {
         })
     }
 
-    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
+    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, StoreError> {
         self.read(|tx| {
             let row = tx.query_opt(
                 "SELECT s.reply, s.answered_by, q.expired_at IS NOT NULL, q.closed_at IS NOT NULL
@@ -572,7 +575,7 @@ impl Store for Postgres {
         })
     }
 
-    fn seen(&self, questions: &[i64], now: i64) -> Result<(), String> {
+    fn seen(&self, questions: &[i64], now: i64) -> Result<(), StoreError> {
         self.run(|tx| {
             tx.execute(
                 "UPDATE questions SET seen_at = $2
@@ -589,7 +592,7 @@ impl Store for Postgres {
         (listening.spawn(move || listen(&config, &*answered))).is_ok()
     }
 
-    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
+    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, StoreError> {
         let questions: Vec<i64> = steps.iter().map(|at| at.question).collect();
         let seqs: Vec<i64> = steps.iter().map(|at| at.seq).collect();
         self.read(|tx| {
@@ -618,7 +621,7 @@ impl Store for Postgres {
         reply: &Json,
         address: &str,
         fits: &dyn Fn(&str) -> bool,
-    ) -> Result<Answered, String> {
+    ) -> Result<Answered, StoreError> {
         self.run(|tx| {
             // The question's row locked: this answer, the asker's next step and another
             // server's answer to the same step take their turns.
@@ -699,7 +702,7 @@ impl Store for Postgres {
         question: i64,
         status: &str,
         address: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), StoreError> {
         self.run(|tx| {
             let closed = tx.execute(
                 "UPDATE questions SET closed_at = $3, status = $4
@@ -716,7 +719,7 @@ impl Store for Postgres {
         })
     }
 
-    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
+    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError> {
         let rows = self.read(|tx| {
             tx.query(
                 "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
@@ -747,7 +750,7 @@ impl Store for Postgres {
             .collect())
     }
 
-    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, StoreError> {
         let row = self.read(|tx| {
             tx.query_opt(
                 "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
@@ -766,7 +769,7 @@ impl Store for Postgres {
             }))
     }
 
-    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
+    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, StoreError> {
         let rows = self.read(|tx| {
             tx.query(
                 "SELECT at, event, actor, address, question, seq, detail FROM audit
@@ -788,7 +791,7 @@ impl Store for Postgres {
             .collect())
     }
 
-    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String> {
+    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), StoreError> {
         self.run(|tx| {
             if let Some(since) = silent_since {
                 for row in tx.query(&pg(WITHDRAW_SILENT), &[&now, &since])? {
@@ -845,7 +848,7 @@ impl Store for Postgres {
         })
     }
 
-    fn purge(&self, before: i64) -> Result<(), String> {
+    fn purge(&self, before: i64) -> Result<(), StoreError> {
         self.run(|tx| {
             tx.execute(ERASE_CLOSED_SECRETS, &[])?;
             for sql in PURGE {
@@ -855,7 +858,7 @@ impl Store for Postgres {
         })
     }
 
-    fn add_hook(&self, hook: &Hook) -> Result<(), String> {
+    fn add_hook(&self, hook: &Hook) -> Result<(), StoreError> {
         self.run(|tx| {
             tx.execute(
                 "INSERT INTO hooks (addressed, url, created_at) VALUES ($1, $2, $3)",
@@ -865,7 +868,7 @@ impl Store for Postgres {
         })
     }
 
-    fn hooks(&self) -> Result<Vec<Hook>, String> {
+    fn hooks(&self) -> Result<Vec<Hook>, StoreError> {
         let rows = self.read(|tx| {
             tx.query(
                 "SELECT addressed, url, created_at FROM hooks ORDER BY id",
@@ -882,7 +885,7 @@ impl Store for Postgres {
             .collect())
     }
 
-    fn remove_hook(&self, url: &str) -> Result<usize, String> {
+    fn remove_hook(&self, url: &str) -> Result<usize, StoreError> {
         self.run(|tx| {
             let count = tx.execute("DELETE FROM hooks WHERE url = $1", &[&url])?;
             // A hook removed (its URL leaked, say) is told nothing more.
@@ -895,7 +898,7 @@ impl Store for Postgres {
         })
     }
 
-    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
+    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, StoreError> {
         self.run(|tx| {
             tx.execute(&pg(STALE_NOTICES), &[&now])?;
             let rows = tx.query(
@@ -931,7 +934,7 @@ impl Store for Postgres {
         })
     }
 
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
+    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError> {
         self.run(|tx| {
             let (sql, at, event) = notice_fate(notice, &sent);
             let kept = tx.execute(&pg(&sql), &[&notice.id, &at, &(notice.tries + 1)])? == 1;

@@ -50,7 +50,7 @@ struct Writer {
     /// Every group up to this one has been committed or has failed.
     settled: u64,
     /// The groups that failed, why, and how many of their writers are still to be told.
-    failed: HashMap<u64, (String, usize)>,
+    failed: HashMap<u64, (StoreError, usize)>,
 }
 
 /// The most writes in one group: a burst longer than this is committed in several.
@@ -100,14 +100,16 @@ impl Readers {
 
     /// A reading connection: an idle one, a new one while fewer than [`READERS`] are open, or
     /// the first put back.
-    fn take(&self) -> Result<Reading<'_>, String> {
+    fn take(&self) -> Result<Reading<'_>, StoreError> {
         let db = self.pool.take(|| {
             Connection::open_with_flags(&self.path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
                 .and_then(|db| db.busy_timeout(Duration::from_secs(10)).map(|()| db))
                 .inspect(|db| db.set_prepared_statement_cache_capacity(MOST_PREPARED))
                 .map_err(|e| {
                     let path = self.path.display();
-                    format!("cannot read the team inbox's database {path}: {e}")
+                    StoreError::Unreachable(format!(
+                        "cannot read the team inbox's database {path}: {e}"
+                    ))
                 })
         })?;
         Ok(Reading {
@@ -136,13 +138,13 @@ enum Found {
 /// Identifies the file at `path` before anything touches it: its header says whether it is an
 /// SQLite database and whose (its application id); one written before the id was set is known
 /// by its tables, read without writing.
-fn identify(path: &Path) -> Result<Found, String> {
+fn identify(path: &Path) -> Result<Found, StoreError> {
     use std::io::Read;
     let shown = path.display();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Nothing),
-        Err(e) => return Err(format!("cannot read {shown}: {e}")),
+        Err(e) => return Err(StoreError::Unreachable(format!("cannot read {shown}: {e}"))),
     };
     if !meta.is_file() {
         return Ok(Found::Foreign("not a regular file".into()));
@@ -150,7 +152,7 @@ fn identify(path: &Path) -> Result<Found, String> {
     let mut header = [0u8; 100];
     let read = std::fs::File::open(path)
         .and_then(|mut file| file.read(&mut header))
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        .map_err(|e| StoreError::Unreachable(format!("cannot read {shown}: {e}")))?;
     if read == 0 {
         return Ok(Found::Empty);
     }
@@ -167,7 +169,7 @@ fn identify(path: &Path) -> Result<Found, String> {
         )));
     }
     let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+        .map_err(|e| StoreError::Unreachable(format!("cannot open {shown}: {e}")))?;
     let tables: Vec<String> = db
         .prepare_cached("SELECT name FROM sqlite_master WHERE type = 'table'")
         .and_then(|mut query| {
@@ -175,7 +177,7 @@ fn identify(path: &Path) -> Result<Found, String> {
                 .query_map([], |row| row.get(0))?
                 .collect::<rusqlite::Result<_>>()
         })
-        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        .map_err(|e| StoreError::Unreachable(format!("cannot read {shown}: {e}")))?;
     // Written by an interview from before the application id.
     let ours = ["tokens", "questions", "steps", "audit"];
     Ok(match tables.is_empty() {
@@ -189,31 +191,34 @@ impl Sqlite {
     /// Opens the database at `path` as `access` allows, once it is known to be a team inbox's:
     /// created (readable by this user only) for `Create` where there is none, or where the
     /// file is empty; read only, changing nothing, for `Read`.
-    pub fn open(path: &Path, access: Access) -> Result<Sqlite, String> {
+    pub fn open(path: &Path, access: Access) -> Result<Sqlite, StoreError> {
         let shown = path.display();
         match (identify(path)?, access) {
             (Found::Ours, _) | (Found::Nothing | Found::Empty, Access::Create) => {}
             (Found::Nothing, _) => return Err(missing(&shown.to_string())),
             (Found::Empty, _) => {
-                return Err(format!(
+                return Err(StoreError::Missing(format!(
                     "{shown} holds no team inbox yet: `interview inbox token add --db {shown} …` \
                      makes it one"
-                ));
+                )));
             }
             (Found::Foreign(what), _) => {
-                return Err(format!(
+                return Err(StoreError::Foreign(format!(
                     "{shown} is {what}, not a team inbox's database: it is left as it was; give \
                      the inbox a file of its own"
-                ));
+                )));
             }
         }
         if access == Access::Read {
             return Sqlite::read_only(path);
         }
-        let db = Connection::open(path)
-            .map_err(|e| format!("cannot open the team inbox's database {shown}: {e}"))?;
+        let db = Connection::open(path).map_err(|e| {
+            StoreError::Unreachable(format!(
+                "cannot open the team inbox's database {shown}: {e}"
+            ))
+        })?;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| format!("cannot make {shown} private: {e}"))?;
+            .map_err(|e| StoreError::Unreachable(format!("cannot make {shown} private: {e}")))?;
         let layout: i64 = db
             .busy_timeout(Duration::from_secs(10))
             .and_then(|()| db.pragma_update(None, "journal_mode", "WAL"))
@@ -221,12 +226,16 @@ impl Sqlite {
             // An erased secret's bytes are overwritten, not left in a free page.
             .and_then(|()| db.pragma_update(None, "secure_delete", "ON"))
             .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
-            .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+            .map_err(|e| {
+                StoreError::Unreachable(format!(
+                    "cannot use the team inbox's database {shown}: {e}"
+                ))
+            })?;
         if layout > LAYOUT {
-            return Err(format!(
+            return Err(StoreError::Layout(format!(
                 "the team inbox's database {shown} was written by a newer interview (layout \
                  {layout}); use that version"
-            ));
+            )));
         }
         // Each layout from the one found, in one transaction: a database is at one layout.
         // A database at this layout is left alone (its DDL would wait on other servers' work);
@@ -250,7 +259,11 @@ impl Sqlite {
                 tx.pragma_update(None, "application_id", APPLICATION_ID)?;
                 tx.commit()
             })
-            .map_err(|e| format!("cannot use the team inbox's database {shown}: {e}"))?;
+            .map_err(|e| {
+                StoreError::Unreachable(format!(
+                    "cannot use the team inbox's database {shown}: {e}"
+                ))
+            })?;
             return Ok(Sqlite::of(db, path));
         }
         Ok(Sqlite::of(db, path))
@@ -275,26 +288,34 @@ impl Sqlite {
 
     /// The database at `path`, known to be a team inbox's, for reading only: nothing is
     /// written to it, its layout included, which must be this version's.
-    fn read_only(path: &Path) -> Result<Sqlite, String> {
+    fn read_only(path: &Path) -> Result<Sqlite, StoreError> {
         let shown = path.display();
         let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .map_err(|e| format!("cannot open the team inbox's database {shown}: {e}"))?;
+            .map_err(|e| {
+                StoreError::Unreachable(format!(
+                    "cannot open the team inbox's database {shown}: {e}"
+                ))
+            })?;
         let layout: i64 = db
             .busy_timeout(Duration::from_secs(10))
             .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
-            .map_err(|e| format!("cannot read the team inbox's database {shown}: {e}"))?;
+            .map_err(|e| {
+                StoreError::Unreachable(format!(
+                    "cannot read the team inbox's database {shown}: {e}"
+                ))
+            })?;
         if layout != LAYOUT {
-            return Err(format!(
+            return Err(StoreError::Layout(format!(
                 "the team inbox's database {shown} is at layout {layout}, and this version reads \
                  layout {LAYOUT}: `interview inbox serve` of this version brings it up (or use \
                  the version that wrote it)"
-            ));
+            )));
         }
         Ok(Sqlite::of(db, path))
     }
 
     /// A connection to read with: it sees what was committed.
-    fn read(&self) -> Result<Reading<'_>, String> {
+    fn read(&self) -> Result<Reading<'_>, StoreError> {
         self.readers.take()
     }
 
@@ -306,7 +327,10 @@ impl Sqlite {
     /// lock taken at once, so that two servers never both read and then both write) shared
     /// with the writes around it (see [`Writer`]): its value once that transaction is
     /// committed, or why not.
-    fn write<T>(&self, work: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, String> {
+    fn write<T>(
+        &self,
+        work: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
         self.queued.fetch_add(1, Ordering::SeqCst);
         let mut writer = self.writer();
         self.queued.fetch_sub(1, Ordering::SeqCst);
@@ -392,7 +416,7 @@ impl Sqlite {
 
     /// Ends the open group, as committed or as failed for the reason given, and tells its
     /// writers.
-    fn settle(&self, writer: &mut Writer, failed: Option<String>) {
+    fn settle(&self, writer: &mut Writer, failed: Option<StoreError>) {
         let Some((group, writes)) = writer.open.take() else {
             return;
         };
@@ -434,8 +458,8 @@ impl Cached for Connection {
 /// The most statements a connection keeps prepared (the store's own are a few dozen).
 const MOST_PREPARED: usize = 64;
 
-fn db_error(error: impl std::fmt::Display) -> String {
-    format!("the team inbox's database: {error}")
+fn db_error(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(format!("the team inbox's database: {error}"))
 }
 
 fn audit(
@@ -592,7 +616,7 @@ fn queue_notices(
 }
 
 impl Store for Sqlite {
-    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), String> {
+    fn add_token(&self, hash: &str, holder: &Holder) -> Result<(), StoreError> {
         self.write(|tx| {
             tx.cached_execute(
                 "INSERT INTO tokens (name, kind, groups, hash, created_at)
@@ -616,7 +640,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn tokens(&self) -> Result<Vec<TokenEntry>, String> {
+    fn tokens(&self) -> Result<Vec<TokenEntry>, StoreError> {
         let db = self.read()?;
         let mut query = db
             .prepare_cached(
@@ -640,7 +664,7 @@ impl Store for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(db_error)
     }
 
-    fn revoke(&self, name: &str) -> Result<usize, String> {
+    fn revoke(&self, name: &str) -> Result<usize, StoreError> {
         self.write(|tx| {
             let count = tx.cached_execute(
                 "UPDATE tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL",
@@ -654,7 +678,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn holder(&self, hash: &str) -> Result<Option<Holder>, String> {
+    fn holder(&self, hash: &str) -> Result<Option<Holder>, StoreError> {
         let db = self.read()?;
         db.cached_row(
             "SELECT name, kind, groups FROM tokens WHERE hash = ?1 AND revoked_at IS NULL",
@@ -680,7 +704,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, String> {
+    fn post_step(&self, agent: &str, post: &StepPost, address: &str) -> Result<Posted, StoreError> {
         self.write(|tx| {
             let now = now_ms();
             let open: Option<i64> = tx
@@ -705,7 +729,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, String> {
+    fn reply(&self, agent: &str, at: Posted) -> Result<ReplyState, StoreError> {
         let db = self.read()?;
         let state = db
             .cached_row(
@@ -731,8 +755,8 @@ impl Store for Sqlite {
         Ok(state.unwrap_or(ReplyState::Unknown))
     }
 
-    fn seen(&self, questions: &[i64], now: i64) -> Result<(), String> {
-        let questions = serde_json::to_string(questions).map_err(|e| e.to_string())?;
+    fn seen(&self, questions: &[i64], now: i64) -> Result<(), StoreError> {
+        let questions = serde_json::to_string(questions).map_err(db_error)?;
         self.write(|tx| {
             tx.cached_execute(
                 "UPDATE questions SET seen_at = ?2
@@ -743,9 +767,9 @@ impl Store for Sqlite {
         })
     }
 
-    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, String> {
+    fn settled(&self, steps: &[Posted]) -> Result<Vec<Posted>, StoreError> {
         let steps: Vec<[i64; 2]> = steps.iter().map(|at| [at.question, at.seq]).collect();
-        let steps = serde_json::to_string(&steps).map_err(|e| e.to_string())?;
+        let steps = serde_json::to_string(&steps).map_err(db_error)?;
         let db = self.read()?;
         let mut statement = db
             .prepare_cached(
@@ -774,7 +798,7 @@ impl Store for Sqlite {
         reply: &Json,
         address: &str,
         fits: &dyn Fn(&str) -> bool,
-    ) -> Result<Answered, String> {
+    ) -> Result<Answered, StoreError> {
         self.write(|tx| {
             let question: Option<(Option<String>, Option<Closed>, i64)> = tx
                 .cached_row(
@@ -852,7 +876,7 @@ impl Store for Sqlite {
         question: i64,
         status: &str,
         address: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), StoreError> {
         self.write(|tx| {
             let closed = tx.cached_execute(
                 "UPDATE questions SET closed_at = ?3, status = ?4
@@ -869,7 +893,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, String> {
+    fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError> {
         let db = self.read()?;
         let mut query = db
             .prepare_cached(
@@ -905,7 +929,7 @@ impl Store for Sqlite {
             .collect())
     }
 
-    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, String> {
+    fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, StoreError> {
         let db = self.read()?;
         db.cached_row(
             "SELECT q.addressed, q.closed_at IS NOT NULL, q.expired_at IS NOT NULL, q.status,
@@ -929,7 +953,7 @@ impl Store for Sqlite {
         .map_err(db_error)
     }
 
-    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, String> {
+    fn audit(&self, since: i64) -> Result<Vec<AuditEntry>, StoreError> {
         let db = self.read()?;
         let mut query = db
             .prepare_cached(
@@ -953,7 +977,7 @@ impl Store for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(db_error)
     }
 
-    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), String> {
+    fn sweep(&self, now: i64, silent_since: Option<i64>) -> Result<(), StoreError> {
         // Read first: most sweeps find nothing due, and take no write lock.
         let (due, silent): (bool, bool) = self
             .read()?
@@ -1029,7 +1053,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn purge(&self, before: i64) -> Result<(), String> {
+    fn purge(&self, before: i64) -> Result<(), StoreError> {
         self.write(|tx| {
             tx.cached_execute(ERASE_CLOSED_SECRETS, [])?;
             for sql in PURGE {
@@ -1039,7 +1063,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn add_hook(&self, hook: &Hook) -> Result<(), String> {
+    fn add_hook(&self, hook: &Hook) -> Result<(), StoreError> {
         self.write(|tx| {
             tx.cached_execute(
                 "INSERT INTO hooks (addressed, url, created_at) VALUES (?1, ?2, ?3)",
@@ -1049,7 +1073,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn hooks(&self) -> Result<Vec<Hook>, String> {
+    fn hooks(&self) -> Result<Vec<Hook>, StoreError> {
         let db = self.read()?;
         let mut query = db
             .prepare_cached("SELECT addressed, url, created_at FROM hooks ORDER BY id")
@@ -1066,7 +1090,7 @@ impl Store for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(db_error)
     }
 
-    fn remove_hook(&self, url: &str) -> Result<usize, String> {
+    fn remove_hook(&self, url: &str) -> Result<usize, StoreError> {
         self.write(|tx| {
             let count = tx.cached_execute("DELETE FROM hooks WHERE url = ?1", params![url])?;
             // A hook removed (its URL leaked, say) is told nothing more.
@@ -1079,7 +1103,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, String> {
+    fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, StoreError> {
         let due: bool = self
             .read()?
             .cached_row(
@@ -1128,7 +1152,7 @@ impl Store for Sqlite {
         })
     }
 
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), String> {
+    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError> {
         self.write(|tx| {
             let (sql, at, event) = notice_fate(notice, &sent);
             let kept = tx.cached_execute(&sql, params![notice.id, at, notice.tries + 1])? == 1;
@@ -1348,6 +1372,10 @@ mod tests {
             .pragma_update(None, "user_version", 9)
             .unwrap();
         let error = Sqlite::open(&path, Access::Create).err().unwrap();
-        assert!(error.contains("newer interview (layout 9)"), "{error}");
+        assert!(matches!(error, StoreError::Layout(_)), "{error:?}");
+        assert!(
+            error.to_string().contains("newer interview (layout 9)"),
+            "{error}"
+        );
     }
 }

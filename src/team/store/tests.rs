@@ -790,7 +790,11 @@ fn a_postgres_database_of_another_program_or_none_yet_is_left_as_it_is() {
         let refused = postgres::Postgres::open(&database.url, access)
             .err()
             .unwrap();
-        assert!(refused.contains("no team inbox database"), "{refused}");
+        assert!(matches!(refused, StoreError::Missing(_)), "{refused:?}");
+        assert!(
+            refused.to_string().contains("no team inbox database"),
+            "{refused}"
+        );
     }
     let mut other = ::postgres::Client::connect(&database.url, ::postgres::NoTls).unwrap();
     other
@@ -800,7 +804,11 @@ fn a_postgres_database_of_another_program_or_none_yet_is_left_as_it_is() {
         let refused = postgres::Postgres::open(&database.url, access)
             .err()
             .unwrap();
-        assert!(refused.contains("another program's tables"), "{refused}");
+        assert!(matches!(refused, StoreError::Foreign(_)), "{refused:?}");
+        assert!(
+            refused.to_string().contains("another program's tables"),
+            "{refused}"
+        );
     }
     let tables: i64 = other
         .query_one(
