@@ -396,7 +396,7 @@ const INBOX: &[Opt] = &[
         "URL",
         "Answer the questions of the team inbox at URL (`interview inbox serve`) in this \
          terminal, with your person's token from INTERVIEW_INBOX_TOKEN: the oldest first, as \
-         its page shows them. Takes a terminal with arrow keys.",
+         its page shows them.",
     ),
     #[cfg(feature = "web")]
     flag(
@@ -812,18 +812,13 @@ impl Collected {
     }
 
     /// `inbox --team URL`, which draws a team's widgets in this terminal: not with `--web`
-    /// (the team has a page of its own) nor `--numbered` (the widgets take arrow keys).
+    /// (the team has a page of its own).
     #[cfg(feature = "team")]
     fn team_to_answer(&mut self, spec: &Spec) -> Result<Option<String>, UsageError> {
         let url = self.value(spec, "team");
-        for (option, why) in [
-            ("web", "the team's own page is at its URL"),
-            ("numbered", "its widgets are answered with arrow keys"),
-        ] {
-            if url.is_some() && self.flag(option) {
-                let message = format!("--{option} is not for --team: {why}");
-                return Err(self.error(Some(spec), message));
-            }
+        if url.is_some() && self.flag("web") {
+            let message = "--web is not for --team: the team's own page is at its URL".to_owned();
+            return Err(self.error(Some(spec), message));
         }
         Ok(url)
     }

@@ -242,7 +242,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             numbered,
             team: Some(url),
             ..
-        } => team::answering::run(&url, numbered),
+        } => team::answering::run(&url, numbered, &loading.load()?),
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]

@@ -19,8 +19,13 @@ const REPLICAS: &str =
 
 /// `interview inbox --team` in a terminal of its own, as `token`'s holder.
 fn inbox(team: &Team, token: &str) -> Term {
+    inbox_with(team, token, "")
+}
+
+/// [`inbox`], with `options` after the URL.
+fn inbox_with(team: &Team, token: &str, options: &str) -> Term {
     let command = format!(
-        "{} inbox --team {}",
+        "{} inbox --team {} {options}",
         env!("CARGO_BIN_EXE_interview"),
         team.url
     );
@@ -181,4 +186,41 @@ fn an_agents_text_reaches_the_terminal_without_its_control_sequences() {
     }
     inbox.signal(libc::SIGTERM);
     assert!(inbox.finish().restored);
+}
+
+#[test]
+fn numbered_the_plugin_draws_a_teams_widgets_in_lines_and_reads_each_answer_typed() {
+    let team = Team::new();
+    let mut inbox = inbox_with(&team, &team.ann, "--numbered");
+    let asker = team.ask(BATCH, &[]);
+    let screen = inbox.wait("3. prod");
+    assert!(screen.contains("Question 1 of 2 · Env"), "{screen}");
+    assert!(screen.contains("2. staging"), "{screen}");
+    // A number past the list is refused by the line mode, and asked again.
+    inbox.send("7\r");
+    inbox.wait("from 1 to");
+    inbox.send("2\r");
+    inbox.wait("Run the migrations?");
+    inbox.send("y\r");
+    inbox.wait("Review your answers");
+    inbox.send("\r");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("staging"), json!(true)]);
+    inbox.wait("✔ Sent to ci");
+    // Only the answers reached the server: one reply a step, ann's.
+    let answers: Vec<Json> = (team.audit().into_iter())
+        .filter(|event| event["event"] == "answered")
+        .collect();
+    let replies: Vec<&Json> = answers.iter().map(|a| &a["detail"]).collect();
+    assert_eq!(
+        replies,
+        [
+            &json!({"picked": 1}),
+            &json!({"answered": true}),
+            &json!({"review": "submit"})
+        ]
+    );
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
 }

@@ -12,6 +12,14 @@ pub struct ImportedUi {
 }
 
 impl ImportedUi {
+    /// The plugin's line mode over the host's `write` and `read-line`, whatever mode the host
+    /// says it has: for widgets relayed from elsewhere, which the host asks to be drawn so.
+    pub fn in_lines() -> ImportedUi {
+        ImportedUi {
+            lines: Some(Lines::new(ImportedLines)),
+        }
+    }
+
     /// The line mode, once the host has said it reads lines.
     fn lines(&mut self) -> Option<&mut Lines<ImportedLines>> {
         self.lines.as_mut()

@@ -40,6 +40,7 @@ pub mod model;
 pub mod native;
 mod printable;
 mod quoted;
+pub mod relayed;
 pub mod request;
 pub mod result;
 pub mod schema;
@@ -59,7 +60,9 @@ mod testing;
 #[cfg(test)]
 mod tests;
 
-use bindings::exports::interview::plugin::tool::{Guest, ToolDefinition};
+use bindings::exports::interview::plugin::tool::{
+    Guest, RelayedReply, RelayedWidget, ToolDefinition,
+};
 use model::{
     CallResult, Checked, Elicitation, FormStep, Given, Outcome, Question, Settings, ToolFormat,
 };
@@ -127,6 +130,10 @@ impl Guest for Plugin {
 
     fn failed_elicitation(request: String, message: String, given: Vec<Given>) -> Elicitation {
         host_results::failed_elicitation(&request, &message, &given)
+    }
+
+    fn draw_in_lines(widget: RelayedWidget) -> RelayedReply {
+        relayed::draw_in_lines(&mut imported_ui::ImportedUi::in_lines(), widget)
     }
 }
 

@@ -59,6 +59,7 @@ mod journal;
 mod loader;
 #[cfg(feature = "rmcp")]
 mod mcp_elicitation;
+mod plugin_lines;
 mod replay;
 mod sandbox;
 mod session;
@@ -71,6 +72,7 @@ pub use journal::Journal;
 pub use loader::{LoadKind, default_cache_dir};
 #[cfg(feature = "rmcp")]
 pub use mcp_elicitation::PersonElicitation;
+pub use plugin_lines::PluginLines;
 pub use sandbox::Limits;
 pub use session::{EMBEDDED_COMPONENT, Plugin, PluginBuilder, Session};
 

@@ -11,7 +11,8 @@ use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
 
 use crate::bindings::exports::interview::plugin::tool::{
-    CallResult, Checked, Elicitation, FormStep, ToolDefinition, ToolFormat,
+    CallResult, Checked, Elicitation, FormStep, RelayedReply, RelayedWidget, ToolDefinition,
+    ToolFormat,
 };
 use crate::bindings::interview::plugin::types::{Outcome, Question, Settings};
 use crate::bindings::{Plugin as Bindings, PluginPre as BindingsPre};
@@ -529,6 +530,17 @@ impl<U: Ui + 'static> Session<U> {
             bindings
                 .interview_plugin_tool()
                 .call_failed_elicitation(store, request, message, &given)
+        })
+    }
+
+    /// Has the plugin draw a widget relayed from elsewhere in its numbered line mode, on this
+    /// session's UI's `write` and `read_line`, and gives the person's reply (see
+    /// [`PluginLines`](crate::PluginLines), the [`Ui`] made of it).
+    pub fn draw_in_lines(&mut self, widget: &RelayedWidget) -> Result<RelayedReply, Error> {
+        self.run("draw-in-lines", None, |bindings, store| {
+            bindings
+                .interview_plugin_tool()
+                .call_draw_in_lines(store, widget)
         })
     }
 

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use interview_host::Exit;
 use interview_host::ui::web_wire;
-use interview_host::ui::{StatusLine, StopReason, UiMode, is_foreground};
+use interview_host::ui::{StatusLine, StopReason, Ui, UiMode, is_foreground};
+use interview_host::{Exit, Plugin, PluginLines};
 use interview_text::sanitize;
 use serde_json::{Value as Json, json};
 
@@ -31,7 +31,7 @@ const LAST_RETRY: Duration = Duration::from_secs(5);
 
 /// Answers the questions of the team inbox at `url` in this terminal, with the person's token
 /// from `INTERVIEW_INBOX_TOKEN`, until Ctrl-C, SIGTERM or SIGHUP.
-pub fn run(url: &str, numbered: bool) -> Result<Exit, (Exit, String)> {
+pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, String)> {
     let quit = Arc::new(AtomicBool::new(false));
     let current: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::default();
     screen::stop_on_signals(quit.clone(), current.clone())?;
@@ -44,14 +44,14 @@ pub fn run(url: &str, numbered: bool) -> Result<Exit, (Exit, String)> {
             ),
         )
     })?;
-    let arrow_keys = !numbered && std::env::var("TERM").is_ok_and(|t| t != "dumb");
     let stdin = std::io::stdin();
-    if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) || !arrow_keys {
+    if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) {
         return Err((
             Exit::Unavailable,
             format!(
-                "answering a team inbox here takes a terminal with arrow keys, in its \
-                 foreground (not --numbered, not TERM=dumb); or answer on its page at {url}"
+                "the inbox needs a terminal of its own: run `interview inbox --team` in the \
+                 foreground of a terminal (a tmux pane, a second window), or answer on the \
+                 team's page at {url}"
             ),
         ));
     }
@@ -87,6 +87,8 @@ pub fn run(url: &str, numbered: bool) -> Result<Exit, (Exit, String)> {
     );
     let desk = Desk {
         server,
+        plugin,
+        numbered,
         quit,
         current,
         quiet: Quiet::of_stdin(),
@@ -98,8 +100,12 @@ pub fn run(url: &str, numbered: bool) -> Result<Exit, (Exit, String)> {
 }
 
 /// The person's terminal and the server they answer for.
-struct Desk {
+struct Desk<'p> {
     server: HttpRelay,
+    /// Draws the widgets in numbered lines where arrow keys are not read.
+    plugin: &'p Plugin,
+    /// Numbered lists and one answer a line (`--numbered`).
+    numbered: bool,
     /// Set by the signals that close the inbox.
     quit: Arc<AtomicBool>,
     /// The stop flag of the widget on the screen, for the signals to stop it.
@@ -125,7 +131,7 @@ enum Left {
     Closing,
 }
 
-impl Desk {
+impl Desk<'_> {
     fn run(&self) {
         let mut idle = false;
         let mut retry = Duration::ZERO;
@@ -204,7 +210,7 @@ impl Desk {
         let mut person = None;
         let (left, told) = self.steps(listed, &who, &mut person);
         if let Some(mut person) = person {
-            person.ui.finished();
+            person.ui.ui().finished();
         }
         if let Some(told) = told {
             let _ = writeln!(std::io::stderr().lock(), "{told}");
@@ -283,7 +289,7 @@ impl Desk {
                 Drawn::MovedOn => {
                     // That UI was stopped: the next step, if any is this person's, gets another.
                     if let Some(mut stopped) = person.take() {
-                        stopped.ui.finished();
+                        stopped.ui.ui().finished();
                     }
                     let _ = writeln!(
                         std::io::stderr(),
@@ -303,23 +309,31 @@ impl Desk {
         }
     }
 
-    /// The person at this terminal, for one question; `None` (said) when the terminal cannot
-    /// draw widgets any more.
+    /// The person at this terminal, for one question: the arrow-key widgets, or, where they
+    /// cannot be drawn (`--numbered`, `TERM=dumb`), the plugin's numbered line mode; `None`
+    /// (said) when neither can be had.
     fn person(&self) -> Option<Person> {
         // Keys meant for the question before (a double Enter) are not this one's.
         std::thread::sleep(GRACE);
         discard_typed_ahead();
         self.quiet.speak();
-        let mut ui = crate::people::in_inbox(false, self.waiting.clone());
-        if !matches!(ui.mode(), UiMode::Widgets) {
-            let _ = writeln!(
-                std::io::stderr(),
-                "✖ this terminal cannot draw the question's widgets any more"
-            );
-            return None;
-        }
+        let mut ui = crate::people::in_inbox(self.numbered, self.waiting.clone());
         let stop = crate::people::stop_flag();
-        Some(Person { ui, stop })
+        let drawn = match ui.mode() {
+            UiMode::Widgets => Drawer::Keys(ui),
+            UiMode::Lines => match PluginLines::new(self.plugin, ui) {
+                Ok(lines) => Drawer::Lines(Box::new(lines)),
+                Err(error) => {
+                    let _ = writeln!(std::io::stderr(), "✖ {}", error.chain());
+                    return None;
+                }
+            },
+            UiMode::Unavailable(_) => {
+                let _ = writeln!(std::io::stderr(), "✖ nobody can be asked on this terminal");
+                return None;
+            }
+        };
+        Some(Person { ui: drawn, stop })
     }
 
     /// Draws the widget of step `seq` until the person replies, or the step moves on without
@@ -341,12 +355,15 @@ impl Desk {
             moved_on.clone(),
             done.clone(),
         );
-        let reply = web_wire::answer(kind, &Json::Object(widget), &mut person.ui);
+        let reply = web_wire::answer(kind, &Json::Object(widget), person.ui.ui());
         done.store(true, Ordering::SeqCst);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        let cut_off = person.ui.stop_reason().is_some_and(StopReason::cut_off);
+        let ui = person.ui.ui();
+        let cut_off = ui.stop_reason().is_some_and(StopReason::cut_off);
         match reply {
             Err(why) => Drawn::Unreadable(why),
+            // The plugin could not draw it: the cancel it gave is nobody's.
+            _ if let Some(failure) = person.ui.failure() => Drawn::Unreadable(failure),
             _ if self.quit.load(Ordering::SeqCst) => Drawn::Closing,
             _ if moved_on.load(Ordering::SeqCst) => Drawn::MovedOn,
             // Ctrl-C read as a key: the inbox closes, the question stays open.
@@ -431,8 +448,33 @@ fn ended(who: &str, ending: Option<&str>, replied: bool) -> String {
 
 /// The person at this terminal, answering one question: its widgets' UI and what stops it.
 struct Person {
-    ui: Box<dyn interview_host::ui::Ui>,
+    ui: Drawer,
     stop: Option<Arc<AtomicBool>>,
+}
+
+/// What draws a question's widgets here.
+enum Drawer {
+    /// The arrow-key widgets.
+    Keys(Box<dyn Ui>),
+    /// The plugin's numbered line mode.
+    Lines(Box<PluginLines<Box<dyn Ui>>>),
+}
+
+impl Drawer {
+    fn ui(&mut self) -> &mut dyn Ui {
+        match self {
+            Drawer::Keys(ui) => ui,
+            Drawer::Lines(lines) => &mut **lines,
+        }
+    }
+
+    /// Why the plugin could not draw the last widget, if it could not.
+    fn failure(&self) -> Option<String> {
+        match self {
+            Drawer::Keys(_) => None,
+            Drawer::Lines(lines) => lines.failure().map(|error| error.chain()),
+        }
+    }
 }
 
 /// What became of a widget drawn here.
