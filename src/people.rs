@@ -31,6 +31,18 @@ pub fn in_inbox(numbered: bool, status: StatusLine) -> Box<dyn Ui> {
     })
 }
 
+/// The person answering a relayed widget (a team inbox's) at their own terminal: as
+/// [`in_inbox`] finds them, with a UI for one widget, so that a review does not list again the
+/// answers each widget's UI showed.
+#[cfg(feature = "team")]
+pub fn relaying(numbered: bool, status: StatusLine) -> Box<dyn Ui> {
+    find_with(false, numbered, |ui| {
+        ui.without_sent_line()
+            .with_status(status)
+            .without_review_list()
+    })
+}
+
 /// [`find`], with `fitted` applied to an arrow-key UI.
 fn find_with(
     request_on_stdin: bool,

@@ -224,3 +224,109 @@ fn numbered_the_plugin_draws_a_teams_widgets_in_lines_and_reads_each_answer_type
     inbox.signal(libc::SIGTERM);
     assert_eq!(inbox.finish().code, 0);
 }
+
+#[test]
+fn keys_typed_while_the_next_widget_is_on_its_way_never_answer_it() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.ann);
+    let asker = team.ask(BATCH, &[]);
+    inbox.wait("Where to?");
+    // A double Enter, in one write: the first answers the question on the screen.
+    inbox.send("\r\r");
+    inbox.wait("Run the migrations?");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let answered = |team: &Team| {
+        (team.audit().into_iter())
+            .filter(|event| event["event"] == "answered")
+            .count()
+    };
+    assert_eq!(answered(&team), 1, "{}", inbox.contents());
+    inbox.key("n");
+    inbox.wait("Review your answers");
+    inbox.key(ENTER);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("dev"), json!(false)]);
+    inbox.signal(libc::SIGTERM);
+    assert!(inbox.finish().restored);
+}
+
+#[test]
+fn ctrl_c_while_the_asker_judges_a_reply_closes_the_inbox_at_once() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.ann);
+    let asker = team.ask(BATCH, &[]);
+    inbox.wait("Where to?");
+    // The asker is held: the reply is taken, and its next widget does not come.
+    let pid = asker.id() as libc::pid_t;
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    inbox.key(ENTER);
+    inbox.wait("✔ Where to? › dev");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    inbox.send(CTRL_C);
+    inbox.wait("interview inbox: closed.");
+    // SAFETY: as above.
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    // The question waits for the team, at its next step.
+    let question = team.next_question(&team.ann, 1);
+    assert_eq!(question["kind"], "confirm");
+    let (status, body) = team.answer(&team.ann, &question, json!({"answered": true}));
+    assert_eq!(status, 200, "{body}");
+    let review = team.next_question(&team.ann, question["seq"].as_i64().unwrap());
+    let (status, body) = team.answer(&team.ann, &review, json!({"review": "submit"}));
+    assert_eq!(status, 200, "{body}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("dev"), json!(true)]);
+}
+
+#[test]
+fn a_token_revoked_while_a_question_is_up_ends_the_inbox_saying_so() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.bob);
+    let mut asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    let output = common::team::interview(&["inbox", "token", "revoke", "bob", "--db", &team.db]);
+    assert!(output.status.success(), "{}", common::stderr(&output));
+    // The server remembers a token for a short while: the reply is refused once it forgets.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    inbox.send("4\r");
+    let closed = inbox.finish();
+    assert_eq!(closed.code, 4, "{}", closed.screen);
+    assert!(closed.screen.contains("revoked"), "{}", closed.screen);
+    assert!(closed.restored, "{}", closed.screen);
+    asker.kill().unwrap();
+    asker.wait().unwrap();
+}
+
+#[test]
+fn a_question_this_terminal_cannot_draw_is_said_once_and_passed_over() {
+    let team = Team::new();
+    let first = inbox(&team, &team.ann);
+    let mut asker = team.ask(REPLICAS, &[]);
+    first.wait("How many replicas?");
+    first.signal(libc::SIGTERM);
+    first.finish();
+    // A view of a later server's, with a field this one does not know.
+    team.execute(
+        r#"UPDATE steps SET view = '{"frame": {"place": null, "position": 1, "total": 1,
+            "header": null, "prompt": "New?", "required": true, "mark_optional": false,
+            "hint": null, "error": null, "context": null, "declinable": false},
+            "request": {"initial": null, "integer": false, "unit": "pods"}}'"#,
+    );
+    let again = inbox(&team, &team.ann);
+    again.wait("cannot be shown here");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let screen = again.contents();
+    assert_eq!(
+        screen.matches("cannot be shown here").count(),
+        1,
+        "{screen}"
+    );
+    assert_eq!(screen.matches("── ci asks").count(), 0, "{screen}");
+    again.signal(libc::SIGTERM);
+    assert_eq!(again.finish().code, 0);
+    asker.kill().unwrap();
+    asker.wait().unwrap();
+}

@@ -8,6 +8,8 @@
 //! withdrawn, while it is on the screen is taken off it, and what was typed to it is not sent;
 //! Ctrl-C leaves the question open for the team and closes the inbox.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,6 +30,8 @@ use crate::inbox::screen::{self, GRACE, Quiet, discard_typed_ahead, tilde};
 const LOOK_AGAIN: Duration = Duration::from_millis(500);
 /// The longest wait between two tries while the server cannot be reached.
 const LAST_RETRY: Duration = Duration::from_secs(5);
+/// How long a reply is sent again while the server cannot be reached.
+const SENDING: Duration = Duration::from_secs(30);
 
 /// Answers the questions of the team inbox at `url` in this terminal, with the person's token
 /// from `INTERVIEW_INBOX_TOKEN`, until Ctrl-C, SIGTERM or SIGHUP.
@@ -69,8 +73,9 @@ pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, St
                 ),
             ));
         }
-        Outcome::Refused(why, _) => return Err((Exit::Invalid, why)),
+        Outcome::Refused(why, _) => return Err((Exit::Invalid, sanitize::line(&why))),
         Outcome::Unreachable(why) => {
+            let why = sanitize::line(&why);
             return Err((Exit::Failed, format!("cannot reach {url}: {why}")));
         }
         Outcome::Busy(_) | Outcome::Stopped => {
@@ -93,10 +98,14 @@ pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, St
         current,
         quiet: Quiet::of_stdin(),
         waiting: StatusLine::default(),
+        passed: RefCell::default(),
+        elsewhere: RefCell::default(),
     };
-    desk.run();
+    let ended = desk.run();
     let _ = writeln!(std::io::stderr(), "\ninterview inbox: closed.");
-    Ok(Exit::Answered)
+    ended
+        .map(|()| Exit::Answered)
+        .map_err(|why| (Exit::Failed, why))
 }
 
 /// The person's terminal and the server they answer for.
@@ -113,26 +122,62 @@ struct Desk<'p> {
     quiet: Quiet,
     /// The line under the keys saying who else waits.
     waiting: StatusLine,
+    /// Questions passed over until their step changes, with that step: one whose view this
+    /// terminal cannot draw is not announced again and again.
+    passed: RefCell<HashMap<i64, i64>>,
+    /// Questions someone else answered a step of while it was on this screen: they come after
+    /// the others, so that two people do not race for each step of one batch.
+    elsewhere: RefCell<HashSet<i64>>,
 }
 
 /// A question as the server lists it.
 struct Listed {
     question: i64,
+    /// Its current step.
+    seq: i64,
     agent: String,
     client: Option<String>,
     folder: Option<String>,
+    /// Another run of a request asked before, whose answers were played back (`resumed`) or
+    /// not.
+    again: bool,
+    resumed: bool,
 }
 
 /// What became of one question here.
 enum Left {
-    /// It ended (sent, withdrawn, expired, or answered by someone else): said on the screen.
+    /// It ended here (sent, withdrawn, expired, answered by someone else), as said on the
+    /// screen.
     Ended,
     /// The inbox closes.
     Closing,
+    /// The server will not hear this person any more (the token revoked): why.
+    Refused(String),
+}
+
+/// Why the server gave no answer: for now, or for good (the token is no longer taken).
+enum Failure {
+    Passing(String),
+    Fatal(String),
+}
+
+impl From<Outcome> for Failure {
+    fn from(outcome: Outcome) -> Failure {
+        match outcome {
+            Outcome::Refused(why, Some(401 | 403)) => Failure::Fatal(sanitize::line(&why)),
+            Outcome::Refused(why, _) | Outcome::Unreachable(why) => {
+                Failure::Passing(sanitize::line(&why))
+            }
+            Outcome::Busy(_) => Failure::Passing("the server is busy".into()),
+            Outcome::Answered(_) | Outcome::Stopped => Failure::Passing("stopped".into()),
+        }
+    }
 }
 
 impl Desk<'_> {
-    fn run(&self) {
+    /// Answers question after question until the inbox closes; why, when the server stopped
+    /// hearing this person.
+    fn run(&self) -> Result<(), String> {
         let mut idle = false;
         let mut retry = Duration::ZERO;
         while !self.quit.load(Ordering::SeqCst) {
@@ -141,14 +186,15 @@ impl Desk<'_> {
                     retry = Duration::ZERO;
                     open
                 }
-                Err(why) => {
+                Err(Failure::Fatal(why)) => return Err(why),
+                Err(Failure::Passing(why)) => {
                     retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
                     let _ = writeln!(std::io::stderr(), "✖ {why}; trying again");
                     self.pause(retry);
                     continue;
                 }
             };
-            let Some((first, rest)) = open.split_first() else {
+            let Some(first) = open.first() else {
                 if !idle {
                     let _ = writeln!(std::io::stderr(), "\nWaiting for questions…");
                     idle = true;
@@ -158,11 +204,15 @@ impl Desk<'_> {
                 continue;
             };
             idle = false;
-            self.waiting.set(screen::waiting_line(rest.iter().map(who)));
-            if let Left::Closing = self.answer(first) {
-                break;
+            self.waiting
+                .set(screen::waiting_line(open[1..].iter().map(who)));
+            match self.answer(first) {
+                Left::Ended => {}
+                Left::Closing => return Ok(()),
+                Left::Refused(why) => return Err(why),
             }
         }
+        Ok(())
     }
 
     /// Sleeps `span`, or less when the inbox closes.
@@ -173,27 +223,35 @@ impl Desk<'_> {
         }
     }
 
-    /// The questions open to this person, oldest first.
-    fn open_questions(&self) -> Result<Vec<Listed>, String> {
+    /// The questions open to this person that this terminal takes, oldest first (those
+    /// someone else is answering last).
+    fn open_questions(&self) -> Result<Vec<Listed>, Failure> {
         let listing = match self.get("/api/questions") {
             Outcome::Answered(listing) => listing,
-            Outcome::Refused(why, _) | Outcome::Unreachable(why) => return Err(why),
-            Outcome::Busy(_) | Outcome::Stopped => return Ok(Vec::new()),
+            other => return Err(other.into()),
         };
-        let mut open: Vec<(i64, Listed)> = (listing["questions"].as_array())
+        let passed = self.passed.borrow();
+        let elsewhere = self.elsewhere.borrow();
+        let mut open: Vec<((bool, i64, i64), Listed)> = (listing["questions"].as_array())
             .into_iter()
             .flatten()
             .filter_map(|q| {
                 let listed = Listed {
                     question: q["question"].as_i64()?,
+                    seq: q["seq"].as_i64()?,
                     agent: q["agent"].as_str()?.to_owned(),
                     client: q["from"]["client"].as_str().map(str::to_owned),
                     folder: q["folder"].as_str().map(str::to_owned),
+                    again: q["again_of"].is_i64(),
+                    resumed: q["resumed"] == true,
                 };
-                Some((q["asked_at"].as_i64().unwrap_or(0), listed))
+                let asked_at = q["asked_at"].as_i64().unwrap_or(0);
+                let later = elsewhere.contains(&listed.question);
+                Some(((later, asked_at, listed.question), listed))
             })
+            .filter(|(_, listed)| passed.get(&listed.question) != Some(&listed.seq))
             .collect();
-        open.sort_by_key(|(asked_at, listed)| (*asked_at, listed.question));
+        open.sort_by_key(|(order, _)| *order);
         Ok(open.into_iter().map(|(_, listed)| listed).collect())
     }
 
@@ -203,59 +261,47 @@ impl Desk<'_> {
     }
 
     /// Answers `listed` for as long as it asks this person something: each widget it puts up,
-    /// drawn by one UI, as a request is in `interview ask` (each answer collapses to a line,
-    /// the review to the answers given), until it ends.
+    /// each drawn by a UI of its own (the terminal is the person's between them: Ctrl-C is
+    /// heard, and nothing typed while the asker judges a reply answers the next widget).
     fn answer(&self, listed: &Listed) -> Left {
-        let who = who(listed);
-        let mut person = None;
-        let (left, told) = self.steps(listed, &who, &mut person);
-        if let Some(mut person) = person {
-            person.ui.ui().finished();
-        }
-        if let Some(told) = told {
-            let _ = writeln!(std::io::stderr().lock(), "{told}");
-        }
-        left
-    }
-
-    /// [`Desk::answer`]'s steps, drawn by `person` (made at the first); what became of the
-    /// question, and what to tell of it once the UI is done.
-    fn steps(
-        &self,
-        listed: &Listed,
-        who: &str,
-        person: &mut Option<Person>,
-    ) -> (Left, Option<String>) {
         let question = listed.question;
+        let who = who(listed);
         let mut after = 0;
+        let mut announced = false;
         let mut replied = false;
+        let mut retry = Duration::ZERO;
         loop {
             if self.quit.load(Ordering::SeqCst) {
-                return (Left::Closing, None);
+                return Left::Closing;
             }
             let view = match self.get(&format!("/q/{question}/view?after={after}")) {
                 Outcome::Answered(view) => view,
-                Outcome::Stopped => return (Left::Closing, None),
+                Outcome::Stopped => return Left::Closing,
                 // Answered, withdrawn or gone since it was listed.
-                Outcome::Refused(_, Some(404)) => return (Left::Ended, None),
-                Outcome::Refused(why, _) | Outcome::Unreachable(why) => {
-                    let _ = writeln!(std::io::stderr(), "✖ {why}; trying again");
-                    self.pause(LOOK_AGAIN);
-                    continue;
-                }
+                Outcome::Refused(_, Some(404)) => return Left::Ended,
                 Outcome::Busy(later) => {
-                    self.pause(later.unwrap_or(LOOK_AGAIN));
+                    self.pause(later.unwrap_or_default().max(LOOK_AGAIN));
                     continue;
                 }
+                other => match Failure::from(other) {
+                    Failure::Fatal(why) => return Left::Refused(why),
+                    Failure::Passing(why) => {
+                        retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
+                        let _ = writeln!(std::io::stderr(), "✖ {why}; trying again");
+                        self.pause(retry);
+                        continue;
+                    }
+                },
             };
+            retry = Duration::ZERO;
             let seq = view["seq"].as_i64().unwrap_or(0);
             let kind = view["kind"].as_str().unwrap_or_default().to_owned();
             match kind.as_str() {
                 "done" => {
-                    let told = person
-                        .is_some()
-                        .then(|| ended(who, view["ending"].as_str(), replied));
-                    return (Left::Ended, told);
+                    if announced {
+                        say(&ended(&who, view["ending"].as_str(), replied));
+                    }
+                    return Left::Ended;
                 }
                 // The asker's plugin judges the reply; its next widget, or the end, follows.
                 "waiting" => {
@@ -264,72 +310,88 @@ impl Desk<'_> {
                 }
                 _ => {}
             }
-            if person.is_none() {
-                announce(who, listed);
-                match self.person() {
-                    Some(found) => *person = Some(found),
-                    None => return (Left::Closing, None),
-                }
+            let widget = widget_of(&view);
+            if let Err(why) = web_wire::checked_view(&kind, &widget) {
+                // Said once: the question is passed over until its step changes.
+                self.passed.borrow_mut().insert(question, seq / 2);
+                say(&format!(
+                    "✖ {who}'s question cannot be shown here ({}): answer it on the team's page",
+                    sanitize::line(&why)
+                ));
+                return Left::Ended;
             }
-            let Some(drawing) = person.as_mut() else {
-                return (Left::Closing, None);
+            if !announced {
+                announce(&who, listed);
+            }
+            let Some(mut person) = self.person(!announced) else {
+                return Left::Closing;
             };
-            match self.draw(drawing, question, seq, &kind, &view) {
+            announced = true;
+            let drawn = self.draw(&mut person, question, seq, &kind, &widget);
+            person.ui.ui().finished();
+            drop(person);
+            self.quiet.hush();
+            match drawn {
                 Drawn::Replied(reply) => match self.post(question, seq, reply) {
                     Posted::Taken => {
                         replied = true;
                         after = seq;
                     }
                     // The widget is read again: shown anew, with what is wrong.
-                    Posted::Refused(why) => {
-                        let _ = writeln!(std::io::stderr(), "✖ {why}");
+                    Posted::Refused(why) => say(&format!("✖ {why}")),
+                    Posted::Gone(why) => {
+                        say(&format!("✖ {why}"));
+                        return Left::Ended;
                     }
-                    Posted::Gone(why) => return (Left::Ended, Some(format!("✖ {why}"))),
+                    Posted::Fatal(why) => return Left::Refused(why),
+                    Posted::Closing => return Left::Closing,
                 },
                 Drawn::MovedOn => {
-                    // That UI was stopped: the next step, if any is this person's, gets another.
-                    if let Some(mut stopped) = person.take() {
-                        stopped.ui.ui().finished();
-                    }
-                    let _ = writeln!(
-                        std::io::stderr(),
-                        "✖ This question was answered elsewhere or withdrawn meanwhile: what \
-                         you typed to it was not sent."
+                    say(
+                        "✖ This question was answered elsewhere or withdrawn meanwhile: what you \
+                         typed to it was not sent.",
                     );
+                    self.elsewhere.borrow_mut().insert(question);
+                    return Left::Ended;
                 }
-                Drawn::Closing => return (Left::Closing, None),
+                Drawn::Closing => return Left::Closing,
                 Drawn::Unreadable(why) => {
-                    let told = format!(
-                        "✖ {who}'s question cannot be shown here ({}): answer it on the page",
+                    self.passed.borrow_mut().insert(question, seq / 2);
+                    say(&format!(
+                        "✖ {who}'s question cannot be shown here ({}): answer it on the team's \
+                         page",
                         sanitize::line(&why)
-                    );
-                    return (Left::Ended, Some(told));
+                    ));
+                    return Left::Ended;
                 }
             }
         }
     }
 
-    /// The person at this terminal, for one question: the arrow-key widgets, or, where they
+    /// The person at this terminal, for one widget: the arrow-key widgets, or, where they
     /// cannot be drawn (`--numbered`, `TERM=dumb`), the plugin's numbered line mode; `None`
-    /// (said) when neither can be had.
-    fn person(&self) -> Option<Person> {
-        // Keys meant for the question before (a double Enter) are not this one's.
-        std::thread::sleep(GRACE);
+    /// (said) when neither can be had. Keys typed before it are dropped: they were meant for
+    /// what was on the screen before, or for nothing; before a question's first widget, also
+    /// those pressed as it appears (a double Enter).
+    fn person(&self, first: bool) -> Option<Person> {
+        if first {
+            std::thread::sleep(GRACE);
+        }
         discard_typed_ahead();
         self.quiet.speak();
-        let mut ui = crate::people::in_inbox(self.numbered, self.waiting.clone());
+        let mut ui = crate::people::relaying(self.numbered, self.waiting.clone());
         let stop = crate::people::stop_flag();
         let drawn = match ui.mode() {
             UiMode::Widgets => Drawer::Keys(ui),
             UiMode::Lines => match PluginLines::new(self.plugin, ui) {
                 Ok(lines) => Drawer::Lines(Box::new(lines)),
                 Err(error) => {
-                    let _ = writeln!(std::io::stderr(), "✖ {}", error.chain());
+                    say(&format!("✖ {}", error.chain()));
                     return None;
                 }
             },
             UiMode::Unavailable(_) => {
-                let _ = writeln!(std::io::stderr(), "✖ nobody can be asked on this terminal");
+                say("✖ nobody can be asked on this terminal");
                 return None;
             }
         };
@@ -339,13 +401,12 @@ impl Desk<'_> {
     /// Draws the widget of step `seq` until the person replies, or the step moves on without
     /// them (another person's answer, a withdrawal), or the inbox closes.
     fn draw(&self, person: &mut Person, question: i64, seq: i64, kind: &str, view: &Json) -> Drawn {
-        let mut widget = serde_json::Map::new();
-        for part in ["frame", "request"] {
-            if let Some(value) = view.get(part) {
-                widget.insert(part.into(), value.clone());
-            }
-        }
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = person.stop.clone();
+        // A signal before the flag was there to be set: nothing is drawn.
+        if self.quit.load(Ordering::SeqCst) {
+            *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            return Drawn::Closing;
+        }
         let moved_on = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         self.watch(
@@ -355,11 +416,14 @@ impl Desk<'_> {
             moved_on.clone(),
             done.clone(),
         );
-        let reply = web_wire::answer(kind, &Json::Object(widget), person.ui.ui());
+        let reply = web_wire::answer(kind, view, person.ui.ui());
         done.store(true, Ordering::SeqCst);
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        let ui = person.ui.ui();
-        let cut_off = ui.stop_reason().is_some_and(StopReason::cut_off);
+        let cut_off = person
+            .ui
+            .ui()
+            .stop_reason()
+            .is_some_and(StopReason::cut_off);
         match reply {
             Err(why) => Drawn::Unreadable(why),
             // The plugin could not draw it: the cancel it gave is nobody's.
@@ -407,32 +471,66 @@ impl Desk<'_> {
         });
     }
 
-    /// Posts the person's reply to step `seq`.
+    /// Posts the person's reply to step `seq`, sent again while the server cannot be reached
+    /// (for up to [`SENDING`]), and until the inbox closes.
     fn post(&self, question: i64, seq: i64, reply: Json) -> Posted {
         let body = json!({ "seq": seq, "reply": reply });
-        let never = || false;
         let path = format!("/q/{question}/reply");
+        let started = Instant::now();
         let mut retry = Duration::ZERO;
+        let mut resent = false;
         loop {
-            match self.server.request("POST", &path, Some(&body), &never) {
+            let closing = || self.quit.load(Ordering::SeqCst);
+            match self.server.request("POST", &path, Some(&body), &closing) {
                 Outcome::Answered(_) => return Posted::Taken,
-                Outcome::Refused(why, Some(409 | 404)) => return Posted::Gone(why),
-                Outcome::Refused(why, _) => return Posted::Refused(why),
-                // Sent again until it is taken: the server takes one answer a step, so a
-                // reply that arrived before its answer was lost is told apart (409).
-                Outcome::Unreachable(why) if retry < LAST_RETRY => {
-                    let _ = writeln!(std::io::stderr(), "✖ {why}; sending again");
-                    retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
-                    std::thread::sleep(retry);
+                // The server takes one answer a step: after a send whose answer was lost, the
+                // answer it has may be this one or another person's, and it does not say.
+                Outcome::Refused(_, Some(409)) if resent => {
+                    return Posted::Gone(
+                        "the server took an answer to this step while the connection failed: \
+                         yours, or another person's"
+                            .into(),
+                    );
                 }
-                Outcome::Busy(later) => std::thread::sleep(later.unwrap_or(LOOK_AGAIN)),
+                Outcome::Refused(why, Some(409 | 404)) => {
+                    return Posted::Gone(sanitize::line(&why));
+                }
+                Outcome::Refused(why, Some(401 | 403)) => {
+                    return Posted::Fatal(sanitize::line(&why));
+                }
+                Outcome::Refused(why, _) => return Posted::Refused(sanitize::line(&why)),
+                Outcome::Stopped => return Posted::Closing,
+                Outcome::Busy(later) => self.pause(later.unwrap_or_default().max(LOOK_AGAIN)),
+                Outcome::Unreachable(why) if started.elapsed() < SENDING => {
+                    say(&format!("✖ {}; sending again", sanitize::line(&why)));
+                    retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
+                    self.pause(retry);
+                    resent = true;
+                }
                 Outcome::Unreachable(why) => {
+                    let why = sanitize::line(&why);
                     return Posted::Gone(format!("your answer could not be sent: {why}"));
                 }
-                Outcome::Stopped => return Posted::Gone("the inbox closed".into()),
             }
         }
     }
+}
+
+/// The widget of a view as the server sends it: its frame and its request, without what the
+/// page shows around it.
+fn widget_of(view: &Json) -> Json {
+    let mut widget = serde_json::Map::new();
+    for part in ["frame", "request"] {
+        if let Some(value) = view.get(part) {
+            widget.insert(part.into(), value.clone());
+        }
+    }
+    Json::Object(widget)
+}
+
+/// Writes `line` on the terminal, between widgets.
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 /// How a question this person was shown ended, in words.
@@ -446,13 +544,13 @@ fn ended(who: &str, ending: Option<&str>, replied: bool) -> String {
     }
 }
 
-/// The person at this terminal, answering one question: its widgets' UI and what stops it.
+/// The person at this terminal, answering one widget: its UI and what stops it.
 struct Person {
     ui: Drawer,
     stop: Option<Arc<AtomicBool>>,
 }
 
-/// What draws a question's widgets here.
+/// What draws a widget here.
 enum Drawer {
     /// The arrow-key widgets.
     Keys(Box<dyn Ui>),
@@ -496,6 +594,10 @@ enum Posted {
     Refused(String),
     /// The question is no longer open to it: why.
     Gone(String),
+    /// The server will not hear this person any more: why.
+    Fatal(String),
+    /// The inbox closes before the reply was taken.
+    Closing,
 }
 
 /// Who asks, in a few words fit for a terminal: the agent's token name, with its client.
@@ -507,12 +609,22 @@ fn who(listed: &Listed) -> String {
     }
 }
 
-/// Says who asks, above the question, and rings.
+/// Says who asks, above the question, and rings. A request asked again by another run says
+/// so, and whether the answers given to the earlier run are filled in.
 fn announce(who: &str, listed: &Listed) {
     screen::ring(who);
-    let mut line = format!("── {who} asks");
+    let asks = if listed.again { "asks again" } else { "asks" };
+    let mut line = format!("── {who} {asks}");
     if let Some(folder) = &listed.folder {
         line.push_str(&format!(" · in {}", sanitize::line(&tilde(folder))));
     }
-    let _ = writeln!(std::io::stderr().lock(), "\n{line}");
+    say(&format!("\n{line}"));
+    if listed.again {
+        say(if listed.resumed {
+            "   (the run that asked this before stopped waiting; the answers given to it are \
+             filled in, and the last one is asked again)"
+        } else {
+            "   (the run that asked this before stopped waiting; this is a new run, asked afresh)"
+        });
+    }
 }

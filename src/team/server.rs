@@ -48,7 +48,7 @@ pub(super) struct App {
     pub(super) store: Arc<dyn Store>,
     /// The askers' polls waiting here, woken when their steps settle.
     pub(super) waiting: Arc<super::waiting::Waiting>,
-    /// Wakes the people's pages when this server took an answer.
+    /// Wakes the people's pages when this server took an answer or put up a step.
     pub(super) answered: Arc<tokio::sync::Notify>,
     /// How long an asker may go unheard before its question is withdrawn, in ms
     /// (`--asker-grace`).
@@ -573,6 +573,8 @@ pub(super) async fn put_step(
         store.post_step(&agent.name, &post, &address)
     })
     .await?;
+    // A page (or a terminal) showing the question waits for its next step: it goes up now.
+    app.answered.notify_waiters();
     Ok(json!({ "question": posted.question, "seq": posted.seq }))
 }
 

@@ -159,6 +159,9 @@ pub struct TerminalUi {
     /// Whether a submitted batch ends with `✔ N answers sent`: not where the caller sends them
     /// and says itself whether they arrived (an inbox, whose asker may be gone).
     says_sent: bool,
+    /// Whether a review, once done, is replaced by the answers it listed: not where each
+    /// widget is a UI of its own (a relay's), whose answers are on the screen already.
+    lists_reviewed: bool,
     /// A line under the keys that the caller changes while the person answers, and the text
     /// of it last drawn.
     status: Option<StatusLine>,
@@ -203,6 +206,7 @@ impl TerminalUi {
             declined: false,
             interrupted: false,
             says_sent: true,
+            lists_reviewed: true,
             status: None,
             drawn_status: None,
         }
@@ -218,6 +222,14 @@ impl TerminalUi {
     /// answers on, and says whether they arrived.
     pub fn without_sent_line(mut self) -> Self {
         self.says_sent = false;
+        self
+    }
+
+    /// Ends a review with nothing in its place but how it ended: for a caller that makes a UI
+    /// for each widget (a relay's), where the answers reviewed were each shown as they were
+    /// given, and listing them again would say them twice.
+    pub fn without_review_list(mut self) -> Self {
+        self.lists_reviewed = false;
         self
     }
 
@@ -610,7 +622,8 @@ impl Ui for TerminalUi {
             };
             if let Some((items, submitted)) = self.review.take() {
                 // The batch's final answers, once each, in place of the review.
-                let mut lines: Vec<Line> = items
+                let listed = if self.lists_reviewed { &items[..] } else { &[] };
+                let mut lines: Vec<Line> = listed
                     .iter()
                     .map(|item| {
                         let title = item.prompt.lines().next().unwrap_or("");
