@@ -12,6 +12,7 @@ mod random;
 mod reach;
 mod results;
 mod serve;
+mod settled;
 mod spans;
 mod stderr;
 #[cfg(feature = "team")]
@@ -70,13 +71,8 @@ fn through_inbox(
         *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
         return Ok(None);
     };
-    let exit = match call {
-        inbox::Call::Tool { .. } => {
-            exit_of_result(&result, stop.load(std::sync::atomic::Ordering::SeqCst))
-        }
-        inbox::Call::Elicit { .. } => exit_of_reply(&result),
-    };
-    Ok(Some(answer(&result, exit)))
+    let exit = result.exit(stop.load(std::sync::atomic::Ordering::SeqCst));
+    Ok(Some(answer(result.json(), exit)))
 }
 
 /// The team inbox of `--inbox`, and its token; a missing token fails (exit 4) before anything
@@ -563,33 +559,6 @@ fn ask(mut session: PersonSession, tool: &str, arguments: &str) -> Result<Exit, 
     Ok(exit)
 }
 
-/// The exit code of a tool call's result that came as JSON (from an inbox).
-fn exit_of_result(result: &serde_json::Value, interrupted: bool) -> Exit {
-    let status = match result["status"].as_str() {
-        Some("answered") => Status::Answered,
-        Some("cancelled") => Status::Cancelled,
-        Some("unavailable") => Status::Unavailable,
-        Some("failed") => return Exit::Failed,
-        _ => Status::Invalid,
-    };
-    Exit::of(status, interrupted)
-}
-
-/// The exit code of an elicitation's reply (the reply itself, or a JSON-RPC response holding
-/// it), as an inbox sent it back.
-fn exit_of_reply(reply: &serde_json::Value) -> Exit {
-    if reply.get("error").is_some() {
-        return Exit::Invalid;
-    }
-    let reply = reply.get("result").unwrap_or(reply);
-    match reply["action"].as_str() {
-        Some("accept") => Exit::Answered,
-        Some("decline") => Exit::Declined,
-        Some("cancel") => Exit::Cancelled,
-        _ => Exit::Failed,
-    }
-}
-
 fn elicit(
     mut session: PersonSession,
     request: &str,
@@ -620,17 +589,10 @@ fn elicit(
         _ => Ending::Decided,
     };
     end_journal(&mut session, ending);
-    let exit = match elicitation.ending {
-        ElicitEnding::Accepted => Exit::Answered,
-        ElicitEnding::Declined => Exit::Declined,
-        ElicitEnding::Cancelled if session.ui().stop_reason() == Some(StopReason::Interrupted) => {
-            Exit::Interrupted
-        }
-        ElicitEnding::Cancelled => Exit::Cancelled,
-        ElicitEnding::Unavailable => Exit::Unavailable,
-        ElicitEnding::Invalid => Exit::Invalid,
-        ElicitEnding::Failed => Exit::Failed,
-    };
+    let exit = Exit::of_elicitation(
+        elicitation.ending,
+        session.ui().stop_reason() == Some(StopReason::Interrupted),
+    );
     leave_to_exit(session);
     Ok(exit)
 }

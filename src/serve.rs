@@ -107,6 +107,7 @@ impl Inboxed {
             .route
             .ask(plugin, "serve", call.clone(), server.clone(), &self.stop);
         inbox::route::answered(plugin, reached, &call, server.as_deref())
+            .map(crate::settled::Settled::into_json)
     }
 
     fn stopped(&self) -> bool {

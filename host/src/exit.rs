@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use crate::ask::Status;
+use crate::ask::{ElicitEnding, Status};
 
 /// How a run of `interview` ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,21 @@ impl Exit {
             Status::Invalid => Exit::Invalid,
             Status::Unavailable => Exit::Unavailable,
             Status::Failed => Exit::Failed,
+        }
+    }
+
+    /// The exit code of an MCP elicitation that ended so (`elicit`): accepted is answered,
+    /// declined its own code; a cancel is `Interrupted` when a signal or Ctrl-C cut the
+    /// person off.
+    pub fn of_elicitation(ending: ElicitEnding, interrupted: bool) -> Exit {
+        match ending {
+            ElicitEnding::Accepted => Exit::Answered,
+            ElicitEnding::Declined => Exit::Declined,
+            ElicitEnding::Cancelled if interrupted => Exit::Interrupted,
+            ElicitEnding::Cancelled => Exit::Cancelled,
+            ElicitEnding::Unavailable => Exit::Unavailable,
+            ElicitEnding::Invalid => Exit::Invalid,
+            ElicitEnding::Failed => Exit::Failed,
         }
     }
 }

@@ -10,10 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value as Json;
-
 use super::place::Place;
 use super::wire::{self, Ask, ToAsker, ToInbox};
+use crate::settled::Settled;
 
 /// How often the socket folder is looked at for inboxes opened since.
 const RESCAN: Duration = Duration::from_millis(300);
@@ -27,8 +26,8 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(5);
 /// How a request handed to the inboxes ended.
 #[derive(Debug)]
 pub enum Reached {
-    /// The plugin's result (for an elicitation, its reply), from the inbox that answered.
-    Answered(Json),
+    /// How the request ended, from the inbox that answered.
+    Answered(Settled),
     /// Withdrawn (`stop`) with no inbox asking it; its journal, when an inbox had kept answers
     /// in one, for the answers given so far (the inbox's record of it is dropped).
     Withdrawn { journal: Option<PathBuf> },
@@ -84,12 +83,13 @@ pub fn ask(place: &Place, ask: &Ask, wait: bool, stop: &AtomicBool) -> Reached {
             return withdrawn(place, ask);
         }
         match received.recv_timeout(Duration::from_millis(50)) {
-            Ok((path, Some(ToAsker::Result(result)))) => {
-                open.remove(&path);
-                for stream in open.values_mut() {
-                    let _ = wire::send(stream, &ToInbox::Withdraw);
-                }
-                return Reached::Answered(result);
+            Ok((path, Some(ToAsker::Settled(settled)))) => {
+                return answered(&mut open, &path, settled);
+            }
+            Ok((path, Some(ToAsker::Result(json)))) => {
+                let elicitation = matches!(ask.call, super::Call::Elicit { .. });
+                let settled = Settled::of_earlier_inbox(elicitation, json);
+                return answered(&mut open, &path, settled);
             }
             Ok((_, Some(ToAsker::Refused(why)))) => return Reached::Refused(why),
             // That inbox closed (its question stays pending in the database), or withdrew it.
@@ -99,6 +99,15 @@ pub fn ask(place: &Place, ask: &Ask, wait: bool, stop: &AtomicBool) -> Reached {
             Err(_) => {}
         }
     }
+}
+
+/// The inbox at `path` answered: the others are told to withdraw the question.
+fn answered(open: &mut HashMap<PathBuf, UnixStream>, path: &PathBuf, settled: Settled) -> Reached {
+    open.remove(path);
+    for stream in open.values_mut() {
+        let _ = wire::send(stream, &ToInbox::Withdraw);
+    }
+    Reached::Answered(settled)
 }
 
 /// Connects to the inbox at `path` and gives it the question; its messages go to `events`.

@@ -12,10 +12,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde_json::Value as Json;
-
 use super::store::{Earlier, Ending, Held, Store};
 use super::wire::{self, ToAsker, ToInbox};
+use crate::settled::Settled;
 
 /// How long an asker has to say what it asks once connected, all of it.
 const FIRST_MESSAGE: Duration = Duration::from_secs(10);
@@ -91,10 +90,10 @@ pub struct Turn {
 /// How a question the person was asked here ended.
 pub enum Ended {
     /// With the plugin's result, for the askers waiting.
-    Answered(Json),
+    Answered(Settled),
     /// Stopped before the end, with the plugin's result so far: the asker withdrew it or went
     /// away, or the person closed the inbox.
-    CutOff(Json),
+    CutOff(Settled),
     /// Another inbox holds it: tried again later.
     Elsewhere,
 }
@@ -312,7 +311,7 @@ impl Desk {
             // asks the same meanwhile is asked it on, from the journal.
             Ended::CutOff(result) if withdrawn => {
                 let item = &mut queue.items[at];
-                let message = ToAsker::Result(result);
+                let message = ToAsker::Settled(result);
                 item.waiting.retain(|waiter| {
                     let withdrew = withdrawn_by.contains(&waiter.id);
                     if withdrew {
@@ -345,8 +344,8 @@ impl Desk {
 
     /// Hands the answer to every asker of `item` waiting; none that takes it means its asker
     /// went away, and the answer reached nobody.
-    fn hand(&self, item: Item, result: Json) -> After {
-        let message = ToAsker::Result(result);
+    fn hand(&self, item: Item, result: Settled) -> After {
+        let message = ToAsker::Settled(result);
         let handed = (item.waiting.iter())
             .filter(|w| wire::send(&mut &w.stream, &message).is_ok())
             .count();

@@ -6,11 +6,11 @@ use std::sync::atomic::AtomicBool;
 use interview_host::{Journal, Plugin};
 
 use interview_host::ui::{Ui, UiMode};
-use serde_json::Value as Json;
 
 use super::{Ask, Call, From, Reached};
 use crate::reach::PersonUi;
 use crate::results;
+use crate::settled::Settled;
 
 /// Requests go to the inboxes.
 #[derive(Clone, Copy, Debug)]
@@ -70,45 +70,40 @@ pub fn invalid(plugin: &Plugin, call: &Call, server: Option<&str>) -> bool {
     }
 }
 
-/// A result from an inbox; for a request withdrawn with no inbox asking it, the plugin's own
-/// `cancelled` result, with the answers an inbox had kept in its journal; `None` when no inbox
-/// took it.
+/// How the request ended in an inbox; for a request withdrawn with no inbox asking it, the
+/// plugin's own `cancelled` result, with the answers an inbox had kept in its journal; `None`
+/// when no inbox took it.
 pub fn answered(
     plugin: &Plugin,
     reached: Reached,
     call: &Call,
     server: Option<&str>,
-) -> Option<Json> {
+) -> Option<Settled> {
     let journal = match reached {
-        Reached::Answered(result) => return Some(result),
+        Reached::Answered(settled) => return Some(settled),
         Reached::NoInbox => return None,
         Reached::Refused(why) => {
-            return Some(results::failed(
-                &format!("the inbox refused the request: {why}"),
-                &[],
-            ));
+            return Some(call.failed(&format!("the inbox refused the request: {why}"), &[]));
         }
         Reached::Withdrawn { journal } => journal,
     };
-    let reply = plugin
-        .session(crate::people::withdrawn())
-        .and_then(|mut session| {
-            // Taken only when no inbox holds it: then its answers are the ones given so far.
-            if let Some(journal) = journal.and_then(|path| Journal::open(path).ok()) {
-                session.keep_journal(journal);
-            }
-            let reply = match call {
-                Call::Tool {
-                    tool, arguments, ..
-                } => session.call(tool, arguments).map(|result| result.json),
-                Call::Elicit { request } => session.elicit(request, server).map(|e| e.reply),
-            };
-            // The journal stays, for a retry of the request to take over.
-            drop(session.take_journal());
-            reply
-        });
-    Some(match results::read_result(reply) {
-        Ok(result) => result,
-        Err((failure, given)) => results::failed(&failure, &given),
-    })
+    let mut session = match plugin.session(crate::people::withdrawn()) {
+        Ok(session) => session,
+        Err(error) => return Some(call.failed(&error.chain(), &[])),
+    };
+    // Taken only when no inbox holds it: then its answers are the ones given so far.
+    if let Some(journal) = journal.and_then(|path| Journal::open(path).ok()) {
+        session.keep_journal(journal);
+    }
+    let settled = match call {
+        Call::Tool {
+            tool, arguments, ..
+        } => Settled::of_call(session.call(tool, arguments)),
+        Call::Elicit { request } => {
+            Settled::of_elicitation(request, session.elicit(request, server))
+        }
+    };
+    // The journal stays, for a retry of the request to take over.
+    drop(session.take_journal());
+    Some(settled)
 }

@@ -12,7 +12,6 @@ use interview_host::{Error, Journal, JournalProblem, Plugin};
 
 use interview_host::ui::{StatusLine, StopReason, Ui, is_foreground};
 use interview_text::sanitize;
-use serde_json::Value as Json;
 
 use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
@@ -20,6 +19,7 @@ use super::screen::{self, GRACE, Quiet, discard_typed_ahead, stop_on_signals, ti
 use super::store::Store;
 use super::wire::{Ask, Call};
 use crate::people;
+use crate::settled::Settled;
 use interview_host::Exit;
 
 /// What `interview inbox` was asked for.
@@ -390,8 +390,8 @@ fn ask(
 
 /// A question's run through the plugin.
 struct Ran {
-    /// The plugin's result (for an elicitation, its reply).
-    result: Json,
+    /// How it ended.
+    result: Settled,
     /// The person was cut off (Ctrl-C, a signal, the asker's withdrawal).
     cut_off: bool,
     journal: Option<Journal>,
@@ -402,7 +402,7 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
         Ok(session) => session,
         Err(error) => {
             return Ran {
-                result: crate::results::failed(&error.chain(), &[]),
+                result: ask.call.failed(&error.chain(), &[]),
                 cut_off: false,
                 journal,
             };
@@ -411,22 +411,18 @@ fn run_plugin(plugin: &Plugin, person: Box<dyn Ui>, journal: Option<Journal>, as
     if let Some(journal) = journal {
         session.keep_journal(journal);
     }
-    let reply = match &ask.call {
+    let result = match &ask.call {
         Call::Tool {
             tool,
             arguments,
             skip_response,
         } => {
             session.set_skip_response(skip_response.clone());
-            session.call(tool, arguments).map(|result| result.json)
+            Settled::of_call(session.call(tool, arguments))
         }
-        Call::Elicit { request } => session
-            .elicit(request, ask.from.server.as_deref())
-            .map(|elicitation| elicitation.reply),
-    };
-    let result = match crate::results::read_result(reply) {
-        Ok(result) => result,
-        Err((failure, given)) => crate::results::failed(&failure, &given),
+        Call::Elicit { request } => {
+            Settled::of_elicitation(request, session.elicit(request, ask.from.server.as_deref()))
+        }
     };
     Ran {
         result,

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use crate::input::{self, Line};
+use crate::settled::Settled;
 
 /// The longest message either side reads: a request at the plugin's own limit (8 MiB) as a
 /// JSON string, whose escapes may double it, with room for who asks. A longer line is
@@ -111,11 +112,26 @@ pub enum ToInbox {
     Withdraw,
 }
 
+impl Call {
+    /// How this call ends when it failed (`message` says how) after the person had answered
+    /// `given`: a tool call's `failed` result, an elicitation's `cancel`.
+    pub fn failed(&self, message: &str, given: &[interview_host::Given]) -> Settled {
+        match self {
+            Call::Tool { .. } => Settled::failed_call(message, given),
+            Call::Elicit { request } => Settled::failed_elicitation(request, message, given),
+        }
+    }
+}
+
 /// A message from an inbox to the asker.
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum ToAsker {
-    /// The plugin's result (or, for an elicitation, its reply): the request is done.
+    /// How the request ended, typed, with the plugin's result (or, for an elicitation, its
+    /// reply): the request is done.
+    Settled(Settled),
+    /// The same from an inbox of an earlier version, which sent the JSON alone (see
+    /// [`Settled::of_earlier_inbox`]).
     Result(Json),
     /// Withdrawn before anyone answered anything here.
     Withdrawn,

@@ -23,7 +23,7 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value as Json, json};
 
 use super::clients::Profile;
-use crate::results;
+use crate::settled::Settled;
 
 /// The key of the form among a call's input requests and responses.
 const FORM: &str = "form";
@@ -65,8 +65,8 @@ pub struct Call<'a> {
 
 /// What asking in forms came to.
 pub enum Asked {
-    /// The call's result JSON.
-    Done(Json),
+    /// How the call ended.
+    Done(Settled),
     /// The form to send in the call's result (2026-07-28 and later).
     Again(InputRequiredResult),
     /// The call can't be asked in this client's forms (it asks for a secret, or a form the
@@ -154,7 +154,7 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
             Ok(reply) => reply,
             Err(e) => {
                 let failed = format!("the client did not show the form: {e}");
-                return Asked::Done(results::failed(&failed, &[]));
+                return Asked::Done(Settled::failed_call(&failed, &[]));
             }
         };
         if round == 0 && reply.action != ElicitationAction::Accept && sent.elapsed() < READING_TIME
@@ -170,7 +170,7 @@ pub async fn ask(call: &Call<'_>, context: &RequestContext<RoleServer>) -> Asked
 enum Step {
     Form(Json),
     Unfit,
-    Done(Json),
+    Done(Settled),
 }
 
 async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
@@ -187,13 +187,13 @@ async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
     match joined {
         Ok(Ok(FormStep::Form(form))) => match serde_json::from_str(&form.params) {
             Ok(params) => Step::Form(params),
-            Err(error) => Step::Done(results::failed(
+            Err(error) => Step::Done(Settled::failed_call(
                 &format!("the plugin's form is not JSON: {error}"),
                 &[],
             )),
         },
         Ok(Ok(FormStep::Unfit(_))) => Step::Unfit,
-        Ok(Ok(FormStep::Done(result))) => Step::Done(super::result_of(Ok(Ok(result.json)))),
+        Ok(Ok(FormStep::Done(result))) => Step::Done(super::result_of(Ok(Ok(result)))),
         Ok(Err(error)) => Step::Done(super::result_of(Ok(Err(error)))),
         Err(panic) => Step::Done(super::result_of(Err(panic))),
     }
@@ -201,21 +201,21 @@ async fn plugin_step(call: &Call<'_>, reply: Option<String>) -> Step {
 
 /// The call's result when the form was withdrawn or never taken: cancelled, as the plugin
 /// words it.
-async fn dismissed(call: &Call<'_>) -> Json {
+async fn dismissed(call: &Call<'_>) -> Settled {
     let reply = json!({ "action": "cancel" }).to_string();
     match plugin_step(call, Some(reply)).await {
         Step::Done(result) => result,
         Step::Form(_) | Step::Unfit => {
-            results::failed("the plugin asked again after a cancel", &[])
+            Settled::failed_call("the plugin asked again after a cancel", &[])
         }
     }
 }
 
 /// The plugin's form as the SDK sends it; one it can't send is a defect of the plugin, said
 /// as a `failed` result.
-fn elicit_params(params: Json) -> Result<ElicitRequestParams, Json> {
+fn elicit_params(params: Json) -> Result<ElicitRequestParams, Settled> {
     serde_json::from_value(params).map_err(|error| {
-        results::failed(&format!("the plugin's form does not fit MCP: {error}"), &[])
+        Settled::failed_call(&format!("the plugin's form does not fit MCP: {error}"), &[])
     })
 }
 

@@ -36,7 +36,8 @@ use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
 use crate::reach::Reach;
-use crate::{inbox, people, results};
+use crate::settled::Settled;
+use crate::{inbox, people};
 use interview_host::Exit;
 
 mod clients;
@@ -268,7 +269,7 @@ impl Server {
         name: &str,
         arguments: &str,
         context: &RequestContext<RoleServer>,
-    ) -> Option<Json> {
+    ) -> Option<Settled> {
         let wait = match self.reach {
             Reach::Inbox => true,
             Reach::Auto => false,
@@ -312,8 +313,10 @@ impl Server {
             Err(e) => Err(e),
         };
         answered.unwrap_or_else(|e| {
-            let failure = format!("the inbox call panicked: {e}");
-            Some(results::failed(&failure, &[]))
+            Some(Settled::failed_call(
+                &format!("the inbox call panicked: {e}"),
+                &[],
+            ))
         })
     }
 
@@ -353,7 +356,7 @@ impl Server {
         arguments: String,
         dismissed: bool,
         context: &RequestContext<RoleServer>,
-    ) -> Json {
+    ) -> Settled {
         let _heartbeat = Heartbeat::start(context, self.where_asked());
         let _turn = self.person.lock().await;
         let (ui, stop) = self.person(dismissed);
@@ -382,7 +385,7 @@ impl Server {
         let client = clients::name_and_version(context);
         let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
             Ok(ui) => ui,
-            Err(why) => return reply_of(results::failed(&why, &[])).into(),
+            Err(why) => return reply_of(Settled::failed_call(&why, &[])).into(),
         };
         #[cfg(feature = "team-server")]
         if let Some(tasks) = &self.tasks
@@ -394,15 +397,13 @@ impl Server {
             let (server, owner) = (self.clone(), team.caller(&context.extensions));
             let started = tasks.start(owner, WAITING, move |cancel| async move {
                 let withdrawn = cancel.cancelled();
-                reply_of(
-                    server
-                        .run_call(ui, Some(stop), name, arguments, withdrawn)
-                        .await,
-                )
+                server
+                    .run_call(ui, Some(stop), name, arguments, withdrawn)
+                    .await
             });
             return match started {
                 Ok(task) => rmcp::model::CreateTaskResult::new(task).into(),
-                Err(why) => reply_of(results::failed(&why, &[])).into(),
+                Err(why) => reply_of(Settled::failed_call(&why, &[])).into(),
             };
         }
         let _heartbeat = Heartbeat::start(context, WAITING.into());
@@ -420,12 +421,12 @@ impl Server {
         name: String,
         arguments: String,
         withdrawn: impl std::future::Future<Output = ()>,
-    ) -> Json {
+    ) -> Settled {
         let plugin = self.plugin.clone();
         let stopped = stop.clone();
         let call = tokio::task::spawn_blocking(move || {
             let mut session = plugin.session(ui)?;
-            let result = session.call(&name, &arguments).map(|result| result.json);
+            let result = session.call(&name, &arguments);
             // The session's UI may still have work that the agent need not wait for (a team
             // inbox's question taken off its list): it is dropped beside the reply, not before.
             // A call its client withdrew has its question withdrawn before it ends, as the
@@ -451,16 +452,18 @@ impl Server {
     }
 }
 
-/// The result JSON of a plugin call run on a blocking thread: the plugin's, or a `failed`
+/// How a plugin call run on a blocking thread ended: the plugin's result, or a `failed`
 /// result saying what went wrong, with what the person had given.
 fn result_of(
-    joined: Result<Result<String, interview_host::Error>, tokio::task::JoinError>,
-) -> Json {
-    let read = match joined {
-        Ok(result) => results::read_result(result),
-        Err(e) => Err((format!("the call panicked: {e}"), Vec::new())),
-    };
-    read.unwrap_or_else(|(failure, given)| results::failed(&failure, &given))
+    joined: Result<
+        Result<interview_host::ask::CallResult, interview_host::Error>,
+        tokio::task::JoinError,
+    >,
+) -> Settled {
+    match joined {
+        Ok(result) => Settled::of_call(result),
+        Err(e) => Settled::failed_call(&format!("the call panicked: {e}"), &[]),
+    }
 }
 
 /// How often a waiting call says it is still waiting.
@@ -618,11 +621,13 @@ impl Server {
     }
 }
 
-/// The reply to a tool call whose result is `result`: its text for the model, the result as
-/// structured content, an error when the request was invalid.
-fn reply_of(result: Json) -> CallToolResult {
+/// The reply to a tool call that ended so: its text for the model, the result as structured
+/// content, an error when the request was invalid.
+fn reply_of(settled: Settled) -> CallToolResult {
+    let invalid = settled.is_invalid();
+    let result = settled.into_json();
     let text = result["text"].as_str().unwrap_or_default().to_string();
-    let mut reply = if result["status"] == "invalid" {
+    let mut reply = if invalid {
         CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
         CallToolResult::success(vec![ContentBlock::text(text)])

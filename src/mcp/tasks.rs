@@ -14,9 +14,11 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, DetailedTask, ErrorData, Task, TaskPayload, TaskStatus};
+use rmcp::model::{DetailedTask, ErrorData, Task, TaskPayload, TaskStatus};
 use rmcp::task_manager::current_timestamp;
 use tokio_util::sync::CancellationToken;
+
+use crate::settled::Settled;
 
 /// How long a finished task is kept for its agent to fetch.
 const KEPT_FOR: Duration = Duration::from_secs(3600);
@@ -86,7 +88,7 @@ impl Tasks {
     ) -> Result<Task, String>
     where
         C: FnOnce(CancellationToken) -> F,
-        F: Future<Output = CallToolResult> + Send + 'static,
+        F: Future<Output = Settled> + Send + 'static,
     {
         let id = crate::random::hex::<16>()?;
         let now = current_timestamp();
@@ -159,7 +161,7 @@ impl Tasks {
     }
 
     /// Records how task `id` ended, and lets go of what is kept too long or too many.
-    fn ended(&self, id: &str, result: CallToolResult) {
+    fn ended(&self, id: &str, settled: Settled) {
         let mut entries = self.lock();
         let now = Instant::now();
         let Some(entry) = entries.get_mut(id) else {
@@ -167,8 +169,8 @@ impl Tasks {
         };
         // An answer the person gave is the task's result, even if the client cancelled as it
         // came: it was kept, and is the agent's to have.
-        let answered = (result.structured_content.as_ref())
-            .is_some_and(|result| result["status"] == "answered");
+        let answered = settled.is_answered();
+        let result = super::reply_of(settled);
         let payload = if entry.cancel.is_cancelled() && !self.stopping.is_cancelled() && !answered {
             TaskPayload::Cancelled
         } else {
@@ -224,6 +226,16 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    use interview_host::ask::Status;
+
+    /// A call that ended with `status`.
+    fn settled(status: Status) -> Settled {
+        Settled::Call {
+            status,
+            result: serde_json::json!({ "status": format!("{status:?}") }),
+        }
+    }
+
     fn ended(tasks: &Tasks, owner: &str, id: &str) -> bool {
         tasks
             .get(Some(owner), id)
@@ -234,7 +246,7 @@ mod tests {
     async fn a_task_is_its_owners_and_each_owner_keeps_a_bounded_number_once_ended() {
         let tasks = Arc::new(Tasks::new(CancellationToken::new()));
         let start = |owner: &str| {
-            let done = |_| async { CallToolResult::success(vec![]) };
+            let done = |_| async { settled(Status::Answered) };
             tasks
                 .start(Some(owner.into()), "waiting", done)
                 .unwrap()
@@ -274,16 +286,14 @@ mod tests {
         let tasks = Arc::new(tasks);
         let waits = |cancel: CancellationToken| async move {
             cancel.cancelled().await;
-            CallToolResult::success(vec![])
+            settled(Status::Cancelled)
         };
         let asked_after = tasks.start(None, "waiting", waits).unwrap().task_id;
         let forgotten = tasks.start(None, "waiting", waits).unwrap().task_id;
         // The person answered in the moment the client cancelled: the answer is the result.
         let answers = |cancel: CancellationToken| async move {
             cancel.cancelled().await;
-            let mut result = CallToolResult::success(vec![]);
-            result.structured_content = Some(serde_json::json!({"status": "answered"}));
-            result
+            settled(Status::Answered)
         };
         let answered = tasks.start(None, "waiting", answers).unwrap().task_id;
         tasks.cancel(None, &answered).unwrap();
@@ -313,7 +323,7 @@ mod tests {
         let tasks = Arc::new(Tasks::new(stopping.clone()));
         let waits = |cancel: CancellationToken| async move {
             cancel.cancelled().await;
-            CallToolResult::success(vec![])
+            settled(Status::Cancelled)
         };
         let cancelled = tasks.start(None, "waiting", waits).unwrap().task_id;
         let stopped = tasks.start(None, "waiting", waits).unwrap().task_id;
