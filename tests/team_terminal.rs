@@ -330,3 +330,91 @@ fn a_question_this_terminal_cannot_draw_is_said_once_and_passed_over() {
     asker.kill().unwrap();
     asker.wait().unwrap();
 }
+
+/// A proxy to the server at `url` that passes everything, but drops the response to the first
+/// reply a person posts (`POST /q/…/reply`) and closes that connection: the reply is taken,
+/// and its sender never hears so.
+fn proxy_losing_a_replys_response(url: &str) -> String {
+    use std::io::{Read, Write};
+    use std::net::{Shutdown, TcpListener, TcpStream};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://{}", listener.local_addr().unwrap());
+    let server = url.trim_start_matches("http://").to_owned();
+    let lost = Arc::new(AtomicBool::new(false));
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let upstream = TcpStream::connect(&server).unwrap();
+            let mute = Arc::new(AtomicBool::new(false));
+            let (mut from_client, mut to_server) =
+                (client.try_clone().unwrap(), upstream.try_clone().unwrap());
+            let (muting, lost) = (mute.clone(), lost.clone());
+            std::thread::spawn(move || {
+                let mut buffer = vec![0; 1 << 16];
+                while let Ok(read @ 1..) = from_client.read(&mut buffer) {
+                    if buffer[..read].windows(7).any(|w| w == b"/reply ")
+                        && !lost.swap(true, Ordering::SeqCst)
+                    {
+                        muting.store(true, Ordering::SeqCst);
+                    }
+                    if to_server.write_all(&buffer[..read]).is_err() {
+                        return;
+                    }
+                }
+            });
+            let (mut from_server, mut to_client) = (upstream, client);
+            std::thread::spawn(move || {
+                let mut buffer = vec![0; 1 << 16];
+                while let Ok(read @ 1..) = from_server.read(&mut buffer) {
+                    if mute.load(Ordering::SeqCst) {
+                        let _ = to_client.shutdown(Shutdown::Both);
+                        return;
+                    }
+                    if to_client.write_all(&buffer[..read]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    proxy
+}
+
+#[test]
+fn a_reply_whose_response_was_lost_is_sent_again_and_known_for_the_persons_own() {
+    let mut team = Team::new();
+    team.url = proxy_losing_a_replys_response(&team.url);
+    let mut inbox = inbox(&team, &team.ann);
+    let asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    inbox.send("3\r");
+    inbox.wait("sending again");
+    let screen = inbox.wait("✔ Sent to ci");
+    assert!(!screen.contains("already answered"), "{screen}");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!(3)]);
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
+}
+
+#[test]
+fn the_line_under_the_keys_says_who_else_asks_as_questions_come() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.ann);
+    let first = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    assert!(!inbox.contents().contains("more waiting"));
+    let second = team.ask(BATCH, &[]);
+    inbox.wait("1 more waiting: ci");
+    inbox.send("2\r");
+    inbox.wait("Where to?");
+    let (result, code, stderr) = finished(first);
+    assert_eq!((code, values(&result)), (0, vec![json!(2)]), "{stderr}");
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
+    let mut second = second;
+    second.kill().unwrap();
+    second.wait().unwrap();
+}

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,8 @@ use crate::inbox::screen::{self, GRACE, Quiet, discard_typed_ahead, tilde};
 const LOOK_AGAIN: Duration = Duration::from_millis(500);
 /// The longest wait between two tries while the server cannot be reached.
 const LAST_RETRY: Duration = Duration::from_secs(5);
+/// How often the line saying who else waits is brought up to date.
+const WAITING_LINE: Duration = Duration::from_secs(2);
 /// How long a reply is sent again while the server cannot be reached.
 const SENDING: Duration = Duration::from_secs(30);
 
@@ -91,6 +93,7 @@ pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, St
         sanitize::line(me["name"].as_str().unwrap_or("?")),
     );
     let desk = Desk {
+        me: me["name"].as_str().unwrap_or_default().to_owned(),
         server,
         plugin,
         numbered,
@@ -110,6 +113,8 @@ pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, St
 
 /// The person's terminal and the server they answer for.
 struct Desk<'p> {
+    /// This person's name, as the server knows them.
+    me: String,
     server: HttpRelay,
     /// Draws the widgets in numbered lines where arrow keys are not read.
     plugin: &'p Plugin,
@@ -178,6 +183,8 @@ impl Desk<'_> {
     /// Answers question after question until the inbox closes; why, when the server stopped
     /// hearing this person.
     fn run(&self) -> Result<(), String> {
+        let answering = Arc::new(AtomicI64::new(0));
+        self.watch_waiting(answering.clone());
         let mut idle = false;
         let mut retry = Duration::ZERO;
         while !self.quit.load(Ordering::SeqCst) {
@@ -206,7 +213,10 @@ impl Desk<'_> {
             idle = false;
             self.waiting
                 .set(screen::waiting_line(open[1..].iter().map(who)));
-            match self.answer(first) {
+            answering.store(first.question, Ordering::SeqCst);
+            let left = self.answer(first);
+            answering.store(0, Ordering::SeqCst);
+            match left {
                 Left::Ended => {}
                 Left::Closing => return Ok(()),
                 Left::Refused(why) => return Err(why),
@@ -232,27 +242,38 @@ impl Desk<'_> {
         };
         let passed = self.passed.borrow();
         let elsewhere = self.elsewhere.borrow();
-        let mut open: Vec<((bool, i64, i64), Listed)> = (listing["questions"].as_array())
-            .into_iter()
-            .flatten()
-            .filter_map(|q| {
-                let listed = Listed {
-                    question: q["question"].as_i64()?,
-                    seq: q["seq"].as_i64()?,
-                    agent: q["agent"].as_str()?.to_owned(),
-                    client: q["from"]["client"].as_str().map(str::to_owned),
-                    folder: q["folder"].as_str().map(str::to_owned),
-                    again: q["again_of"].is_i64(),
-                    resumed: q["resumed"] == true,
-                };
-                let asked_at = q["asked_at"].as_i64().unwrap_or(0);
-                let later = elsewhere.contains(&listed.question);
-                Some(((later, asked_at, listed.question), listed))
-            })
+        let mut open: Vec<((bool, i64, i64), Listed)> = listed(&listing)
             .filter(|(_, listed)| passed.get(&listed.question) != Some(&listed.seq))
+            .map(|(asked_at, listed)| {
+                let later = elsewhere.contains(&listed.question);
+                ((later, asked_at, listed.question), listed)
+            })
             .collect();
         open.sort_by_key(|(order, _)| *order);
         Ok(open.into_iter().map(|(_, listed)| listed).collect())
+    }
+
+    /// Keeps the line under the keys saying who else waits, as the list changes while a
+    /// question is answered: everyone's but `answering`'s (none while it is 0).
+    fn watch_waiting(&self, answering: Arc<AtomicI64>) {
+        let (server, waiting, quit) =
+            (self.server.clone(), self.waiting.clone(), self.quit.clone());
+        std::thread::spawn(move || {
+            while !quit.load(Ordering::SeqCst) {
+                std::thread::sleep(WAITING_LINE);
+                let stopped = || quit.load(Ordering::SeqCst);
+                if let Outcome::Answered(listing) =
+                    server.request("GET", "/api/questions", None, &stopped)
+                {
+                    let current = answering.load(Ordering::SeqCst);
+                    let others: Vec<Listed> = listed(&listing)
+                        .map(|(_, listed)| listed)
+                        .filter(|listed| listed.question != current)
+                        .collect();
+                    waiting.set(screen::waiting_line(others.iter().map(who)));
+                }
+            }
+        });
     }
 
     fn get(&self, path: &str) -> Outcome {
@@ -481,17 +502,19 @@ impl Desk<'_> {
         let mut resent = false;
         loop {
             let closing = || self.quit.load(Ordering::SeqCst);
-            match self.server.request("POST", &path, Some(&body), &closing) {
+            let sent = self.server.send("POST", &path, Some(&body), &closing);
+            // The server takes one answer a step: after a send whose response was lost, the
+            // answer it took is this person's when it says so.
+            if resent
+                && let Some(Ok(answer)) = &sent
+                && answer.status == 409
+                && serde_json::from_str::<Json>(&answer.text)
+                    .is_ok_and(|refused| refused["by"].as_str() == Some(&self.me))
+            {
+                return Posted::Taken;
+            }
+            match self.server.answered(sent) {
                 Outcome::Answered(_) => return Posted::Taken,
-                // The server takes one answer a step: after a send whose answer was lost, the
-                // answer it has may be this one or another person's, and it does not say.
-                Outcome::Refused(_, Some(409)) if resent => {
-                    return Posted::Gone(
-                        "the server took an answer to this step while the connection failed: \
-                         yours, or another person's"
-                            .into(),
-                    );
-                }
                 Outcome::Refused(why, Some(409 | 404)) => {
                     return Posted::Gone(sanitize::line(&why));
                 }
@@ -526,6 +549,22 @@ fn widget_of(view: &Json) -> Json {
         }
     }
     Json::Object(widget)
+}
+
+/// The questions of a listing (`GET /api/questions`), each with when it was asked.
+fn listed(listing: &Json) -> impl Iterator<Item = (i64, Listed)> + '_ {
+    (listing["questions"].as_array().into_iter().flatten()).filter_map(|q| {
+        let listed = Listed {
+            question: q["question"].as_i64()?,
+            seq: q["seq"].as_i64()?,
+            agent: q["agent"].as_str()?.to_owned(),
+            client: q["from"]["client"].as_str().map(str::to_owned),
+            folder: q["folder"].as_str().map(str::to_owned),
+            again: q["again_of"].is_i64(),
+            resumed: q["resumed"] == true,
+        };
+        Some((q["asked_at"].as_i64().unwrap_or(0), listed))
+    })
 }
 
 /// Writes `line` on the terminal, between widgets.

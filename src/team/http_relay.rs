@@ -45,7 +45,7 @@ impl HttpRelay {
 
     /// One request, sent from a thread of its own so that Ctrl-C is heard during a long poll:
     /// its status and body, or why it got none; `None` when stopped first.
-    fn send(
+    pub(super) fn send(
         &self,
         method: &str,
         path: &str,
@@ -141,7 +141,7 @@ impl HttpRelay {
     }
 
     /// What a request's answer means to the asker.
-    fn answered(&self, sent: Option<Result<Answer, String>>) -> Outcome {
+    pub(super) fn answered(&self, sent: Option<Result<Answer, String>>) -> Outcome {
         match sent {
             None => Outcome::Stopped,
             Some(Err(why)) => Outcome::Unreachable(why),
@@ -180,11 +180,11 @@ impl HttpRelay {
 }
 
 /// What the server answered a request.
-struct Answer {
-    status: u16,
-    text: String,
+pub(super) struct Answer {
+    pub(super) status: u16,
+    pub(super) text: String,
     /// When it asked to be asked again (`Retry-After`, in seconds).
-    retry_after: Option<Duration>,
+    pub(super) retry_after: Option<Duration>,
 }
 
 /// A response's body, as long as any the server may send: a reply it took at its own limit

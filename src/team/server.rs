@@ -834,10 +834,13 @@ pub(super) async fn take_answer(
             StatusCode::BAD_REQUEST,
             format!("that is not a reply to a {kind} question"),
         )),
-        Answered::Taken { by, .. } => Err(Refusal(
-            StatusCode::CONFLICT,
-            format!("already answered by {by}: each question takes one answer"),
-        )),
+        // Who answered it, besides: a person whose answer's response was lost learns that
+        // the answer taken is theirs.
+        Answered::Taken { by, .. } => {
+            let error = format!("already answered by {by}: each question takes one answer");
+            let body = json!({ "error": error, "by": by });
+            Ok((StatusCode::CONFLICT, Json(body)).into_response())
+        }
         Answered::Gone(closed) => Err(Refusal(
             StatusCode::CONFLICT,
             match closed {
