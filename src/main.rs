@@ -7,7 +7,7 @@ mod input;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod people;
-#[cfg(feature = "team-server")]
+#[cfg(feature = "team")]
 mod random;
 mod reach;
 mod results;

@@ -1,4 +1,5 @@
-//! Random values in hex, from the system's randomness: tokens, nonces, task ids.
+//! Random values in hex, from the system's randomness: tokens, nonces, task ids, the runs of
+//! calls asked through a team inbox.
 
 /// `N` random bytes, in hex; why not, when the system has no randomness to give.
 pub fn hex<const N: usize>() -> Result<String, String> {

@@ -93,6 +93,8 @@ pub trait Relay: Send {
 
 /// The team inbox a command asks through (`--inbox`): a [`RemoteUi`] for each request.
 pub struct Team {
+    /// This process's run (see [`Asker::run`]).
+    run: String,
     url: String,
     token: String,
     addressed: Addressed,
@@ -126,6 +128,9 @@ impl Team {
             )
         })?;
         Ok(Team {
+            // Drawn once, the same for every request this process asks, so that the servers
+            // tell its questions from another process's asking the same.
+            run: crate::random::hex::<16>()?,
             url,
             token,
             addressed: Addressed { to, deadline },
@@ -145,7 +150,7 @@ impl Team {
         client: Option<String>,
         server: Option<String>,
     ) -> RemoteUi {
-        self.ui_in_run(command, call, client, server, run().to_owned())
+        self.ui_in_run(command, call, client, server, self.run.clone())
     }
 
     /// The UI of `call` as a part of `run` (see [`Asker::run`]).
@@ -180,13 +185,11 @@ impl crate::mcp::TeamRoute for Team {
         _: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
     ) -> Result<Box<dyn Ui + Send>, String> {
-        let mut ui = self.ui_in_run("mcp", call, client, None, random_id());
+        let mut ui = self.ui_in_run("mcp", call, client, None, crate::random::hex::<16>()?);
+        // From the first call on, a signal is passed on to the calls.
+        static WATCHING: std::sync::Once = std::sync::Once::new();
+        WATCHING.call_once(|| watch_signals(self.stop.clone(), self.calls.clone()));
         let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
-        if calls.is_empty() {
-            // The first call: from now on a signal is passed on to the calls.
-            static WATCHING: std::sync::Once = std::sync::Once::new();
-            WATCHING.call_once(|| watch_signals(self.stop.clone(), self.calls.clone()));
-        }
         calls.retain(|call| call.strong_count() > 0);
         calls.push(Arc::downgrade(&stop));
         ui.stop = stop;
@@ -403,22 +406,6 @@ impl RemoteUi {
             }
         }
     }
-}
-
-/// This process's run: an id drawn once, the same for every request it asks, so that the
-/// servers tell its questions from another process's asking the same.
-fn run() -> &'static str {
-    static RUN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    RUN.get_or_init(random_id)
-}
-
-/// An id drawn at random: 32 hexadecimal digits.
-pub fn random_id() -> String {
-    use std::hash::BuildHasher;
-    // RandomState's keys come from the system's randomness (and differ from one to the next).
-    let random = std::collections::hash_map::RandomState::new();
-    let (high, low) = (random.hash_one(std::process::id()), random.hash_one(0u8));
-    format!("{high:016x}{low:016x}")
 }
 
 impl WidgetRelay for RemoteUi {

@@ -67,7 +67,7 @@ impl crate::mcp::TeamRoute for ServerRoute {
             ..From::default()
         };
         let ask = Ask { from, call };
-        let run = crate::team::remote::random_id();
+        let run = crate::random::hex::<16>()?;
         let asker = Asker::of(&ask, run, addressed.unwrap_or_default());
         let relay = StoreRelay {
             app: self.app.clone(),
