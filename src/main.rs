@@ -15,6 +15,7 @@ mod serve;
 mod settled;
 mod spans;
 mod stderr;
+mod store_error;
 #[cfg(feature = "team")]
 mod team;
 

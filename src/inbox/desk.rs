@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use super::store::{Earlier, Ending, Held, Store};
 use super::wire::{self, ToAsker, ToInbox};
 use crate::settled::Settled;
+use crate::store_error::StoreError;
 
 /// How long an asker has to say what it asks once connected, all of it.
 const FIRST_MESSAGE: Duration = Duration::from_secs(10);
@@ -119,7 +120,7 @@ pub enum After {
 
 impl Desk {
     /// A desk over `store`, holding the questions it has pending already.
-    pub fn new(store: Store) -> Result<Arc<Desk>, String> {
+    pub fn new(store: Store) -> Result<Arc<Desk>, StoreError> {
         let items = store
             .asking()?
             .into_iter()
@@ -241,7 +242,7 @@ impl Desk {
                 let earlier = lock(&self.store)
                     .earlier(&held.key, &held.run)
                     .unwrap_or_else(|error| {
-                        crate::warn(&error);
+                        crate::warn(&error.to_string());
                         None
                     });
                 return Some(Turn {
@@ -526,8 +527,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// A database that failed to keep something: said, and the inbox goes on (the askers waiting
 /// still get their answers; only what outlives this inbox is at risk).
-fn warn_of(result: Result<(), String>) {
+fn warn_of(result: Result<(), StoreError>) {
     if let Err(error) = result {
-        crate::warn(&error);
+        crate::warn(&error.to_string());
     }
 }

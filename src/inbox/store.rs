@@ -18,6 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::RETRY_WINDOW_MS;
 use super::wire::Ask;
+use crate::store_error::StoreError;
 
 /// A run the inbox holds: one process's request.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,40 +84,45 @@ const LAYOUT: i64 = 2;
 
 impl Store {
     /// Opens (or creates, readable by this user only) the database in `dir`.
-    pub fn open(dir: &Path) -> Result<Store, String> {
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
         let path = dir.join("inbox.sqlite3");
         let shown = path.display();
-        let db = Connection::open(&path)
-            .map_err(|e| format!("cannot open the inbox's database {shown}: {e}"))?;
+        let db = Connection::open(&path).map_err(|e| {
+            StoreError::Unreachable(format!("cannot open the inbox's database {shown}: {e}"))
+        })?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
-            .map_err(|e| format!("cannot make {shown} private: {e}"))?;
+            .map_err(|e| StoreError::Unreachable(format!("cannot make {shown} private: {e}")))?;
         let layout: i64 = db
             .busy_timeout(Duration::from_secs(10))
             .and_then(|()| db.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|()| db.pragma_query_value(None, "user_version", |row| row.get(0)))
-            .map_err(|e| format!("cannot use the inbox's database {shown}: {e}"))?;
+            .map_err(|e| {
+                StoreError::Unreachable(format!("cannot use the inbox's database {shown}: {e}"))
+            })?;
         if layout > LAYOUT {
-            return Err(format!(
+            return Err(StoreError::Layout(format!(
                 "the inbox's database {shown} was written by a newer interview (layout \
                  {layout}); use that version, or set INTERVIEW_INBOX to another folder"
-            ));
+            )));
         }
         // Layout 1 kept answers nobody took, to hand to the next run of the same request: a
         // rule this version does not have. Its rows are let go with it. A database at this
         // layout is left alone: its DDL would take the write lock at every open.
         if layout < LAYOUT {
-            migrate(&db).map_err(|e| format!("cannot use the inbox's database {shown}: {e}"))?;
+            migrate(&db).map_err(|e| {
+                StoreError::Unreachable(format!("cannot use the inbox's database {shown}: {e}"))
+            })?;
         }
         let journals = dir.join("journals");
-        super::place::private_dir(&journals)?;
+        super::place::private_dir(&journals).map_err(StoreError::Unreachable)?;
         let store = Store { db, journals };
         store.forget_old(now_ms())?;
         Ok(store)
     }
 
     /// Keeps `held` as a run under way, unless it is held already.
-    pub fn hold(&self, held: &Held) -> Result<(), String> {
-        let ask = serde_json::to_string(&held.ask).map_err(|e| e.to_string())?;
+    pub fn hold(&self, held: &Held) -> Result<(), StoreError> {
+        let ask = serde_json::to_string(&held.ask).map_err(db_error)?;
         self.db
             .execute(
                 "INSERT INTO runs (run, key, ask, state, asked_at) VALUES (?1, ?2, ?3, 'asking', ?4)
@@ -129,7 +135,7 @@ impl Store {
 
     /// The runs under way (their askers may still wait, in another inbox or for the next one),
     /// oldest first.
-    pub fn asking(&self) -> Result<Vec<Held>, String> {
+    pub fn asking(&self) -> Result<Vec<Held>, StoreError> {
         let mut query = self
             .db
             .prepare("SELECT ask FROM runs WHERE state = 'asking' ORDER BY asked_at, rowid")
@@ -148,17 +154,17 @@ impl Store {
     }
 
     /// The answer of `run` reached its asker.
-    pub fn delivered(&self, run: &str) -> Result<(), String> {
+    pub fn delivered(&self, run: &str) -> Result<(), StoreError> {
         self.end(run, "delivered", false)
     }
 
     /// `run` ended without its answer reaching it; `completed`: the person had given all of
     /// it. A run that ended already (delivered by another inbox) stays as it is.
-    pub fn ended(&self, run: &str, how: Ending, completed: bool) -> Result<(), String> {
+    pub fn ended(&self, run: &str, how: Ending, completed: bool) -> Result<(), StoreError> {
         self.end(run, how.state(), completed)
     }
 
-    fn end(&self, run: &str, state: &str, completed: bool) -> Result<(), String> {
+    fn end(&self, run: &str, state: &str, completed: bool) -> Result<(), StoreError> {
         self.db
             .execute(
                 "UPDATE runs SET state = ?2, completed = ?3, ended_at = ?4
@@ -170,7 +176,7 @@ impl Store {
     }
 
     /// Whether `run` is over (delivered or let go by another inbox that shares the database).
-    pub fn is_over(&self, run: &str) -> Result<bool, String> {
+    pub fn is_over(&self, run: &str) -> Result<bool, StoreError> {
         self.db
             .query_row(
                 "SELECT state != 'asking' FROM runs WHERE run = ?1",
@@ -183,7 +189,7 @@ impl Store {
     }
 
     /// The last run of the request `key` before `run` that ended without its answer, if any.
-    pub fn earlier(&self, key: &str, run: &str) -> Result<Option<Earlier>, String> {
+    pub fn earlier(&self, key: &str, run: &str) -> Result<Option<Earlier>, StoreError> {
         let since = now_ms() - RETRY_WINDOW_MS;
         self.db
             .query_row(
@@ -208,7 +214,7 @@ impl Store {
     /// Gives what the person typed to `earlier` to `run`, its retry: its journal becomes
     /// `run`'s. Once only, and only within [`RETRY_WINDOW_MS`] of its end; false when it was
     /// not given (too late, taken by another run, or no journal).
-    pub fn take_over(&self, earlier: &str, run: &str) -> Result<bool, String> {
+    pub fn take_over(&self, earlier: &str, run: &str) -> Result<bool, StoreError> {
         let since = now_ms() - RETRY_WINDOW_MS;
         let taken = self
             .db
@@ -230,7 +236,7 @@ impl Store {
     /// Forgets the runs that ended long ago, and the journals nobody may take over any more:
     /// those of runs that got their answer, were taken over, or ended more than
     /// [`RETRY_WINDOW_MS`] ago, and any of no run this database knows.
-    pub fn forget_old(&self, now: i64) -> Result<(), String> {
+    pub fn forget_old(&self, now: i64) -> Result<(), StoreError> {
         self.db
             .execute(
                 "DELETE FROM runs WHERE ended_at < ?1",
@@ -304,8 +310,8 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-fn db_error(error: rusqlite::Error) -> String {
-    format!("the inbox's database: {error}")
+fn db_error(error: impl std::fmt::Display) -> StoreError {
+    StoreError::Failed(format!("the inbox's database: {error}"))
 }
 
 #[cfg(test)]
@@ -414,7 +420,7 @@ mod tests {
             .unwrap();
         let error = Store::open(dir.path()).err().unwrap();
         assert!(
-            error.contains("written by a newer interview (layout 9)"),
+            matches!(&error, StoreError::Layout(why) if why.contains("written by a newer interview (layout 9)")),
             "{error}"
         );
     }

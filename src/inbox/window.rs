@@ -148,7 +148,8 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
     place::private_dir(&place.sockets).map_err(failed)?;
     place::private_dir(&place.data).map_err(failed)?;
     let desktop = Desktop::new(options)?;
-    let desk = Desk::new(Store::open(&place.data).map_err(failed)?).map_err(failed)?;
+    let store = Store::open(&place.data).map_err(|e| failed(e.to_string()))?;
+    let desk = Desk::new(store).map_err(|e| failed(e.to_string()))?;
     let socket = Socket::bind(&place)?;
     desktop.watch(&desk);
     desk.accept(

@@ -8,7 +8,6 @@
 //! any of them on a blocking thread, and several servers can share one database: nothing that
 //! matters is kept in a server's memory.
 
-mod error;
 mod pgenv;
 mod pool;
 pub mod postgres;
@@ -16,7 +15,7 @@ pub mod sqlite;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub use error::StoreError;
+pub use crate::store_error::StoreError;
 use serde_json::Value as Json;
 use serde_json::value::RawValue;
 

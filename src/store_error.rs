@@ -1,18 +1,33 @@
-//! What can go wrong with the team inbox's database, as a type: a server answers each kind as
-//! it should (a call that failed may be tried again; a database of another program's never
-//! becomes a team inbox's), and the command says the sentence each carries.
+//! What can go wrong with a database of the inboxes' (this machine's inbox's, a team inbox's),
+//! as a type: a server answers each kind as it should (a call that failed may be tried again;
+//! a database of another program's never becomes an inbox's), and the command says the
+//! sentence each carries.
 
 use std::fmt;
 
-/// Why the team inbox's database could not do what it was asked. Each kind carries the
+/// Why an inbox's database could not do what it was asked. Each kind carries the
 /// sentence that says so, naming the database and what to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StoreError {
-    /// There is no team inbox's database where one was named, and none was to be made there
+    /// There is no inbox's database where one was named, and none was to be made there
     /// (a mistyped path?).
+    #[cfg_attr(
+        not(feature = "team-server"),
+        expect(
+            dead_code,
+            reason = "only a team inbox's database is named by a person"
+        )
+    )]
     Missing(String),
     /// What is there is another program's (its file, its tables): it is left as it was.
+    #[cfg_attr(
+        not(feature = "team-server"),
+        expect(
+            dead_code,
+            reason = "only a team inbox's database is named by a person"
+        )
+    )]
     Foreign(String),
     /// The database's layout is not one this version may use: a newer one, or, for reading
     /// only, any other.
