@@ -7,6 +7,8 @@
 //! the plugin, keeps every step, answer and token in its [`store`], and answers each step
 //! exactly once, escalates or expires questions at their deadline, and tells people by webhook
 //! ([`notify`]). Its own commands (`inbox serve|token|hook|audit`) are read in [`admin`].
+//! A person answers on its page, or in a terminal ([`answering`], `interview inbox --team`),
+//! where each widget is drawn from its view as the page draws it.
 //!
 //! The asking side is the `team` feature, in the default build; the server and its commands are
 //! `team-server`, which a machine that only asks leaves out (axum, tokio's network, the

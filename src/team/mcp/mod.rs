@@ -4,7 +4,7 @@
 //!
 //! The server is the asker for these calls. It runs the plugin, with the same tools as
 //! `interview mcp` (`--tools`), and each step of a call goes straight to its store as a
-//! [`RemoteUi`]'s would over HTTP: the same questions on the team page, the same withdrawal
+//! [`RemoteUi`](super::remote::RemoteUi)'s would over HTTP: the same questions on the team page, the same withdrawal
 //! when the client cancels a call or its stream closes, the same deadlines.
 //!
 //! - **Who asks**: an agent's token as `Authorization: Bearer`. Without one, or with one the
