@@ -298,8 +298,12 @@ impl Desk<'_> {
             let view = match self.get(&format!("/q/{question}/view?after={after}")) {
                 Outcome::Answered(view) => view,
                 Outcome::Stopped => return Left::Closing,
-                // Answered, withdrawn or gone since it was listed.
-                Outcome::Refused(_, Some(404)) => return Left::Ended,
+                // Answered, withdrawn or gone since it was listed: passed over until its step
+                // changes, should a list still show it.
+                Outcome::Refused(_, Some(404)) => {
+                    self.passed.borrow_mut().insert(question, listed.seq);
+                    return Left::Ended;
+                }
                 Outcome::Busy(later) => {
                     self.pause(later.unwrap_or_default().max(LOOK_AGAIN));
                     continue;
