@@ -156,6 +156,9 @@ pub struct TerminalUi {
     cancelled: bool,
     declined: bool,
     interrupted: bool,
+    /// The terminal could not be taken (raw mode refused): the cancel that followed is not the
+    /// person's, and says so as input that ended.
+    unusable: bool,
     /// Whether a submitted batch ends with `✔ N answers sent`: not where the caller sends them
     /// and says itself whether they arrived (an inbox, whose asker may be gone).
     says_sent: bool,
@@ -205,6 +208,7 @@ impl TerminalUi {
             cancelled: false,
             declined: false,
             interrupted: false,
+            unusable: false,
             says_sent: true,
             lists_reviewed: true,
             status: None,
@@ -463,6 +467,7 @@ impl TerminalUi {
         let position = frame.map(|f| f.position);
         let context = frame.and_then(|f| f.context.as_deref()).or(context);
         if !self.begin(position, context) {
+            self.unusable = true;
             self.cancelled = true;
             return cancel;
         }
@@ -550,7 +555,10 @@ impl Drop for TerminalUi {
 impl Ui for TerminalUi {
     /// Ctrl-C, a signal or a terminal that hung up.
     fn stop_reason(&self) -> Option<StopReason> {
-        self.interrupted.then_some(StopReason::Interrupted)
+        if self.interrupted {
+            return Some(StopReason::Interrupted);
+        }
+        self.unusable.then_some(StopReason::Ended)
     }
 
     fn mode(&mut self) -> UiMode {
