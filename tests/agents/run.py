@@ -23,6 +23,7 @@ stderr, and result.json.
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -325,6 +326,14 @@ def case_home(case, ctx):
     subprocess.run(["git", "init", "-q", work], check=True)
     shutil.copytree(ctx["plugin_cache"], os.path.join(home, ".cache", "interview"))
     return cdir, home, work
+
+
+def shed_installs(runs):
+    """Removes what an agent installed into a case's home for itself: Codex's TUI copies its
+    400 MB app server into every home it starts in, which is 5 GB over a run's cases, more than
+    a CI machine may have free. The case's logs, screens and traces stay."""
+    for installed in glob.glob(os.path.join(runs, "*", "home", ".codex", "packages")):
+        shutil.rmtree(installed, ignore_errors=True)
 
 
 def case_env(ctx, home):
@@ -940,6 +949,7 @@ def inside(args):
 
     def record(outcome, phase, started, said):
         phases[phase] = time.monotonic() - started
+        shed_installs(runs)
         results.append(outcome)
         for h in outcome["vendor_hosts"]:
             if h not in all_hosts:
