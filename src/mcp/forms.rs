@@ -32,10 +32,13 @@ const FORM: &str = "form";
 /// cancelled: as many rounds as the SDKs' clients drive by default.
 const MOST_FORMS: usize = 10;
 
-/// Less than the time a person needs to see a form, let alone read it. A decline or cancel
+/// Less than the time a person needs to see a form and decide against it. A decline or cancel
 /// that comes back sooner is the client's own (headless runs, `claude -p` and `codex exec`,
-/// answer every form at once), not a decision of the person's.
-const READING_TIME: Duration = Duration::from_millis(500);
+/// answer every form at once), not a decision of the person's. A headless client's own
+/// dismissal takes some 60 ms, but over 700 ms on a cold start on a loaded machine; a wrong
+/// call the other way would tell the model the person cancelled when nobody saw the form,
+/// while a person who dismisses a form within two seconds is only asked again elsewhere.
+const READING_TIME: Duration = Duration::from_secs(2);
 
 /// Whether the client shows forms: it declared elicitation, in form mode (an empty
 /// `elicitation` capability is form mode, from before URL mode existed).

@@ -119,9 +119,10 @@ async def dismissed_at_once(call_tool, person, label):
 def script():
     first = {"env": "prod", "checks": ["test", "lint"], "ticket": "ops 12", "replicas": 3,
              "notify": True}
-    # A person takes a moment to decline; the last form is dismissed at once.
+    # A person takes a moment to decline (longer than a client's own dismissal on a slow
+    # start); the last form is dismissed at once.
     return Person([("accept", first), ("accept", dict(first, ticket="OPS-12")),
-                   ("decline", None, 0.8), ("decline", None)])
+                   ("decline", None, 2.5), ("decline", None)])
 
 
 async def with_session():
