@@ -418,3 +418,27 @@ fn the_line_under_the_keys_says_who_else_asks_as_questions_come() {
     second.kill().unwrap();
     second.wait().unwrap();
 }
+
+#[test]
+fn a_request_asked_again_by_a_new_run_says_so_above_its_question() {
+    let team = Team::new();
+    let asker = team.ask(REPLICAS, &[]);
+    team.next_question(&team.bob, 0);
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(asker.id() as libc::pid_t, libc::SIGINT) };
+    let (_, code, stderr) = finished(asker);
+    assert_eq!(code, 130, "{stderr}");
+    let mut inbox = inbox(&team, &team.bob);
+    let again = team.ask(REPLICAS, &[]);
+    let screen = inbox.wait("How many replicas?");
+    assert!(screen.contains("── ci asks again"), "{screen}");
+    assert!(
+        screen.contains("stopped waiting; this is a new run, asked afresh"),
+        "{screen}"
+    );
+    inbox.send("4\r");
+    let (result, code, stderr) = finished(again);
+    assert_eq!((code, values(&result)), (0, vec![json!(4)]), "{stderr}");
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
+}

@@ -22,14 +22,14 @@ use interview_host::{Exit, Plugin, PluginLines};
 use interview_text::sanitize;
 use serde_json::{Value as Json, json};
 
+use super::backoff::Backoff;
 use super::http_relay::HttpRelay;
 use super::remote::{HEED_STOP, Outcome};
 use crate::inbox::screen::{self, GRACE, Quiet, discard_typed_ahead, tilde};
 
-/// How often the open questions are listed while none is being answered.
+/// How often the open questions are listed while none is being answered, and the first pause
+/// before trying again a server that could not be reached.
 const LOOK_AGAIN: Duration = Duration::from_millis(500);
-/// The longest wait between two tries while the server cannot be reached.
-const LAST_RETRY: Duration = Duration::from_secs(5);
 /// How often the line saying who else waits is brought up to date.
 const WAITING_LINE: Duration = Duration::from_secs(2);
 /// How long a reply is sent again while the server cannot be reached.
@@ -160,22 +160,24 @@ enum Left {
     Refused(String),
 }
 
-/// Why the server gave no answer: for now, or for good (the token is no longer taken).
+/// Why the server gave no answer: the inbox closes, the failure may pass, or it is for good
+/// (the token is no longer taken).
 enum Failure {
+    Closing,
     Passing(String),
     Fatal(String),
 }
 
-impl From<Outcome> for Failure {
-    fn from(outcome: Outcome) -> Failure {
-        match outcome {
-            Outcome::Refused(why, Some(401 | 403)) => Failure::Fatal(sanitize::line(&why)),
-            Outcome::Refused(why, _) | Outcome::Unreachable(why) => {
-                Failure::Passing(sanitize::line(&why))
-            }
-            Outcome::Busy(_) => Failure::Passing("the server is busy".into()),
-            Outcome::Answered(_) | Outcome::Stopped => Failure::Passing("stopped".into()),
+/// The answer of a request, or why there is none.
+fn answer_of(outcome: Outcome) -> Result<Json, Failure> {
+    match outcome {
+        Outcome::Answered(answer) => Ok(answer),
+        Outcome::Stopped => Err(Failure::Closing),
+        Outcome::Refused(why, Some(401 | 403)) => Err(Failure::Fatal(sanitize::line(&why))),
+        Outcome::Refused(why, _) | Outcome::Unreachable(why) => {
+            Err(Failure::Passing(sanitize::line(&why)))
         }
+        Outcome::Busy(_) => Err(Failure::Passing("the server is busy".into())),
     }
 }
 
@@ -186,18 +188,18 @@ impl Desk<'_> {
         let answering = Arc::new(AtomicI64::new(0));
         self.watch_waiting(answering.clone());
         let mut idle = false;
-        let mut retry = Duration::ZERO;
+        let mut backoff = Backoff::from(LOOK_AGAIN);
         while !self.quit.load(Ordering::SeqCst) {
             let open = match self.open_questions() {
                 Ok(open) => {
-                    retry = Duration::ZERO;
+                    backoff.answered();
                     open
                 }
+                Err(Failure::Closing) => break,
                 Err(Failure::Fatal(why)) => return Err(why),
                 Err(Failure::Passing(why)) => {
-                    retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
                     let _ = writeln!(std::io::stderr(), "✖ {why}; trying again");
-                    self.pause(retry);
+                    self.pause(backoff.failed());
                     continue;
                 }
             };
@@ -236,10 +238,7 @@ impl Desk<'_> {
     /// The questions open to this person that this terminal takes, oldest first (those
     /// someone else is answering last).
     fn open_questions(&self) -> Result<Vec<Listed>, Failure> {
-        let listing = match self.get("/api/questions") {
-            Outcome::Answered(listing) => listing,
-            other => return Err(other.into()),
-        };
+        let listing = answer_of(self.get("/api/questions"))?;
         let passed = self.passed.borrow();
         let elsewhere = self.elsewhere.borrow();
         let mut open: Vec<((bool, i64, i64), Listed)> = listed(&listing)
@@ -261,6 +260,9 @@ impl Desk<'_> {
         std::thread::spawn(move || {
             while !quit.load(Ordering::SeqCst) {
                 std::thread::sleep(WAITING_LINE);
+                if answering.load(Ordering::SeqCst) == 0 {
+                    continue; // no question on the screen: the main loop lists them
+                }
                 let stopped = || quit.load(Ordering::SeqCst);
                 if let Outcome::Answered(listing) =
                     server.request("GET", "/api/questions", None, &stopped)
@@ -290,14 +292,12 @@ impl Desk<'_> {
         let mut after = 0;
         let mut announced = false;
         let mut replied = false;
-        let mut retry = Duration::ZERO;
+        let mut backoff = Backoff::from(LOOK_AGAIN);
         loop {
             if self.quit.load(Ordering::SeqCst) {
                 return Left::Closing;
             }
             let view = match self.get(&format!("/q/{question}/view?after={after}")) {
-                Outcome::Answered(view) => view,
-                Outcome::Stopped => return Left::Closing,
                 // Answered, withdrawn or gone since it was listed: passed over until its step
                 // changes, should a list still show it.
                 Outcome::Refused(_, Some(404)) => {
@@ -308,17 +308,18 @@ impl Desk<'_> {
                     self.pause(later.unwrap_or_default().max(LOOK_AGAIN));
                     continue;
                 }
-                other => match Failure::from(other) {
-                    Failure::Fatal(why) => return Left::Refused(why),
-                    Failure::Passing(why) => {
-                        retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
+                other => match answer_of(other) {
+                    Ok(view) => view,
+                    Err(Failure::Closing) => return Left::Closing,
+                    Err(Failure::Fatal(why)) => return Left::Refused(why),
+                    Err(Failure::Passing(why)) => {
                         let _ = writeln!(std::io::stderr(), "✖ {why}; trying again");
-                        self.pause(retry);
+                        self.pause(backoff.failed());
                         continue;
                     }
                 },
             };
-            retry = Duration::ZERO;
+            backoff.answered();
             let seq = view["seq"].as_i64().unwrap_or(0);
             let kind = view["kind"].as_str().unwrap_or_default().to_owned();
             match kind.as_str() {
@@ -502,7 +503,7 @@ impl Desk<'_> {
         let body = json!({ "seq": seq, "reply": reply });
         let path = format!("/q/{question}/reply");
         let started = Instant::now();
-        let mut retry = Duration::ZERO;
+        let mut backoff = Backoff::from(LOOK_AGAIN);
         let mut resent = false;
         loop {
             let closing = || self.quit.load(Ordering::SeqCst);
@@ -530,8 +531,7 @@ impl Desk<'_> {
                 Outcome::Busy(later) => self.pause(later.unwrap_or_default().max(LOOK_AGAIN)),
                 Outcome::Unreachable(why) if started.elapsed() < SENDING => {
                     say(&format!("✖ {}; sending again", sanitize::line(&why)));
-                    retry = (retry * 2).clamp(LOOK_AGAIN, LAST_RETRY);
-                    self.pause(retry);
+                    self.pause(backoff.failed());
                     resent = true;
                 }
                 Outcome::Unreachable(why) => {

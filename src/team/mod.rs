@@ -17,6 +17,7 @@
 #[cfg(feature = "team-server")]
 pub mod admin;
 pub mod answering;
+mod backoff;
 #[cfg(feature = "team-server")]
 mod holders;
 #[cfg(feature = "team-server")]

@@ -24,13 +24,13 @@ use interview_host::ui::{
 use serde_json::{Value as Json, json};
 
 use super::Deadline;
+use super::backoff::{Backoff, LONGEST};
 use crate::inbox::{Ask, Call, From};
 
 /// How long a long poll asks the server to wait.
 pub(super) const POLL_SECONDS: u64 = 20;
-/// The backoff between retries while the server cannot be reached: from the first to the last.
+/// The first pause before trying again a server that could not be reached.
 const FIRST_RETRY: Duration = Duration::from_millis(200);
-const LAST_RETRY: Duration = Duration::from_secs(5);
 /// How long a finished question's closing is retried while the server is down; a withdrawn
 /// one's, after a stop.
 const FINISH_PATIENCE: Duration = Duration::from_secs(10);
@@ -327,7 +327,7 @@ impl RemoteUi {
             stop.is_some_and(|stop| stop.load(Ordering::SeqCst))
                 || give_up.is_some_and(|limit| Instant::now() >= limit)
         };
-        let mut pause = FIRST_RETRY;
+        let mut backoff = Backoff::from(FIRST_RETRY);
         let mut said_so = false;
         loop {
             let (wait, why) = match self.relay.once(said, &stopped) {
@@ -335,7 +335,9 @@ impl RemoteUi {
                 Outcome::Refused(why, status) => return Err(Failed::Refused(why, status)),
                 Outcome::Stopped => return Err(Failed::Stopped),
                 // Not a failure, and not said: asked again when the inbox says.
-                Outcome::Busy(after) => (Some(after.unwrap_or(pause).min(LAST_RETRY)), None),
+                Outcome::Busy(after) => {
+                    (Some(after.unwrap_or(backoff.current()).min(LONGEST)), None)
+                }
                 Outcome::Unreachable(why) => (None, Some(why)),
             };
             if let Some(why) = why.filter(|_| !said_so) {
@@ -346,7 +348,7 @@ impl RemoteUi {
                 ));
                 said_so = true;
             }
-            let until = Instant::now() + wait.unwrap_or(pause);
+            let until = Instant::now() + wait.unwrap_or_else(|| backoff.failed());
             if give_up.is_some_and(|limit| until > limit) {
                 let why = format!("{} could not be reached in time", self.relay.name());
                 return Err(Failed::Refused(why, None));
@@ -357,9 +359,6 @@ impl RemoteUi {
                     return Err(Failed::Stopped);
                 }
                 std::thread::sleep(left.min(HEED_STOP));
-            }
-            if wait.is_none() {
-                pause = (pause * 2).min(LAST_RETRY);
             }
         }
     }
