@@ -442,3 +442,54 @@ fn a_request_asked_again_by_a_new_run_says_so_above_its_question() {
     inbox.signal(libc::SIGTERM);
     assert_eq!(inbox.finish().code, 0);
 }
+
+#[test]
+fn a_team_inbox_on_a_unix_socket_is_asked_and_answered_through_the_file() {
+    let mut team = Team::new();
+    team.kill();
+    let socket = team.dir.path().join("inbox.sock");
+    let listen = format!("unix:{}", socket.display());
+    team.start(&listen);
+    assert_eq!(team.url, listen);
+    let mut inbox = inbox(&team, &team.ann);
+    let asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    inbox.send("3\r");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!((code, values(&result)), (0, vec![json!(3)]), "{stderr}");
+    inbox.wait("✔ Sent to ci");
+    // Each request still needs its token.
+    let (_, code, stderr) = finished(team.ask_as("itk_0000", REPLICAS, &[]));
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("refused"), "{stderr}");
+    // A second server cannot take the socket of a live one.
+    let second =
+        common::team::interview(&["inbox", "serve", "--db", &team.db, "--listen", &listen]);
+    assert!(!second.status.success());
+    assert!(
+        common::stderr(&second).contains("a server listens on it already"),
+        "{}",
+        common::stderr(&second)
+    );
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
+    // A server that stops removes its socket; one that was killed leaves a file that the
+    // next server replaces.
+    let mut server = team.server.take().unwrap();
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(server.id() as libc::pid_t, libc::SIGTERM) };
+    server.wait().unwrap();
+    assert!(!socket.exists());
+    team.start(&listen);
+    team.kill();
+    assert!(socket.exists());
+    team.start(&listen);
+    let mut again = self::inbox(&team, &team.ann);
+    let asker = team.ask(REPLICAS, &[]);
+    again.wait("How many replicas?");
+    again.send("5\r");
+    let (result, code, stderr) = finished(asker);
+    assert_eq!((code, values(&result)), (0, vec![json!(5)]), "{stderr}");
+    again.signal(libc::SIGTERM);
+    assert_eq!(again.finish().code, 0);
+}

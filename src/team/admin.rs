@@ -29,9 +29,12 @@ Usage:
               as for psql); `token add` makes one (where
               there is none, or in an empty database), the other commands use one; a file
               or database of another program's is refused and left as it was
---listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front)
+--listen      where to serve, default 127.0.0.1:8470 (TLS: put a reverse proxy in front), or
+              unix:PATH, a Unix socket: whoever may open the file reaches the server (a
+              container it is mounted into, with no network), and each request still needs
+              its token
 --public-url  the address people open, for the links in webhooks' messages
-              (default: http://ADDRESS, as listened on)
+              (default: http://ADDRESS, or unix:PATH, as listened on)
 --allow-host  a host name the server answers to besides the public URL's and localhost
               (requests naming another are refused, against DNS rebinding); repeatable
 --asker-grace how long an asker may go unheard before its question is withdrawn

@@ -2,12 +2,14 @@
 //! [`RemoteUi`](super::remote::RemoteUi) says is one request to the server's API, sent with
 //! the agent's token.
 
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::Value as Json;
 
 use super::remote::{HEED_STOP, Outcome, POLL_SECONDS, Relay, Said};
+use super::unix_http;
 
 /// How long a long poll's connection may take beyond the wait it asks of the server.
 const POLL_TIMEOUT: Duration = Duration::from_secs(POLL_SECONDS + 15);
@@ -18,27 +20,40 @@ const ENVELOPE: usize = 64 << 10;
 /// terminal.
 #[derive(Clone)]
 pub struct HttpRelay {
-    agent: ureq::Agent,
-    /// The server's address (`http://host:port`, or behind a proxy `https://…`), without a
-    /// trailing slash.
-    url: String,
+    transport: Transport,
     /// The token (`INTERVIEW_INBOX_TOKEN`).
     token: String,
     /// How messages name it: `the team inbox at URL`.
     name: String,
 }
 
+/// How the server is reached.
+#[derive(Clone)]
+enum Transport {
+    /// Over TCP, and TLS for `https://`: the server's address (`http://host:port`, or behind a
+    /// proxy `https://…`), without a trailing slash.
+    Network { agent: ureq::Agent, url: String },
+    /// Over the Unix socket of a `unix:PATH` URL.
+    Socket(PathBuf),
+}
+
 impl HttpRelay {
     /// The team inbox at `url`, asked with `token`.
     pub fn new(url: &str, token: &str) -> HttpRelay {
         let url = url.trim_end_matches('/').to_owned();
+        let transport = match unix_http::socket_of(&url) {
+            Some(socket) => Transport::Socket(socket.to_owned()),
+            None => Transport::Network {
+                agent: ureq::AgentBuilder::new()
+                    .timeout_connect(Duration::from_secs(10))
+                    .timeout(POLL_TIMEOUT)
+                    .build(),
+                url: url.clone(),
+            },
+        };
         HttpRelay {
-            agent: ureq::AgentBuilder::new()
-                .timeout_connect(Duration::from_secs(10))
-                .timeout(POLL_TIMEOUT)
-                .build(),
+            transport,
             name: format!("the team inbox at {url}"),
-            url,
             token: token.to_owned(),
         }
     }
@@ -52,32 +67,10 @@ impl HttpRelay {
         body: Option<&Json>,
         stopped: &dyn Fn() -> bool,
     ) -> Option<Result<Answer, String>> {
-        let request = self
-            .agent
-            .request(method, &format!("{}{path}", self.url))
-            .set("authorization", &format!("Bearer {}", self.token));
-        let body = body.cloned();
+        let exchange = self.exchange(method, path, body);
         let (sent, received) = mpsc::channel();
         std::thread::spawn(move || {
-            let response = match body {
-                Some(body) => request.send_json(body),
-                None => request.call(),
-            };
-            let outcome = match response {
-                Ok(response) | Err(ureq::Error::Status(_, response)) => {
-                    let status = response.status();
-                    let retry_after = (response.header("retry-after"))
-                        .and_then(|seconds| seconds.trim().parse().ok())
-                        .map(Duration::from_secs);
-                    read_body(response).map(|text| Answer {
-                        status,
-                        text,
-                        retry_after,
-                    })
-                }
-                Err(error) => Err(error.to_string()),
-            };
-            let _ = sent.send(outcome);
+            let _ = sent.send(exchange());
         });
         loop {
             match received.recv_timeout(HEED_STOP) {
@@ -85,6 +78,58 @@ impl HttpRelay {
                 Err(mpsc::RecvTimeoutError::Timeout) if !stopped() => {}
                 // Stopped: the request is left to end on its own.
                 Err(_) => return None,
+            }
+        }
+    }
+
+    /// The request, ready to be sent from another thread.
+    fn exchange(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Json>,
+    ) -> Box<dyn FnOnce() -> Result<Answer, String> + Send> {
+        let limit = super::BODY_LIMIT + ENVELOPE;
+        match &self.transport {
+            Transport::Network { agent, url } => {
+                let request = (agent.request(method, &format!("{url}{path}")))
+                    .set("authorization", &format!("Bearer {}", self.token));
+                let body = body.cloned();
+                Box::new(move || {
+                    let response = match body {
+                        Some(body) => request.send_json(body),
+                        None => request.call(),
+                    };
+                    match response {
+                        Ok(response) | Err(ureq::Error::Status(_, response)) => {
+                            let status = response.status();
+                            let retry_after = (response.header("retry-after"))
+                                .and_then(|seconds| seconds.trim().parse().ok())
+                                .map(Duration::from_secs);
+                            read_body(response, limit).map(|text| Answer {
+                                status,
+                                text,
+                                retry_after,
+                            })
+                        }
+                        Err(error) => Err(error.to_string()),
+                    }
+                })
+            }
+            Transport::Socket(socket) => {
+                let socket = socket.clone();
+                let (method, path, token) =
+                    (method.to_owned(), path.to_owned(), self.token.clone());
+                let body = body.map(|body| body.to_string().into_bytes());
+                Box::new(move || {
+                    let request = unix_http::Request {
+                        method: &method,
+                        path: &path,
+                        token: &token,
+                        body,
+                    };
+                    unix_http::send(&socket, request, limit, POLL_TIMEOUT)
+                })
             }
         }
     }
@@ -190,9 +235,8 @@ pub(super) struct Answer {
 /// A response's body, as long as any the server may send: a reply it took at its own limit
 /// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
 /// an asker retrying a longer answer forever).
-fn read_body(response: ureq::Response) -> Result<String, String> {
+fn read_body(response: ureq::Response, limit: usize) -> Result<String, String> {
     use std::io::Read;
-    let limit = super::BODY_LIMIT + ENVELOPE;
     let mut text = String::new();
     let read = (response.into_reader().take(limit as u64 + 1)).read_to_string(&mut text);
     match read {

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -160,10 +160,73 @@ pub fn connection_cap() -> usize {
     .unwrap_or(1024)
 }
 
+/// Where the server listens: a TCP address, or a Unix socket (`unix:PATH`) for those who
+/// reach it through a file.
+pub enum Listener {
+    Network(tokio::net::TcpListener),
+    Socket(tokio::net::UnixListener),
+}
+
+/// The address a request over a Unix socket is said to come from, in the audit: its peers
+/// share this machine's kernel.
+const SOCKET_PEER: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+
+impl Listener {
+    /// The next connection: on TCP, the server's own; on a socket, a process's of this machine.
+    async fn accept(&self) -> std::io::Result<(Accepted, SocketAddr)> {
+        match self {
+            Listener::Network(listener) => {
+                let (stream, address) = listener.accept().await?;
+                Ok((Accepted::Network(stream), address))
+            }
+            Listener::Socket(listener) => {
+                let (stream, _) = listener.accept().await?;
+                Ok((Accepted::Socket(stream), SOCKET_PEER))
+            }
+        }
+    }
+}
+
+/// Listens where `listen` says: `HOST:PORT`, or `unix:PATH` for a Unix socket (a stale socket
+/// file left by a server that is gone is replaced; a live one is not); with the address to
+/// tell people.
+pub async fn bind(listen: &str) -> Result<(Listener, String), String> {
+    let cannot = |e: std::io::Error| format!("cannot listen on {listen}: {e}");
+    let Some(path) = super::unix_http::socket_of(listen) else {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(cannot)?;
+        let address = listener.local_addr().map_err(cannot)?;
+        return Ok((Listener::Network(listener), format!("http://{address}")));
+    };
+    if let Ok(metadata) = std::fs::symlink_metadata(path) {
+        use std::os::unix::fs::FileTypeExt;
+        if !metadata.file_type().is_socket() {
+            return Err(format!(
+                "cannot listen on {listen}: the file exists, and is not a socket"
+            ));
+        }
+        if tokio::net::UnixStream::connect(path).await.is_ok() {
+            return Err(format!(
+                "cannot listen on {listen}: a server listens on it already"
+            ));
+        }
+        std::fs::remove_file(path).map_err(cannot)?;
+    }
+    let listener = tokio::net::UnixListener::bind(path).map_err(cannot)?;
+    Ok((Listener::Socket(listener), listen.to_owned()))
+}
+
+/// A connection accepted by a [`Listener`].
+enum Accepted {
+    Network(tokio::net::TcpStream),
+    Socket(tokio::net::UnixStream),
+}
+
 /// Serves `app` on `listener` until `stopped` resolves, then lets the requests in progress
 /// end (each connection is told to close once its response is sent).
 pub async fn serve(
-    listener: tokio::net::TcpListener,
+    listener: Listener,
     app: axum::Router,
     stopped: impl std::future::Future<Output = ()>,
 ) {
@@ -195,7 +258,14 @@ pub async fn serve(
             continue;
         }
         let (registry, app, stopping) = (registry.clone(), app.clone(), stopping.clone());
-        tokio::spawn(connection(stream, address, registry, app, stopping));
+        match stream {
+            Accepted::Network(stream) => {
+                tokio::spawn(connection(stream, address, registry, app, stopping))
+            }
+            Accepted::Socket(stream) => {
+                tokio::spawn(connection(stream, address, registry, app, stopping))
+            }
+        };
     }
     let _ = stop.send(true);
     // The connections end as their requests do; the server waits for the last.
@@ -204,13 +274,15 @@ pub async fn serve(
 }
 
 /// Serves one connection until it closes, is closed for a newcomer, or the server stops.
-async fn connection(
-    stream: tokio::net::TcpStream,
+async fn connection<S>(
+    stream: S,
     address: SocketAddr,
     registry: Registry,
     app: axum::Router,
     mut stopping: watch::Receiver<bool>,
-) {
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let (id, close) = registry.open();
     let busy = registry.clone();
     let service = tower::service_fn(move |mut request: hyper::Request<Incoming>| {

@@ -38,6 +38,7 @@ mod server;
 pub mod store;
 #[cfg(feature = "team-server")]
 mod token;
+mod unix_http;
 #[cfg(feature = "team-server")]
 mod waiting;
 

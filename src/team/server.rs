@@ -91,14 +91,10 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
     // running a runtime of their own, which may not happen on the server's async threads.
     let store: Arc<dyn Store> = Arc::from(store);
     let served = runtime.block_on(async {
-        let listen = &settings.listen;
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        let address = listener.local_addr().map_err(|e| e.to_string())?;
-        eprintln!("interview: the team inbox listens on http://{address}/");
-        let public_url =
-            (settings.public_url.clone()).unwrap_or_else(|| format!("http://{address}"));
+        let (listener, address) = super::listen::bind(&settings.listen).await?;
+        let page = if address.starts_with("http") { "/" } else { "" };
+        eprintln!("interview: the team inbox listens on {address}{page}");
+        let public_url = (settings.public_url.clone()).unwrap_or(address);
         let mut hosts = settings.hosts.clone();
         hosts.extend(host_of(&public_url));
         let per_agent =
@@ -131,6 +127,9 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
         };
         super::listen::serve(listener, router(app, mcp), stop).await;
         bounds.ended(CALLS_END).await;
+        if let Some(socket) = super::unix_http::socket_of(&settings.listen) {
+            let _ = std::fs::remove_file(socket);
+        }
         Ok(())
     });
     drop(runtime);
