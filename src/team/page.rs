@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value as Json_, json};
 
 use super::server::{App, Refusal, Reply, blocking, lookup, must_be, take_answer};
-use super::store::{Closed, Holder, Kind, Posted};
+use super::store::{Closed, Holder, Kind, OpenQuestion, Posted};
 
 /// The cookie the page's token is kept in.
 const COOKIE: &str = "interview_token";
@@ -154,50 +154,35 @@ async fn view(
     loop {
         let woken = app.answered.notified();
         let who = person.clone();
-        let progress = blocking(&app, move |store| store.progress(&who, question)).await?;
-        let Some(progress) = progress else {
-            return Err(Refusal(
-                StatusCode::NOT_FOUND,
-                format!("no question {question} for {} to answer", person.name),
-            ));
-        };
-        let ending = progress.closed.map(|closed| match closed {
-            Closed::Finished => "sent",
-            Closed::Withdrawn => "withdrawn",
-            Closed::Expired => "expired",
-        });
-        let view = if let Some(ending) = ending {
-            json!({ "seq": DONE, "kind": "done", "ending": ending })
-        } else if progress.answered {
-            json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" })
-        } else {
-            let who = person.clone();
-            let open = blocking(&app, move |store| store.open_questions(&who)).await?;
-            match open
-                .into_iter()
-                .find(|q| q.question == question && q.seq == progress.seq)
-            {
-                Some(step) => {
-                    let mut view: Json_ = serde_json::from_str(step.view.get()).unwrap_or_default();
-                    view["seq"] = (2 * step.seq).into();
-                    view["kind"] = step.kind.into();
-                    // The agent's token name, and the client it runs in as the asker says.
-                    let from: Json_ = serde_json::from_str(step.from.get()).unwrap_or_default();
-                    let client = from["client"].as_str().map(interview_text::sanitize::line);
-                    view["asker"] = match client {
-                        Some(client) if client != step.agent => {
-                            format!("{} ({client})", step.agent)
-                        }
-                        _ => step.agent,
-                    }
-                    .into();
-                    view["folder"] = step.folder.into();
-                    view["list"] = true.into();
-                    view
-                }
-                // Answered between the two reads.
-                None => json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" }),
+        // The step waiting for an answer, in one row; where the question stands otherwise.
+        let (step, progress) = blocking(&app, move |store| {
+            match store.waiting_step(&who, question)? {
+                Some(step) => Ok((Some(step), None)),
+                None => Ok((None, store.progress(&who, question)?)),
             }
+        })
+        .await?;
+        let view = match (step, progress) {
+            (Some(step), _) => step_view(step),
+            (None, None) => {
+                return Err(Refusal(
+                    StatusCode::NOT_FOUND,
+                    format!("no question {question} for {} to answer", person.name),
+                ));
+            }
+            (None, Some(progress)) => match progress.closed {
+                Some(closed) => {
+                    let ending = match closed {
+                        Closed::Finished => "sent",
+                        Closed::Withdrawn => "withdrawn",
+                        Closed::Expired => "expired",
+                    };
+                    json!({ "seq": DONE, "kind": "done", "ending": ending })
+                }
+                // Answered: the asker's plugin is judging the reply. (A step put up between
+                // the two reads is read at the next wake.)
+                None => json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" }),
+            },
         };
         if view["seq"].as_i64() != Some(after) || started.elapsed() >= LONG_POLL {
             return Ok(Json(view).into_response());
@@ -207,6 +192,24 @@ async fn view(
             _ = tokio::time::sleep(RECHECK) => {}
         }
     }
+}
+
+/// The view of a step that waits for an answer, as the page reads it: the widget, who asks
+/// (the agent's token name, and the client it runs in as the asker says) and from where.
+fn step_view(step: OpenQuestion) -> Json_ {
+    let mut view: Json_ = serde_json::from_str(step.view.get()).unwrap_or_default();
+    view["seq"] = (2 * step.seq).into();
+    view["kind"] = step.kind.into();
+    let from: Json_ = serde_json::from_str(step.from.get()).unwrap_or_default();
+    let client = from["client"].as_str().map(interview_text::sanitize::line);
+    view["asker"] = match client {
+        Some(client) if client != step.agent => format!("{} ({client})", step.agent),
+        _ => step.agent,
+    }
+    .into();
+    view["folder"] = step.folder.into();
+    view["list"] = true.into();
+    view
 }
 
 #[derive(Deserialize)]

@@ -196,6 +196,15 @@ pub enum Answered {
     Unfit(String),
 }
 
+/// The open questions, each with its current step when that waits for an answer, as
+/// [`OpenQuestion`]'s fields are read (both stores' SQL has it). Followed by an order, or by
+/// the one question wanted.
+pub(super) const OPEN_STEPS: &str = "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, \
+     q.asked_at, s.seq, s.kind, s.view, q.again_of, q.resumed
+     FROM questions q JOIN steps s ON s.question = q.id
+     WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
+       AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)";
+
 /// An open question as the page lists it: its current step.
 #[derive(Clone, Debug)]
 pub struct OpenQuestion {
@@ -322,6 +331,13 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// The open questions `person` may answer, oldest first, each with its current step.
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError>;
+    /// Question `question` with its current step, if it is open, that step waits for an
+    /// answer, and `person` may give it: one row, where [`Store::open_questions`] reads all.
+    fn waiting_step(
+        &self,
+        person: &Holder,
+        question: i64,
+    ) -> Result<Option<OpenQuestion>, StoreError>;
     /// Where question `question` stands, if `person` may answer it.
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, StoreError>;
     /// The audit trail from `since` (ms since the epoch) on, oldest first.

@@ -100,6 +100,23 @@ fn pg(sql: &str) -> String {
     sql.replace('?', "$")
 }
 
+/// A row of [`OPEN_STEPS`].
+fn open_step(row: &Row) -> OpenQuestion {
+    OpenQuestion {
+        question: row.get(0),
+        agent: row.get(1),
+        from: raw_json(row.get(2)),
+        folder: row.get(3),
+        to: row.get(4),
+        asked_at: row.get(5),
+        seq: row.get(6),
+        kind: row.get(7),
+        view: raw_json(row.get(8)),
+        again_of: row.get(9),
+        resumed: row.get(10),
+    }
+}
+
 fn db_error(error: ::postgres::Error) -> StoreError {
     // The error's own text is "db error" for what the server refused: its message says why.
     StoreError::Failed(match error.as_db_error() {
@@ -720,34 +737,26 @@ impl Store for Postgres {
     }
 
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError> {
-        let rows = self.read(|tx| {
-            tx.query(
-                "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
-                        s.seq, s.kind, s.view, q.again_of, q.resumed
-                 FROM questions q JOIN steps s ON s.question = q.id
-                 WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
-                   AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
-                 ORDER BY q.asked_at, q.id",
-                &[],
-            )
-        })?;
+        let rows =
+            self.read(|tx| tx.query(&format!("{OPEN_STEPS} ORDER BY q.asked_at, q.id"), &[]))?;
         Ok(rows
             .iter()
-            .map(|row| OpenQuestion {
-                question: row.get(0),
-                agent: row.get(1),
-                from: raw_json(row.get(2)),
-                folder: row.get(3),
-                to: row.get(4),
-                asked_at: row.get(5),
-                seq: row.get(6),
-                kind: row.get(7),
-                view: raw_json(row.get(8)),
-                again_of: row.get(9),
-                resumed: row.get(10),
-            })
+            .map(open_step)
             .filter(|q| person.may_answer(q.to.as_deref()))
             .collect())
+    }
+
+    fn waiting_step(
+        &self,
+        person: &Holder,
+        question: i64,
+    ) -> Result<Option<OpenQuestion>, StoreError> {
+        let sql = pg(&format!("{OPEN_STEPS} AND q.id = ?1"));
+        let row = self.read(|tx| tx.query_opt(&sql, &[&question]))?;
+        Ok(row
+            .as_ref()
+            .map(open_step)
+            .filter(|q| person.may_answer(q.to.as_deref())))
     }
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, StoreError> {

@@ -458,6 +458,23 @@ impl Cached for Connection {
 /// The most statements a connection keeps prepared (the store's own are a few dozen).
 const MOST_PREPARED: usize = 64;
 
+/// A row of [`OPEN_STEPS`].
+fn open_step(row: &rusqlite::Row<'_>) -> rusqlite::Result<OpenQuestion> {
+    Ok(OpenQuestion {
+        question: row.get(0)?,
+        agent: row.get(1)?,
+        from: raw_json(row.get(2)?),
+        folder: row.get(3)?,
+        to: row.get(4)?,
+        asked_at: row.get(5)?,
+        seq: row.get(6)?,
+        kind: row.get(7)?,
+        view: raw_json(row.get(8)?),
+        again_of: row.get(9)?,
+        resumed: row.get(10)?,
+    })
+}
+
 fn db_error(error: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(format!("the team inbox's database: {error}"))
 }
@@ -896,37 +913,30 @@ impl Store for Sqlite {
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError> {
         let db = self.read()?;
         let mut query = db
-            .prepare_cached(
-                "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, q.asked_at,
-                        s.seq, s.kind, s.view, q.again_of, q.resumed
-                 FROM questions q JOIN steps s ON s.question = q.id
-                 WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
-                   AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)
-                 ORDER BY q.asked_at, q.id",
-            )
+            .prepare_cached(&format!("{OPEN_STEPS} ORDER BY q.asked_at, q.id"))
             .map_err(db_error)?;
-        let rows = query
-            .query_map([], |row| {
-                Ok(OpenQuestion {
-                    question: row.get(0)?,
-                    agent: row.get(1)?,
-                    from: raw_json(row.get(2)?),
-                    folder: row.get(3)?,
-                    to: row.get(4)?,
-                    asked_at: row.get(5)?,
-                    seq: row.get(6)?,
-                    kind: row.get(7)?,
-                    view: raw_json(row.get(8)?),
-                    again_of: row.get(9)?,
-                    resumed: row.get(10)?,
-                })
-            })
-            .map_err(db_error)?;
+        let rows = query.query_map([], open_step).map_err(db_error)?;
         let all: Vec<OpenQuestion> = rows.collect::<rusqlite::Result<_>>().map_err(db_error)?;
         Ok(all
             .into_iter()
             .filter(|q| person.may_answer(q.to.as_deref()))
             .collect())
+    }
+
+    fn waiting_step(
+        &self,
+        person: &Holder,
+        question: i64,
+    ) -> Result<Option<OpenQuestion>, StoreError> {
+        let db = self.read()?;
+        db.cached_row(
+            &format!("{OPEN_STEPS} AND q.id = ?1"),
+            params![question],
+            open_step,
+        )
+        .optional()
+        .map(|open| open.filter(|q| person.may_answer(q.to.as_deref())))
+        .map_err(db_error)
     }
 
     fn progress(&self, person: &Holder, question: i64) -> Result<Option<Progress>, StoreError> {

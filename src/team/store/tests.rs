@@ -875,3 +875,51 @@ fn an_answer_kept_by_one_server_is_told_at_once_to_another_listening_on_postgres
     }
     panic!("no answer was told in 10 s");
 }
+
+#[test]
+fn a_questions_waiting_step_is_read_alone_for_whoever_may_answer_it() {
+    on_every_store(|store| {
+        let (ann, bob) = (person("ann", &["ops"]), person("bob", &[]));
+        let other = store
+            .post_step("ci", &post("k0", "Other?", None, None), "a")
+            .unwrap();
+        let at = store
+            .post_step("ci", &post("k1", "Name?", None, Some("ops")), "a")
+            .unwrap();
+        let waiting = store.waiting_step(&ann, at.question).unwrap().unwrap();
+        assert_eq!((waiting.question, waiting.seq), (at.question, at.seq));
+        assert_eq!(
+            waiting.view.get(),
+            store.open_questions(&ann).unwrap()[1].view.get()
+        );
+        assert_eq!(waiting.to.as_deref(), Some("ops"));
+        // Not for someone it is not for, and not once answered.
+        assert!(store.waiting_step(&bob, at.question).unwrap().is_none());
+        let reply = json!({"submitted": "Ada"});
+        store.answer(&ann, at, &reply, "b", &any_kind).unwrap();
+        assert!(store.waiting_step(&ann, at.question).unwrap().is_none());
+        // The next step is, until the question is finished.
+        let next = store
+            .post_step(
+                "ci",
+                &post("k1", "Name? (again)", Some(at.seq), Some("ops")),
+                "a",
+            )
+            .unwrap();
+        assert_eq!(
+            store.waiting_step(&ann, at.question).unwrap().unwrap().seq,
+            next.seq
+        );
+        store.finish("ci", at.question, "finished", "a").unwrap();
+        assert!(store.waiting_step(&ann, at.question).unwrap().is_none());
+        assert!(store.waiting_step(&ann, 1 << 40).unwrap().is_none());
+        assert_eq!(
+            store
+                .waiting_step(&bob, other.question)
+                .unwrap()
+                .unwrap()
+                .seq,
+            other.seq
+        );
+    });
+}
