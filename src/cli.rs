@@ -273,9 +273,10 @@ const TEAM: &[Opt] = &[
     valued(
         "inbox",
         "URL",
-        "Ask through the team inbox at URL (`interview inbox serve`), with the agent's token \
-         from INTERVIEW_INBOX_TOKEN: a person answers on its page; this process keeps judging \
-         the answers, and waits, retrying while the server is down.",
+        "Ask through the team inbox at URL (`interview inbox serve`; http://, https://, or \
+         unix:PATH for its Unix socket), with the agent's token from INTERVIEW_INBOX_TOKEN: a \
+         person answers on its page; this process keeps judging the answers, and waits, \
+         retrying while the server is down.",
     ),
     valued(
         "to",
@@ -394,9 +395,9 @@ const INBOX: &[Opt] = &[
     valued(
         "team",
         "URL",
-        "Answer the questions of the team inbox at URL (`interview inbox serve`) in this \
-         terminal, with your person's token from INTERVIEW_INBOX_TOKEN: the oldest first, as \
-         its page shows them.",
+        "Answer the questions of the team inbox at URL (`interview inbox serve`; http://, \
+         https://, or unix:PATH) in this terminal, with your person's token from \
+         INTERVIEW_INBOX_TOKEN: the oldest first, as its page shows them.",
     ),
     #[cfg(feature = "web")]
     flag(
@@ -820,6 +821,28 @@ impl Collected {
             let message = "--web is not for --team: the team's own page is at its URL".to_owned();
             return Err(self.error(Some(spec), message));
         }
+        url.map(|url| self.team_address(spec, "team", url))
+            .transpose()
+    }
+
+    /// `url`, given to `--option`, when it is a team inbox's address (without the `team`
+    /// feature there is no such option).
+    #[cfg(not(feature = "team"))]
+    fn team_address(&self, _: &Spec, _: &str, url: String) -> Result<String, UsageError> {
+        Ok(url)
+    }
+
+    /// `url`, given to `--option`, when it is a team inbox's address.
+    #[cfg(feature = "team")]
+    fn team_address(&self, spec: &Spec, option: &str, url: String) -> Result<String, UsageError> {
+        if !crate::team::is_address(&url) {
+            let message = format!(
+                "--{option} '{}' is not a team inbox's address: http://HOST[:PORT], \
+                 https://HOST[/PATH] or unix:PATH (a Unix socket)",
+                interview_text::sanitize::line(&url)
+            );
+            return Err(self.error(Some(spec), message));
+        }
         Ok(url)
     }
 
@@ -836,6 +859,7 @@ impl Collected {
             }
             return Ok(None);
         };
+        let url = self.team_address(spec, "inbox", url)?;
         let deadline_ms = match self.value(spec, "deadline") {
             Some(span) => match span_ms(&span) {
                 Some(ms) if DEADLINES_MS.contains(&ms) => Some(ms),

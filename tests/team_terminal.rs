@@ -473,6 +473,15 @@ fn a_team_inbox_on_a_unix_socket_is_asked_and_answered_through_the_file() {
     );
     inbox.signal(libc::SIGTERM);
     assert_eq!(inbox.finish().code, 0);
+    // The audit says where a request came from: a socket has no address.
+    let answered = (team.audit().into_iter())
+        .find(|event| event["event"] == "answered")
+        .unwrap();
+    assert_eq!(answered["address"], "unix", "{answered}");
+    // A socket address without a path is no address.
+    let output = common::team::interview(&["ask", "--inbox", "unix:", "request.json"]);
+    assert_eq!(output.status.code(), Some(2), "{}", common::stderr(&output));
+    assert!(common::stderr(&output).contains("not a team inbox's address"));
     // A server that stops removes its socket; one that was killed leaves a file that the
     // next server replaces.
     let mut server = team.server.take().unwrap();
@@ -483,6 +492,29 @@ fn a_team_inbox_on_a_unix_socket_is_asked_and_answered_through_the_file() {
     team.start(&listen);
     team.kill();
     assert!(socket.exists());
+    // One that cannot start after binding (a tool it does not know) removes it too.
+    let output = common::team::interview(&[
+        "inbox",
+        "serve",
+        "--db",
+        &team.db,
+        "--listen",
+        &listen,
+        "--tools",
+        "no_such_tool",
+    ]);
+    assert!(!output.status.success());
+    assert!(!socket.exists(), "{}", common::stderr(&output));
+    // A server removes only the file it bound: not one put in its place meanwhile.
+    team.start(&listen);
+    std::fs::remove_file(&socket).unwrap();
+    std::fs::write(&socket, "another's").unwrap();
+    let mut server = team.server.take().unwrap();
+    // SAFETY: as above.
+    unsafe { libc::kill(server.id() as libc::pid_t, libc::SIGTERM) };
+    server.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&socket).unwrap(), "another's");
+    std::fs::remove_file(&socket).unwrap();
     team.start(&listen);
     let mut again = self::inbox(&team, &team.ann);
     let asker = team.ask(REPLICAS, &[]);

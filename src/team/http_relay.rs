@@ -40,15 +40,14 @@ enum Transport {
 impl HttpRelay {
     /// The team inbox at `url`, asked with `token`.
     pub fn new(url: &str, token: &str) -> HttpRelay {
-        let url = url.trim_end_matches('/').to_owned();
-        let transport = match unix_http::socket_of(&url) {
+        let transport = match unix_http::socket_of(url) {
             Some(socket) => Transport::Socket(socket.to_owned()),
             None => Transport::Network {
                 agent: ureq::AgentBuilder::new()
                     .timeout_connect(Duration::from_secs(10))
                     .timeout(POLL_TIMEOUT)
                     .build(),
-                url: url.clone(),
+                url: url.trim_end_matches('/').to_owned(),
             },
         };
         HttpRelay {

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -164,32 +164,48 @@ pub fn connection_cap() -> usize {
 /// reach it through a file.
 pub enum Listener {
     Network(tokio::net::TcpListener),
-    Socket(tokio::net::UnixListener),
+    /// With its file, removed when the listener is dropped.
+    Socket {
+        listener: tokio::net::UnixListener,
+        _file: super::socket_file::SocketFile,
+    },
 }
 
-/// The address a request over a Unix socket is said to come from, in the audit: its peers
-/// share this machine's kernel.
-const SOCKET_PEER: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
+/// Where a request came from, as the audit says it: a TCP peer's address, or a Unix socket
+/// (`unix`), whose peers have none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    Network(SocketAddr),
+    Socket,
+}
+
+impl std::fmt::Display for Peer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Peer::Network(address) => address.fmt(f),
+            Peer::Socket => f.write_str("unix"),
+        }
+    }
+}
 
 impl Listener {
     /// The next connection: on TCP, the server's own; on a socket, a process's of this machine.
-    async fn accept(&self) -> std::io::Result<(Accepted, SocketAddr)> {
+    async fn accept(&self) -> std::io::Result<(Accepted, Peer)> {
         match self {
             Listener::Network(listener) => {
                 let (stream, address) = listener.accept().await?;
-                Ok((Accepted::Network(stream), address))
+                Ok((Accepted::Network(stream), Peer::Network(address)))
             }
-            Listener::Socket(listener) => {
+            Listener::Socket { listener, .. } => {
                 let (stream, _) = listener.accept().await?;
-                Ok((Accepted::Socket(stream), SOCKET_PEER))
+                Ok((Accepted::Socket(stream), Peer::Socket))
             }
         }
     }
 }
 
-/// Listens where `listen` says: `HOST:PORT`, or `unix:PATH` for a Unix socket (a stale socket
-/// file left by a server that is gone is replaced; a live one is not); with the address to
-/// tell people.
+/// Listens where `listen` says: `HOST:PORT`, or `unix:PATH` for a Unix socket (see
+/// [`super::socket_file`]); with the address to tell people.
 pub async fn bind(listen: &str) -> Result<(Listener, String), String> {
     let cannot = |e: std::io::Error| format!("cannot listen on {listen}: {e}");
     let Some(path) = super::unix_http::socket_of(listen) else {
@@ -199,22 +215,14 @@ pub async fn bind(listen: &str) -> Result<(Listener, String), String> {
         let address = listener.local_addr().map_err(cannot)?;
         return Ok((Listener::Network(listener), format!("http://{address}")));
     };
-    if let Ok(metadata) = std::fs::symlink_metadata(path) {
-        use std::os::unix::fs::FileTypeExt;
-        if !metadata.file_type().is_socket() {
-            return Err(format!(
-                "cannot listen on {listen}: the file exists, and is not a socket"
-            ));
-        }
-        if tokio::net::UnixStream::connect(path).await.is_ok() {
-            return Err(format!(
-                "cannot listen on {listen}: a server listens on it already"
-            ));
-        }
-        std::fs::remove_file(path).map_err(cannot)?;
-    }
-    let listener = tokio::net::UnixListener::bind(path).map_err(cannot)?;
-    Ok((Listener::Socket(listener), listen.to_owned()))
+    let (listener, file) = super::socket_file::bind(path, listen)?;
+    Ok((
+        Listener::Socket {
+            listener,
+            _file: file,
+        },
+        listen.to_owned(),
+    ))
 }
 
 /// A connection accepted by a [`Listener`].
@@ -276,7 +284,7 @@ pub async fn serve(
 /// Serves one connection until it closes, is closed for a newcomer, or the server stops.
 async fn connection<S>(
     stream: S,
-    address: SocketAddr,
+    address: Peer,
     registry: Registry,
     app: axum::Router,
     mut stopping: watch::Receiver<bool>,

@@ -35,10 +35,14 @@ pub mod remote;
 #[cfg(feature = "team-server")]
 mod server;
 #[cfg(feature = "team-server")]
+mod socket_file;
+#[cfg(feature = "team-server")]
 pub mod store;
 #[cfg(feature = "team-server")]
 mod token;
 mod unix_http;
+
+pub use unix_http::is_address;
 #[cfg(feature = "team-server")]
 mod waiting;
 

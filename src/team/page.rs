@@ -5,7 +5,7 @@
 //! The page logs in with the person's token, kept in an HttpOnly cookie (SameSite=Strict, so
 //! another site's page cannot post with it); the API takes the same token as a bearer.
 
-use std::net::SocketAddr;
+use super::listen::Peer;
 use std::time::Duration;
 
 use axum::Json;
@@ -221,7 +221,7 @@ struct PageReply {
 /// The page's `{seq, tab, reply}`: the reply to the step its view showed.
 async fn reply(
     State(app): State<App>,
-    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    ConnectInfo(address): ConnectInfo<Peer>,
     Extension(person): Extension<Holder>,
     Path(question): Path<i64>,
     Json(body): Json<PageReply>,

@@ -7,7 +7,7 @@
 //! matters in memory: a long poll re-reads the database, so several servers can share one,
 //! and one that restarts has lost nothing. Plain HTTP: TLS is a reverse proxy's job.
 
-use std::net::SocketAddr;
+use super::listen::Peer;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -92,9 +92,7 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
     let store: Arc<dyn Store> = Arc::from(store);
     let served = runtime.block_on(async {
         let (listener, address) = super::listen::bind(&settings.listen).await?;
-        let page = if address.starts_with("http") { "/" } else { "" };
-        eprintln!("interview: the team inbox listens on {address}{page}");
-        let public_url = (settings.public_url.clone()).unwrap_or(address);
+        let public_url = (settings.public_url.clone()).unwrap_or_else(|| address.clone());
         let mut hosts = settings.hosts.clone();
         hosts.extend(host_of(&public_url));
         let per_agent =
@@ -121,15 +119,14 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
         let tools = &settings.tools;
         let plugin = Arc::new(plugin);
         let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())?;
+        let page = if address.starts_with("http") { "/" } else { "" };
+        eprintln!("interview: the team inbox listens on {address}{page}");
         let stop = async move {
             stopped().await;
             streams.cancel();
         };
         super::listen::serve(listener, router(app, mcp), stop).await;
         bounds.ended(CALLS_END).await;
-        if let Some(socket) = super::unix_http::socket_of(&settings.listen) {
-            let _ = std::fs::remove_file(socket);
-        }
         Ok(())
     });
     drop(runtime);
@@ -489,7 +486,7 @@ pub(super) struct StepBody {
 
 async fn post_step(
     State(app): State<App>,
-    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    ConnectInfo(address): ConnectInfo<Peer>,
     Extension(agent): Extension<Holder>,
     body: Result<Json<StepBody>, axum::extract::rejection::JsonRejection>,
 ) -> Reply {
@@ -503,7 +500,7 @@ async fn post_step(
 pub(super) async fn put_step(
     app: &App,
     agent: Holder,
-    address: SocketAddr,
+    address: Peer,
     body: StepBody,
 ) -> Result<Json_, Refusal> {
     // Only a view of the widget it says it is is kept, and shown to people, in the shape
@@ -685,7 +682,7 @@ struct FinishBody {
 
 async fn finish(
     State(app): State<App>,
-    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    ConnectInfo(address): ConnectInfo<Peer>,
     Extension(agent): Extension<Holder>,
     Path(question): Path<i64>,
     body: Result<Json<FinishBody>, axum::extract::rejection::JsonRejection>,
@@ -702,7 +699,7 @@ pub(super) async fn close(
     agent: Holder,
     question: i64,
     status: String,
-    address: SocketAddr,
+    address: Peer,
 ) -> Result<Json_, Refusal> {
     if !matches!(status.as_str(), "finished" | "withdrawn") {
         return Err(Refusal(
@@ -795,7 +792,7 @@ impl Listed<'_> {
 
 async fn answer(
     State(app): State<App>,
-    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    ConnectInfo(address): ConnectInfo<Peer>,
     Extension(person): Extension<Holder>,
     Path((question, seq)): Path<(i64, i64)>,
     body: Result<Json<Json_>, axum::extract::rejection::JsonRejection>,
@@ -812,7 +809,7 @@ pub(super) async fn take_answer(
     person: Holder,
     at: Posted,
     reply: Json_,
-    address: SocketAddr,
+    address: Peer,
 ) -> Reply {
     let address = address.to_string();
     let name = person.name.clone();

@@ -21,6 +21,15 @@ pub fn socket_of(url: &str) -> Option<&Path> {
         .map(Path::new)
 }
 
+/// Whether `url` can be a team inbox's address: `http://HOST…`, `https://HOST…`, or
+/// `unix:PATH`.
+pub fn is_address(url: &str) -> bool {
+    let host = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| url.strip_prefix(scheme));
+    host.is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/')) || socket_of(url).is_some()
+}
+
 /// One request to the server on `socket`: `method` on `path` with `token`, and `body` as JSON;
 /// its status and body (at most `limit` bytes), or why there is none. Blocking: it runs on a
 /// runtime of its own, on the caller's thread, for at most `timeout`.
@@ -109,5 +118,26 @@ mod tests {
         assert_eq!(socket_of("unix:inbox.sock"), Some(Path::new("inbox.sock")));
         assert_eq!(socket_of("unix:"), None);
         assert_eq!(socket_of("http://127.0.0.1:8470"), None);
+    }
+
+    #[test]
+    fn an_address_is_an_http_url_with_a_host_or_a_socket_path() {
+        for url in [
+            "http://127.0.0.1:8470",
+            "https://inbox.example.com/",
+            "unix:/run/x.sock",
+        ] {
+            assert!(is_address(url), "{url}");
+        }
+        for url in [
+            "unix:",
+            "UNIX:/x",
+            "http://",
+            "https:///x",
+            "inbox.example.com",
+            "",
+        ] {
+            assert!(!is_address(url), "{url}");
+        }
     }
 }

@@ -12,6 +12,7 @@ use serde_json::{Value as Json, json};
 
 use super::tally::{Full, Tally, Ticket};
 use crate::inbox::{Ask, Call, From};
+use crate::team::listen::Peer;
 use crate::team::remote::{Addressed, Asker, Outcome, Relay, RemoteUi, Said};
 use crate::team::server::{self, App, Refusal, StepBody};
 use crate::team::store::{Holder, Posted};
@@ -57,8 +58,10 @@ impl crate::mcp::TeamRoute for ServerRoute {
             ),
         })?;
         let addressed = (parts.extensions.get::<Addressed>()).cloned();
-        let address = (parts.extensions.get::<ConnectInfo<SocketAddr>>())
-            .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |info| info.0);
+        let address = (parts.extensions.get::<ConnectInfo<Peer>>())
+            .map_or(Peer::Network(SocketAddr::from(([0, 0, 0, 0], 0))), |info| {
+                info.0
+            });
         let project = parts.extensions.get::<super::query::Project>();
         let from = From {
             client,
@@ -104,7 +107,7 @@ struct StoreRelay {
     agent: Holder,
     /// The hash of the agent's token, looked up again as the call waits.
     token: String,
-    address: SocketAddr,
+    address: Peer,
     /// This call's place among those asking, until it ends.
     _asking: Ticket,
 }
