@@ -245,6 +245,24 @@ fn wait_until_empty(team: &Team, token: &str) {
 }
 
 #[test]
+fn ctrl_c_before_the_server_answers_at_all_is_a_cancel_not_a_missing_inbox() {
+    let mut team = Team::new();
+    // A server that takes the connection and never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    team.url = format!("http://{}", silent.local_addr().unwrap());
+    let asker = team.ask(REPLICAS, &[]);
+    std::thread::sleep(Duration::from_millis(700));
+    // SAFETY: kill sends a signal to a child of ours.
+    unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(
+        (code, &result["status"]),
+        (130, &json!("cancelled")),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn ctrl_c_of_the_asker_withdraws_its_question_at_once_and_a_retry_is_asked_afresh() {
     let team = Team::new();
     let asker = team.ask(REPLICAS, &[]);

@@ -469,9 +469,11 @@ impl Ui for RemoteUi {
                     _ => Absence::InboxRefused,
                 })
             }
+            // Interrupted before the server was heard: the request is cancelled (exit 130),
+            // as anywhere a signal cuts a question off; nobody was found missing.
             Err(Failed::Stopped) => {
                 self.stopped = Some(StopReason::Interrupted);
-                UiMode::Unavailable(Absence::NoInbox)
+                UiMode::Widgets
             }
         }
     }
