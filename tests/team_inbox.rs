@@ -244,14 +244,8 @@ fn wait_until_empty(team: &Team, token: &str) {
     }
 }
 
-#[test]
-fn ctrl_c_before_the_server_answers_at_all_is_a_cancel_not_a_missing_inbox() {
-    let mut team = Team::new();
-    // A server that takes the connection and never answers.
-    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    team.url = format!("http://{}", silent.local_addr().unwrap());
-    let asker = team.ask(REPLICAS, &[]);
-    std::thread::sleep(Duration::from_millis(700));
+/// Sends `asker` SIGINT, as Ctrl-C of its process group does: it ends cancelled, exit 130.
+fn interrupted(asker: std::process::Child) {
     // SAFETY: kill sends a signal to a child of ours.
     unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
     let (result, code, stderr) = finished(asker);
@@ -263,18 +257,22 @@ fn ctrl_c_before_the_server_answers_at_all_is_a_cancel_not_a_missing_inbox() {
 }
 
 #[test]
+fn ctrl_c_before_the_server_answers_at_all_is_a_cancel_not_a_missing_inbox() {
+    let mut team = Team::new();
+    // A server that takes the connection and never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    team.url = format!("http://{}", silent.local_addr().unwrap());
+    let asker = team.ask(REPLICAS, &[]);
+    std::thread::sleep(Duration::from_millis(700));
+    interrupted(asker);
+}
+
+#[test]
 fn ctrl_c_of_the_asker_withdraws_its_question_at_once_and_a_retry_is_asked_afresh() {
     let team = Team::new();
     let asker = team.ask(REPLICAS, &[]);
     let question = team.next_question(&team.bob, 0);
-    // SAFETY: kill sends a signal to a child of ours.
-    unsafe { libc::kill(asker.id() as i32, libc::SIGINT) };
-    let (result, code, stderr) = finished(asker);
-    assert_eq!(
-        (code, &result["status"]),
-        (130, &json!("cancelled")),
-        "{stderr}"
-    );
+    interrupted(asker);
     assert!(team.open(&team.bob).is_empty(), "withdrawn at once");
     let (status, body) = team.answer(&team.bob, &question, json!({"entered": "4"}));
     assert_eq!(status, 409, "{body}");
