@@ -179,9 +179,13 @@ async fn view(
                     };
                     json!({ "seq": DONE, "kind": "done", "ending": ending })
                 }
-                // Answered: the asker's plugin is judging the reply. (A step put up between
-                // the two reads is read at the next wake.)
-                None => json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" }),
+                // Answered: the asker's plugin is judging the reply.
+                None if progress.answered => {
+                    json!({ "seq": 2 * progress.seq + 1, "kind": "waiting" })
+                }
+                // A step put up between the two reads: read again, rather than say it was
+                // answered.
+                None => continue,
             },
         };
         if view["seq"].as_i64() != Some(after) || started.elapsed() >= LONG_POLL {
