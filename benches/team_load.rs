@@ -1,4 +1,4 @@
-//! The team inbox under load, measured: `cargo bench --bench team_load --features team-server`.
+//! The team inbox under load, measured: `cargo bench --bench team_load --features postgres`.
 //!
 //! A load generator of its own, in this process, speaks the server's HTTP API as askers and
 //! people do, so that the server is what is measured, not the machine's processes: `ASKERS`
@@ -49,7 +49,7 @@ struct Database {
 }
 
 /// The `interview` measured: the one cargo built for the bench, or the executable
-/// `INTERVIEW_BENCH_EXE` names (a release build with the team-server feature).
+/// `INTERVIEW_BENCH_EXE` names (a release build with the postgres feature).
 fn interview() -> Command {
     match std::env::var_os("INTERVIEW_BENCH_EXE") {
         Some(exe) => Command::new(exe),

@@ -136,6 +136,9 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
     let words: Vec<&str> = std::iter::once(first.as_str())
         .chain(words.iter().map(String::as_str))
         .collect();
+    if store::is_postgres(&db) && !cfg!(feature = "postgres") {
+        return Err(usage(store::WITHOUT_POSTGRES.into()));
+    }
     let open = |access| store::open(&db, access).map_err(stored);
     match words.as_slice() {
         ["serve"] => {

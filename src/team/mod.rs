@@ -10,9 +10,8 @@
 //! A person answers on its page, or in a terminal ([`answering`], `interview inbox --team`),
 //! where each widget is drawn from its view as the page draws it.
 //!
-//! The asking side is the `team` feature, in the default build; the server and its commands are
-//! `team-server`, which a machine that only asks leaves out (axum, tokio's network, the
-//! PostgreSQL client: a fifth of the executable, and of its start).
+//! The asking side is the `team` feature; the server and its commands are `team-server`; both
+//! are in the default build. PostgreSQL is the `postgres` feature, for a team's server machine.
 
 #[cfg(feature = "team-server")]
 pub mod admin;

@@ -28,6 +28,14 @@ impl Database {
     }
 }
 
+impl Database {
+    /// Runs `sql` on the database, behind the back of whatever serves it.
+    pub fn execute(&self, sql: &str) {
+        let mut client = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
+        client.batch_execute(sql).unwrap();
+    }
+}
+
 impl Drop for Database {
     fn drop(&mut self) {
         if let Ok(mut client) = postgres::Client::connect(&self.admin, postgres::NoTls) {

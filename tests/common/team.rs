@@ -29,8 +29,9 @@ impl Team {
         let dir = tempfile::tempdir().unwrap();
         let database = super::postgres::Database::create();
         let db = match &database {
+            #[cfg(feature = "postgres")]
             Some(database) => database.url.clone(),
-            None => dir.path().join("team.sqlite3").display().to_string(),
+            _ => dir.path().join("team.sqlite3").display().to_string(),
         };
         let token = |who: &[&str]| {
             let mut args = vec!["inbox", "token", "add", "--db", &db];
@@ -174,10 +175,7 @@ impl Team {
     /// Runs `sql` on the inbox's database, behind the server's back.
     pub fn execute(&self, sql: &str) {
         match &self.database {
-            Some(database) => {
-                let mut client = postgres::Client::connect(&database.url, postgres::NoTls).unwrap();
-                client.batch_execute(sql).unwrap();
-            }
+            Some(database) => database.execute(sql),
             None => {
                 rusqlite::Connection::open(&self.db)
                     .unwrap()

@@ -6,7 +6,7 @@ A person answers on the team inbox (its HTTP API, as the page does), and the cli
 that answer: in the session-based protocol (mcp 1.x; mcp 2.x's `legacy` mode) and in the
 stateless 2026-07-28 (mcp 2.x). While the person has not answered, a call that asked for
 progress hears that it waits; a call the client gives up on is withdrawn from the team's list.
-Run with the SDK installed and a build with the team-server feature:
+Run with the SDK installed:
 
     python tests/mcp/python_sdk_remote.py target/debug/interview
 """

@@ -2,8 +2,7 @@
 docs configure it: the SDK passes its servers a trimmed environment, so the agent's token goes
 in the server's `env`. With it, a call is asked on the team inbox and the client gets exactly
 the person's answer; without the token in `env` (only exported in the shell), the server says
-why on stderr and the client cannot start it. Works with mcp 1.x and 2.x; run with the SDK installed and a build with the
-team-server feature:
+why on stderr and the client cannot start it. Works with mcp 1.x and 2.x; run with the SDK installed:
 
     python tests/mcp/python_sdk_team.py target/debug/interview
 """

@@ -2,14 +2,16 @@
 //! hashed), the questions with their steps (each widget the asker's plugin put up, and the
 //! one reply it got), their deadlines, the webhooks to tell people by and the notices waiting
 //! to go out on them, and the audit trail. SQLite by default ([`sqlite`]), PostgreSQL for
-//! several servers ([`postgres`]).
+//! several servers (`postgres`, a feature of its own).
 //!
 //! Every method is blocking and does its work in one transaction, so that the server can run
 //! any of them on a blocking thread, and several servers can share one database: nothing that
 //! matters is kept in a server's memory.
 
+#[cfg(feature = "postgres")]
 mod pgenv;
 mod pool;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod sqlite;
 #[cfg(test)]
@@ -600,14 +602,26 @@ fn missing(shown: &str) -> StoreError {
 /// Opens the store `db` names, as `access` allows: a `postgres://` (or `postgresql://`) URL,
 /// else an SQLite file.
 pub fn open(db: &str, access: Access) -> Result<Box<dyn Store>, StoreError> {
-    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+    if is_postgres(db) {
+        #[cfg(feature = "postgres")]
         return Ok(Box::new(postgres::Postgres::open(db, access)?));
+        #[cfg(not(feature = "postgres"))]
+        return Err(StoreError::Unreachable(WITHOUT_POSTGRES.into()));
     }
     Ok(Box::new(sqlite::Sqlite::open(
         std::path::Path::new(db),
         access,
     )?))
 }
+
+/// Whether `db` names a PostgreSQL database rather than an SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// What a build without PostgreSQL says of a `postgres://` database.
+pub const WITHOUT_POSTGRES: &str = "this interview was built without PostgreSQL: build it with the \
+     postgres feature (cargo install --path . --features postgres), or give --db an SQLite file";
 
 /// A token holder's groups, as kept: comma-separated.
 fn groups_of(text: &str) -> Vec<String> {

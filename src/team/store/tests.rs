@@ -39,6 +39,7 @@ pub(super) fn any_kind(_: &str) -> bool {
 fn on_every_store(case: fn(&dyn Store)) {
     let dir = tempfile::tempdir().unwrap();
     case(&sqlite::Sqlite::open(&dir.path().join("team.sqlite3"), Access::Create).unwrap());
+    #[cfg(feature = "postgres")]
     if let Some(database) = scratch::Database::create() {
         case(&postgres::Postgres::open(&database.url, Access::Create).unwrap());
     }
@@ -408,6 +409,7 @@ fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_ag
 }
 
 #[test]
+#[cfg(feature = "postgres")]
 fn a_postgres_database_of_layout_1_is_brought_to_this_layout_and_then_left_alone() {
     let Some(database) = scratch::Database::create() else {
         return;
@@ -710,6 +712,7 @@ fn post_to_anyone(key: &str) -> StepPost {
 }
 
 /// A PostgreSQL database of a test's own (shared with the end-to-end tests).
+#[cfg(feature = "postgres")]
 #[path = "../../../tests/common/postgres.rs"]
 mod scratch;
 
@@ -781,6 +784,7 @@ fn questions_closed_before_the_retention_and_old_audit_lines_are_forgotten() {
 }
 
 #[test]
+#[cfg(feature = "postgres")]
 fn a_postgres_database_of_another_program_or_none_yet_is_left_as_it_is() {
     let Some(database) = scratch::Database::create() else {
         return;
@@ -842,6 +846,7 @@ fn a_reply_unfit_for_its_steps_widget_is_refused_and_the_step_still_waits() {
 }
 
 #[test]
+#[cfg(feature = "postgres")]
 fn an_answer_kept_by_one_server_is_told_at_once_to_another_listening_on_postgres() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = sqlite::Sqlite::open(&dir.path().join("team.sqlite3"), Access::Create).unwrap();
