@@ -2,6 +2,7 @@
 //! the result JSON.
 
 mod cli;
+mod clock;
 mod inbox;
 mod input;
 #[cfg(feature = "mcp")]

@@ -433,12 +433,59 @@ fn a_request_asked_again_by_a_new_run_says_so_above_its_question() {
     let screen = inbox.wait("How many replicas?");
     assert!(screen.contains("── ci asks again"), "{screen}");
     assert!(
-        screen.contains("stopped waiting; this is a new run, asked afresh"),
+        screen.contains(
+            "the run that asked this moments ago stopped waiting; this is a new run, asked afresh"
+        ),
         "{screen}"
     );
     inbox.send("4\r");
     let (result, code, stderr) = finished(again);
     assert_eq!((code, values(&result)), (0, vec![json!(4)]), "{stderr}");
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
+}
+
+#[test]
+fn an_asker_gone_or_withdrawing_mid_batch_is_told_apart_and_what_was_answered_is_kept() {
+    let mut team = Team::new();
+    // A server that hears nothing from an asker for 2 s takes it for gone.
+    let listen = team.url.trim_start_matches("http://").to_owned();
+    team.kill();
+    team.start_with(&listen, &["--asker-grace", "2s"]);
+    let mut inbox = inbox(&team, &team.ann);
+
+    // Killed after the first answer: it went away, and nothing reached it.
+    let mut asker = team.ask(BATCH, &[]);
+    inbox.wait("Where to?");
+    inbox.key(DOWN);
+    inbox.key(ENTER);
+    inbox.wait("Run the migrations?");
+    asker.kill().unwrap();
+    asker.wait().unwrap();
+    inbox.wait(
+        "✖ ci stopped waiting: nothing was sent to it. What you answered is kept for 10 min, \
+         should it ask again.",
+    );
+
+    // Its retry is shown the answer given, and asks for the rest.
+    let again = team.ask(BATCH, &[]);
+    let screen = inbox.wait("Run the migrations?");
+    let shown = &screen[screen.rfind("── ci asks again").expect(&screen)..];
+    assert!(
+        shown.contains("the answers given to it are filled in, and the last one is asked again"),
+        "{shown}"
+    );
+
+    // Withdrawn by Ctrl-C: what was answered went back with it.
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(again.id() as libc::pid_t, libc::SIGINT) };
+    let (result, code, stderr) = finished(again);
+    assert_eq!(code, 130, "{stderr}");
+    assert_eq!(values(&result)[0], json!("staging"), "{result}");
+    inbox.wait(
+        "✖ ci withdrew this question: what you answered went back with it, and is kept for \
+         10 min, should it ask again.",
+    );
     inbox.signal(libc::SIGTERM);
     assert_eq!(inbox.finish().code, 0);
 }

@@ -22,6 +22,7 @@ pub mod place;
 pub mod route;
 pub mod screen;
 mod store;
+pub mod told;
 pub mod window;
 pub mod wire;
 

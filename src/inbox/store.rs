@@ -303,12 +303,7 @@ pub fn journal_path(data: &Path, run: &str) -> PathBuf {
     data.join("journals").join(format!("{run}.journal"))
 }
 
-/// Now, in ms since the epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
+pub use crate::clock::now_ms;
 
 fn db_error(error: impl std::fmt::Display) -> StoreError {
     StoreError::Failed(format!("the inbox's database: {error}"))

@@ -17,6 +17,7 @@ use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
 use super::screen::{self, GRACE, Quiet, discard_typed_ahead, stop_on_signals, tilde};
 use super::store::Store;
+use super::told::{self, Fate};
 use super::wire::{Ask, Call};
 use crate::people;
 use crate::settled::Settled;
@@ -273,54 +274,23 @@ fn who(from: &super::From) -> String {
         .unwrap_or_else(|| format!("interview {}", sanitize::line(&from.command)))
 }
 
-/// Says who asks, above the question, and rings: the person may be looking elsewhere. A
-/// request asked before by a run that went away says so: this is another run, and what was
-/// typed to that one is played back (`resumed`) or not.
+/// Says who asks, above the question, and rings. A request asked before by a run that went
+/// away says so: this is another run, and what was typed to that one is played back
+/// (`resumed`) or not.
 fn announce(turn: &Turn, resumed: bool) {
     let from = &turn.held.ask.from;
     let who = who(from);
-    let asks = if turn.earlier.is_some() {
-        "asks again"
-    } else {
-        "asks"
-    };
-    let mut line = format!("── {who} {asks}");
-    if let Some(folder) = &from.folder {
-        line.push_str(&format!(" · in {}", sanitize::line(&tilde(folder))));
-    }
-    if let (Some(server), Some(_)) = (&from.server, &from.client) {
-        line.push_str(&format!(" · for {}", sanitize::line(server)));
-    }
-    if turn.behind > 0 {
-        line.push_str(&format!(" · {} more waiting", turn.behind));
-    }
-    screen::ring(&who);
-    let mut screen = std::io::stderr().lock();
-    let _ = writeln!(screen, "\n{line}");
-    if let Some(earlier) = &turn.earlier {
-        let what = if resumed {
-            "your answers to it are filled in, and the last one is asked again"
-        } else {
-            "this is a new run, asked afresh"
-        };
-        let _ = writeln!(
-            screen,
-            "   (the run that asked this {} stopped waiting; {what})",
-            ago(earlier.ended_at)
-        );
-    }
-    let _ = screen.flush();
-}
-
-/// How long ago `at` (ms since the epoch) was, in words.
-fn ago(at: i64) -> String {
-    let seconds = (super::store::now_ms() - at).max(0) / 1000;
-    match seconds {
-        0..60 => "moments ago".into(),
-        60..7200 => format!("{} min ago", seconds / 60),
-        7200..172_800 => format!("{} h ago", seconds / 3600),
-        _ => format!("{} days ago", seconds / 86_400),
-    }
+    told::announce(&told::Asking {
+        who: &who,
+        folder: from.folder.as_deref(),
+        for_server: from.server.as_deref().filter(|_| from.client.is_some()),
+        behind: turn.behind,
+        again: turn.earlier.as_ref().map(|earlier| told::Again {
+            ended_at: Some(earlier.ended_at),
+            resumed,
+            yours: true,
+        }),
+    });
 }
 
 /// Asks the person `turn`'s question with the plugin, keeping their answers in `journal` until
@@ -351,31 +321,13 @@ fn ask(
     let after = desk.end(run, ended);
     // Whether the person gave anything to it (kept in its journal, for a retry to take over).
     let typed = (ran.journal.as_ref()).is_some_and(|journal| journal.earlier_replies() > 0);
-    let kept = format!(
-        "kept for {} min, should it ask again",
-        super::RETRY_WINDOW_MS / 60_000
-    );
-    let told = match (after, typed) {
-        (After::Withdrawn, true) => Some(format!(
-            "✖ {who} withdrew this question: what you answered went back with it, and is {kept}."
-        )),
-        (After::Withdrawn, false) => Some(format!(
-            "✖ {who} withdrew this question before anything was answered."
-        )),
-        (After::Gone { answered }, true) => Some(format!(
-            "✖ {who} stopped waiting{}: nothing was sent to it. What you answered is {kept}.",
-            if answered {
-                " before your answer reached it"
-            } else {
-                ""
-            }
-        )),
-        (After::Gone { .. }, false) => {
-            Some(format!("✖ {who} stopped waiting: nothing was sent to it."))
-        }
-        (After::Sent, _) => Some(format!("✔ Sent to {who}")),
-        (After::Kept | After::Closed, _) => None,
+    let fate = match after {
+        After::Sent => Some(Fate::Sent),
+        After::Withdrawn => Some(Fate::Withdrawn),
+        After::Gone { answered } => Some(Fate::Gone { answered }),
+        After::Kept | After::Closed => None,
     };
+    let told = fate.map(|fate| told::ended(&who, fate, typed));
     if let Some(told) = told {
         let _ = writeln!(std::io::stderr().lock(), "{told}");
     }

@@ -25,7 +25,8 @@ use serde_json::{Value as Json, json};
 use super::backoff::Backoff;
 use super::http_relay::HttpRelay;
 use super::remote::{HEED_STOP, Outcome};
-use crate::inbox::screen::{self, GRACE, Quiet, discard_typed_ahead, tilde};
+use crate::inbox::screen::{self, GRACE, Quiet, discard_typed_ahead};
+use crate::inbox::told::{self, Fate};
 
 /// How often the open questions are listed while none is being answered, and the first pause
 /// before trying again a server that could not be reached.
@@ -147,6 +148,8 @@ struct Listed {
     /// not.
     again: bool,
     resumed: bool,
+    /// When the earlier run's question ended (ms since the epoch).
+    earlier_ended_at: Option<i64>,
 }
 
 /// What became of one question here.
@@ -278,6 +281,17 @@ impl Desk<'_> {
         });
     }
 
+    /// How `question` ended, if it did without an answer, once its view `seq` moved on while
+    /// this person was on it; `None` when it goes on (someone else answered the step) or
+    /// ended with its answer.
+    fn ended_since(&self, question: i64, seq: i64) -> Option<Fate> {
+        let Outcome::Answered(view) = self.get(&format!("/q/{question}/view?after={seq}")) else {
+            return None;
+        };
+        let fate = fate(view["ending"].as_str(), false, false);
+        (view["kind"] == "done" && !matches!(fate, Fate::AnsweredElsewhere)).then_some(fate)
+    }
+
     fn get(&self, path: &str) -> Outcome {
         self.server
             .request("GET", path, None, &|| self.quit.load(Ordering::SeqCst))
@@ -292,6 +306,7 @@ impl Desk<'_> {
         let mut after = 0;
         let mut announced = false;
         let mut replied = false;
+        let mut judged = false;
         let mut backoff = Backoff::from(LOOK_AGAIN);
         loop {
             if self.quit.load(Ordering::SeqCst) {
@@ -325,17 +340,21 @@ impl Desk<'_> {
             match kind.as_str() {
                 "done" => {
                     if announced {
-                        say(&ended(&who, view["ending"].as_str(), replied));
+                        let fate = fate(view["ending"].as_str(), replied, judged);
+                        // What was played back from an earlier run was answered too.
+                        say(&told::ended(&who, fate, replied || listed.resumed));
                     }
                     return Left::Ended;
                 }
                 // The asker's plugin judges the reply; its next widget, or the end, follows.
                 "waiting" => {
                     after = seq;
+                    judged = true;
                     continue;
                 }
                 _ => {}
             }
+            judged = false;
             let widget = widget_of(&view);
             if let Err(why) = web_wire::checked_view(&kind, &widget) {
                 // Said once: the question is passed over until its step changes.
@@ -373,6 +392,12 @@ impl Desk<'_> {
                     Posted::Closing => return Left::Closing,
                 },
                 Drawn::MovedOn => {
+                    // Said as the end of the question, when it ended: its asker withdrew it or
+                    // went away while this person was on it.
+                    if let Some(fate) = self.ended_since(question, seq) {
+                        say(&told::ended(&who, fate, replied || listed.resumed));
+                        return Left::Ended;
+                    }
                     say(
                         "✖ This question was answered elsewhere or withdrawn meanwhile: what you \
                          typed to it was not sent.",
@@ -566,6 +591,7 @@ fn listed(listing: &Json) -> impl Iterator<Item = (i64, Listed)> + '_ {
             folder: q["folder"].as_str().map(str::to_owned),
             again: q["again_of"].is_i64(),
             resumed: q["resumed"] == true,
+            earlier_ended_at: q["earlier_ended_at"].as_i64(),
         };
         Some((q["asked_at"].as_i64().unwrap_or(0), listed))
     })
@@ -576,14 +602,16 @@ fn say(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
-/// How a question this person was shown ended, in words.
-fn ended(who: &str, ending: Option<&str>, replied: bool) -> String {
-    match (ending, replied) {
-        (Some("sent"), true) => format!("✔ Sent to {who}"),
-        (Some("sent"), false) => format!("✖ {who}'s question was answered by someone else."),
-        (Some("withdrawn"), _) => format!("✖ {who} withdrew this question."),
-        (Some("expired"), _) => format!("✖ {who}'s question expired unanswered."),
-        _ => format!("✖ {who}'s question ended."),
+/// What became of a question this person was shown, from its view's `ending`: `replied`, they
+/// gave it an answer; `judged`, its last answer was taken and its asker had not yet moved on.
+fn fate(ending: Option<&str>, replied: bool, judged: bool) -> Fate {
+    match ending {
+        Some("sent") if replied => Fate::Sent,
+        Some("sent") => Fate::AnsweredElsewhere,
+        Some("withdrawn") => Fate::Withdrawn,
+        Some("gone") => Fate::Gone { answered: judged },
+        Some("expired") => Fate::Expired,
+        _ => Fate::Ended,
     }
 }
 
@@ -655,19 +683,15 @@ fn who(listed: &Listed) -> String {
 /// Says who asks, above the question, and rings. A request asked again by another run says
 /// so, and whether the answers given to the earlier run are filled in.
 fn announce(who: &str, listed: &Listed) {
-    screen::ring(who);
-    let asks = if listed.again { "asks again" } else { "asks" };
-    let mut line = format!("── {who} {asks}");
-    if let Some(folder) = &listed.folder {
-        line.push_str(&format!(" · in {}", sanitize::line(&tilde(folder))));
-    }
-    say(&format!("\n{line}"));
-    if listed.again {
-        say(if listed.resumed {
-            "   (the run that asked this before stopped waiting; the answers given to it are \
-             filled in, and the last one is asked again)"
-        } else {
-            "   (the run that asked this before stopped waiting; this is a new run, asked afresh)"
-        });
-    }
+    told::announce(&told::Asking {
+        who,
+        folder: listed.folder.as_deref(),
+        for_server: None,
+        behind: 0,
+        again: listed.again.then_some(told::Again {
+            ended_at: listed.earlier_ended_at,
+            resumed: listed.resumed,
+            yours: false,
+        }),
+    });
 }

@@ -175,6 +175,7 @@ async fn view(
                     let ending = match closed {
                         Closed::Finished => "sent",
                         Closed::Withdrawn => "withdrawn",
+                        Closed::Gone => "gone",
                         Closed::Expired => "expired",
                     };
                     json!({ "seq": DONE, "kind": "done", "ending": ending })

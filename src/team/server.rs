@@ -760,6 +760,7 @@ struct Listed<'a> {
     request: Option<&'a RawValue>,
     again_of: Option<i64>,
     resumed: bool,
+    earlier_ended_at: Option<i64>,
 }
 
 impl Listed<'_> {
@@ -786,6 +787,7 @@ impl Listed<'_> {
             request: shown.request,
             again_of: q.again_of,
             resumed: q.resumed,
+            earlier_ended_at: q.earlier_ended_at,
         }
     }
 }
@@ -841,6 +843,10 @@ pub(super) async fn take_answer(
             StatusCode::CONFLICT,
             match closed {
                 Some(Closed::Withdrawn) => {
+                    "the question was withdrawn by the agent that asked it, so nothing was sent \
+                     to it"
+                }
+                Some(Closed::Gone) => {
                     "the question was withdrawn: the agent that asked it stopped waiting, so \
                      nothing was sent to it"
                 }

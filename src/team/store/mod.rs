@@ -156,8 +156,11 @@ pub enum ReplyState {
 pub enum Closed {
     /// Its asker's plugin finished it.
     Finished,
-    /// Its asker stopped waiting (it withdrew it, or went silent): nothing more reaches it.
+    /// Its asker withdrew it: it had what was answered so far.
     Withdrawn,
+    /// Its asker went silent (killed, cut off) longer than the server's grace: nothing more
+    /// reaches it, not even an answer it had been given.
+    Gone,
     /// Nobody answered by its deadline: its asker was told so.
     Expired,
 }
@@ -166,7 +169,8 @@ impl Closed {
     /// How a closed question's `status` column reads.
     fn of(status: Option<&str>) -> Closed {
         match status {
-            Some("withdrawn" | "gone") => Closed::Withdrawn,
+            Some("withdrawn") => Closed::Withdrawn,
+            Some("gone") => Closed::Gone,
             Some("expired") => Closed::Expired,
             _ => Closed::Finished,
         }
@@ -202,7 +206,8 @@ pub enum Answered {
 /// [`OpenQuestion`]'s fields are read (both stores' SQL has it). Followed by an order, or by
 /// the one question wanted.
 pub(super) const OPEN_STEPS: &str = "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, \
-     q.asked_at, s.seq, s.kind, s.view, q.again_of, q.resumed
+     q.asked_at, s.seq, s.kind, s.view, q.again_of, q.resumed,
+     (SELECT coalesce(e.closed_at, e.expired_at) FROM questions e WHERE e.id = q.again_of)
      FROM questions q JOIN steps s ON s.question = q.id
      WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
        AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)";
@@ -226,6 +231,8 @@ pub struct OpenQuestion {
     pub again_of: Option<i64>,
     /// What the person answered to that run was played back into this one.
     pub resumed: bool,
+    /// When that run's question ended (ms since the epoch).
+    pub earlier_ended_at: Option<i64>,
 }
 
 /// Where a question stands, for a page showing it.
@@ -669,9 +676,4 @@ fn step_detail(post: &StepPost) -> Json {
     serde_json::json!({"kind": post.kind, "view": post.view, "secret": post.secret})
 }
 
-/// Now, in ms since the epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
+pub use crate::clock::now_ms;

@@ -114,6 +114,7 @@ fn open_step(row: &Row) -> OpenQuestion {
         view: raw_json(row.get(8)),
         again_of: row.get(9),
         resumed: row.get(10),
+        earlier_ended_at: row.get(11),
     }
 }
 

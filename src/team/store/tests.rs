@@ -257,7 +257,8 @@ fn a_question_nobody_answers_by_its_deadline_expires_and_its_asker_is_told() {
             ReplyState::Waiting,
             "not yet"
         );
-        store.sweep(now_ms() + 61_000, None).unwrap();
+        let expired_at = now_ms() + 61_000;
+        store.sweep(expired_at, None).unwrap();
         assert_eq!(store.reply("ci", at).unwrap(), ReplyState::Expired);
         assert!(store.open_questions(&ann).unwrap().is_empty());
         assert_eq!(
@@ -278,6 +279,11 @@ fn a_question_nobody_answers_by_its_deadline_expires_and_its_asker_is_told() {
         let open = store.open_questions(&ann).unwrap();
         assert_eq!(open.len(), 1);
         assert_eq!(open[0].again_of, Some(at.question));
+        assert_eq!(
+            open[0].earlier_ended_at,
+            Some(expired_at),
+            "when the run it asks again for ended"
+        );
         // A question without a deadline waits as long as its asker.
         let patient = store
             .post_step("ci", &post("k2", "Name?", None, None), "a")
@@ -684,9 +690,10 @@ fn a_silent_asker_is_withdrawn_and_the_answer_nobody_took_is_asked_again_of_its_
         store.sweep(later, Some(later - SILENCE_MS)).unwrap();
         store.sweep(later, Some(later - SILENCE_MS)).unwrap();
         assert_eq!(events(store, "withdrawn").len(), 1);
+        // Told apart from a withdrawal: the person learns that the answer reached nobody.
         assert_eq!(
             store.progress(&ann, at.question).unwrap().unwrap().closed,
-            Some(Closed::Withdrawn)
+            Some(Closed::Gone)
         );
         // The retry is asked, not handed the answer its asker never took.
         let retry = StepPost {
