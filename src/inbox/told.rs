@@ -89,6 +89,10 @@ fn ago(at: i64, now: i64) -> String {
 
 /// What became of a question the person was shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(feature = "team"),
+    expect(dead_code, reason = "only a team's questions end these other ways")
+)]
 pub enum Fate {
     /// Its answer reached its asker.
     Sent,

@@ -15,7 +15,7 @@ use interview_text::sanitize;
 
 use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
-use super::screen::{self, GRACE, Quiet, discard_typed_ahead, stop_on_signals, tilde};
+use super::screen::{self, GRACE, Quiet, discard_typed_ahead, stop_on_signals};
 use super::store::Store;
 use super::told::{self, Fate};
 use super::wire::{Ask, Call};
@@ -128,7 +128,11 @@ impl Desktop {
             Desktop::Page(page) => {
                 let mut ui = page.lock().unwrap_or_else(|e| e.into_inner());
                 ui.set_asker(Some(who(from)));
-                ui.set_folder(from.folder.as_deref().map(|f| sanitize::line(&tilde(f))));
+                ui.set_folder(
+                    from.folder
+                        .as_deref()
+                        .map(|f| sanitize::line(&screen::tilde(f))),
+                );
                 let stop = ui.stop_flag();
                 drop(ui);
                 (Box::new(page.clone()), Some(stop))
