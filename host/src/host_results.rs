@@ -117,9 +117,28 @@ fn size(given: &[Given]) -> usize {
     (given.iter())
         .map(|g| {
             let optional = |text: &Option<String>| text.as_ref().map_or(0, String::len);
-            g.prompt.len() + g.answer.to_string().len() + optional(&g.header) + optional(&g.note)
+            g.prompt.len() + json_length(&g.answer) + optional(&g.header) + optional(&g.note)
         })
         .sum()
+}
+
+/// The length of `value` written as JSON, counted as it is written rather than kept: an
+/// answer may be a pasted log of megabytes, and it is written out again to be worded.
+fn json_length(value: &serde_json::Value) -> usize {
+    struct Counted(usize);
+    impl std::io::Write for Counted {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counted = Counted(0);
+    // Writing a JSON value to a sink that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut counted, value);
+    counted.0
 }
 
 /// Should the built-in plugin be unable to word a result (its memory refused, text beyond
@@ -176,6 +195,18 @@ fn printed(value: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answers_length_is_counted_as_it_would_be_written() {
+        for value in [
+            json!("a \"quoted\" line\n"),
+            json!(["Lint", "Unit tests"]),
+            json!(3.5),
+            json!(null),
+        ] {
+            assert_eq!(json_length(&value), value.to_string().len(), "{value}");
+        }
+    }
 
     fn given() -> Vec<Given> {
         vec![Given {
