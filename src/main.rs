@@ -68,6 +68,15 @@ fn through_inbox(
         inbox::Call::Elicit { .. } => "elicit",
     };
     let stop = people::stop_on_signals();
+    // This machine's inbox on the team protocol: the plugin runs here, with it as the person.
+    #[cfg(feature = "team-server")]
+    if team::own::chosen() {
+        *person = match team::own::asker(route.waits(), &stop, &stop) {
+            Some(team) => Box::new(team.ui_for(command, call, None, server)),
+            None => crate::people::nobody(interview_host::ui::Absence::NoInbox),
+        };
+        return Ok(None);
+    }
     let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
     let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
         *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
@@ -87,6 +96,23 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
     });
     team::remote::Team::new(team.url, team.to, deadline, people::stop_on_signals())
         .map_err(|e| (Exit::Failed, e))
+}
+
+/// This machine's inbox on the team protocol, for `interview mcp`'s calls, where it is the
+/// one chosen.
+#[cfg(all(feature = "team", feature = "mcp"))]
+fn own_inbox() -> Option<mcp::OwnInbox> {
+    #[cfg(feature = "team-server")]
+    if team::own::chosen() {
+        // One flag for the process's signals, which every call's question is withdrawn by.
+        let signals = people::stop_on_signals();
+        let found = move |wait: bool, stop: &std::sync::Arc<std::sync::atomic::AtomicBool>| {
+            let team = team::own::asker(wait, stop, &signals)?;
+            Some(std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>)
+        };
+        return Some(std::sync::Arc::new(found));
+    }
+    None
 }
 
 fn main() -> ExitCode {
@@ -227,6 +253,8 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 tty,
                 #[cfg(feature = "team")]
                 team,
+                #[cfg(feature = "team")]
+                own: own_inbox(),
                 #[cfg(feature = "web")]
                 open: !no_open,
                 #[cfg(feature = "web")]
@@ -240,7 +268,18 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             numbered,
             team: Some(url),
             ..
-        } => team::answering::run(&url, numbered, &loading.load()?),
+        } => team::answering::run(
+            team::answering::Inbox::Team { url: &url },
+            numbered,
+            &loading.load()?,
+        ),
+        #[cfg(feature = "team-server")]
+        Command::Inbox {
+            numbered,
+            #[cfg(feature = "web")]
+                web: None,
+            ..
+        } if team::own::chosen() => team::own::inbox(&loading.load()?, numbered),
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]
@@ -310,6 +349,17 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             let inbox = match through_team {
                 true => None,
                 false => inbox::Route::choose(asking.reaching.ui, &mut person),
+            };
+            // This machine's inbox on the team protocol: asked as a team inbox is.
+            #[cfg(feature = "team-server")]
+            let (inbox, team) = match inbox {
+                Some(route) if team::own::chosen() => {
+                    let stop = people::stop_on_signals();
+                    let own = team::own::asker(route.waits(), &stop, &stop);
+                    person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
+                    (None, own)
+                }
+                inbox => (inbox, team),
             };
             let options = serve::Options {
                 tool: asking.tool,

@@ -14,6 +14,12 @@ use serde_json::{Value as Json, json};
 use common::term::{CTRL_C, DOWN, ENTER, Term};
 use common::{interview, lines_of, values, without_terminal, write_request};
 
+/// Whether this run's inboxes are on the team inbox's protocol (`INTERVIEW_INBOX_PROTOCOL=http`,
+/// which the command reads too): the suite runs each way while both exist.
+fn on_http() -> bool {
+    std::env::var("INTERVIEW_INBOX_PROTOCOL").is_ok_and(|value| value == "http")
+}
+
 /// A folder of its own for one test's inboxes and askers.
 struct Place(tempfile::TempDir);
 
@@ -276,17 +282,37 @@ fn a_whole_answer_that_reached_nobody_is_given_again_by_the_person_for_the_retry
     let place = Place::new();
     let mut inbox = place.inbox();
     let request = deploy();
-    // An asker that can no longer be told anything, though its connection is open: the answer
-    // the person gives cannot reach it.
-    let deaf = socket(&place);
-    (&deaf)
-        .write_all(ask_line(&place, &request, "ask").as_bytes())
-        .unwrap();
-    deaf.shutdown(std::net::Shutdown::Read).unwrap();
-    answer_deploy(&mut inbox);
-    let screen = inbox.wait("before your answer reached it: nothing was sent");
-    assert!(!screen.contains("answers sent"), "{screen}");
-    drop(deaf);
+    if on_http() {
+        // An asker that stops as the person sends the whole answer, and is never heard again.
+        let mut deaf = place.asker(&["ask", &request]);
+        inbox.wait("? Where to deploy?");
+        inbox.key(DOWN);
+        inbox.key(ENTER);
+        inbox.wait("? Which checks?");
+        inbox.key(DOWN);
+        inbox.key(" ");
+        inbox.key(ENTER);
+        inbox.wait("Review your answers");
+        // SAFETY: signalling a process this test started.
+        unsafe { libc::kill(deaf.id() as i32, libc::SIGSTOP) };
+        inbox.key(ENTER);
+        let screen = inbox.wait("before your answer reached it: nothing was sent");
+        assert!(!screen.contains("answers sent"), "{screen}");
+        deaf.kill().unwrap();
+        deaf.wait().unwrap();
+    } else {
+        // An asker that can no longer be told anything, though its connection is open: the
+        // answer the person gives cannot reach it.
+        let deaf = socket(&place);
+        (&deaf)
+            .write_all(ask_line(&place, &request, "ask").as_bytes())
+            .unwrap();
+        deaf.shutdown(std::net::Shutdown::Read).unwrap();
+        answer_deploy(&mut inbox);
+        let screen = inbox.wait("before your answer reached it: nothing was sent");
+        assert!(!screen.contains("answers sent"), "{screen}");
+        drop(deaf);
+    }
 
     // The retry gets the answers played back up to the review, where the person sends them.
     let mut again = place.asker(&["ask", &request]);
@@ -327,10 +353,16 @@ fn a_request_asked_again_an_hour_or_a_month_after_its_run_went_away_is_asked_afr
 
 /// Moves the inbox's clock on by `seconds`: every run it keeps ended that much earlier.
 fn move_clock(place: &Place, seconds: i64) {
-    let db = rusqlite::Connection::open(place.0.path().join("inbox.sqlite3")).unwrap();
+    let (file, update) = match on_http() {
+        true => (
+            "inbox-team.sqlite3",
+            "UPDATE questions SET closed_at = closed_at - ?1",
+        ),
+        false => ("inbox.sqlite3", "UPDATE runs SET ended_at = ended_at - ?1"),
+    };
+    let db = rusqlite::Connection::open(place.0.path().join(file)).unwrap();
     db.busy_timeout(Duration::from_secs(10)).unwrap();
-    db.execute("UPDATE runs SET ended_at = ended_at - ?1", [seconds * 1000])
-        .unwrap();
+    db.execute(update, [seconds * 1000]).unwrap();
 }
 
 #[test]
@@ -463,7 +495,13 @@ fn the_inbox_folder_socket_and_database_are_the_users_alone() {
     term.wait("Waiting for questions");
     let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&inbox_dir), 0o700);
-    assert_eq!(mode(&inbox_dir.join("inbox.sqlite3")), 0o600);
+    let files: &[&str] = match on_http() {
+        true => &["inbox-team.sqlite3", "inbox-tokens.json"],
+        false => &["inbox.sqlite3"],
+    };
+    for file in files {
+        assert_eq!(mode(&inbox_dir.join(file)), 0o600, "{file}");
+    }
     let socket: PathBuf = std::fs::read_dir(&inbox_dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -709,6 +747,9 @@ fn withdrawn_while_no_inbox_is_open_it_returns_the_answers_kept_and_is_asked_no_
 fn a_line_the_inbox_cannot_read_is_refused_and_who_asks_never_reaches_the_terminal_raw() {
     let place = Place::new();
     let inbox = place.inbox();
+    if on_http() {
+        return unreadable_over_http(&place, inbox);
+    }
     let mut stranger = socket(&place);
     stranger.write_all(b"{\"shout\": true}\n").unwrap();
     let mut reply = String::new();
@@ -725,6 +766,61 @@ fn a_line_the_inbox_cannot_read_is_refused_and_who_asks_never_reaches_the_termin
         !inbox.output().contains("PWNED\u{7}"),
         "an escape reached the terminal"
     );
+}
+
+/// The same, where the inbox speaks HTTP: what is no request, or comes without the askers'
+/// token, is refused; a step whose asker names itself with escapes shows them harmless.
+fn unreadable_over_http(place: &Place, mut inbox: Term) {
+    let shouted = exchange(place, b"{\"shout\": true}\n");
+    assert!(!shouted.starts_with("HTTP/1.1 2"), "{shouted}");
+    let untokened = "POST /api/steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: \
+                     application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n\
+                     {\"shout\": true}";
+    assert!(exchange(place, untokened.as_bytes()).starts_with("HTTP/1.1 401"));
+
+    let tokens: Json = serde_json::from_str(
+        &std::fs::read_to_string(place.0.path().join("inbox-tokens.json")).unwrap(),
+    )
+    .unwrap();
+    let folder = place.dir();
+    let step = json!({
+        "key": "escapes", "run": "r1", "folder": folder, "to": null, "after": null,
+        "deadline": null, "kind": "confirm",
+        "from": {"client": null, "folder": folder, "server": null, "pid": 1,
+                 "command": "ask\u{1b}]0;PWNED\u{7}\u{1b}[41m"},
+        "view": {"request": {"initial": null}, "frame": {
+            "place": null, "position": 1, "total": 1, "header": null, "prompt": "Plain?",
+            "required": true, "mark_optional": false, "hint": null, "error": null,
+            "context": null, "declinable": false}},
+    })
+    .to_string();
+    let posted = format!(
+        "POST /api/steps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{step}",
+        tokens["agent"].as_str().unwrap(),
+        step.len()
+    );
+    let answered = exchange(place, posted.as_bytes());
+    assert!(answered.starts_with("HTTP/1.1 200"), "{answered}");
+    let screen = inbox.wait("? Plain?");
+    assert!(screen.contains("── interview ask"), "{screen}");
+    assert!(
+        !inbox.output().contains("PWNED\u{7}"),
+        "an escape reached the terminal"
+    );
+    inbox.send(CTRL_C);
+}
+
+/// What the inbox's socket answers `bytes`, whole.
+fn exchange(place: &Place, bytes: &[u8]) -> String {
+    use std::io::Read;
+    let mut connection = socket(place);
+    connection.write_all(bytes).unwrap();
+    // Not half-closed: a server may take that for the client gone. It closes once it answered.
+    (connection.set_read_timeout(Some(Duration::from_secs(15)))).unwrap();
+    let mut answer = String::new();
+    let _ = connection.read_to_string(&mut answer);
+    answer
 }
 
 #[test]

@@ -20,6 +20,18 @@ pub struct Given {
 }
 
 impl Given {
+    /// A given answer read back from [`Given::to_json`].
+    pub fn from_json(json: &Json) -> Option<Given> {
+        let text = |key: &str| json.get(key).and_then(Json::as_str).map(str::to_owned);
+        Some(Given {
+            position: u32::try_from(json.get("position")?.as_u64()?).ok()?,
+            header: text("header"),
+            prompt: text("question")?,
+            answer: json.get("answer")?.clone(),
+            note: text("note"),
+        })
+    }
+
     /// As JSON: `{"position", "header", "question", "answer", "note"}`, without empty fields.
     pub fn to_json(&self) -> Json {
         let mut object =

@@ -10,11 +10,11 @@ use wasmtime::StoreLimits;
 
 use crate::bindings::interview::plugin::ui::{self as wit, *};
 use crate::given::Given;
-use crate::replay::{self, Recorder};
+use crate::replay::Recorder;
 use crate::sandbox::{Epoch, GuestClock};
 use crate::ui::scripted::Recorded;
 use crate::ui::scripted::TypedLine;
-use crate::ui::{MultiSelectRequest, SelectRequest, Ui, cleaned};
+use crate::ui::{MultiSelectRequest, SelectRequest, Ui, answered, cleaned};
 
 /// What the store holds: the UI, the memory limits, and the guest's compute clock.
 pub(crate) struct State<U> {
@@ -90,13 +90,7 @@ impl<U: Ui> State<U> {
             Some(frame.position),
             false,
             |ui| ui.select(&frame, &request),
-            |reply| {
-                let note = match reply {
-                    SelectReply::Picked(pick) => pick.note.as_ref(),
-                    _ => None,
-                };
-                replay::given(&frame, replay::select_answer(&request, reply), note)
-            },
+            |reply| answered::select(&frame, &request, reply),
         )
     }
 
@@ -112,13 +106,7 @@ impl<U: Ui> State<U> {
             Some(frame.position),
             false,
             |ui| ui.multi_select(&frame, &request),
-            |reply| {
-                let note = match reply {
-                    MultiSelectReply::Picked(pick) => pick.note.as_ref(),
-                    MultiSelectReply::Nav(_) => None,
-                };
-                replay::given(&frame, replay::multi_select_answer(&request, reply), note)
-            },
+            |reply| answered::multi_select(&frame, &request, reply),
         )
     }
 }
@@ -150,7 +138,7 @@ impl<U: Ui> wit::Host for State<U> {
             Some(frame.position),
             request.secret,
             |ui| cleaned::as_given(ui.text(&frame, &request), &request, r),
-            |reply| replay::given(&frame, replay::text_answer(reply), None),
+            |reply| answered::text(&frame, reply),
         )
     }
 
@@ -160,7 +148,7 @@ impl<U: Ui> wit::Host for State<U> {
             Some(frame.position),
             false,
             |ui| ui.confirm(&frame, &request),
-            |reply| replay::given(&frame, replay::confirm_answer(reply), None),
+            |reply| answered::confirm(&frame, reply),
         )
     }
 
@@ -170,7 +158,7 @@ impl<U: Ui> wit::Host for State<U> {
             Some(frame.position),
             false,
             |ui| ui.number(&frame, &request),
-            |reply| replay::given(&frame, replay::number_answer(reply), None),
+            |reply| answered::number(&frame, reply),
         )
     }
 
@@ -202,7 +190,7 @@ impl<U: Ui> wit::Host for State<U> {
             // fail, the line is what the person gave.
             |typed| match (&typed.read, &answering) {
                 (LineRead::Line(line), Some(frame)) => {
-                    replay::given(frame, Some(Json::String(line.clone())), None)
+                    answered::given(frame, Some(Json::String(line.clone())), None)
                 }
                 _ => None,
             },

@@ -7,14 +7,12 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{Value as Json, json};
-
 use crate::given::Given;
 use crate::journal::Journal;
 use crate::ui::scripted::{Recorded, Step as Reply};
 use crate::ui::{
-    ConfirmReply, Frame, LineRead, MultiSelectReply, MultiSelectRequest, Nav, NumberReply,
-    ReviewReply, SelectReply, SelectRequest, Span, TextReply,
+    ConfirmReply, LineRead, MultiSelectReply, Nav, NumberReply, ReviewReply, SelectReply, Span,
+    TextReply,
 };
 
 /// The replies of the request being run, those to play back, and the journal they go to.
@@ -190,70 +188,12 @@ fn cancels(reply: &Reply) -> bool {
     *nav == Nav::Cancel
 }
 
-/// What the person said to `frame`'s question, when `answer` is an answer (not a way out).
-pub(crate) fn given(frame: &Frame, answer: Option<Json>, note: Option<&String>) -> Option<Given> {
-    Some(Given {
-        position: frame.position,
-        header: frame.header.clone(),
-        prompt: frame.prompt.clone(),
-        answer: answer?,
-        note: note.cloned(),
-    })
-}
-
-/// A select reply in words: the picked option's label, or the typed text.
-pub(crate) fn select_answer(request: &SelectRequest, reply: &SelectReply) -> Option<Json> {
-    match reply {
-        SelectReply::Picked(pick) => {
-            let option = request.options.get(pick.index as usize)?;
-            Some(json!(option.label))
-        }
-        SelectReply::Other(text) => Some(json!(text)),
-        SelectReply::Discuss | SelectReply::Nav(_) => None,
-    }
-}
-
-/// A multi-select reply in words: the picked labels, then the typed text.
-pub(crate) fn multi_select_answer(
-    request: &MultiSelectRequest,
-    reply: &MultiSelectReply,
-) -> Option<Json> {
-    let MultiSelectReply::Picked(pick) = reply else {
-        return None;
-    };
-    let labels = pick
-        .picked
-        .iter()
-        .filter_map(|&i| request.options.get(i as usize))
-        .map(|o| json!(o.label))
-        .chain(pick.other.iter().map(|t| json!(t)));
-    Some(Json::Array(labels.collect()))
-}
-
-pub(crate) fn text_answer(reply: &TextReply) -> Option<Json> {
-    match reply {
-        TextReply::Submitted(text) => Some(json!(text)),
-        TextReply::Nav(_) => None,
-    }
-}
-
-pub(crate) fn confirm_answer(reply: &ConfirmReply) -> Option<Json> {
-    match reply {
-        ConfirmReply::Answered(yes) => Some(json!(yes)),
-        ConfirmReply::Nav(_) => None,
-    }
-}
-
-pub(crate) fn number_answer(reply: &NumberReply) -> Option<Json> {
-    match reply {
-        NumberReply::Entered(typed) => Some(json!(typed)),
-        NumberReply::Nav(_) => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::Frame;
+    use crate::ui::answered::given;
+    use serde_json::{Value as Json, json};
 
     fn frame(position: u32) -> Frame {
         Frame {

@@ -32,6 +32,15 @@ impl Route {
         }
     }
 
+    /// Whether a request waits for an inbox to be opened (`--ui inbox`).
+    #[cfg_attr(
+        not(feature = "team-server"),
+        expect(dead_code, reason = "the inbox on the team protocol asks it")
+    )]
+    pub fn waits(&self) -> bool {
+        self.wait
+    }
+
     /// Hands `call` to the inboxes for `command`, until an answer comes or `stop` (a signal)
     /// withdraws it. [`Reached::NoInbox`] also for a tool call the plugin finds invalid: it is
     /// answered where the command runs, as anywhere, and nobody is bothered with it.

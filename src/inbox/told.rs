@@ -9,6 +9,15 @@ use interview_text::sanitize;
 use super::RETRY_WINDOW_MS;
 use super::screen::{ring, tilde};
 
+/// Who asks on this machine, in a few words fit for a terminal: the MCP client's name, else
+/// the MCP server's (an elicitation's), else the command (`interview ask`).
+pub fn who(client: Option<&str>, server: Option<&str>, command: &str) -> String {
+    client
+        .or(server)
+        .map(sanitize::line)
+        .unwrap_or_else(|| format!("interview {}", sanitize::line(command)))
+}
+
 /// Who asks a question, as the line above it says.
 pub struct Asking<'a> {
     /// Who asks, in a few words fit for a terminal.

@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use interview_host::{Error, Journal, JournalProblem, Plugin};
 
 use interview_host::ui::{StatusLine, StopReason, Ui, is_foreground};
-use interview_text::sanitize;
 
 use super::desk::{After, Desk, Ended, Turn};
 use super::place::{self, Place};
@@ -131,7 +130,7 @@ impl Desktop {
                 ui.set_folder(
                     from.folder
                         .as_deref()
-                        .map(|f| sanitize::line(&screen::tilde(f))),
+                        .map(|f| interview_text::sanitize::line(&screen::tilde(f))),
                 );
                 let stop = ui.stop_flag();
                 drop(ui);
@@ -271,11 +270,11 @@ impl Drop for Socket {
 /// Who asks, in a few words fit for a terminal: the client's name, else the MCP server's, else
 /// the command.
 fn who(from: &super::From) -> String {
-    from.client
-        .as_deref()
-        .or(from.server.as_deref())
-        .map(sanitize::line)
-        .unwrap_or_else(|| format!("interview {}", sanitize::line(&from.command)))
+    told::who(
+        from.client.as_deref(),
+        from.server.as_deref(),
+        &from.command,
+    )
 }
 
 /// Says who asks, above the question, and rings. A request asked before by a run that went

@@ -67,6 +67,9 @@ pub struct Options {
     /// `--inbox URL`: every call is asked through the team inbox there.
     #[cfg(feature = "team")]
     pub team: Option<Arc<dyn TeamRoute>>,
+    /// This machine's inbox on the team protocol, found for each call that goes to it.
+    #[cfg(feature = "team")]
+    pub own: Option<OwnInbox>,
     /// Under `--ui web`: open the browser when a call needs the page.
     #[cfg(feature = "web")]
     pub open: bool,
@@ -107,6 +110,8 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         page,
         #[cfg(feature = "team")]
         team: options.team,
+        #[cfg(feature = "team")]
+        own: options.own,
         #[cfg(feature = "team-server")]
         tasks: None,
         person: Arc::new(tokio::sync::Mutex::new(())),
@@ -160,10 +165,16 @@ pub fn for_team(
         #[cfg(feature = "web")]
         page: None,
         team: Some(route),
+        own: None,
         tasks: Some(Arc::new(tasks::Tasks::new(stopping))),
         person: Arc::new(tokio::sync::Mutex::new(())),
     })
 }
+
+/// This machine's inbox on the team protocol, found for one call: the way to it, waiting for
+/// one to be opened (`true`) until the flag is set; `None` when there is none.
+#[cfg(feature = "team")]
+pub type OwnInbox = Arc<dyn Fn(bool, &Arc<AtomicBool>) -> Option<Arc<dyn TeamRoute>> + Send + Sync>;
 
 /// How calls are asked through a team inbox: from this process over HTTP (`--inbox URL`), or
 /// by the team inbox's server itself, for the calls it takes at its `/mcp`.
@@ -231,6 +242,9 @@ pub struct Server {
     /// The team inbox every call is asked through (`--inbox`, or the server's own `/mcp`).
     #[cfg(feature = "team")]
     team: Option<Arc<dyn TeamRoute>>,
+    /// This machine's inbox on the team protocol (see [`OwnInbox`]).
+    #[cfg(feature = "team")]
+    own: Option<OwnInbox>,
     /// The calls run as tasks (the team inbox's own endpoint only).
     #[cfg(feature = "team-server")]
     tasks: Option<Arc<tasks::Tasks>>,
@@ -374,15 +388,15 @@ impl Server {
         name: String,
         arguments: String,
         context: &RequestContext<RoleServer>,
+        client: Option<String>,
+        waiting: &str,
     ) -> CallToolResponse {
-        const WAITING: &str = "Waiting for the team inbox";
         let call = inbox::Call::Tool {
             tool: name.clone(),
             arguments: arguments.clone(),
             skip_response: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let client = clients::name_and_version(context);
         let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
             Ok(ui) => ui,
             Err(why) => return reply_of(Settled::failed_call(&why, &[])).into(),
@@ -395,7 +409,7 @@ impl Server {
                 .is_some_and(|c| c.supports_tasks())
         {
             let (server, owner) = (self.clone(), team.caller(&context.extensions));
-            let started = tasks.start(owner, WAITING, move |cancel| async move {
+            let started = tasks.start(owner, waiting, move |cancel| async move {
                 let withdrawn = cancel.cancelled();
                 server
                     .run_call(ui, Some(stop), name, arguments, withdrawn)
@@ -406,9 +420,33 @@ impl Server {
                 Err(why) => reply_of(Settled::failed_call(&why, &[])).into(),
             };
         }
-        let _heartbeat = Heartbeat::start(context, WAITING.into());
+        let _heartbeat = Heartbeat::start(context, waiting.into());
         let asked = self.run_call(ui, Some(stop), name, arguments, context.ct.cancelled());
         reply_of(asked.await).into()
+    }
+
+    /// This machine's inbox on the team protocol, when calls go to it: with `--ui inbox` once
+    /// one is open (the client's cancel gives up waiting), with `--ui auto` if one is open now.
+    #[cfg(feature = "team")]
+    async fn own_inbox(&self, context: &RequestContext<RoleServer>) -> Option<Arc<dyn TeamRoute>> {
+        let own = self.own.clone()?;
+        let wait = match self.reach {
+            Reach::Inbox => true,
+            Reach::Auto => false,
+            _ => return None,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let given_up = stop.clone();
+        let finding = tokio::task::spawn_blocking(move || own(wait, &stop));
+        tokio::pin!(finding);
+        let found = tokio::select! {
+            found = &mut finding => found,
+            () = context.ct.cancelled() => {
+                given_up.store(true, Ordering::SeqCst);
+                finding.await
+            }
+        };
+        found.ok().flatten()
     }
 
     /// Runs one tool call with `ui`, off the async threads; once `withdrawn` (the client
@@ -465,6 +503,13 @@ fn result_of(
         Err(e) => Settled::failed_call(&format!("the call panicked: {e}"), &[]),
     }
 }
+
+/// What a call asked through a team inbox says while it waits.
+#[cfg(feature = "team")]
+const TEAM: &str = "Waiting for the team inbox";
+/// What a call asked through this machine's inbox says while it waits.
+#[cfg(feature = "team")]
+const OWN: &str = "Waiting for you in `interview inbox`";
 
 /// How often a waiting call says it is still waiting.
 const HEARTBEAT: Duration = Duration::from_secs(5);
@@ -538,7 +583,13 @@ impl ServerHandler for Server {
         let name = request.name.to_string();
         #[cfg(feature = "team")]
         if let Some(team) = &self.team {
-            return Ok(self.in_team(team, name, arguments, &context).await);
+            let client = clients::name_and_version(&context);
+            return Ok((self.in_team(team, name, arguments, &context, client, TEAM)).await);
+        }
+        #[cfg(feature = "team")]
+        if let Some(own) = self.own_inbox(&context).await {
+            let client = clients::name(&context);
+            return Ok((self.in_team(&own, name, arguments, &context, client, OWN)).await);
         }
         let inboxed = self.in_inbox(&name, &arguments, &context).await;
         let asked = if let Some(result) = inboxed {

@@ -56,7 +56,7 @@ Usage:
 ";
 
 /// How long closed questions and audit lines are kept unless `--keep` says otherwise.
-const KEEP_MS: i64 = 30 * 86_400_000;
+pub(super) const KEEP_MS: i64 = 30 * 86_400_000;
 
 /// Runs the command in `args` (see [`crate::cli::is_team_server_command`]); `Err` is what to say on stderr,
 /// usage errors with the usage (exit 2), others exit 4.
@@ -174,6 +174,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                 keep_ms,
                 polls_per_agent,
                 tools,
+                announce: true,
             };
             let store = open(Access::Write)?;
             let plugin = interview_host::Plugin::builder()

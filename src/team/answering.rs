@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use interview_host::ui::web_wire;
 use interview_host::ui::{StatusLine, StopReason, Ui, UiMode, is_foreground};
-use interview_host::{Exit, Plugin, PluginLines};
+use interview_host::{Exit, Given, Plugin, PluginLines};
 use interview_text::sanitize;
 use serde_json::{Value as Json, json};
 
@@ -35,36 +35,79 @@ const LOOK_AGAIN: Duration = Duration::from_millis(500);
 const WAITING_LINE: Duration = Duration::from_secs(2);
 /// How long a reply is sent again while the server cannot be reached.
 const SENDING: Duration = Duration::from_secs(30);
+/// How long this machine's inbox waits for the server it has just started (or another inbox
+/// serves) to answer.
+const SERVING: Duration = Duration::from_secs(5);
 
-/// Answers the questions of the team inbox at `url` in this terminal, with the person's token
-/// from `INTERVIEW_INBOX_TOKEN`, until Ctrl-C, SIGTERM or SIGHUP.
-pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, String)> {
+/// Whose inbox a terminal answers.
+pub enum Inbox<'a> {
+    /// A team's, at its URL, with the person's token from `INTERVIEW_INBOX_TOKEN`.
+    Team { url: &'a str },
+    /// This machine's own, served on its socket at `url`, with the place's person token: its
+    /// questions are all this person's, and are said as this machine's inbox says them. One
+    /// terminal at a time asks each, as claimed in the folder `claims`.
+    #[cfg_attr(
+        not(feature = "team-server"),
+        expect(dead_code, reason = "only a build that serves it answers it")
+    )]
+    Own {
+        url: &'a str,
+        token: String,
+        claims: std::path::PathBuf,
+    },
+}
+
+/// Answers the questions of `inbox` in this terminal until Ctrl-C, SIGTERM or SIGHUP.
+pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, String)> {
     let quit = Arc::new(AtomicBool::new(false));
     let current: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::default();
     screen::stop_on_signals(quit.clone(), current.clone())?;
-    let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
-        (
-            Exit::Invalid,
-            format!(
-                "inbox --team {url} needs your person's token in INTERVIEW_INBOX_TOKEN \
-                 (`interview inbox token add --person NAME` on the server makes one)"
-            ),
-        )
-    })?;
+    let (url, token, claims) = match inbox {
+        Inbox::Team { url } => {
+            let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
+                (
+                    Exit::Invalid,
+                    format!(
+                        "inbox --team {url} needs your person's token in INTERVIEW_INBOX_TOKEN \
+                         (`interview inbox token add --person NAME` on the server makes one)"
+                    ),
+                )
+            })?;
+            (url, token, None)
+        }
+        Inbox::Own { url, token, claims } => (url, token, Some(claims)),
+    };
+    let own = claims.is_some();
     let stdin = std::io::stdin();
     if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) {
+        let (command, elsewhere) = match own {
+            true => ("interview inbox", String::new()),
+            false => (
+                "interview inbox --team",
+                format!(", or answer on the team's page at {url}"),
+            ),
+        };
         return Err((
             Exit::Unavailable,
             format!(
-                "the inbox needs a terminal of its own: run `interview inbox --team` in the \
-                 foreground of a terminal (a tmux pane, a second window), or answer on the \
-                 team's page at {url}"
+                "the inbox needs a terminal of its own: run `{command}` in the foreground of a \
+                 terminal (a tmux pane, a second window){elsewhere}"
             ),
         ));
     }
     let server = HttpRelay::new(url, &token);
     let never = || false;
-    let me = match server.request("GET", "/api/whoami", None, &never) {
+    // This machine's inbox may have just started serving it, on a thread of this process's.
+    let patience = Instant::now() + if own { SERVING } else { Duration::ZERO };
+    let whoami = loop {
+        match server.request("GET", "/api/whoami", None, &never) {
+            Outcome::Unreachable(_) if Instant::now() < patience => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            outcome => break outcome,
+        }
+    };
+    let me = match whoami {
         Outcome::Answered(me) if me["kind"] == "person" => me,
         Outcome::Answered(me) => {
             return Err((
@@ -86,14 +129,23 @@ pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, St
         }
     };
     let mut screen_out = std::io::stderr();
-    let _ = writeln!(
-        screen_out,
-        "interview inbox: answering the questions of the team inbox at {} as {}.\n\
-         Ctrl-C closes it; a question you leave stays open for the team.",
-        sanitize::line(url),
-        sanitize::line(me["name"].as_str().unwrap_or("?")),
-    );
+    let _ = match own {
+        true => writeln!(
+            screen_out,
+            "interview inbox: the questions of your agents on this machine are asked here.\n\
+             Ctrl-C closes it; unanswered questions stay pending for the next inbox."
+        ),
+        false => writeln!(
+            screen_out,
+            "interview inbox: answering the questions of the team inbox at {} as {}.\n\
+             Ctrl-C closes it; a question you leave stays open for the team.",
+            sanitize::line(url),
+            sanitize::line(me["name"].as_str().unwrap_or("?")),
+        ),
+    };
     let desk = Desk {
+        own,
+        claims,
         me: me["name"].as_str().unwrap_or_default().to_owned(),
         server,
         plugin,
@@ -114,6 +166,10 @@ pub fn run(url: &str, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, St
 
 /// The person's terminal and the server they answer for.
 struct Desk<'p> {
+    /// This machine's own inbox (see [`Inbox::Own`]).
+    own: bool,
+    /// Where its terminals claim the question each asks.
+    claims: Option<std::path::PathBuf>,
     /// This person's name, as the server knows them.
     me: String,
     server: HttpRelay,
@@ -136,13 +192,46 @@ struct Desk<'p> {
     elsewhere: RefCell<HashSet<i64>>,
 }
 
+/// A question one terminal of this machine's inbox asks, which the others leave alone: a lock
+/// on a file of its own, let go (and the file removed) when it is done with here, or when the
+/// terminal's process ends.
+struct Claim {
+    path: std::path::PathBuf,
+    _file: std::fs::File,
+}
+
+impl Claim {
+    /// `question`'s claim in `dir`, unless another terminal holds it.
+    fn take(dir: &std::path::Path, question: i64) -> Option<Claim> {
+        use std::os::fd::AsRawFd;
+        let path = dir.join(format!("asking-{question}.lock"));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        // SAFETY: flock on a file this function opened and keeps.
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        // Not `then_some`: a claim made and dropped would remove the holder's file.
+        match locked {
+            true => Some(Claim { path, _file: file }),
+            false => None,
+        }
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 /// A question as the server lists it.
 struct Listed {
     question: i64,
     /// Its current step.
     seq: i64,
-    agent: String,
-    client: Option<String>,
     folder: Option<String>,
     /// Another run of a request asked before, whose answers were played back (`resumed`) or
     /// not.
@@ -150,6 +239,10 @@ struct Listed {
     resumed: bool,
     /// When the earlier run's question ended (ms since the epoch).
     earlier_ended_at: Option<i64>,
+    /// Who asks, as the screen names them.
+    who: String,
+    /// The MCP server an elicitation comes from, through the client that asks it.
+    for_server: Option<String>,
 }
 
 /// What became of one question here.
@@ -190,7 +283,9 @@ impl Desk<'_> {
     fn run(&self) -> Result<(), String> {
         let answering = Arc::new(AtomicI64::new(0));
         self.watch_waiting(answering.clone());
-        let mut idle = false;
+        // Said at once, as an inbox opens, whether or not a question is there already.
+        let _ = writeln!(std::io::stderr(), "\nWaiting for questions…");
+        let mut idle = true;
         let mut backoff = Backoff::from(LOOK_AGAIN);
         while !self.quit.load(Ordering::SeqCst) {
             let open = match self.open_questions() {
@@ -206,7 +301,7 @@ impl Desk<'_> {
                     continue;
                 }
             };
-            let Some(first) = open.first() else {
+            let Some((first, _claim)) = self.first_free(&open) else {
                 if !idle {
                     let _ = writeln!(std::io::stderr(), "\nWaiting for questions…");
                     idle = true;
@@ -216,10 +311,10 @@ impl Desk<'_> {
                 continue;
             };
             idle = false;
-            self.waiting
-                .set(screen::waiting_line(open[1..].iter().map(who)));
+            let others = open.iter().filter(|other| other.question != first.question);
+            self.waiting.set(screen::waiting_line(others.map(who)));
             answering.store(first.question, Ordering::SeqCst);
-            let left = self.answer(first);
+            let left = self.answer(first, open.len() - 1);
             answering.store(0, Ordering::SeqCst);
             match left {
                 Left::Ended => {}
@@ -228,6 +323,15 @@ impl Desk<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The first of `open` that no other terminal of this person's is on, with the claim that
+    /// keeps the others off it (in this machine's inbox; a team's people may all see it).
+    fn first_free<'a>(&self, open: &'a [Listed]) -> Option<(&'a Listed, Option<Claim>)> {
+        open.iter().find_map(|listed| match &self.claims {
+            None => Some((listed, None)),
+            Some(dir) => Claim::take(dir, listed.question).map(|claim| (listed, Some(claim))),
+        })
     }
 
     /// Sleeps `span`, or less when the inbox closes.
@@ -244,7 +348,7 @@ impl Desk<'_> {
         let listing = answer_of(self.get("/api/questions"))?;
         let passed = self.passed.borrow();
         let elsewhere = self.elsewhere.borrow();
-        let mut open: Vec<((bool, i64, i64), Listed)> = listed(&listing)
+        let mut open: Vec<((bool, i64, i64), Listed)> = listed(&listing, self.own)
             .filter(|(_, listed)| passed.get(&listed.question) != Some(&listed.seq))
             .map(|(asked_at, listed)| {
                 let later = elsewhere.contains(&listed.question);
@@ -258,8 +362,12 @@ impl Desk<'_> {
     /// Keeps the line under the keys saying who else waits, as the list changes while a
     /// question is answered: everyone's but `answering`'s (none while it is 0).
     fn watch_waiting(&self, answering: Arc<AtomicI64>) {
-        let (server, waiting, quit) =
-            (self.server.clone(), self.waiting.clone(), self.quit.clone());
+        let (server, waiting, quit, own) = (
+            self.server.clone(),
+            self.waiting.clone(),
+            self.quit.clone(),
+            self.own,
+        );
         std::thread::spawn(move || {
             while !quit.load(Ordering::SeqCst) {
                 std::thread::sleep(WAITING_LINE);
@@ -271,7 +379,7 @@ impl Desk<'_> {
                     server.request("GET", "/api/questions", None, &stopped)
                 {
                     let current = answering.load(Ordering::SeqCst);
-                    let others: Vec<Listed> = listed(&listing)
+                    let others: Vec<Listed> = listed(&listing, own)
                         .map(|(_, listed)| listed)
                         .filter(|listed| listed.question != current)
                         .collect();
@@ -300,7 +408,7 @@ impl Desk<'_> {
     /// Answers `listed` for as long as it asks this person something: each widget it puts up,
     /// each drawn by a UI of its own (the terminal is the person's between them: Ctrl-C is
     /// heard, and nothing typed while the asker judges a reply answers the next widget).
-    fn answer(&self, listed: &Listed) -> Left {
+    fn answer(&self, listed: &Listed, behind: usize) -> Left {
         let question = listed.question;
         let who = who(listed);
         let mut after = 0;
@@ -366,11 +474,19 @@ impl Desk<'_> {
                 return Left::Ended;
             }
             if !announced {
-                announce(&who, listed);
+                announce(&who, listed, self.own, behind);
             }
             let Some(mut person) = self.person(!announced) else {
                 return Left::Closing;
             };
+            // Taken over halfway (another terminal, an inbox closed, a run that went away):
+            // what was answered to it before is shown above its first widget here.
+            let kept: Vec<Given> = (view["kept"].as_array().into_iter().flatten())
+                .filter_map(Given::from_json)
+                .collect();
+            if !announced && !kept.is_empty() {
+                person.ui.ui().resumed(&kept);
+            }
             announced = true;
             let drawn = self.draw(&mut person, question, seq, &kind, &widget);
             person.ui.ui().finished();
@@ -580,14 +696,26 @@ fn widget_of(view: &Json) -> Json {
     Json::Object(widget)
 }
 
-/// The questions of a listing (`GET /api/questions`), each with when it was asked.
-fn listed(listing: &Json) -> impl Iterator<Item = (i64, Listed)> + '_ {
-    (listing["questions"].as_array().into_iter().flatten()).filter_map(|q| {
+/// The questions of a listing (`GET /api/questions`), each with when it was asked; `own`:
+/// of this machine's inbox, whose askers are named by their client, not by the token.
+fn listed(listing: &Json, own: bool) -> impl Iterator<Item = (i64, Listed)> + '_ {
+    (listing["questions"].as_array().into_iter().flatten()).filter_map(move |q| {
+        let from = &q["from"];
+        let agent = q["agent"].as_str()?;
         let listed = Listed {
+            who: match own {
+                true => crate::inbox::told::who(
+                    from["client"].as_str(),
+                    from["server"].as_str(),
+                    from["command"].as_str().unwrap_or("ask"),
+                ),
+                false => team_who(agent, from["client"].as_str()),
+            },
+            for_server: (from["server"].as_str())
+                .filter(|_| from["client"].is_string())
+                .map(str::to_owned),
             question: q["question"].as_i64()?,
             seq: q["seq"].as_i64()?,
-            agent: q["agent"].as_str()?.to_owned(),
-            client: q["from"]["client"].as_str().map(str::to_owned),
             folder: q["folder"].as_str().map(str::to_owned),
             again: q["again_of"].is_i64(),
             resumed: q["resumed"] == true,
@@ -671,27 +799,34 @@ enum Posted {
     Closing,
 }
 
-/// Who asks, in a few words fit for a terminal: the agent's token name, with its client.
-fn who(listed: &Listed) -> String {
-    let agent = sanitize::line(&listed.agent);
-    match listed.client.as_deref().map(sanitize::line) {
+/// Who asks a team's question, in a few words fit for a terminal: the agent's token name,
+/// with its client.
+fn team_who(agent: &str, client: Option<&str>) -> String {
+    let agent = sanitize::line(agent);
+    match client.map(sanitize::line) {
         Some(client) if client != agent => format!("{agent} ({client})"),
         _ => agent,
     }
 }
 
+fn who(listed: &Listed) -> String {
+    listed.who.clone()
+}
+
 /// Says who asks, above the question, and rings. A request asked again by another run says
 /// so, and whether the answers given to the earlier run are filled in.
-fn announce(who: &str, listed: &Listed) {
+/// `own`: in this machine's inbox, whose answers are all this person's; `behind`: how many
+/// questions wait after it.
+fn announce(who: &str, listed: &Listed, own: bool, behind: usize) {
     told::announce(&told::Asking {
         who,
         folder: listed.folder.as_deref(),
-        for_server: None,
-        behind: 0,
+        for_server: listed.for_server.as_deref(),
+        behind,
         again: listed.again.then_some(told::Again {
             ended_at: listed.earlier_ended_at,
             resumed: listed.resumed,
-            yours: false,
+            yours: own,
         }),
     });
 }

@@ -29,6 +29,8 @@ mod mcp;
 #[cfg(feature = "team-server")]
 mod notify;
 #[cfg(feature = "team-server")]
+pub mod own;
+#[cfg(feature = "team-server")]
 mod page;
 pub mod remote;
 #[cfg(feature = "team-server")]

@@ -15,6 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use interview_host::Given;
+use interview_host::ui::answered;
 use interview_host::ui::web_wire::WidgetRelay;
 use interview_host::ui::{
     Absence, ConfirmReply, ConfirmRequest, Frame, MultiSelectReply, MultiSelectRequest, Nav,
@@ -127,6 +129,17 @@ impl Team {
                  server's `env`)"
             )
         })?;
+        Team::with_token(url, token, to, deadline, stop)
+    }
+
+    /// [`Team::new`], with the agent's `token` given.
+    pub fn with_token(
+        url: String,
+        token: String,
+        to: Option<String>,
+        deadline: Option<Deadline>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Team, String> {
         Ok(Team {
             // Drawn once, the same for every request this process asks, so that the servers
             // tell its questions from another process's asking the same.
@@ -266,6 +279,9 @@ pub struct RemoteUi {
     /// told to the inbox once the result is out: when this UI is dropped, or before its next
     /// question is put up. The agent does not wait for the list to be tidied.
     closing: Option<(i64, &'static str)>,
+    /// What the person answered so far, in words (a secret never): each step after the first
+    /// carries it, for a person who takes the question over halfway to see.
+    kept: Vec<Given>,
 }
 
 /// Why saying something to the inbox gave up.
@@ -290,6 +306,16 @@ impl RemoteUi {
             stopped: None,
             timed_out: false,
             closing: None,
+            kept: Vec::new(),
+        }
+    }
+
+    /// Notes what a reply answered, replacing an earlier answer to the same question.
+    fn keep(&mut self, given: Option<Given>) {
+        if let Some(given) = given {
+            self.kept.retain(|kept| kept.position != given.position);
+            self.kept.push(given);
+            self.kept.sort_by_key(|kept| kept.position);
         }
     }
 
@@ -370,6 +396,10 @@ impl RemoteUi {
         let addressed = &self.asker.addressed;
         let deadline = (addressed.deadline.as_ref())
             .map(|d| json!({ "after_ms": d.after_ms, "escalate_to": d.escalate_to }));
+        let mut view = view.clone();
+        if !self.kept.is_empty() && kind != "review" {
+            view["kept"] = self.kept.iter().map(Given::to_json).collect();
+        }
         let body = json!({
             "key": self.asker.key, "run": self.asker.run, "from": self.asker.from,
             "folder": self.folder, "to": addressed.to, "kind": kind, "view": view,
@@ -399,7 +429,7 @@ impl RemoteUi {
                 // than they wait to hear from an asker): asked again, as a new question.
                 Some("withdrawn") => {
                     (self.question, self.seq) = (None, None);
-                    return self.ask(kind, view);
+                    return self.ask(kind, &view);
                 }
                 _ => {}
             }
@@ -479,23 +509,36 @@ impl Ui for RemoteUi {
     }
 
     fn select(&mut self, frame: &Frame, request: &SelectRequest) -> SelectReply {
-        self.relay_select(frame, request)
+        let reply = self.relay_select(frame, request);
+        self.keep(answered::select(frame, request, &reply));
+        reply
     }
 
     fn multi_select(&mut self, frame: &Frame, request: &MultiSelectRequest) -> MultiSelectReply {
-        self.relay_multi_select(frame, request)
+        let reply = self.relay_multi_select(frame, request);
+        self.keep(answered::multi_select(frame, request, &reply));
+        reply
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
-        self.relay_text(frame, request)
+        let reply = self.relay_text(frame, request);
+        // A secret is said to nobody.
+        if !request.secret {
+            self.keep(answered::text(frame, &reply));
+        }
+        reply
     }
 
     fn confirm(&mut self, frame: &Frame, request: &ConfirmRequest) -> ConfirmReply {
-        self.relay_confirm(frame, request)
+        let reply = self.relay_confirm(frame, request);
+        self.keep(answered::confirm(frame, &reply));
+        reply
     }
 
     fn number(&mut self, frame: &Frame, request: &NumberRequest) -> NumberReply {
-        self.relay_number(frame, request)
+        let reply = self.relay_number(frame, request);
+        self.keep(answered::number(frame, &reply));
+        reply
     }
 
     fn review(&mut self, request: &ReviewRequest) -> ReviewReply {

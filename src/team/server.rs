@@ -59,6 +59,8 @@ pub(super) struct App {
     pub(super) public_url: Arc<str>,
     /// Who holds each token, as lately read.
     pub(super) holders: Arc<super::holders::Holders>,
+    /// When this server started (ms since the epoch).
+    pub(super) started_ms: i64,
 }
 
 /// How `interview inbox serve` was asked to serve.
@@ -78,11 +80,23 @@ pub struct Settings {
     pub polls_per_agent: Option<usize>,
     /// The tools its MCP endpoint offers besides `interview` (`--tools`).
     pub tools: Vec<String>,
+    /// Say on stderr where it listens, once it does.
+    pub announce: bool,
 }
 
 /// Serves `store` as `settings` say until SIGINT or SIGTERM, and MCP at `/mcp` with `plugin`'s
 /// tools; says the address on stderr once it listens.
 pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<(), String> {
+    serve(settings, store, plugin, stopped())
+}
+
+/// [`run`], until `stop` is done rather than until a signal.
+pub fn serve(
+    settings: Settings,
+    store: Box<dyn Store>,
+    plugin: Plugin,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -105,6 +119,7 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
             hosts: Arc::new(hosts),
             public_url: public_url.clone().into(),
             holders: Arc::default(),
+            started_ms: super::store::now_ms(),
         };
         // Another server's answers wake the polls here as the database tells of them.
         let waiting = app.waiting.clone();
@@ -120,9 +135,11 @@ pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<
         let plugin = Arc::new(plugin);
         let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())?;
         let page = if address.starts_with("http") { "/" } else { "" };
-        eprintln!("interview: the team inbox listens on {address}{page}");
+        if settings.announce {
+            eprintln!("interview: the team inbox listens on {address}{page}");
+        }
         let stop = async move {
-            stopped().await;
+            stop.await;
             streams.cancel();
         };
         super::listen::serve(listener, router(app, mcp), stop).await;
@@ -730,7 +747,12 @@ async fn open_questions(
 ) -> Reply {
     let person = must_be(person, Kind::Person)?;
     let open = blocking(&app, move |store| store.open_questions(&person)).await?;
+    // A question whose asker has not been heard from since this server started, nor within
+    // the grace, may be a dead asker's, kept from before: it is withdrawn at the grace, and
+    // shown only once its asker, if alive, is heard from.
+    let alive_since = app.started_ms.min(super::store::now_ms() - app.grace_ms);
     let questions = (open.iter())
+        .filter(|q| q.seen_at >= alive_since)
         .filter(|q| (filter.folder.as_ref()).is_none_or(|f| q.folder.as_ref() == Some(f)))
         .filter(|q| filter.agent.as_ref().is_none_or(|a| &q.agent == a))
         .map(Listed::of)

@@ -7,6 +7,7 @@
 //! what the person did. Every string a UI receives has already been sanitized (no escape or
 //! control sequences), whichever UI it is.
 
+pub mod answered;
 pub(crate) mod cleaned;
 pub(crate) mod lines;
 #[cfg(test)]

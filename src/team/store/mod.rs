@@ -207,7 +207,8 @@ pub enum Answered {
 /// the one question wanted.
 pub(super) const OPEN_STEPS: &str = "SELECT q.id, q.agent, q.asker, q.folder, q.addressed, \
      q.asked_at, s.seq, s.kind, s.view, q.again_of, q.resumed,
-     (SELECT coalesce(e.closed_at, e.expired_at) FROM questions e WHERE e.id = q.again_of)
+     (SELECT coalesce(e.closed_at, e.expired_at) FROM questions e WHERE e.id = q.again_of),
+     coalesce(q.seen_at, q.asked_at)
      FROM questions q JOIN steps s ON s.question = q.id
      WHERE q.closed_at IS NULL AND q.expired_at IS NULL AND s.reply IS NULL
        AND s.seq = (SELECT max(seq) FROM steps WHERE question = q.id)";
@@ -233,6 +234,8 @@ pub struct OpenQuestion {
     pub resumed: bool,
     /// When that run's question ended (ms since the epoch).
     pub earlier_ended_at: Option<i64>,
+    /// When its asker was last heard from (ms since the epoch).
+    pub seen_at: i64,
 }
 
 /// Where a question stands, for a page showing it.

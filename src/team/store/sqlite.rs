@@ -473,6 +473,7 @@ fn open_step(row: &rusqlite::Row<'_>) -> rusqlite::Result<OpenQuestion> {
         again_of: row.get(9)?,
         resumed: row.get(10)?,
         earlier_ended_at: row.get(11)?,
+        seen_at: row.get(12)?,
     })
 }
 

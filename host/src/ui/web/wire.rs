@@ -333,6 +333,23 @@ fn picks_within<'a>(picks: impl Iterator<Item = &'a u32>, count: usize) -> Resul
 struct Widget<R> {
     frame: FrameView,
     request: R,
+    /// What was answered to the batch before this widget, for whoever takes it over halfway
+    /// (a team's asker puts it on each step after the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kept: Option<Vec<KeptView>>,
+}
+
+/// An answer given before, as [`crate::Given::to_json`] writes it.
+#[derive(serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+struct KeptView {
+    position: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    header: Option<String>,
+    question: String,
+    answer: Json,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 #[derive(serde::Deserialize, serde::Serialize)]
@@ -449,6 +466,15 @@ mod tests {
         };
         let view = json!({ "frame": super::frame(&frame("Which?", true)), "request": super::select(&select) });
         assert_eq!(checked_view("select", &view), Ok(view));
+        // With what was answered before it, as a team's asker sends it after the first step.
+        let kept = json!({
+            "frame": super::frame(&frame("Which?", true)), "request": super::select(&select),
+            "kept": [crate::Given {
+                position: 1, header: Some("Env".into()), prompt: "Where?".into(),
+                answer: json!(["a", "b"]), note: None,
+            }.to_json()],
+        });
+        assert_eq!(checked_view("select", &kept), Ok(kept));
         let confirm = ConfirmRequest {
             initial: Some(true),
         };
