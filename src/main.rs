@@ -104,10 +104,12 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
 fn own_inbox() -> Option<mcp::OwnInbox> {
     #[cfg(feature = "team-server")]
     if team::own::chosen() {
-        // One flag for the process's signals, which every call's question is withdrawn by.
-        let signals = people::stop_on_signals();
+        // One flag for the process's signals, which every call's question is withdrawn by:
+        // taken at the first call, so that until then a signal ends the process as it would.
+        let signals = std::sync::OnceLock::new();
         let found = move |wait: bool, stop: &std::sync::Arc<std::sync::atomic::AtomicBool>| {
-            let team = team::own::asker(wait, stop, &signals)?;
+            let signals = signals.get_or_init(people::stop_on_signals);
+            let team = team::own::asker(wait, stop, signals)?;
             Some(std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>)
         };
         return Some(std::sync::Arc::new(found));
@@ -280,6 +282,13 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 web: None,
             ..
         } if team::own::chosen() => team::own::inbox(&loading.load()?, numbered),
+        #[cfg(all(feature = "team-server", feature = "web"))]
+        Command::Inbox { web: Some(_), .. } if team::own::chosen() => Err((
+            Exit::Invalid,
+            "interview inbox --web is not on the team inbox's protocol yet: its askers would \
+             not find it. Leave INTERVIEW_INBOX_PROTOCOL unset for it."
+                .into(),
+        )),
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]

@@ -220,6 +220,33 @@ fn closing_the_inbox_mid_batch_keeps_the_answers_for_the_next_inbox() {
 }
 
 #[test]
+fn closing_the_inbox_that_asks_hands_the_question_to_another_open_one_with_its_answers() {
+    let place = Place::new();
+    let (mut first, asker) = place.first_question_answered();
+    let mut second = place.inbox();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        !second.contents().contains("Where to deploy?"),
+        "asked in two inboxes at once: {}",
+        second.contents()
+    );
+    first.send(CTRL_C);
+    first.finish();
+    let screen = second.wait("? Which checks?");
+    assert!(screen.contains("your answer is kept"), "{screen}");
+    assert!(screen.contains("Production"), "{screen}");
+    answer_checks(&mut second);
+    let screen = second.wait("Sent to");
+    assert!(
+        !screen.contains("stopped waiting"),
+        "the asker never stopped: {screen}"
+    );
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+}
+
+#[test]
 fn an_asker_killed_while_its_question_waits_withdraws_it_and_the_next_run_is_asked_afresh() {
     let place = Place::new();
     let mut inbox = place.inbox();

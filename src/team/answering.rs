@@ -213,6 +213,17 @@ impl Claim {
             .ok()?;
         // SAFETY: flock on a file this function opened and keeps.
         let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        // Locked, but perhaps a file its last holder removed as this one opened it: the claim
+        // is the file still at the path, else none (it is tried again).
+        let same = |at: &std::fs::Metadata, held: &std::fs::Metadata| {
+            use std::os::unix::fs::MetadataExt;
+            (at.dev(), at.ino()) == (held.dev(), held.ino())
+        };
+        let locked = locked
+            && matches!(
+                (std::fs::metadata(&path), file.metadata()),
+                (Ok(at), Ok(held)) if same(&at, &held)
+            );
         // Not `then_some`: a claim made and dropped would remove the holder's file.
         match locked {
             true => Some(Claim { path, _file: file }),

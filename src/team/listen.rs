@@ -31,6 +31,9 @@ use tower::ServiceExt;
 /// How long a connection may take to send a request's head, counted from its opening or from
 /// its last response.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a server that stops lets the requests in progress end: an asker's long poll cut
+/// short asks again (another server, or this one restarted).
+const CLOSING: Duration = Duration::from_secs(2);
 /// Descriptors kept for the rest of the server (the database's connections, its files, the
 /// runtime's own) below the open-files limit.
 const RESERVED_FILES: u64 = 96;
@@ -275,10 +278,13 @@ pub async fn serve(
             }
         };
     }
+    // Nothing more is accepted: the address (a socket file) is let go at once, for another
+    // server to take.
+    drop(listener);
     let _ = stop.send(true);
-    // The connections end as their requests do; the server waits for the last.
+    // The connections end as their requests do; the server waits for the last, a while.
     drop(stopping);
-    stop.closed().await;
+    let _ = tokio::time::timeout(CLOSING, stop.closed()).await;
 }
 
 /// Serves one connection until it closes, is closed for a newcomer, or the server stops.

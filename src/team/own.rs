@@ -86,7 +86,9 @@ impl Served {
             (store.add_token(&super::token::hash(token), &holder)).map_err(|e| e.to_string())?;
         }
         // Written whole under another name, then put in place: a reader never sees half.
-        let fresh = self.tokens.with_extension("json.new");
+        let fresh = self
+            .tokens
+            .with_extension(format!("json.{}.new", std::process::id()));
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(true)

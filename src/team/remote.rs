@@ -101,15 +101,13 @@ pub struct Team {
     token: String,
     addressed: Addressed,
     stop: Arc<AtomicBool>,
-    /// `interview mcp --inbox`'s calls, each with a stop flag of its own (see
-    /// [`watch_signals`]).
-    #[cfg(feature = "mcp")]
-    calls: Calls,
 }
 
-/// The stop flags of the calls under way.
+/// The stop flags of `interview mcp`'s calls under way, through whichever [`Team`]: one list
+/// for the process, which its signals reach.
 #[cfg(feature = "mcp")]
-type Calls = Arc<std::sync::Mutex<Vec<std::sync::Weak<AtomicBool>>>>;
+static CALLS: std::sync::Mutex<Vec<std::sync::Weak<AtomicBool>>> =
+    std::sync::Mutex::new(Vec::new());
 
 impl Team {
     /// The team inbox at `url`, for questions addressed `to` (anyone when `None`) that wait
@@ -148,8 +146,6 @@ impl Team {
             token,
             addressed: Addressed { to, deadline },
             stop,
-            #[cfg(feature = "mcp")]
-            calls: Calls::default(),
         })
     }
 
@@ -201,8 +197,8 @@ impl crate::mcp::TeamRoute for Team {
         let mut ui = self.ui_in_run("mcp", call, client, None, crate::random::hex::<16>()?);
         // From the first call on, a signal is passed on to the calls.
         static WATCHING: std::sync::Once = std::sync::Once::new();
-        WATCHING.call_once(|| watch_signals(self.stop.clone(), self.calls.clone()));
-        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        WATCHING.call_once(|| watch_signals(self.stop.clone()));
+        let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
         calls.retain(|call| call.strong_count() > 0);
         calls.push(Arc::downgrade(&stop));
         ui.stop = stop;
@@ -215,13 +211,13 @@ impl crate::mcp::TeamRoute for Team {
 /// way, which withdraws its question, and the process ends as the signal would have ended it,
 /// once they are withdrawn (or given up on).
 #[cfg(feature = "mcp")]
-fn watch_signals(process: Arc<AtomicBool>, calls: Calls) {
+fn watch_signals(process: Arc<AtomicBool>) {
     std::thread::spawn(move || {
         while !process.load(Ordering::SeqCst) {
             std::thread::sleep(HEED_STOP);
         }
         let under_way = || {
-            let calls = calls.lock().unwrap_or_else(|e| e.into_inner());
+            let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
             calls
                 .iter()
                 .filter_map(std::sync::Weak::upgrade)
@@ -521,6 +517,19 @@ impl Ui for RemoteUi {
     }
 
     fn text(&mut self, frame: &Frame, request: &TextRequest) -> TextReply {
+        // A secret typed before (the person went back to it) is not put in the view: every
+        // view is kept, and shown to whoever answers. It is typed again.
+        let unsaid;
+        let request = match request.secret && request.initial.is_some() {
+            true => {
+                unsaid = TextRequest {
+                    initial: None,
+                    ..request.clone()
+                };
+                &unsaid
+            }
+            false => request,
+        };
         let reply = self.relay_text(frame, request);
         // A secret is said to nobody.
         if !request.secret {
@@ -612,20 +621,7 @@ mod tests {
         };
         let relay = Box::new(Closes(closes.clone()));
         let mut ui = RemoteUi::new(relay, asker, Arc::default());
-        let frame = Frame {
-            position: 1,
-            total: 1,
-            header: None,
-            place: None,
-            prompt: "Ship it?".into(),
-            required: true,
-            mark_optional: false,
-            hint: None,
-            error: None,
-            context: None,
-            declinable: false,
-        };
-        let reply = ui.confirm(&frame, &ConfirmRequest { initial: None });
+        let reply = ui.confirm(&frame(1, "Ship it?"), &ConfirmRequest { initial: None });
         assert_eq!(reply, ConfirmReply::Answered(true));
         // The first attempt's end, then a replay's (after the plugin failed), which asked
         // nothing: the question is still to be closed, and not yet.
@@ -637,5 +633,92 @@ mod tests {
         );
         drop(ui);
         assert_eq!(*closes.lock().unwrap(), ["7 finished"]);
+    }
+
+    /// Question `position` of a batch of three.
+    fn frame(position: u32, prompt: &str) -> Frame {
+        Frame {
+            position,
+            total: 3,
+            header: None,
+            place: None,
+            prompt: prompt.into(),
+            required: true,
+            mark_optional: false,
+            hint: None,
+            error: None,
+            context: None,
+            declinable: false,
+        }
+    }
+
+    /// A team inbox that writes down each step put up, and answers a text with its own text
+    /// (what is typed to a secret, `hunter2`, to the other `hello`), anything else with yes.
+    struct Steps(Arc<Mutex<Vec<Json>>>);
+
+    impl Relay for Steps {
+        fn once(&self, said: &Said<'_>, _: &dyn Fn() -> bool) -> Outcome {
+            let mut steps = self.0.lock().unwrap();
+            Outcome::Answered(match said {
+                Said::Step(body) => {
+                    steps.push((*body).clone());
+                    json!({ "question": 7, "seq": steps.len() })
+                }
+                Said::Reply { .. } => {
+                    let last = &steps.last().unwrap()["view"];
+                    let reply = match last["frame"]["prompt"].as_str() {
+                        Some("Password?") => json!({ "submitted": "hunter2" }),
+                        Some("Name?") => json!({ "submitted": "hello" }),
+                        _ => json!({ "answered": true }),
+                    };
+                    json!({ "state": "replied", "reply": reply })
+                }
+                Said::Finish { .. } | Said::Whoami { .. } => json!({}),
+            })
+        }
+
+        fn name(&self) -> &str {
+            "the test's inbox"
+        }
+    }
+
+    #[test]
+    fn each_step_carries_the_answers_so_far_and_never_a_secret() {
+        let steps = Arc::new(Mutex::new(Vec::new()));
+        let asker = Asker {
+            key: "key".into(),
+            run: "run".into(),
+            from: json!({}),
+            addressed: Addressed::default(),
+        };
+        let mut ui = RemoteUi::new(Box::new(Steps(steps.clone())), asker, Arc::default());
+        let text = |secret: bool, initial: Option<&str>| TextRequest {
+            multiline: false,
+            placeholder: None,
+            initial: initial.map(str::to_owned),
+            secret,
+            min_length: None,
+            max_length: None,
+        };
+        ui.text(&frame(1, "Name?"), &text(false, None));
+        // Gone back to: the secret typed before is not put in the view again.
+        ui.text(&frame(2, "Password?"), &text(true, Some("hunter2")));
+        ui.confirm(&frame(3, "Ship it?"), &ConfirmRequest { initial: None });
+        let steps = steps.lock().unwrap();
+        let kept = |step: usize| steps[step]["view"]["kept"].clone();
+        assert_eq!(kept(0), Json::Null, "nothing answered before the first");
+        let name = json!([{ "position": 1, "question": "Name?", "answer": "hello" }]);
+        assert_eq!(kept(1), name);
+        assert_eq!(
+            kept(2),
+            name,
+            "the secret is kept from no one but the person"
+        );
+        assert!(
+            !steps
+                .iter()
+                .any(|step| step.to_string().contains("hunter2")),
+            "{steps:?}"
+        );
     }
 }

@@ -438,17 +438,20 @@ fn reader(kind: &str) -> Option<fn(&Json_) -> bool> {
 /// Every [`SWEEP`]: the questions whose deadline is past escalate or expire (an expired one's
 /// waiting poll tells its asker at its next read), those whose asker went silent for the grace
 /// period are withdrawn, and the notices due go out. Silence is judged only once this server
-/// has been up for the grace period: askers of a server that was down are heard from again
-/// within it.
+/// has been up for the grace period, and for as long as an asker takes to try a server that
+/// was down again: askers of a server that was down are heard from again within it.
 async fn sweeping(app: App, public_url: String) {
     let mut tick = tokio::time::interval(SWEEP);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let started = super::store::now_ms();
     let grace = app.grace_ms;
+    let back_within = i64::try_from((super::backoff::LONGEST + Duration::from_secs(1)).as_millis())
+        .unwrap_or(i64::MAX);
+    let settled = grace.max(back_within);
     loop {
         tick.tick().await;
         let now = super::store::now_ms();
-        let silent_since = (now - started >= grace).then(|| now - grace);
+        let silent_since = (now - started >= settled).then(|| now - grace);
         // A failure is said on stderr (by `blocking`), and the next sweep tries again.
         let _ = blocking(&app, move |store| store.sweep(now, silent_since)).await;
         let claimed = blocking(&app, move |store| store.claim_notices(now, 20)).await;
