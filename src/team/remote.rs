@@ -392,15 +392,15 @@ impl RemoteUi {
         let addressed = &self.asker.addressed;
         let deadline = (addressed.deadline.as_ref())
             .map(|d| json!({ "after_ms": d.after_ms, "escalate_to": d.escalate_to }));
-        let mut view = view.clone();
-        if !self.kept.is_empty() && kind != "review" {
-            view["kept"] = self.kept.iter().map(Given::to_json).collect();
-        }
-        let body = json!({
+        let mut body = json!({
             "key": self.asker.key, "run": self.asker.run, "from": self.asker.from,
             "folder": self.folder, "to": addressed.to, "kind": kind, "view": view,
             "after": self.seq, "deadline": deadline,
         });
+        // Put in the body's own copy of the view: a view may be megabytes.
+        if !self.kept.is_empty() && kind != "review" {
+            body["view"]["kept"] = self.kept.iter().map(Given::to_json).collect();
+        }
         let posted = self.say(&Said::Step(&body), None, Some(&self.stop))?;
         let (Some(question), Some(seq)) = (posted["question"].as_i64(), posted["seq"].as_i64())
         else {
@@ -425,7 +425,7 @@ impl RemoteUi {
                 // than they wait to hear from an asker): asked again, as a new question.
                 Some("withdrawn") => {
                     (self.question, self.seq) = (None, None);
-                    return self.ask(kind, &view);
+                    return self.ask(kind, view);
                 }
                 _ => {}
             }
