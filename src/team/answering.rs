@@ -144,7 +144,6 @@ pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (E
         ),
     };
     let desk = Desk {
-        own,
         claims,
         me: me["name"].as_str().unwrap_or_default().to_owned(),
         server,
@@ -166,9 +165,8 @@ pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (E
 
 /// The person's terminal and the server they answer for.
 struct Desk<'p> {
-    /// This machine's own inbox (see [`Inbox::Own`]).
-    own: bool,
-    /// Where its terminals claim the question each asks.
+    /// In this machine's own inbox (see [`Inbox::Own`]), where its terminals claim the
+    /// question each asks; `None` in a team's.
     claims: Option<std::path::PathBuf>,
     /// This person's name, as the server knows them.
     me: String,
@@ -336,6 +334,11 @@ impl Desk<'_> {
         Ok(())
     }
 
+    /// Whether this is this machine's own inbox, rather than a team's.
+    fn own(&self) -> bool {
+        self.claims.is_some()
+    }
+
     /// The first of `open` that no other terminal of this person's is on, with the claim that
     /// keeps the others off it (in this machine's inbox; a team's people may all see it).
     fn first_free<'a>(&self, open: &'a [Listed]) -> Option<(&'a Listed, Option<Claim>)> {
@@ -359,7 +362,7 @@ impl Desk<'_> {
         let listing = answer_of(self.get("/api/questions"))?;
         let passed = self.passed.borrow();
         let elsewhere = self.elsewhere.borrow();
-        let mut open: Vec<((bool, i64, i64), Listed)> = listed(&listing, self.own)
+        let mut open: Vec<((bool, i64, i64), Listed)> = listed(&listing, self.own())
             .filter(|(_, listed)| passed.get(&listed.question) != Some(&listed.seq))
             .map(|(asked_at, listed)| {
                 let later = elsewhere.contains(&listed.question);
@@ -377,7 +380,7 @@ impl Desk<'_> {
             self.server.clone(),
             self.waiting.clone(),
             self.quit.clone(),
-            self.own,
+            self.own(),
         );
         std::thread::spawn(move || {
             while !quit.load(Ordering::SeqCst) {
@@ -485,7 +488,7 @@ impl Desk<'_> {
                 return Left::Ended;
             }
             if !announced {
-                announce(&who, listed, self.own, behind);
+                announce(&who, listed, self.own(), behind);
             }
             let Some(mut person) = self.person(!announced) else {
                 return Left::Closing;
