@@ -281,7 +281,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "web")]
                 web: None,
             ..
-        } if team::own::chosen() => team::own::inbox(&loading.load()?, numbered),
+        } if team::own::chosen() => team::own::inbox(loading.load()?, numbered),
         #[cfg(all(feature = "team-server", feature = "web"))]
         Command::Inbox { web: Some(_), .. } if team::own::chosen() => Err((
             Exit::Invalid,

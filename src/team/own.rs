@@ -114,7 +114,9 @@ struct Tokens {
 
 /// `interview inbox`: answers this machine's questions in this terminal, serving them while no
 /// other inbox does, until Ctrl-C, SIGTERM or SIGHUP.
-pub fn inbox(plugin: &Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
+pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
+    // One plugin for the terminal and for the server it may run.
+    let plugin = Arc::new(plugin);
     let failed = |why: String| (Exit::Failed, why);
     let place = Place::find().map_err(failed)?;
     crate::inbox::place::private_dir(&place.sockets).map_err(failed)?;
@@ -131,8 +133,9 @@ pub fn inbox(plugin: &Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
     };
     let closing = Arc::new(AtomicBool::new(false));
     let serving = {
-        let (closing, socket, db) = (closing.clone(), served.socket.clone(), db.clone());
-        std::thread::spawn(move || keep_served(&socket, &db, &closing))
+        let (closing, plugin) = (closing.clone(), plugin.clone());
+        let (socket, db) = (served.socket.clone(), db.clone());
+        std::thread::spawn(move || keep_served(&socket, &db, &plugin, &closing))
     };
     let url = served.url();
     let own = super::answering::Inbox::Own {
@@ -140,22 +143,21 @@ pub fn inbox(plugin: &Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
         token: tokens.person,
         claims: place.sockets.clone(),
     };
-    let ended = super::answering::run(own, numbered, plugin);
+    let ended = super::answering::run(own, numbered, &plugin);
     closing.store(true, Ordering::SeqCst);
     let _ = serving.join();
     ended
 }
 
 /// Serves the inbox on `socket` whenever no other inbox does, until `closing`.
-fn keep_served(socket: &std::path::Path, db: &str, closing: &Arc<AtomicBool>) {
+fn keep_served(socket: &std::path::Path, db: &str, plugin: &Arc<Plugin>, closing: &AtomicBool) {
     while !closing.load(Ordering::SeqCst) {
         // Another inbox serves it: looked at again, to serve once it closes.
-        if std::os::unix::net::UnixStream::connect(socket).is_ok() {
+        if answers(socket) {
             std::thread::sleep(LOOK_AGAIN);
             continue;
         }
-        let (Ok(store), Ok(plugin)) = (store::open(db, Access::Write), Plugin::builder().build())
-        else {
+        let Ok(store) = store::open(db, Access::Write) else {
             std::thread::sleep(LOOK_AGAIN);
             continue;
         };
@@ -169,17 +171,21 @@ fn keep_served(socket: &std::path::Path, db: &str, closing: &Arc<AtomicBool>) {
             tools: Vec::new(),
             announce: false,
         };
-        let closing = closing.clone();
-        let until_closed = async move {
+        let until_closed = async {
             while !closing.load(Ordering::SeqCst) {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         };
         // Should it not start (another inbox took the socket first), it is looked at again.
-        if super::server::serve(settings, store, plugin, until_closed).is_err() {
+        if super::server::serve(settings, store, plugin.clone(), until_closed).is_err() {
             std::thread::sleep(LOOK_AGAIN);
         }
     }
+}
+
+/// Whether an inbox serves on `socket` now.
+fn answers(socket: &std::path::Path) -> bool {
+    std::os::unix::net::UnixStream::connect(socket).is_ok()
 }
 
 /// The agents' way into this machine's inbox, for requests that `stop` withdraws: `None` when
@@ -193,7 +199,7 @@ pub fn asker(
     let place = Place::find().ok()?;
     let served = Served::of(&place);
     loop {
-        let open = std::os::unix::net::UnixStream::connect(&served.socket).is_ok();
+        let open = answers(&served.socket);
         if let (true, Some(tokens)) = (open || wait, served.tokens()) {
             let team = super::remote::Team::with_token(
                 served.url(),

@@ -87,14 +87,15 @@ pub struct Settings {
 /// Serves `store` as `settings` say until SIGINT or SIGTERM, and MCP at `/mcp` with `plugin`'s
 /// tools; says the address on stderr once it listens.
 pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<(), String> {
-    serve(settings, store, plugin, stopped())
+    serve(settings, store, Arc::new(plugin), stopped())
 }
 
-/// [`run`], until `stop` is done rather than until a signal.
+/// [`run`], until `stop` is done rather than until a signal, with a plugin shared with its
+/// caller.
 pub fn serve(
     settings: Settings,
     store: Box<dyn Store>,
-    plugin: Plugin,
+    plugin: Arc<Plugin>,
     stop: impl Future<Output = ()> + Send,
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -132,7 +133,6 @@ pub fn serve(
         let streams = tokio_util::sync::CancellationToken::new();
         let bounds = super::mcp::Bounds::new(per_agent);
         let tools = &settings.tools;
-        let plugin = Arc::new(plugin);
         let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())?;
         let page = if address.starts_with("http") { "/" } else { "" };
         if settings.announce {
