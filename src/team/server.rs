@@ -730,10 +730,13 @@ pub(super) async fn close(
         ));
     }
     let address = address.to_string();
-    blocking(app, move |store| {
+    let handed_on = blocking(app, move |store| {
         store.finish(&agent.name, question, &status, &address)
     })
     .await?;
+    if let Some(at) = handed_on {
+        app.waiting.wake(at);
+    }
     Ok(json!({ "finished": question }))
 }
 

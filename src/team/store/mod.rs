@@ -333,14 +333,17 @@ pub trait Store: Send + Sync {
         address: &str,
         fits: &dyn Fn(&str) -> bool,
     ) -> Result<Answered, StoreError>;
-    /// `agent` is done with its question (the plugin finished): it leaves the list.
+    /// `agent` is done with its question (`finished`: the plugin finished; `withdrawn`: it
+    /// stopped waiting): it leaves the list. A withdrawn question hands what the person
+    /// answered to a later run of the same request asked meanwhile and not yet begun, which
+    /// goes on from there: the step of that run thereby answered.
     fn finish(
         &self,
         agent: &str,
         question: i64,
         status: &str,
         address: &str,
-    ) -> Result<(), StoreError>;
+    ) -> Result<Option<Posted>, StoreError>;
     /// The open questions `person` may answer, oldest first, each with its current step.
     fn open_questions(&self, person: &Holder) -> Result<Vec<OpenQuestion>, StoreError>;
     /// Question `question` with its current step, if it is open, that step waits for an
@@ -409,13 +412,36 @@ fn unfit(step: Option<&(String, bool)>, fits: &dyn Fn(&str) -> bool) -> Option<A
     (!fits(kind)).then(|| Answered::Unfit(kind.clone()))
 }
 
-/// Plays what the person answered to question `?2` into question `?1`: every replied step but
-/// its last, which the person gives again for the new run.
+/// Plays what the person answered to question `?2` into question `?1`, from after step `?3`:
+/// every replied step but its last, which the person gives again for the new run.
 const PLAY_BACK: &str = "INSERT INTO steps (question, seq, kind, view, asked_at, reply,
          answered_by, answered_at)
      SELECT ?1, seq, kind, view, asked_at, reply, answered_by, answered_at FROM steps
-     WHERE question = ?2 AND reply IS NOT NULL
+     WHERE question = ?2 AND reply IS NOT NULL AND seq > ?3
        AND seq < (SELECT max(seq) FROM steps WHERE question = ?2)";
+
+/// The open question of a later run of closed question `?1`'s request, put up while `?1` was
+/// still open, that takes over what the person answered to `?1`: only one its person has not
+/// begun (its one step, unanswered, the same widget as `?1`'s first), and only when there is
+/// something to play back (`?1`'s first step answered, and not its last).
+const LATER_RUN: &str = "SELECT b.id FROM questions a
+     JOIN questions b ON b.agent = a.agent AND b.key = a.key AND b.id > a.id
+     WHERE a.id = ?1 AND a.taken_by IS NULL AND b.closed_at IS NULL
+       AND (SELECT count(*) FROM steps WHERE question = b.id) = 1
+       AND EXISTS (SELECT 1 FROM steps sa JOIN steps sb ON sb.question = b.id AND sb.seq = 1
+                   WHERE sa.question = a.id AND sa.seq = 1 AND sa.reply IS NOT NULL
+                     AND sb.reply IS NULL AND sb.view = sa.view
+                     AND sa.seq < (SELECT max(seq) FROM steps WHERE question = a.id))
+     ORDER BY b.id LIMIT 1";
+
+/// Gives step 1 of question `?1` the reply of question `?2`'s first step, unless it has one.
+const ANSWER_FIRST: &str = "UPDATE steps SET (reply, answered_by, answered_at) =
+         (SELECT reply, answered_by, answered_at FROM steps WHERE question = ?2 AND seq = 1)
+     WHERE question = ?1 AND seq = 1 AND reply IS NULL";
+
+/// Marks question `?1` as another run of question `?2` that resumed from it (`?3`: true).
+const RESUMED_FROM: &str = "UPDATE questions SET resumed = ?3, again_of = coalesce(again_of, ?2)
+     WHERE id = ?1";
 
 /// Takes question `?1`'s answers over for question `?2`, unless another took them first.
 const TAKE_OVER: &str = "UPDATE questions SET taken_by = ?2 WHERE id = ?1 AND taken_by IS NULL";

@@ -434,18 +434,44 @@ fn open_question(
     if let Some(earlier) = earlier.filter(|e| e.resumable(now))
         && tx.execute(&pg(TAKE_OVER), &[&earlier.question, &question])? == 1
     {
-        let played = tx.execute(&pg(PLAY_BACK), &[&question, &earlier.question])?;
+        let played = tx.execute(&pg(PLAY_BACK), &[&question, &earlier.question, &0_i64])?;
         if played > 0 {
-            tx.execute(
-                "UPDATE questions SET resumed = TRUE WHERE id = $1",
-                &[&question],
-            )?;
+            tx.execute(&pg(RESUMED_FROM), &[&question, &earlier.question, &true])?;
             let detail = json!({"from": earlier.question, "steps": played});
             audit(tx, "resumed", agent, Some(address), at, &detail)?;
         }
     }
     queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
     Ok(Some(question))
+}
+
+/// Hands what the person answered to `closed` on to a later run's open question (see the
+/// SQLite store's `hand_on`); the step answered, of which every server listening is told.
+fn hand_on(
+    tx: &mut Tx<'_, '_>,
+    actor: &str,
+    closed: i64,
+) -> Result<Option<Posted>, ::postgres::Error> {
+    let Some(later) = tx.query_opt(&pg(LATER_RUN), &[&closed])? else {
+        return Ok(None);
+    };
+    let later: i64 = later.get(0);
+    if tx.execute(&pg(ANSWER_FIRST), &[&later, &closed])? == 0
+        || tx.execute(&pg(TAKE_OVER), &[&closed, &later])? == 0
+    {
+        return Ok(None);
+    }
+    let played = tx.execute(&pg(PLAY_BACK), &[&later, &closed, &1_i64])?;
+    tx.execute(&pg(RESUMED_FROM), &[&later, &closed, &true])?;
+    let at = Posted {
+        question: later,
+        seq: 1,
+    };
+    let detail = json!({"from": closed, "steps": played + 1});
+    audit(tx, "resumed", actor, None, Some(at), &detail)?;
+    let news = format!("{later}:1");
+    tx.execute("SELECT pg_notify($1, $2)", &[&ANSWERED, &news])?;
+    Ok(Some(at))
 }
 
 /// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
@@ -721,20 +747,24 @@ impl Store for Postgres {
         question: i64,
         status: &str,
         address: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Option<Posted>, StoreError> {
         self.run(|tx| {
             let closed = tx.execute(
                 "UPDATE questions SET closed_at = $3, status = $4
                  WHERE id = $1 AND agent = $2 AND closed_at IS NULL",
                 &[&question, &agent, &now_ms(), &status],
             )?;
-            if closed > 0 {
-                tx.execute(&pg(ERASE_SECRETS), &[&question, &i64::MAX])?;
-                let at = Posted { question, seq: 0 };
-                let detail = json!({"status": status});
-                audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
+            if closed == 0 {
+                return Ok(None);
             }
-            Ok(())
+            tx.execute(&pg(ERASE_SECRETS), &[&question, &i64::MAX])?;
+            let at = Posted { question, seq: 0 };
+            let detail = json!({"status": status});
+            audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
+            match Closed::of(Some(status)) {
+                Closed::Finished => Ok(None),
+                _ => hand_on(tx, agent, question),
+            }
         })
     }
 
@@ -811,6 +841,7 @@ impl Store for Postgres {
                         seq: 0,
                     });
                     audit(tx, "withdrawn", "server", None, at, &silent_detail())?;
+                    hand_on(tx, "server", row.get(0))?;
                 }
             }
             // Rows another server is sweeping are skipped: it escalates or expires them.
@@ -852,6 +883,7 @@ impl Store for Postgres {
                             &[&due.question, &now],
                         )?;
                         audit(tx, "expired", "server", None, at, &due.expired_detail())?;
+                        hand_on(tx, "server", due.question)?;
                     }
                 }
             }

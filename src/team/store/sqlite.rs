@@ -604,18 +604,42 @@ fn open_question(
     if let Some(earlier) = earlier.filter(|e| e.resumable(now))
         && tx.cached_execute(TAKE_OVER, params![earlier.question, question])? == 1
     {
-        let played = tx.cached_execute(PLAY_BACK, params![question, earlier.question])?;
+        let played = tx.cached_execute(PLAY_BACK, params![question, earlier.question, 0])?;
         if played > 0 {
-            tx.cached_execute(
-                "UPDATE questions SET resumed = 1 WHERE id = ?1",
-                params![question],
-            )?;
+            tx.cached_execute(RESUMED_FROM, params![question, earlier.question, true])?;
             let detail = json!({"from": earlier.question, "steps": played});
             audit(tx, "resumed", agent, Some(address), at, &detail)?;
         }
     }
     queue_notices(tx, question, "asked", post.to.as_deref(), now)?;
     Ok(question)
+}
+
+/// Hands what the person answered to `closed`, which just closed without its answer, to the
+/// open question of a later run of the same request asked meanwhile (see `LATER_RUN`): its
+/// first step is answered as `closed`'s was, and the rest played back after it, so that the
+/// person goes on from where they were. The step answered, if any.
+fn hand_on(tx: &Connection, actor: &str, closed: i64) -> rusqlite::Result<Option<Posted>> {
+    let later: Option<i64> = tx
+        .cached_row(LATER_RUN, params![closed], |row| row.get(0))
+        .optional()?;
+    let Some(later) = later else {
+        return Ok(None);
+    };
+    if tx.cached_execute(ANSWER_FIRST, params![later, closed])? == 0
+        || tx.cached_execute(TAKE_OVER, params![closed, later])? == 0
+    {
+        return Ok(None);
+    }
+    let played = tx.cached_execute(PLAY_BACK, params![later, closed, 1])?;
+    tx.cached_execute(RESUMED_FROM, params![later, closed, true])?;
+    let at = Posted {
+        question: later,
+        seq: 1,
+    };
+    let detail = json!({"from": closed, "steps": played + 1});
+    audit(tx, "resumed", actor, None, Some(at), &detail)?;
+    Ok(Some(at))
 }
 
 /// Queues a notice of `event` on each webhook of `to` (`None`: of the questions for anyone).
@@ -895,20 +919,24 @@ impl Store for Sqlite {
         question: i64,
         status: &str,
         address: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Option<Posted>, StoreError> {
         self.write(|tx| {
             let closed = tx.cached_execute(
                 "UPDATE questions SET closed_at = ?3, status = ?4
                  WHERE id = ?1 AND agent = ?2 AND closed_at IS NULL",
                 params![question, agent, now_ms(), status],
             )?;
-            if closed > 0 {
-                tx.cached_execute(ERASE_SECRETS, params![question, i64::MAX])?;
-                let at = Posted { question, seq: 0 };
-                let detail = json!({"status": status});
-                audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
+            if closed == 0 {
+                return Ok(None);
             }
-            Ok(())
+            tx.cached_execute(ERASE_SECRETS, params![question, i64::MAX])?;
+            let at = Posted { question, seq: 0 };
+            let detail = json!({"status": status});
+            audit(tx, "finished", agent, Some(address), Some(at), &detail)?;
+            match Closed::of(Some(status)) {
+                Closed::Finished => Ok(None),
+                _ => hand_on(tx, agent, question),
+            }
         })
     }
 
@@ -1011,6 +1039,7 @@ impl Store for Sqlite {
                 for question in gone {
                     let at = Some(Posted { question, seq: 0 });
                     audit(tx, "withdrawn", "server", None, at, &silent_detail())?;
+                    hand_on(tx, "server", question)?;
                 }
                 Ok(())
             })?;
@@ -1058,6 +1087,7 @@ impl Store for Sqlite {
                             params![due.question, now],
                         )?;
                         audit(tx, "expired", "server", None, at, &due.expired_detail())?;
+                        hand_on(tx, "server", due.question)?;
                     }
                 }
             }

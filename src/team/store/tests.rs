@@ -640,6 +640,102 @@ fn a_withdrawn_run_takes_no_answer_and_its_retry_is_shown_all_but_the_last_reply
     });
 }
 
+/// Run `name` of request `k`, its first step answered by ann and its second put up: that step.
+fn first_answered(store: &dyn Store, name: &str) -> Posted {
+    let env = store
+        .post_step("ci", &run(name, "Where?", None), "a")
+        .unwrap();
+    let ann = person("ann", &[]);
+    let reply = json!({"picked": 1});
+    store.answer(&ann, env, &reply, "b", &any_kind).unwrap();
+    let next = run(name, "Checks?", Some(env.seq));
+    store.post_step("ci", &next, "a").unwrap()
+}
+
+/// The step of run `run` of request `k` that asks `prompt`.
+fn run(run: &str, prompt: &str, after: Option<i64>) -> StepPost {
+    StepPost {
+        run: run.into(),
+        ..post("k", prompt, after, None)
+    }
+}
+
+#[test]
+fn a_run_asked_while_another_waits_goes_on_from_its_answers_once_that_one_is_withdrawn() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        let checks = first_answered(store, "r1");
+        let env = Posted { seq: 1, ..checks };
+        // Another run of the request asks while the first waits, and one of another request.
+        let again = store
+            .post_step("ci", &run("r2", "Where?", None), "a")
+            .unwrap();
+        let other = store
+            .post_step("ci", &post("other", "Where?", None, None), "a")
+            .unwrap();
+        assert_eq!(store.reply("ci", again).unwrap(), ReplyState::Waiting);
+        // The first run withdrawing hands its answers on to that run, and to it only.
+        let handed = store
+            .finish("ci", checks.question, "withdrawn", "a")
+            .unwrap();
+        assert_eq!(handed, Some(again));
+        assert!(matches!(
+            store.reply("ci", again).unwrap(),
+            ReplyState::Replied { reply, by } if reply == json!({"picked": 1}) && by == "ann"
+        ));
+        assert_eq!(store.reply("ci", other).unwrap(), ReplyState::Waiting);
+        assert_eq!(store.settled(&[again, other]).unwrap(), [again]);
+        // It goes on from where the person was: the last step is asked of them again.
+        let next = store
+            .post_step("ci", &run("r2", "Checks?", Some(again.seq)), "a")
+            .unwrap();
+        assert_eq!(store.reply("ci", next).unwrap(), ReplyState::Waiting);
+        let open = store.open_questions(&ann).unwrap();
+        let shown = open.iter().find(|q| q.question == again.question).unwrap();
+        assert_eq!((shown.again_of, shown.resumed), (Some(env.question), true));
+        assert_eq!(events(store, "resumed").len(), 1);
+        // Once only: a run asked afterwards is asked afresh.
+        let third = store
+            .post_step("ci", &run("r3", "Where?", None), "a")
+            .unwrap();
+        assert_eq!(store.reply("ci", third).unwrap(), ReplyState::Waiting);
+    });
+}
+
+#[test]
+fn a_later_run_is_handed_nothing_when_the_first_finished_or_the_person_began_it() {
+    on_every_store(|store| {
+        let ann = person("ann", &[]);
+        // Finished: the plugin is done with its answers, which were its own.
+        let done = first_answered(store, "r1");
+        let waiting = store
+            .post_step("ci", &run("r2", "Where?", None), "a")
+            .unwrap();
+        assert_eq!(
+            store.finish("ci", done.question, "finished", "a").unwrap(),
+            None
+        );
+        assert_eq!(store.reply("ci", waiting).unwrap(), ReplyState::Waiting);
+        store
+            .finish("ci", waiting.question, "finished", "a")
+            .unwrap();
+        // Begun: the person answers the later run themselves, and it is not overwritten.
+        let withdrawn = first_answered(store, "r3");
+        let begun = store
+            .post_step("ci", &run("r4", "Where?", None), "a")
+            .unwrap();
+        store
+            .answer(&ann, begun, &json!({"picked": 0}), "b", &any_kind)
+            .unwrap();
+        let handed = store.finish("ci", withdrawn.question, "withdrawn", "a");
+        assert_eq!(handed.unwrap(), None);
+        assert!(matches!(
+            store.reply("ci", begun).unwrap(),
+            ReplyState::Replied { reply, .. } if reply == json!({"picked": 0})
+        ));
+    });
+}
+
 #[test]
 fn the_steps_settled_are_found_among_many_in_one_read() {
     on_every_store(|store| {
