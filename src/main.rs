@@ -70,12 +70,16 @@ fn through_inbox(
     let stop = people::stop_on_signals();
     // This machine's inbox on the team protocol: the plugin runs here, with it as the person.
     #[cfg(feature = "team-server")]
-    if team::own::chosen() {
-        *person = match team::own::asker(route.waits(), &stop, &stop) {
-            Some(team) => Box::new(team.ui_for(command, call, None, server)),
-            None => crate::people::nobody(interview_host::ui::Absence::NoInbox),
-        };
-        return Ok(None);
+    match team::own::asker(route.waits(), &stop, &stop) {
+        team::own::Found::Served(team) => {
+            *person = Box::new(team.ui_for(command, call, None, server));
+            return Ok(None);
+        }
+        team::own::Found::Nothing => {
+            *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
+            return Ok(None);
+        }
+        team::own::Found::SocketInbox => {}
     }
     let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
     let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
@@ -103,17 +107,22 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
 #[cfg(all(feature = "team", feature = "mcp"))]
 fn own_inbox() -> Option<mcp::OwnInbox> {
     #[cfg(feature = "team-server")]
-    if team::own::chosen() {
+    {
         // One flag for the process's signals, which every call's question is withdrawn by:
         // taken at the first call, so that until then a signal ends the process as it would.
         let signals = std::sync::OnceLock::new();
         let found = move |wait: bool, stop: &std::sync::Arc<std::sync::atomic::AtomicBool>| {
             let signals = signals.get_or_init(people::stop_on_signals);
-            let team = team::own::asker(wait, stop, signals)?;
-            Some(std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>)
+            match team::own::asker(wait, stop, signals) {
+                team::own::Found::Served(team) => {
+                    Some(std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>)
+                }
+                team::own::Found::Nothing | team::own::Found::SocketInbox => None,
+            }
         };
-        return Some(std::sync::Arc::new(found));
+        Some(std::sync::Arc::new(found))
     }
+    #[cfg(not(feature = "team-server"))]
     None
 }
 
@@ -281,27 +290,28 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "web")]
                 web: None,
             ..
-        } if team::own::chosen() => team::own::inbox(loading.load()?, numbered),
-        #[cfg(all(feature = "team-server", feature = "web"))]
-        Command::Inbox { web: Some(_), .. } if team::own::chosen() => Err((
-            Exit::Invalid,
-            "interview inbox --web is not on the team inbox's protocol yet: its askers would \
-             not find it. Leave INTERVIEW_INBOX_PROTOCOL unset for it."
-                .into(),
-        )),
+        } if team::own::protocol() == team::own::Protocol::Team => {
+            team::own::inbox(loading.load()?, numbered)
+        }
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]
             web,
             ..
-        } => inbox::window::run(
-            &loading.load()?,
-            &inbox::window::Options {
-                numbered,
-                #[cfg(feature = "web")]
-                web,
-            },
-        ),
+        } => {
+            #[cfg(all(feature = "team-server", feature = "web"))]
+            if web.is_some() {
+                team::own::web_may_open().map_err(|why| (Exit::Invalid, why))?;
+            }
+            inbox::window::run(
+                &loading.load()?,
+                &inbox::window::Options {
+                    numbered,
+                    #[cfg(feature = "web")]
+                    web,
+                },
+            )
+        }
         Command::Check { request, tool } => {
             let arguments = match read_request(&request, results::unreadable) {
                 Ok(arguments) => arguments,
@@ -362,13 +372,20 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             // This machine's inbox on the team protocol: asked as a team inbox is.
             #[cfg(feature = "team-server")]
             let (inbox, team) = match inbox {
-                Some(route) if team::own::chosen() => {
+                Some(route) => {
                     let stop = people::stop_on_signals();
-                    let own = team::own::asker(route.waits(), &stop, &stop);
-                    person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
-                    (None, own)
+                    match team::own::asker(route.waits(), &stop, &stop) {
+                        team::own::Found::Served(own) => {
+                            person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
+                            (None, Some(own))
+                        }
+                        // Each request looks for a socket inbox again, as it is asked.
+                        team::own::Found::SocketInbox | team::own::Found::Nothing => {
+                            (Some(route), team)
+                        }
+                    }
                 }
-                inbox => (inbox, team),
+                None => (None, team),
             };
             let options = serve::Options {
                 tool: asking.tool,

@@ -14,10 +14,11 @@ use serde_json::{Value as Json, json};
 use common::term::{CTRL_C, DOWN, ENTER, Term};
 use common::{interview, lines_of, values, without_terminal, write_request};
 
-/// Whether this run's inboxes are on the team inbox's protocol (`INTERVIEW_INBOX_PROTOCOL=http`,
-/// which the command reads too): the suite runs each way while both exist.
+/// Whether this run's inboxes are on the team inbox's protocol, as they are unless
+/// `INTERVIEW_INBOX_PROTOCOL=socket` (which the command reads too) keeps them on the socket
+/// inbox's: the suite runs each way while both exist.
 fn on_http() -> bool {
-    std::env::var("INTERVIEW_INBOX_PROTOCOL").is_ok_and(|value| value == "http")
+    std::env::var("INTERVIEW_INBOX_PROTOCOL").map_or(true, |value| value != "socket")
 }
 
 /// A folder of its own for one test's inboxes and askers.
@@ -725,10 +726,7 @@ fn an_asker_that_withdraws_gets_the_answers_so_far_and_one_asking_the_same_is_as
     let (mut inbox, first) = place.first_question_answered();
     // The same request, from the same folder, by another asker (an agent that retries).
     let request = deploy();
-    let mut second = socket(&place);
-    second
-        .write_all(ask_line(&place, &request, "ask").as_bytes())
-        .unwrap();
+    let second = Retry::ask(&place, &request);
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signalling a process this test started.
     unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
@@ -737,20 +735,52 @@ fn an_asker_that_withdraws_gets_the_answers_so_far_and_one_asking_the_same_is_as
     assert_eq!(result["status"], "cancelled");
     assert_eq!(values(&result), [json!("Production")]);
     // Asked on for the second asker, from where the person was.
-    let screen = inbox.wait("? Which checks?");
-    assert!(screen.contains("your answer is kept"), "{screen}");
+    let screen = inbox.wait("your answer is kept");
+    assert!(screen.contains("? Which checks?"), "{screen}");
     answer_checks(&mut inbox);
-    let mut reply = String::new();
-    BufReader::new(&second).read_line(&mut reply).unwrap();
-    let reply: Json = serde_json::from_str(&reply).unwrap();
-    // How it ended crosses the socket typed, beside the result.
-    let settled = &reply["settled"]["call"];
-    assert_eq!(settled["status"], "Answered", "{reply}");
-    assert_eq!(settled["result"]["status"], "answered", "{reply}");
-    assert_eq!(
-        values(&settled["result"]),
-        [json!("Production"), json!(["Lint"])]
-    );
+    let result = second.result();
+    assert_eq!(result["status"], "answered", "{result}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+}
+
+/// A second asker of one request: a process of its own where the inbox speaks HTTP, the
+/// socket itself otherwise.
+enum Retry {
+    Process(Child),
+    Socket(std::os::unix::net::UnixStream),
+}
+
+impl Retry {
+    fn ask(place: &Place, request: &str) -> Retry {
+        if on_http() {
+            return Retry::Process(place.asker(&["ask", request]));
+        }
+        let mut socket = socket(place);
+        socket
+            .write_all(ask_line(place, request, "ask").as_bytes())
+            .unwrap();
+        Retry::Socket(socket)
+    }
+
+    /// Its result, once it has one.
+    fn result(self) -> Json {
+        match self {
+            Retry::Process(child) => {
+                let (result, code, stderr) = finished(child);
+                assert_eq!(code, 0, "{stderr}");
+                result
+            }
+            Retry::Socket(socket) => {
+                let mut reply = String::new();
+                BufReader::new(&socket).read_line(&mut reply).unwrap();
+                let reply: Json = serde_json::from_str(&reply).unwrap();
+                // How it ended crosses the socket typed, beside the result.
+                let settled = &reply["settled"]["call"];
+                assert_eq!(settled["status"], "Answered", "{reply}");
+                settled["result"].clone()
+            }
+        }
+    }
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //! server closed serves in its place. The agents' and the person's tokens are made once and
 //! kept in the place, readable by this user alone.
 //!
-//! While it does not yet do all that the socket inbox of [`crate::inbox`] does, it is chosen
-//! with `INTERVIEW_INBOX_PROTOCOL=http`, by the inbox and its askers alike.
+//! It is this machine's inbox, but for `interview inbox --web`, which still speaks the socket
+//! protocol of [`crate::inbox`]: an inbox, and a request, take the protocol of the inbox open
+//! (see [`protocol`]), so that either kind answers the questions asked while it is open.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -20,7 +21,7 @@ use interview_host::{Exit, Plugin};
 use super::store::{self, Access, Holder, Kind, Store};
 use crate::inbox::Place;
 
-/// The environment variable that chooses this inbox, as `http`.
+/// The environment variable that forces a protocol: `http` (this module's) or `socket`.
 const CHOOSER: &str = "INTERVIEW_INBOX_PROTOCOL";
 
 /// How long an asker whose process went away is waited for before its question is withdrawn:
@@ -30,9 +31,49 @@ const ASKER_GRACE_MS: i64 = 2_000;
 /// How often an inbox that does not serve looks whether it should.
 const LOOK_AGAIN: Duration = Duration::from_millis(300);
 
-/// Whether this machine's inbox is the one on the team protocol.
-pub fn chosen() -> bool {
-    std::env::var(CHOOSER).is_ok_and(|value| value == "http")
+/// The protocols this machine's inbox speaks while both exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The team inbox's, served on `inbox.sock` (this module).
+    Team,
+    /// The socket inbox's ([`crate::inbox`]), which `interview inbox --web` speaks.
+    Socket,
+}
+
+/// The protocol of an inbox, or a request, starting now: the one `INTERVIEW_INBOX_PROTOCOL`
+/// forces (`http`, `socket`); else that of the inbox open (the team protocol's first); else,
+/// with none open, the team protocol.
+pub fn protocol() -> Protocol {
+    match std::env::var(CHOOSER).as_deref() {
+        Ok("http") => return Protocol::Team,
+        Ok("socket") => return Protocol::Socket,
+        _ => {}
+    }
+    let Ok(place) = Place::find() else {
+        return Protocol::Team;
+    };
+    if answers(&Served::of(&place).socket) {
+        return Protocol::Team;
+    }
+    match place.sockets().iter().any(|socket| answers(socket)) {
+        true => Protocol::Socket,
+        false => Protocol::Team,
+    }
+}
+
+/// Whether `interview inbox --web` may open: not while an inbox on the team protocol is, whose
+/// askers it would not reach; why not.
+pub fn web_may_open() -> Result<(), String> {
+    match protocol() {
+        Protocol::Socket => Ok(()),
+        Protocol::Team => Err(
+            "interview inbox --web cannot open while `interview inbox` is \
+             open in a terminal (or INTERVIEW_INBOX_PROTOCOL=http is set): the web inbox is not \
+             on its protocol yet, so its questions would never reach the page. Close the \
+             terminal inbox first, or answer there."
+                .into(),
+        ),
+    }
 }
 
 /// Where this machine's inbox is served, and its tokens kept.
@@ -188,30 +229,40 @@ fn answers(socket: &std::path::Path) -> bool {
     std::os::unix::net::UnixStream::connect(socket).is_ok()
 }
 
-/// The agents' way into this machine's inbox, for requests that `stop` withdraws: `None` when
-/// no inbox is open and `wait` is not asked for; with `wait`, once one has been opened, unless
-/// `given_up` is set first.
-pub fn asker(
-    wait: bool,
-    given_up: &AtomicBool,
-    stop: &Arc<AtomicBool>,
-) -> Option<super::remote::Team> {
-    let place = Place::find().ok()?;
+/// Where a request goes, as [`asker`] finds it.
+pub enum Found {
+    /// This machine's inbox on the team protocol, which asks it (or will, once one is open).
+    Served(super::remote::Team),
+    /// No inbox is open, and the request does not wait for one.
+    Nothing,
+    /// An inbox of the socket protocol is open (`inbox --web`): the request goes there.
+    SocketInbox,
+}
+
+/// The agents' way into this machine's inbox, for requests that `stop` withdraws: to the
+/// inbox open (see [`protocol`]); when none is and `wait` is asked for, to the next one opened
+/// on the team protocol (or, before one ever was here, the first opened), unless `given_up`
+/// is set first.
+pub fn asker(wait: bool, given_up: &AtomicBool, stop: &Arc<AtomicBool>) -> Found {
+    let Ok(place) = Place::find() else {
+        return Found::Nothing;
+    };
     let served = Served::of(&place);
     loop {
-        let open = answers(&served.socket);
-        if let (true, Some(tokens)) = (open || wait, served.tokens()) {
-            let team = super::remote::Team::with_token(
-                served.url(),
-                tokens.agent,
-                None,
-                None,
-                stop.clone(),
-            );
-            return team.ok();
+        let team = |tokens: Tokens| {
+            let url = served.url();
+            let team = super::remote::Team::with_token(url, tokens.agent, None, None, stop.clone());
+            team.map_or(Found::Nothing, Found::Served)
+        };
+        match (protocol(), served.tokens()) {
+            (Protocol::Socket, _) => return Found::SocketInbox,
+            (Protocol::Team, Some(tokens)) if wait || answers(&served.socket) => {
+                return team(tokens);
+            }
+            _ => {}
         }
         if !wait || given_up.load(Ordering::SeqCst) {
-            return None;
+            return Found::Nothing;
         }
         std::thread::sleep(LOOK_AGAIN);
     }
