@@ -57,6 +57,14 @@ impl HttpRelay {
         }
     }
 
+    /// The same, named `name` in what it says (this machine's inbox is no team's).
+    pub fn named(self, name: &str) -> HttpRelay {
+        HttpRelay {
+            name: name.to_owned(),
+            ..self
+        }
+    }
+
     /// One request, sent from a thread of its own so that Ctrl-C is heard during a long poll:
     /// its status and body, or why it got none; `None` when stopped first.
     pub(super) fn send(

@@ -101,6 +101,8 @@ pub struct Team {
     token: String,
     addressed: Addressed,
     stop: Arc<AtomicBool>,
+    /// How messages name the inbox, where not `the team inbox at URL`.
+    name: Option<String>,
 }
 
 /// The stop flags of `interview mcp`'s calls under way, through whichever [`Team`]: one list
@@ -146,7 +148,16 @@ impl Team {
             token,
             addressed: Addressed { to, deadline },
             stop,
+            name: None,
         })
+    }
+
+    /// The same, named `name` in what its askers say on stderr.
+    pub fn named(self, name: &str) -> Team {
+        Team {
+            name: Some(name.to_owned()),
+            ..self
+        }
     }
 
     /// The UI of `call`, asked by `command` for `client` (an MCP client's name; for an
@@ -175,7 +186,10 @@ impl Team {
             from: From::here(command, client, server),
             call,
         };
-        let relay = super::http_relay::HttpRelay::new(&self.url, &self.token);
+        let mut relay = super::http_relay::HttpRelay::new(&self.url, &self.token);
+        if let Some(name) = &self.name {
+            relay = relay.named(name);
+        }
         let asker = Asker::of(&ask, run, self.addressed.clone());
         RemoteUi::new(Box::new(relay), asker, self.stop.clone())
     }
