@@ -536,6 +536,15 @@ fn the_inbox_folder_socket_and_database_are_the_users_alone() {
         .find(|p| p.extension().is_some_and(|e| e == "sock"))
         .unwrap();
     assert_eq!(mode(&socket), 0o600);
+    if on_http() {
+        // The askers' tokens, removed by hand, are put back as they were, for the askers.
+        let tokens = inbox_dir.join("inbox-tokens.json");
+        let kept = std::fs::read_to_string(&tokens).unwrap();
+        std::fs::remove_file(&tokens).unwrap();
+        std::thread::sleep(Duration::from_millis(1_000));
+        assert_eq!(std::fs::read_to_string(&tokens).unwrap(), kept);
+        assert_eq!(mode(&tokens), 0o600);
+    }
 }
 
 /// An MCP client (one without forms) on `interview mcp`'s pipes: its call is asked in the

@@ -28,6 +28,9 @@ const CHOOSER: &str = "INTERVIEW_INBOX_PROTOCOL";
 /// on this machine it is heard from every few seconds while alive.
 const ASKER_GRACE_MS: i64 = 2_000;
 
+/// How its askers name this machine's inbox in what they say.
+const NAME: &str = "this machine's inbox (`interview inbox`)";
+
 /// How often an inbox that does not serve looks whether it should.
 const LOOK_AGAIN: Duration = Duration::from_millis(300);
 
@@ -77,6 +80,7 @@ pub fn web_may_open() -> Result<(), String> {
 }
 
 /// Where this machine's inbox is served, and its tokens kept.
+#[derive(Clone)]
 struct Served {
     socket: PathBuf,
     db: PathBuf,
@@ -126,7 +130,21 @@ impl Served {
             };
             (store.add_token(&super::token::hash(token), &holder)).map_err(|e| e.to_string())?;
         }
-        // Written whole under another name, then put in place: a reader never sees half.
+        self.keep(&tokens)?;
+        Ok(tokens)
+    }
+
+    /// Keeps `tokens` in the tokens' file, should it have gone (removed by hand): the askers
+    /// find them there.
+    fn keep_tokens(&self, tokens: &Tokens) {
+        if !self.tokens.exists() {
+            let _ = self.keep(tokens);
+        }
+    }
+
+    /// Writes `tokens` into the tokens' file (mode 0600), whole under another name, then put
+    /// in place: a reader never sees half.
+    fn keep(&self, tokens: &Tokens) -> Result<(), String> {
         let fresh = self
             .tokens
             .with_extension(format!("json.{}.new", std::process::id()));
@@ -137,17 +155,16 @@ impl Served {
             .mode(0o600)
             .open(&fresh)
             .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))?;
-        let text = serde_json::to_string(&tokens).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string(tokens).map_err(|e| e.to_string())?;
         (file.write_all(text.as_bytes()))
             .and_then(|()| file.sync_all())
             .and_then(|()| std::fs::rename(&fresh, &self.tokens))
-            .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))?;
-        Ok(tokens)
+            .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))
     }
 }
 
 /// The tokens of this machine's inbox: its askers' and its person's.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct Tokens {
     agent: String,
     person: String,
@@ -175,8 +192,8 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
     let closing = Arc::new(AtomicBool::new(false));
     let serving = {
         let (closing, plugin) = (closing.clone(), plugin.clone());
-        let (socket, db) = (served.socket.clone(), db.clone());
-        std::thread::spawn(move || keep_served(&socket, &db, &plugin, &closing))
+        let (served, tokens) = (served.clone(), tokens.clone());
+        std::thread::spawn(move || keep_served(&served, &tokens, &plugin, &closing))
     };
     let url = served.url();
     let own = super::answering::Inbox::Own {
@@ -190,15 +207,19 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
     ended
 }
 
-/// Serves the inbox on `socket` whenever no other inbox does, until `closing`.
-fn keep_served(socket: &std::path::Path, db: &str, plugin: &Arc<Plugin>, closing: &AtomicBool) {
+/// Serves the inbox whenever no other inbox does, and keeps its tokens where the askers find
+/// them, until `closing`.
+fn keep_served(served: &Served, tokens: &Tokens, plugin: &Arc<Plugin>, closing: &AtomicBool) {
+    let socket = &served.socket;
+    let db = served.db.display().to_string();
     while !closing.load(Ordering::SeqCst) {
+        served.keep_tokens(tokens);
         // Another inbox serves it: looked at again, to serve once it closes.
         if answers(socket) {
             std::thread::sleep(LOOK_AGAIN);
             continue;
         }
-        let Ok(store) = store::open(db, Access::Write) else {
+        let Ok(store) = store::open(&db, Access::Write) else {
             std::thread::sleep(LOOK_AGAIN);
             continue;
         };
@@ -214,6 +235,7 @@ fn keep_served(socket: &std::path::Path, db: &str, plugin: &Arc<Plugin>, closing
         };
         let until_closed = async {
             while !closing.load(Ordering::SeqCst) {
+                served.keep_tokens(tokens);
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         };
@@ -252,7 +274,7 @@ pub fn asker(wait: bool, given_up: &AtomicBool, stop: &Arc<AtomicBool>) -> Found
         let team = |tokens: Tokens| {
             let url = served.url();
             let team = super::remote::Team::with_token(url, tokens.agent, None, None, stop.clone());
-            team.map_or(Found::Nothing, Found::Served)
+            team.map_or(Found::Nothing, |team| Found::Served(team.named(NAME)))
         };
         match (protocol(), served.tokens()) {
             (Protocol::Socket, _) => return Found::SocketInbox,
