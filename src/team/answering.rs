@@ -230,6 +230,21 @@ impl Claim {
     }
 }
 
+/// Whether another terminal holds `question`'s claim in `dir` (`None`: a team's inbox, whose
+/// terminals claim nothing): it is not waiting for this one. A look that takes a claim
+/// being made at that moment away makes its terminal try again.
+fn claimed_elsewhere(dir: Option<&std::path::Path>, question: i64) -> bool {
+    use std::os::fd::AsRawFd;
+    let Some(dir) = dir else {
+        return false;
+    };
+    let Ok(file) = std::fs::File::open(dir.join(format!("asking-{question}.lock"))) else {
+        return false;
+    };
+    // SAFETY: flock on a file this function opened; closing it lets go.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) != 0 }
+}
+
 impl Drop for Claim {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
@@ -320,7 +335,10 @@ impl Desk<'_> {
                 continue;
             };
             idle = false;
-            let others = open.iter().filter(|other| other.question != first.question);
+            let claims = self.claims.as_deref();
+            let others = open.iter().filter(|other| {
+                other.question != first.question && !claimed_elsewhere(claims, other.question)
+            });
             self.waiting.set(screen::waiting_line(others.map(who)));
             answering.store(first.question, Ordering::SeqCst);
             let left = self.answer(first, open.len() - 1);
@@ -376,12 +394,13 @@ impl Desk<'_> {
     /// Keeps the line under the keys saying who else waits, as the list changes while a
     /// question is answered: everyone's but `answering`'s (none while it is 0).
     fn watch_waiting(&self, answering: Arc<AtomicI64>) {
-        let (server, waiting, quit, own) = (
+        let (server, waiting, quit, claims) = (
             self.server.clone(),
             self.waiting.clone(),
             self.quit.clone(),
-            self.own(),
+            self.claims.clone(),
         );
+        let own = claims.is_some();
         std::thread::spawn(move || {
             while !quit.load(Ordering::SeqCst) {
                 std::thread::sleep(WAITING_LINE);
@@ -396,6 +415,7 @@ impl Desk<'_> {
                     let others: Vec<Listed> = listed(&listing, own)
                         .map(|(_, listed)| listed)
                         .filter(|listed| listed.question != current)
+                        .filter(|listed| !claimed_elsewhere(claims.as_deref(), listed.question))
                         .collect();
                     waiting.set(screen::waiting_line(others.iter().map(who)));
                 }
@@ -843,4 +863,25 @@ fn announce(who: &str, listed: &Listed, own: bool, behind: usize) {
             yours: own,
         }),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_another_terminal_claimed_is_not_counted_as_waiting_for_this_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let claims = Some(dir.path());
+        assert!(!claimed_elsewhere(claims, 7), "nobody claimed it yet");
+        let claim = Claim::take(dir.path(), 7).unwrap();
+        assert!(claimed_elsewhere(claims, 7));
+        assert!(Claim::take(dir.path(), 7).is_none(), "claimed twice");
+        assert!(!claimed_elsewhere(claims, 8));
+        // A team's terminals claim nothing: every question waits for each of them.
+        assert!(!claimed_elsewhere(None, 7));
+        drop(claim);
+        assert!(!claimed_elsewhere(claims, 7));
+        assert!(Claim::take(dir.path(), 7).is_some());
+    }
 }
