@@ -369,24 +369,6 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 true => None,
                 false => inbox::Route::choose(asking.reaching.ui, &mut person),
             };
-            // This machine's inbox on the team protocol: asked as a team inbox is.
-            #[cfg(feature = "team-server")]
-            let (inbox, team) = match inbox {
-                Some(route) => {
-                    let stop = people::stop_on_signals();
-                    match team::own::asker(route.waits(), &stop, &stop) {
-                        team::own::Found::Served(own) => {
-                            person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
-                            (None, Some(own))
-                        }
-                        // Each request looks for a socket inbox again, as it is asked.
-                        team::own::Found::SocketInbox | team::own::Found::Nothing => {
-                            (Some(route), team)
-                        }
-                    }
-                }
-                None => (None, team),
-            };
             let options = serve::Options {
                 tool: asking.tool,
                 skip_response: asking.skip_response,

@@ -366,13 +366,14 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
         arguments: arguments.to_string(),
         skip_response: options.skip_response.clone(),
     };
-    if let Some(result) = (options.inbox.as_ref())
-        .filter(|_| !asker.quit)
-        .and_then(|i| i.ask(plugin, call(), None))
+    let aside = team_person(asker, options, call(), None);
+    if aside.is_none()
+        && let Some(result) = (options.inbox.as_ref())
+            .filter(|_| !asker.quit)
+            .and_then(|i| i.ask(plugin, call(), None))
     {
         return result;
     }
-    let aside = team_person(asker, options, call(), None);
     let result = with_person(
         plugin,
         asker,
@@ -387,8 +388,9 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
     result
 }
 
-/// With `--inbox`, the person of a request is the team inbox's, asked about this `call`: the
-/// session's own person is put aside meanwhile, and returned to be put back.
+/// With `--inbox`, or where this machine's inbox is on the team protocol now, the person of a
+/// request is that inbox's, asked about this `call`: the session's own person is put aside
+/// meanwhile, and returned to be put back.
 fn team_person(
     asker: &mut Asker,
     options: &Options,
@@ -398,6 +400,15 @@ fn team_person(
     #[cfg(feature = "team")]
     if let Some(team) = options.team.as_ref().filter(|_| !asker.quit) {
         let remote = team.ui_for("serve", call, None, server.map(str::to_owned));
+        return Some(asker.ui.replace(Box::new(remote)));
+    }
+    // Looked for with each request: an inbox opened since the session began is found.
+    #[cfg(feature = "team-server")]
+    if let Some(inboxed) = options.inbox.as_ref().filter(|_| !asker.quit)
+        && let crate::team::own::Found::Served(own) =
+            crate::team::own::asker(inboxed.route.waits(), &inboxed.stop, &inboxed.stop)
+    {
+        let remote = own.ui_for("serve", call, None, server.map(str::to_owned));
         return Some(asker.ui.replace(Box::new(remote)));
     }
     let _ = (asker, options, call, server);
@@ -428,13 +439,14 @@ fn elicit(
     let call = || inbox::Call::Elicit {
         request: request.to_string(),
     };
-    if let Some(reply) = (options.inbox.as_ref())
-        .filter(|_| !asker.quit)
-        .and_then(|i| i.ask(plugin, call(), server))
+    let aside = team_person(asker, options, call(), server);
+    if aside.is_none()
+        && let Some(reply) = (options.inbox.as_ref())
+            .filter(|_| !asker.quit)
+            .and_then(|i| i.ask(plugin, call(), server))
     {
         return reply;
     }
-    let aside = team_person(asker, options, call(), server);
     let reply = with_person(
         plugin,
         asker,

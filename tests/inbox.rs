@@ -622,6 +622,29 @@ fn serve_asks_each_line_in_the_inbox_and_an_elicitation_too() {
 }
 
 #[test]
+fn serve_asks_in_an_inbox_opened_after_its_session_began() {
+    let place = Place::new();
+    let mut serve = place.spawn(&["serve"], Stdio::piped());
+    let mut stdin = serve.stdin.take().unwrap();
+    let results = lines_of(serve.stdout.take().unwrap());
+    let patience = Duration::from_secs(60);
+    // No inbox open, and no terminal: nobody can answer this one.
+    writeln!(stdin, r#"{{"question": "Your name?"}}"#).unwrap();
+    let first: Json = serde_json::from_str(&results.recv_timeout(patience).unwrap()).unwrap();
+    assert_eq!(first["status"], "unavailable", "{first}");
+    let mut inbox = place.inbox();
+    inbox.wait("Waiting for questions");
+    writeln!(stdin, r#"{{"question": "Your name?"}}"#).unwrap();
+    inbox.wait("? Your name?");
+    inbox.send("Ada\r");
+    let second: Json = serde_json::from_str(&results.recv_timeout(patience).unwrap()).unwrap();
+    assert_eq!(second["answers"][0]["value"], "Ada", "{second}");
+    drop(stdin);
+    let output = wait_with_timeout(serve, patience);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
 fn serve_with_its_input_closed_at_once_gives_one_result_a_line_and_exits() {
     let place = Place::new();
     let mut inbox = place.inbox();
