@@ -547,6 +547,35 @@ fn the_inbox_folder_socket_and_database_are_the_users_alone() {
     }
 }
 
+#[test]
+fn an_inbox_that_cannot_serve_says_why_and_closes_at_once_on_ctrl_c_meanwhile() {
+    let place = Place::new();
+    // Something that is no socket where this machine's inbox listens.
+    std::fs::write(place.0.path().join("inbox.sock"), "").unwrap();
+    let command = format!("{} inbox", env!("CARGO_BIN_EXE_interview"));
+    let env = [
+        ("INTERVIEW_INBOX", place.dir()),
+        ("INTERVIEW_INBOX_PROTOCOL", "http"),
+    ];
+    let open = || Term::run(&command, place.0.path().join("inbox.out"), 30, 100, &env);
+    let failed = open().finish();
+    assert_eq!(failed.code, 4, "{}", failed.screen);
+    assert!(
+        failed
+            .screen
+            .contains("the file exists, and is not a socket"),
+        "{}",
+        failed.screen
+    );
+    // Ctrl-C while it still tries: closed at once, not after it gave up. (The signal stops
+    // the test's shell too, so the inbox's end is read off the screen.)
+    let mut closing = open();
+    std::thread::sleep(Duration::from_millis(500));
+    closing.send(CTRL_C);
+    let screen = closing.wait("interview inbox: closed.");
+    assert!(!screen.contains("cannot reach"), "{screen}");
+}
+
 /// An MCP client (one without forms) on `interview mcp`'s pipes: its call is asked in the
 /// inbox, under the client's name, and the result comes back as the tool's.
 #[test]

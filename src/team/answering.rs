@@ -96,18 +96,23 @@ pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (E
         ));
     }
     let server = HttpRelay::new(url, &token);
-    let never = || false;
+    let closing = || quit.load(Ordering::SeqCst);
     // This machine's inbox may have just started serving it, on a thread of this process's.
     let patience = Instant::now() + if own { SERVING } else { Duration::ZERO };
     let whoami = loop {
-        match server.request("GET", "/api/whoami", None, &never) {
-            Outcome::Unreachable(_) if Instant::now() < patience => {
+        match server.request("GET", "/api/whoami", None, &closing) {
+            Outcome::Unreachable(_) if Instant::now() < patience && !closing() => {
                 std::thread::sleep(Duration::from_millis(50));
             }
             outcome => break outcome,
         }
     };
     let me = match whoami {
+        // Closed (Ctrl-C, a signal) before it could begin.
+        _ if closing() => {
+            let _ = writeln!(std::io::stderr(), "interview inbox: closed.");
+            return Ok(Exit::Answered);
+        }
         Outcome::Answered(me) if me["kind"] == "person" => me,
         Outcome::Answered(me) => {
             return Err((

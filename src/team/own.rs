@@ -190,10 +190,12 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
         served.tokens_of(&*store).map_err(failed)?
     };
     let closing = Arc::new(AtomicBool::new(false));
+    let failed_to_serve: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
     let serving = {
         let (closing, plugin) = (closing.clone(), plugin.clone());
         let (served, tokens) = (served.clone(), tokens.clone());
-        std::thread::spawn(move || keep_served(&served, &tokens, &plugin, &closing))
+        let failed = failed_to_serve.clone();
+        std::thread::spawn(move || keep_served(&served, &tokens, &plugin, &closing, &failed))
     };
     let url = served.url();
     let own = super::answering::Inbox::Own {
@@ -204,12 +206,26 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
     let ended = super::answering::run(own, numbered, &plugin);
     closing.store(true, Ordering::SeqCst);
     let _ = serving.join();
-    ended
+    // No inbox served it, this one neither: why this one could not.
+    let failed_to_serve = failed_to_serve
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    ended.map_err(|(exit, why)| match failed_to_serve {
+        Some(serving) if exit == Exit::Failed => (exit, format!("{why}; and {serving}")),
+        _ => (exit, why),
+    })
 }
 
 /// Serves the inbox whenever no other inbox does, and keeps its tokens where the askers find
-/// them, until `closing`.
-fn keep_served(served: &Served, tokens: &Tokens, plugin: &Arc<Plugin>, closing: &AtomicBool) {
+/// them, until `closing`; why it last could not serve goes to `failed`.
+fn keep_served(
+    served: &Served,
+    tokens: &Tokens,
+    plugin: &Arc<Plugin>,
+    closing: &AtomicBool,
+    failed: &std::sync::Mutex<Option<String>>,
+) {
     let socket = &served.socket;
     let db = served.db.display().to_string();
     while !closing.load(Ordering::SeqCst) {
@@ -219,9 +235,13 @@ fn keep_served(served: &Served, tokens: &Tokens, plugin: &Arc<Plugin>, closing: 
             std::thread::sleep(LOOK_AGAIN);
             continue;
         }
-        let Ok(store) = store::open(&db, Access::Write) else {
-            std::thread::sleep(LOOK_AGAIN);
-            continue;
+        let store = match store::open(&db, Access::Write) {
+            Ok(store) => store,
+            Err(why) => {
+                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.to_string());
+                std::thread::sleep(LOOK_AGAIN);
+                continue;
+            }
         };
         let settings = super::server::Settings {
             listen: format!("unix:{}", socket.display()),
@@ -240,7 +260,8 @@ fn keep_served(served: &Served, tokens: &Tokens, plugin: &Arc<Plugin>, closing: 
             }
         };
         // Should it not start (another inbox took the socket first), it is looked at again.
-        if super::server::serve(settings, store, plugin.clone(), until_closed).is_err() {
+        if let Err(why) = super::server::serve(settings, store, plugin.clone(), until_closed) {
+            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(why);
             std::thread::sleep(LOOK_AGAIN);
         }
     }
