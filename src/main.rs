@@ -281,37 +281,36 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             ..
         } => team::answering::run(
             team::answering::Inbox::Team { url: &url },
-            numbered,
+            team::answering::Desktop::Terminal { numbered },
             &loading.load()?,
         ),
         #[cfg(feature = "team-server")]
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]
-                web: None,
+            web,
             ..
-        } if team::own::protocol() == team::own::Protocol::Team => {
-            team::own::inbox(loading.load()?, numbered)
-        }
+        } if team::own::protocol() == team::own::Protocol::Team => team::own::inbox(
+            loading.load()?,
+            &team::own::Asking {
+                numbered,
+                #[cfg(feature = "web")]
+                web,
+            },
+        ),
         Command::Inbox {
             numbered,
             #[cfg(feature = "web")]
             web,
             ..
-        } => {
-            #[cfg(all(feature = "team-server", feature = "web"))]
-            if web.is_some() {
-                team::own::web_may_open().map_err(|why| (Exit::Invalid, why))?;
-            }
-            inbox::window::run(
-                &loading.load()?,
-                &inbox::window::Options {
-                    numbered,
-                    #[cfg(feature = "web")]
-                    web,
-                },
-            )
-        }
+        } => inbox::window::run(
+            &loading.load()?,
+            &inbox::window::Options {
+                numbered,
+                #[cfg(feature = "web")]
+                web,
+            },
+        ),
         Command::Check { request, tool } => {
             let arguments = match read_request(&request, results::unreadable) {
                 Ok(arguments) => arguments,

@@ -220,7 +220,7 @@ pub fn run(plugin: &Plugin, options: &Options) -> Result<Exit, (Exit, String)> {
 /// inbox, or a bookmark, never shows questions to, or takes answers from, whatever listens there
 /// now.
 #[cfg(feature = "web")]
-fn web_page() -> std::io::Result<interview_host::ui::WebUi> {
+pub(crate) fn web_page() -> std::io::Result<interview_host::ui::WebUi> {
     let port: u16 = match std::env::var("INTERVIEW_INBOX_PORT") {
         Ok(port) => port.trim().parse().map_err(|_| {
             std::io::Error::new(

@@ -57,8 +57,29 @@ pub enum Inbox<'a> {
     },
 }
 
-/// Answers the questions of `inbox` in this terminal until Ctrl-C, SIGTERM or SIGHUP.
-pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (Exit, String)> {
+/// Where the person answers.
+pub enum Desktop {
+    /// This terminal: a UI made for each widget; `numbered`: numbered lists and one answer a
+    /// line (`--numbered`), even where arrow keys work.
+    Terminal { numbered: bool },
+    /// One page in a browser for the inbox's lifetime (`interview inbox --web`), which says
+    /// how each question ended and waits there for the next.
+    #[cfg(feature = "web")]
+    #[cfg_attr(
+        not(feature = "team-server"),
+        expect(dead_code, reason = "only this machine's inbox has a page")
+    )]
+    Page(Arc<Mutex<interview_host::ui::WebUi>>),
+}
+
+impl Desktop {
+    fn is_terminal(&self) -> bool {
+        matches!(self, Desktop::Terminal { .. })
+    }
+}
+
+/// Answers the questions of `inbox` on `desktop` until Ctrl-C, SIGTERM or SIGHUP.
+pub fn run(inbox: Inbox<'_>, desktop: Desktop, plugin: &Plugin) -> Result<Exit, (Exit, String)> {
     let quit = Arc::new(AtomicBool::new(false));
     let current: Arc<Mutex<Option<Arc<AtomicBool>>>> = Arc::default();
     screen::stop_on_signals(quit.clone(), current.clone())?;
@@ -79,7 +100,7 @@ pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (E
     };
     let own = claims.is_some();
     let stdin = std::io::stdin();
-    if !stdin.is_terminal() || !is_foreground(stdin.as_fd()) {
+    if desktop.is_terminal() && (!stdin.is_terminal() || !is_foreground(stdin.as_fd())) {
         let (command, elsewhere) = match own {
             true => ("interview inbox", String::new()),
             false => (
@@ -153,7 +174,7 @@ pub fn run(inbox: Inbox<'_>, numbered: bool, plugin: &Plugin) -> Result<Exit, (E
         me: me["name"].as_str().unwrap_or_default().to_owned(),
         server,
         plugin,
-        numbered,
+        desktop,
         quit,
         current,
         quiet: Quiet::of_stdin(),
@@ -178,8 +199,8 @@ struct Desk<'p> {
     server: HttpRelay,
     /// Draws the widgets in numbered lines where arrow keys are not read.
     plugin: &'p Plugin,
-    /// Numbered lists and one answer a line (`--numbered`).
-    numbered: bool,
+    /// Where the person answers.
+    desktop: Desktop,
     /// Set by the signals that close the inbox.
     quit: Arc<AtomicBool>,
     /// The stop flag of the widget on the screen, for the signals to stop it.
@@ -348,6 +369,11 @@ impl Desk<'_> {
             answering.store(first.question, Ordering::SeqCst);
             let left = self.answer(first, open.len() - 1);
             answering.store(0, Ordering::SeqCst);
+            // The page says how the question ended (sent, withdrawn), and waits for the next.
+            #[cfg(feature = "web")]
+            if let Desktop::Page(page) = &self.desktop {
+                interview_host::ui::Ui::finished(&mut page.clone());
+            }
             match left {
                 Left::Ended => {}
                 Left::Closing => return Ok(()),
@@ -515,7 +541,7 @@ impl Desk<'_> {
             if !announced {
                 announce(&who, listed, self.own(), behind);
             }
-            let Some(mut person) = self.person(!announced) else {
+            let Some(mut person) = self.person(!announced, listed) else {
                 return Left::Closing;
             };
             // Taken over halfway (another terminal, an inbox closed, a run that went away):
@@ -528,7 +554,10 @@ impl Desk<'_> {
             }
             announced = true;
             let drawn = self.draw(&mut person, question, seq, &kind, &widget);
-            person.ui.ui().finished();
+            // A page says how the question ended once it has (see `run`).
+            if self.desktop.is_terminal() {
+                person.ui.ui().finished();
+            }
             drop(person);
             self.quiet.hush();
             match drawn {
@@ -579,13 +608,31 @@ impl Desk<'_> {
     /// (said) when neither can be had. Keys typed before it are dropped: they were meant for
     /// what was on the screen before, or for nothing; before a question's first widget, also
     /// those pressed as it appears (a double Enter).
-    fn person(&self, first: bool) -> Option<Person> {
+    fn person(&self, first: bool, listed: &Listed) -> Option<Person> {
+        let numbered = match &self.desktop {
+            Desktop::Terminal { numbered } => *numbered,
+            // The page holds back the keys pressed as a question appears itself.
+            #[cfg(feature = "web")]
+            Desktop::Page(page) => {
+                let mut ui = page.lock().unwrap_or_else(|e| e.into_inner());
+                ui.set_asker(Some(who(listed)));
+                let folder = listed.folder.as_deref();
+                ui.set_folder(folder.map(|f| sanitize::line(&screen::tilde(f))));
+                let stop = ui.stop_flag();
+                drop(ui);
+                return Some(Person {
+                    ui: Drawer::Keys(Box::new(page.clone())),
+                    stop: Some(stop),
+                });
+            }
+        };
+        let _ = listed;
         if first {
             std::thread::sleep(GRACE);
         }
         discard_typed_ahead();
         self.quiet.speak();
-        let mut ui = crate::people::relaying(self.numbered, self.waiting.clone());
+        let mut ui = crate::people::relaying(numbered, self.waiting.clone());
         let stop = crate::people::stop_flag();
         let drawn = match ui.mode() {
             UiMode::Widgets => Drawer::Keys(ui),

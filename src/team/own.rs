@@ -5,9 +5,12 @@
 //! server closed serves in its place. The agents' and the person's tokens are made once and
 //! kept in the place, readable by this user alone.
 //!
-//! It is this machine's inbox, but for `interview inbox --web`, which still speaks the socket
-//! protocol of [`crate::inbox`]: an inbox, and a request, take the protocol of the inbox open
-//! (see [`protocol`]), so that either kind answers the questions asked while it is open.
+//! `interview inbox --web` is the same inbox, its person on a page in a browser.
+//!
+//! The socket inbox of [`crate::inbox`] is kept for one more release, behind
+//! `INTERVIEW_INBOX_PROTOCOL=socket`: an inbox, and a request, take the protocol of the inbox
+//! open (see [`protocol`]), so that an inbox of either kind answers the questions asked while
+//! it is open.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -39,7 +42,7 @@ const LOOK_AGAIN: Duration = Duration::from_millis(300);
 pub enum Protocol {
     /// The team inbox's, served on `inbox.sock` (this module).
     Team,
-    /// The socket inbox's ([`crate::inbox`]), which `interview inbox --web` speaks.
+    /// The socket inbox's ([`crate::inbox`]).
     Socket,
 }
 
@@ -61,21 +64,6 @@ pub fn protocol() -> Protocol {
     match place.sockets().iter().any(|socket| answers(socket)) {
         true => Protocol::Socket,
         false => Protocol::Team,
-    }
-}
-
-/// Whether `interview inbox --web` may open: not while an inbox on the team protocol is, whose
-/// askers it would not reach; why not.
-pub fn web_may_open() -> Result<(), String> {
-    match protocol() {
-        Protocol::Socket => Ok(()),
-        Protocol::Team => Err(
-            "interview inbox --web cannot open while `interview inbox` is \
-             open in a terminal (or INTERVIEW_INBOX_PROTOCOL=http is set): the web inbox is not \
-             on its protocol yet, so its questions would never reach the page. Close the \
-             terminal inbox first, or answer there."
-                .into(),
-        ),
     }
 }
 
@@ -170,9 +158,17 @@ struct Tokens {
     person: String,
 }
 
-/// `interview inbox`: answers this machine's questions in this terminal, serving them while no
-/// other inbox does, until Ctrl-C, SIGTERM or SIGHUP.
-pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
+/// How `interview inbox` asks: in this terminal (`numbered`: in numbered lines), or on a page
+/// in a browser, opened when a question comes and no page shows it (`web`: `Some(open)`).
+pub struct Asking {
+    pub numbered: bool,
+    #[cfg(feature = "web")]
+    pub web: Option<bool>,
+}
+
+/// `interview inbox`: answers this machine's questions in this terminal (or a page), serving
+/// them while no other inbox does, until Ctrl-C, SIGTERM or SIGHUP.
+pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
     // One plugin for the terminal and for the server it may run.
     let plugin = Arc::new(plugin);
     let failed = |why: String| (Exit::Failed, why);
@@ -183,6 +179,7 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
     // user's alone, to read and write; it makes no folder.
     // SAFETY: umask cannot fail.
     unsafe { libc::umask(0o177) };
+    let desktop = desktop(asking).map_err(failed)?;
     let served = Served::of(&place);
     let db = served.db.display().to_string();
     let tokens = {
@@ -203,7 +200,7 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
         token: tokens.person,
         claims: place.sockets.clone(),
     };
-    let ended = super::answering::run(own, numbered, &plugin);
+    let ended = super::answering::run(own, desktop, &plugin);
     closing.store(true, Ordering::SeqCst);
     let _ = serving.join();
     // No inbox served it, this one neither: why this one could not.
@@ -214,6 +211,29 @@ pub fn inbox(plugin: Plugin, numbered: bool) -> Result<Exit, (Exit, String)> {
     ended.map_err(|(exit, why)| match failed_to_serve {
         Some(serving) if exit == Exit::Failed => (exit, format!("{why}; and {serving}")),
         _ => (exit, why),
+    })
+}
+
+/// Where the person answers; the page's address said first, on stderr.
+fn desktop(asking: &Asking) -> Result<super::answering::Desktop, String> {
+    #[cfg(feature = "web")]
+    if let Some(open) = asking.web {
+        // The inbox waits for its page as long as the person takes: a question is not
+        // answered `unavailable` because nobody opened the page yet.
+        let forever = Duration::from_secs(100 * 365 * 24 * 3600);
+        let started = crate::inbox::window::web_page();
+        let mut page = crate::people::page_served(started, open, forever)?;
+        page.stays_for_more(true);
+        let _ = writeln!(
+            std::io::stderr(),
+            "interview inbox: the questions are at {}",
+            page.url()
+        );
+        let page = Arc::new(std::sync::Mutex::new(page));
+        return Ok(super::answering::Desktop::Page(page));
+    }
+    Ok(super::answering::Desktop::Terminal {
+        numbered: asking.numbered,
     })
 }
 
@@ -278,7 +298,7 @@ pub enum Found {
     Served(super::remote::Team),
     /// No inbox is open, and the request does not wait for one.
     Nothing,
-    /// An inbox of the socket protocol is open (`inbox --web`): the request goes there.
+    /// An inbox of the socket protocol is open: the request goes there.
     SocketInbox,
 }
 
