@@ -440,8 +440,7 @@ const ANSWER_FIRST: &str = "UPDATE steps SET (reply, answered_by, answered_at) =
      WHERE question = ?1 AND seq = 1 AND reply IS NULL";
 
 /// Marks question `?1` as another run of question `?2` that resumed from it (`?3`: true).
-const RESUMED_FROM: &str = "UPDATE questions SET resumed = ?3, again_of = coalesce(again_of, ?2)
-     WHERE id = ?1";
+const RESUMED_FROM: &str = "UPDATE questions SET resumed = ?3, again_of = ?2 WHERE id = ?1";
 
 /// Takes question `?1`'s answers over for question `?2`, unless another took them first.
 const TAKE_OVER: &str = "UPDATE questions SET taken_by = ?2 WHERE id = ?1 AND taken_by IS NULL";
@@ -487,14 +486,19 @@ struct Earlier {
 }
 
 impl Earlier {
+    /// Whether a new run of the request is another run of this one (`asks again`): only when
+    /// this one stopped without its answer. One that ended with it is done with; a new run
+    /// after it is a new request.
+    fn stopped(&self) -> bool {
+        Closed::of(self.status.as_deref()) != Closed::Finished
+    }
+
     /// Whether what the person answered to it may be played back into a new run's question
     /// at `now`: only once, only for a run that stopped without its answer, within the retry
     /// window and no longer than the question's own deadline.
     fn resumable(&self, now: i64) -> bool {
         let window = (self.patience.unwrap_or(i64::MAX)).min(crate::inbox::RETRY_WINDOW_MS);
-        self.not_taken
-            && Closed::of(self.status.as_deref()) != Closed::Finished
-            && self.closed_at >= now - window
+        self.not_taken && self.stopped() && self.closed_at >= now - window
     }
 }
 

@@ -572,7 +572,9 @@ fn open_question(
         .optional()?;
     let (after_ms, escalate_to) = deadline_columns(post);
     let deadline_at = after_ms.map(|after| now.saturating_add(after));
-    let again_of = earlier.as_ref().map(|e| e.question);
+    let again_of = (earlier.as_ref())
+        .filter(|e| e.stopped())
+        .map(|e| e.question);
     tx.cached_execute(
         "INSERT INTO questions (key, run, agent, asker, folder, addressed, asked_at, seen_at,
             deadline_at, patience, escalate_to, again_of)

@@ -721,6 +721,10 @@ fn a_later_run_is_handed_nothing_when_the_first_finished_or_the_person_began_it(
             .unwrap();
         // Begun: the person answers the later run themselves, and it is not overwritten.
         let withdrawn = first_answered(store, "r3");
+        // (A run after one that ended with its answer is a new request, not one asked again.)
+        let open = store.open_questions(&ann).unwrap();
+        let shown = open.iter().find(|q| q.question == withdrawn.question);
+        assert_eq!(shown.unwrap().again_of, None);
         let begun = store
             .post_step("ci", &run("r4", "Where?", None), "a")
             .unwrap();
