@@ -362,12 +362,15 @@ impl Desk<'_> {
             };
             idle = false;
             let claims = self.claims.as_deref();
-            let others = open.iter().filter(|other| {
-                other.question != first.question && !claimed_elsewhere(claims, other.question)
-            });
-            self.waiting.set(screen::waiting_line(others.map(who)));
+            let others: Vec<&Listed> = (open.iter())
+                .filter(|other| {
+                    other.question != first.question && !claimed_elsewhere(claims, other.question)
+                })
+                .collect();
+            self.waiting
+                .set(screen::waiting_line(others.iter().map(|o| who(o))));
             answering.store(first.question, Ordering::SeqCst);
-            let left = self.answer(first, open.len() - 1);
+            let left = self.answer(first, others.len());
             answering.store(0, Ordering::SeqCst);
             // The page says how the question ended (sent, withdrawn), and waits for the next.
             #[cfg(feature = "web")]
