@@ -60,12 +60,20 @@ pub enum Command {
     },
     /// `interview inbox`: answer every agent's questions in this terminal.
     Inbox {
+        #[cfg_attr(
+            not(feature = "team"),
+            expect(dead_code, reason = "a build without the team inbox has no inbox")
+        )]
         numbered: bool,
         /// `--team URL`: answer that team inbox's questions in this terminal instead.
         #[cfg(feature = "team")]
         team: Option<String>,
         /// `--web`: whether to open the browser (`--no-open` says no).
         #[cfg(feature = "web")]
+        #[cfg_attr(
+            not(feature = "team-server"),
+            expect(dead_code, reason = "only this machine's inbox has a page")
+        )]
         web: Option<bool>,
     },
     Serve {

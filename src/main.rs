@@ -2,6 +2,7 @@
 //! the result JSON.
 
 mod cli;
+#[cfg(feature = "team")]
 mod clock;
 mod inbox;
 mod input;
@@ -13,9 +14,11 @@ mod random;
 mod reach;
 mod results;
 mod serve;
+#[cfg(feature = "mcp")]
 mod settled;
 mod spans;
 mod stderr;
+#[cfg(feature = "team-server")]
 mod store_error;
 #[cfg(feature = "team")]
 mod team;
@@ -49,45 +52,33 @@ impl Reaching {
     }
 }
 
-/// Asks `call` in `interview inbox` when `route` says so. `Some` with how the command ends
-/// when an inbox took it (the result is printed); `None` to ask `person` here. When none took
-/// it, nobody is here either (that is why an inbox was asked, or the call is invalid and
-/// nobody is asked): `person` becomes that, so that the model is told no inbox was open.
+/// Where `route` says so, the person of `call` is this machine's inbox (`interview inbox`):
+/// the plugin runs here, with the inbox as its person. With none open (and the call not
+/// waiting for one), nobody is here either (that is why an inbox was asked): `person` becomes
+/// that, so that the model is told no inbox was open.
 fn through_inbox(
-    plugin: &Plugin,
     route: Option<inbox::Route>,
     call: inbox::Call,
     server: Option<String>,
     person: &mut Box<dyn Ui>,
-) -> Result<Option<Exit>, Failure> {
+) {
     let Some(route) = route else {
-        return Ok(None);
+        return;
     };
-    let command = match call {
-        inbox::Call::Tool { .. } => "ask",
-        inbox::Call::Elicit { .. } => "elicit",
-    };
-    let stop = people::stop_on_signals();
-    // This machine's inbox on the team protocol: the plugin runs here, with it as the person.
     #[cfg(feature = "team-server")]
-    match team::own::asker(route.waits(), &stop, &stop) {
-        team::own::Found::Served(team) => {
+    {
+        let command = match call {
+            inbox::Call::Tool { .. } => "ask",
+            inbox::Call::Elicit { .. } => "elicit",
+        };
+        let stop = people::stop_on_signals();
+        if let Some(team) = team::own::asker(route.waits(), &stop, &stop) {
             *person = Box::new(team.ui_for(command, call, None, server));
-            return Ok(None);
+            return;
         }
-        team::own::Found::Nothing => {
-            *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
-            return Ok(None);
-        }
-        team::own::Found::SocketInbox => {}
     }
-    let reached = route.ask(plugin, command, call.clone(), server.clone(), &stop);
-    let Some(result) = inbox::route::answered(plugin, reached, &call, server.as_deref()) else {
-        *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
-        return Ok(None);
-    };
-    let exit = result.exit(stop.load(std::sync::atomic::Ordering::SeqCst));
-    Ok(Some(answer(result.json(), exit)))
+    let _ = (route, call, server);
+    *person = crate::people::nobody(interview_host::ui::Absence::NoInbox);
 }
 
 /// The team inbox of `--inbox`, and its token; a missing token fails (exit 4) before anything
@@ -102,8 +93,7 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
         .map_err(|e| (Exit::Failed, e))
 }
 
-/// This machine's inbox on the team protocol, for `interview mcp`'s calls, where it is the
-/// one chosen.
+/// This machine's inbox, for `interview mcp`'s calls: a build with the team server has one.
 #[cfg(all(feature = "team", feature = "mcp"))]
 fn own_inbox() -> Option<mcp::OwnInbox> {
     #[cfg(feature = "team-server")]
@@ -113,12 +103,8 @@ fn own_inbox() -> Option<mcp::OwnInbox> {
         let signals = std::sync::OnceLock::new();
         let found = move |wait: bool, stop: &std::sync::Arc<std::sync::atomic::AtomicBool>| {
             let signals = signals.get_or_init(people::stop_on_signals);
-            match team::own::asker(wait, stop, signals) {
-                team::own::Found::Served(team) => {
-                    Some(std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>)
-                }
-                team::own::Found::Nothing | team::own::Found::SocketInbox => None,
-            }
+            let team = team::own::asker(wait, stop, signals)?;
+            Some(std::sync::Arc::new(team) as std::sync::Arc<dyn mcp::TeamRoute>)
         };
         Some(std::sync::Arc::new(found))
     }
@@ -196,7 +182,7 @@ fn failure_reply(command: &Command) -> Option<FailureReply> {
     match command {
         #[cfg(feature = "mcp")]
         Command::Mcp { .. } => None,
-        // The inbox answers nobody on stdout: its askers get their results by socket.
+        // The inbox answers nobody on stdout: its askers get their results over its socket.
         Command::Inbox { .. } => None,
         Command::Elicit { request, .. } => {
             let source = request.clone();
@@ -290,7 +276,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
             #[cfg(feature = "web")]
             web,
             ..
-        } if team::own::protocol() == team::own::Protocol::Team => team::own::inbox(
+        } => team::own::inbox(
             loading.load()?,
             &team::own::Asking {
                 numbered,
@@ -298,19 +284,13 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 web,
             },
         ),
-        Command::Inbox {
-            numbered,
-            #[cfg(feature = "web")]
-            web,
-            ..
-        } => inbox::window::run(
-            &loading.load()?,
-            &inbox::window::Options {
-                numbered,
-                #[cfg(feature = "web")]
-                web,
-            },
-        ),
+        #[cfg(not(feature = "team-server"))]
+        Command::Inbox { .. } => Err((
+            Exit::Invalid,
+            "`interview inbox` is this machine's inbox, served by the team inbox's server, which \
+             this build leaves out: build it with the `team-server` feature (the default)"
+                .into(),
+        )),
         Command::Check { request, tool } => {
             let arguments = match read_request(&request, results::unreadable) {
                 Ok(arguments) => arguments,
@@ -408,9 +388,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                     let mut person = asking.reaching.person(request == "-")?;
                     let route = inbox::Route::choose(asking.reaching.ui, &mut person);
                     plugin = loading.load()?;
-                    if let Some(exit) = through_inbox(&plugin, route, call, None, &mut person)? {
-                        return Ok(exit);
-                    }
+                    through_inbox(route, call, None, &mut person);
                     person
                 }
             };
@@ -454,9 +432,7 @@ fn run(cli: Cli) -> Result<Exit, Failure> {
                 Ok(plugin) => plugin,
                 Err(failure) => return failed(failure),
             };
-            if let Some(exit) = through_inbox(&plugin, route, call, server.clone(), &mut person)? {
-                return Ok(exit);
-            }
+            through_inbox(route, call, server.clone(), &mut person);
             let mut session = match plugin.session(person) {
                 Ok(session) => session,
                 Err(error) => return failed(plugin_error(error)),

@@ -7,9 +7,9 @@ use std::os::fd::AsFd;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use interview_host::ui::{
-    Absence, LineReader, LineUi, NoPerson, ScriptedUi, StatusLine, TerminalUi, Ui, is_foreground,
-};
+#[cfg(feature = "team")]
+use interview_host::ui::StatusLine;
+use interview_host::ui::{Absence, LineReader, LineUi, NoPerson, TerminalUi, Ui, is_foreground};
 
 /// The current person's stop flag, which Ctrl-C, SIGTERM and SIGHUP set once [`on_signals`]
 /// routes them to it.
@@ -22,17 +22,8 @@ pub fn find(request_on_stdin: bool, numbered: bool) -> Box<dyn Ui> {
     find_with(request_on_stdin, numbered, |ui| ui)
 }
 
-/// The person of an inbox, at its own terminal: as [`find`] finds them, but the inbox, not
-/// the UI, says whether their answers were sent, since it hands them on; and `status` says,
-/// under the keys, who else waits.
-pub fn in_inbox(numbered: bool, status: StatusLine) -> Box<dyn Ui> {
-    find_with(false, numbered, |ui| {
-        ui.without_sent_line().with_status(status)
-    })
-}
-
-/// The person answering a relayed widget (a team inbox's) at their own terminal: as
-/// [`in_inbox`] finds them, with a UI for one widget, so that a review does not list again the
+/// The person answering a relayed widget (an inbox's) at their own terminal: as [`find`]
+/// finds them, with a UI for one widget, so that a review does not list again the
 /// answers each widget's UI showed.
 #[cfg(feature = "team")]
 pub fn relaying(numbered: bool, status: StatusLine) -> Box<dyn Ui> {
@@ -156,6 +147,7 @@ pub fn colour(terminal: bool) -> bool {
 }
 
 /// The stop flag of the person [`find`] found last, if their UI has one.
+#[cfg(feature = "team")]
 pub fn stop_flag() -> Option<Arc<AtomicBool>> {
     STOP.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
@@ -176,12 +168,6 @@ pub fn stop_on_signals() -> Arc<AtomicBool> {
         let _ = signal_hook::flag::register(signal, stop.clone());
     }
     stop
-}
-
-/// The person of a request withdrawn (Ctrl-C) from an inbox before anything was answered:
-/// interrupted at the first question, so that the plugin says so in its result.
-pub fn withdrawn() -> Box<dyn Ui> {
-    Box::new(ScriptedUi::interrupted())
 }
 
 /// Nobody to ask, for why. Boxed as every other person of this command is: the plugin is linked

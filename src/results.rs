@@ -4,7 +4,6 @@
 //! them alike and stdout is never empty.
 
 use interview_host::host_results;
-use interview_host::ui::Absence;
 use interview_host::{Error, Given};
 use serde_json::Value as Json;
 
@@ -68,20 +67,4 @@ pub fn failed_elicitation(request: &str, message: &str, given: &[Given]) -> Json
 /// The reply to an MCP elicitation whose request could not be read: a JSON-RPC parse error.
 pub fn unreadable_elicitation(message: &str) -> Json {
     parsed(&host_results::unreadable_elicitation(message).reply)
-}
-
-/// The plugin's `invalid` result for a tool call, from its `check` (which asks nobody and runs
-/// none of the call's flow); `None` for a call the plugin would ask (or that cannot be judged
-/// here: asking it says why).
-pub fn judged_invalid(
-    plugin: &interview_host::Plugin,
-    tool: &str,
-    arguments: &str,
-) -> Option<Json> {
-    let checked = plugin
-        .session(crate::people::nobody(Absence::NoTerminal))
-        .and_then(|mut session| session.check(tool, arguments))
-        .ok()
-        .filter(|checked| !checked.valid)?;
-    serde_json::from_str(&checked.json).ok()
 }

@@ -87,6 +87,10 @@ pub struct Options {
 /// Requests handed to the inboxes, and the flag that a signal sets to withdraw one (and end
 /// the session after it, as an interrupt does).
 pub struct Inboxed {
+    #[cfg_attr(
+        not(feature = "team-server"),
+        expect(dead_code, reason = "only a build with the team server has an inbox")
+    )]
     route: inbox::Route,
     stop: Arc<AtomicBool>,
 }
@@ -98,16 +102,6 @@ impl Inboxed {
             route,
             stop: people::stop_on_signals(),
         }
-    }
-
-    /// `call` answered in an inbox; `None` when none took it.
-    fn ask(&self, plugin: &Plugin, call: inbox::Call, server: Option<&str>) -> Option<Json> {
-        let server = server.map(str::to_string);
-        let reached = self
-            .route
-            .ask(plugin, "serve", call.clone(), server.clone(), &self.stop);
-        inbox::route::answered(plugin, reached, &call, server.as_deref())
-            .map(crate::settled::Settled::into_json)
     }
 
     fn stopped(&self) -> bool {
@@ -367,13 +361,6 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
         skip_response: options.skip_response.clone(),
     };
     let aside = team_person(asker, options, call(), None);
-    if aside.is_none()
-        && let Some(result) = (options.inbox.as_ref())
-            .filter(|_| !asker.quit)
-            .and_then(|i| i.ask(plugin, call(), None))
-    {
-        return result;
-    }
     let result = with_person(
         plugin,
         asker,
@@ -388,9 +375,9 @@ fn ask(plugin: &Plugin, asker: &mut Asker, options: &Options, tool: &str, argume
     result
 }
 
-/// With `--inbox`, or where this machine's inbox is on the team protocol now, the person of a
-/// request is that inbox's, asked about this `call`: the session's own person is put aside
-/// meanwhile, and returned to be put back.
+/// With `--inbox`, or where this machine's inbox is open now, the person of a request is that
+/// inbox's, asked about this `call`: the session's own person is put aside meanwhile, and
+/// returned to be put back.
 fn team_person(
     asker: &mut Asker,
     options: &Options,
@@ -405,7 +392,7 @@ fn team_person(
     // Looked for with each request: an inbox opened since the session began is found.
     #[cfg(feature = "team-server")]
     if let Some(inboxed) = options.inbox.as_ref().filter(|_| !asker.quit)
-        && let crate::team::own::Found::Served(own) =
+        && let Some(own) =
             crate::team::own::asker(inboxed.route.waits(), &inboxed.stop, &inboxed.stop)
     {
         let remote = own.ui_for("serve", call, None, server.map(str::to_owned));
@@ -440,13 +427,6 @@ fn elicit(
         request: request.to_string(),
     };
     let aside = team_person(asker, options, call(), server);
-    if aside.is_none()
-        && let Some(reply) = (options.inbox.as_ref())
-            .filter(|_| !asker.quit)
-            .and_then(|i| i.ask(plugin, call(), server))
-    {
-        return reply;
-    }
     let reply = with_person(
         plugin,
         asker,

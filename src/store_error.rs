@@ -12,22 +12,8 @@ use std::fmt;
 pub enum StoreError {
     /// There is no inbox's database where one was named, and none was to be made there
     /// (a mistyped path?).
-    #[cfg_attr(
-        not(feature = "team-server"),
-        expect(
-            dead_code,
-            reason = "only a team inbox's database is named by a person"
-        )
-    )]
     Missing(String),
     /// What is there is another program's (its file, its tables): it is left as it was.
-    #[cfg_attr(
-        not(feature = "team-server"),
-        expect(
-            dead_code,
-            reason = "only a team inbox's database is named by a person"
-        )
-    )]
     Foreign(String),
     /// The database's layout is not one this version may use: a newer one, or, for reading
     /// only, any other.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -13,13 +13,6 @@ use serde_json::{Value as Json, json};
 
 use common::term::{CTRL_C, DOWN, ENTER, Term};
 use common::{interview, lines_of, values, without_terminal, write_request};
-
-/// Whether this run's inboxes are on the team inbox's protocol, as they are unless
-/// `INTERVIEW_INBOX_PROTOCOL=socket` (which the command reads too) keeps them on the socket
-/// inbox's: the suite runs each way while both exist.
-fn on_http() -> bool {
-    std::env::var("INTERVIEW_INBOX_PROTOCOL").map_or(true, |value| value != "socket")
-}
 
 /// A folder of its own for one test's inboxes and askers.
 struct Place(tempfile::TempDir);
@@ -310,37 +303,23 @@ fn a_whole_answer_that_reached_nobody_is_given_again_by_the_person_for_the_retry
     let place = Place::new();
     let mut inbox = place.inbox();
     let request = deploy();
-    if on_http() {
-        // An asker that stops as the person sends the whole answer, and is never heard again.
-        let mut deaf = place.asker(&["ask", &request]);
-        inbox.wait("? Where to deploy?");
-        inbox.key(DOWN);
-        inbox.key(ENTER);
-        inbox.wait("? Which checks?");
-        inbox.key(DOWN);
-        inbox.key(" ");
-        inbox.key(ENTER);
-        inbox.wait("Review your answers");
-        // SAFETY: signalling a process this test started.
-        unsafe { libc::kill(deaf.id() as i32, libc::SIGSTOP) };
-        inbox.key(ENTER);
-        let screen = inbox.wait("before your answer reached it: nothing was sent");
-        assert!(!screen.contains("answers sent"), "{screen}");
-        deaf.kill().unwrap();
-        deaf.wait().unwrap();
-    } else {
-        // An asker that can no longer be told anything, though its connection is open: the
-        // answer the person gives cannot reach it.
-        let deaf = socket(&place);
-        (&deaf)
-            .write_all(ask_line(&place, &request, "ask").as_bytes())
-            .unwrap();
-        deaf.shutdown(std::net::Shutdown::Read).unwrap();
-        answer_deploy(&mut inbox);
-        let screen = inbox.wait("before your answer reached it: nothing was sent");
-        assert!(!screen.contains("answers sent"), "{screen}");
-        drop(deaf);
-    }
+    // An asker that stops as the person sends the whole answer, and is never heard again.
+    let mut deaf = place.asker(&["ask", &request]);
+    inbox.wait("? Where to deploy?");
+    inbox.key(DOWN);
+    inbox.key(ENTER);
+    inbox.wait("? Which checks?");
+    inbox.key(DOWN);
+    inbox.key(" ");
+    inbox.key(ENTER);
+    inbox.wait("Review your answers");
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(deaf.id() as i32, libc::SIGSTOP) };
+    inbox.key(ENTER);
+    let screen = inbox.wait("before your answer reached it: nothing was sent");
+    assert!(!screen.contains("answers sent"), "{screen}");
+    deaf.kill().unwrap();
+    deaf.wait().unwrap();
 
     // The retry gets the answers played back up to the review, where the person sends them.
     let mut again = place.asker(&["ask", &request]);
@@ -381,15 +360,9 @@ fn a_request_asked_again_an_hour_or_a_month_after_its_run_went_away_is_asked_afr
 
 /// Moves the inbox's clock on by `seconds`: every run it keeps ended that much earlier.
 fn move_clock(place: &Place, seconds: i64) {
-    let (file, update) = match on_http() {
-        true => (
-            "inbox-team.sqlite3",
-            "UPDATE questions SET closed_at = closed_at - ?1",
-        ),
-        false => ("inbox.sqlite3", "UPDATE runs SET ended_at = ended_at - ?1"),
-    };
-    let db = rusqlite::Connection::open(place.0.path().join(file)).unwrap();
+    let db = rusqlite::Connection::open(place.0.path().join("inbox-team.sqlite3")).unwrap();
     db.busy_timeout(Duration::from_secs(10)).unwrap();
+    let update = "UPDATE questions SET closed_at = closed_at - ?1";
     db.execute(update, [seconds * 1000]).unwrap();
 }
 
@@ -523,11 +496,7 @@ fn the_inbox_folder_socket_and_database_are_the_users_alone() {
     term.wait("Waiting for questions");
     let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode(&inbox_dir), 0o700);
-    let files: &[&str] = match on_http() {
-        true => &["inbox-team.sqlite3", "inbox-tokens.json"],
-        false => &["inbox.sqlite3"],
-    };
-    for file in files {
+    for file in ["inbox-team.sqlite3", "inbox-tokens.json"] {
         assert_eq!(mode(&inbox_dir.join(file)), 0o600, "{file}");
     }
     let socket: PathBuf = std::fs::read_dir(&inbox_dir)
@@ -536,15 +505,13 @@ fn the_inbox_folder_socket_and_database_are_the_users_alone() {
         .find(|p| p.extension().is_some_and(|e| e == "sock"))
         .unwrap();
     assert_eq!(mode(&socket), 0o600);
-    if on_http() {
-        // The askers' tokens, removed by hand, are put back as they were, for the askers.
-        let tokens = inbox_dir.join("inbox-tokens.json");
-        let kept = std::fs::read_to_string(&tokens).unwrap();
-        std::fs::remove_file(&tokens).unwrap();
-        std::thread::sleep(Duration::from_millis(1_000));
-        assert_eq!(std::fs::read_to_string(&tokens).unwrap(), kept);
-        assert_eq!(mode(&tokens), 0o600);
-    }
+    // The askers' tokens, removed by hand, are put back as they were, for the askers.
+    let tokens = inbox_dir.join("inbox-tokens.json");
+    let kept = std::fs::read_to_string(&tokens).unwrap();
+    std::fs::remove_file(&tokens).unwrap();
+    std::thread::sleep(Duration::from_millis(1_000));
+    assert_eq!(std::fs::read_to_string(&tokens).unwrap(), kept);
+    assert_eq!(mode(&tokens), 0o600);
 }
 
 #[test]
@@ -553,10 +520,7 @@ fn an_inbox_that_cannot_serve_says_why_and_closes_at_once_on_ctrl_c_meanwhile() 
     // Something that is no socket where this machine's inbox listens.
     std::fs::write(place.0.path().join("inbox.sock"), "").unwrap();
     let command = format!("{} inbox", env!("CARGO_BIN_EXE_interview"));
-    let env = [
-        ("INTERVIEW_INBOX", place.dir()),
-        ("INTERVIEW_INBOX_PROTOCOL", "http"),
-    ];
+    let env = [("INTERVIEW_INBOX", place.dir())];
     let open = || Term::run(&command, place.0.path().join("inbox.out"), 30, 100, &env);
     let failed = open().finish();
     assert_eq!(failed.code, 4, "{}", failed.screen);
@@ -721,24 +685,9 @@ fn silent_connections_to_the_inbox_keep_no_asker_waiting() {
     assert_eq!(finished(asker).1, 0);
 }
 
-/// The socket of the one inbox open in `place`.
+/// The socket of the inbox open in `place`.
 fn socket(place: &Place) -> std::os::unix::net::UnixStream {
-    let path = std::fs::read_dir(place.0.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "sock"))
-        .expect("an inbox is open");
-    std::os::unix::net::UnixStream::connect(path).unwrap()
-}
-
-/// What `interview ask REQUEST` run in `place` hands the inbox, as its own protocol line.
-fn ask_line(place: &Place, request: &str, command: &str) -> String {
-    let arguments = std::fs::read_to_string(request).unwrap();
-    let ask = json!({"ask": {
-        "from": {"client": null, "folder": place.0.path().to_str().unwrap(), "server": null,
-                 "command": command, "pid": 1},
-        "call": {"tool": {"tool": "interview", "arguments": arguments, "skip_response": null}}}});
-    format!("{ask}\n")
+    std::os::unix::net::UnixStream::connect(place.0.path().join("inbox.sock")).unwrap()
 }
 
 #[test]
@@ -787,7 +736,7 @@ fn an_asker_that_withdraws_gets_the_answers_so_far_and_one_asking_the_same_is_as
     let (mut inbox, first) = place.first_question_answered();
     // The same request, from the same folder, by another asker (an agent that retries).
     let request = deploy();
-    let second = Retry::ask(&place, &request);
+    let second = place.asker(&["ask", &request]);
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: signalling a process this test started.
     unsafe { libc::kill(first.id() as i32, libc::SIGINT) };
@@ -799,49 +748,10 @@ fn an_asker_that_withdraws_gets_the_answers_so_far_and_one_asking_the_same_is_as
     let screen = inbox.wait("your answer is kept");
     assert!(screen.contains("? Which checks?"), "{screen}");
     answer_checks(&mut inbox);
-    let result = second.result();
+    let (result, code, stderr) = finished(second);
+    assert_eq!(code, 0, "{stderr}");
     assert_eq!(result["status"], "answered", "{result}");
     assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
-}
-
-/// A second asker of one request: a process of its own where the inbox speaks HTTP, the
-/// socket itself otherwise.
-enum Retry {
-    Process(Child),
-    Socket(std::os::unix::net::UnixStream),
-}
-
-impl Retry {
-    fn ask(place: &Place, request: &str) -> Retry {
-        if on_http() {
-            return Retry::Process(place.asker(&["ask", request]));
-        }
-        let mut socket = socket(place);
-        socket
-            .write_all(ask_line(place, request, "ask").as_bytes())
-            .unwrap();
-        Retry::Socket(socket)
-    }
-
-    /// Its result, once it has one.
-    fn result(self) -> Json {
-        match self {
-            Retry::Process(child) => {
-                let (result, code, stderr) = finished(child);
-                assert_eq!(code, 0, "{stderr}");
-                result
-            }
-            Retry::Socket(socket) => {
-                let mut reply = String::new();
-                BufReader::new(&socket).read_line(&mut reply).unwrap();
-                let reply: Json = serde_json::from_str(&reply).unwrap();
-                // How it ended crosses the socket typed, beside the result.
-                let settled = &reply["settled"]["call"];
-                assert_eq!(settled["status"], "Answered", "{reply}");
-                settled["result"].clone()
-            }
-        }
-    }
 }
 
 #[test]
@@ -863,32 +773,9 @@ fn withdrawn_while_no_inbox_is_open_it_returns_the_answers_kept_and_is_asked_no_
 
 #[test]
 fn a_line_the_inbox_cannot_read_is_refused_and_who_asks_never_reaches_the_terminal_raw() {
-    let place = Place::new();
-    let inbox = place.inbox();
-    if on_http() {
-        return unreadable_over_http(&place, inbox);
-    }
-    let mut stranger = socket(&place);
-    stranger.write_all(b"{\"shout\": true}\n").unwrap();
-    let mut reply = String::new();
-    BufReader::new(&stranger).read_line(&mut reply).unwrap();
-    assert!(reply.starts_with("{\"refused\":"), "{reply}");
-
-    let request = write_request("inbox-escapes", &json!({"question": "Plain?"}));
-    let mut asker = socket(&place);
-    let line = ask_line(&place, &request, "ask\u{1b}]0;PWNED\u{7}\u{1b}[41m");
-    asker.write_all(line.as_bytes()).unwrap();
-    let screen = inbox.wait("? Plain?");
-    assert!(screen.contains("── interview ask"), "{screen}");
-    assert!(
-        !inbox.output().contains("PWNED\u{7}"),
-        "an escape reached the terminal"
-    );
-}
-
-/// The same, where the inbox speaks HTTP: what is no request, or comes without the askers'
-/// token, is refused; a step whose asker names itself with escapes shows them harmless.
-fn unreadable_over_http(place: &Place, mut inbox: Term) {
+    let place = &Place::new();
+    let mut inbox = place.inbox();
+    // What is no request, or comes without the askers' token, is refused.
     let shouted = exchange(place, b"{\"shout\": true}\n");
     assert!(!shouted.starts_with("HTTP/1.1 2"), "{shouted}");
     let untokened = "POST /api/steps HTTP/1.1\r\nHost: localhost\r\nContent-Type: \
@@ -896,6 +783,7 @@ fn unreadable_over_http(place: &Place, mut inbox: Term) {
                      {\"shout\": true}";
     assert!(exchange(place, untokened.as_bytes()).starts_with("HTTP/1.1 401"));
 
+    // A step whose asker names itself with escapes shows them harmless.
     let tokens: Json = serde_json::from_str(
         &std::fs::read_to_string(place.0.path().join("inbox-tokens.json")).unwrap(),
     )

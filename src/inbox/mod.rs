@@ -1,42 +1,42 @@
-//! The inbox: one terminal (or several) where a person answers the questions of every agent of
-//! theirs on this machine, whichever command asks (`interview mcp`, `ask`, `elicit`).
-//!
-//! An asker hands the whole request to the open inboxes over a Unix socket
-//! ([`asker`], [`wire`]); the inbox runs the plugin on it with the person's terminal as the UI
-//! ([`window`]) and hands the plugin's result back, so that the plugin decides everything here
-//! as it does anywhere else. The inbox keeps every question and answer in its database
-//! ([`store`]) and the answers of a question under way in a journal: closing the inbox, or the
-//! agent dying, loses nothing typed.
+//! This machine's inbox: one terminal (or several, or a page) where a person answers the
+//! questions of every agent of theirs on this machine, whichever command asks (`interview
+//! mcp`, `ask`, `elicit`, `serve`). It is served with the team inbox's server, on a socket
+//! only this user can reach ([`crate::team::own`]); this module holds what its askers and its
+//! terminals share: where it lives ([`place`]), whether a request goes there ([`route`]),
+//! what a request is ([`request`]), and how the terminal says what happens ([`screen`],
+//! [`told`]).
 //!
 //! An answer belongs to the run that asked (one asking process's request): it goes to that run
-//! only. A run whose asker goes away (it withdraws, or its connection closes: killed, its
-//! process group interrupted) is withdrawn from every inbox, and the person told so. What they
-//! typed to it is kept for [`RETRY_WINDOW_MS`]: a retry of the same request (the same call,
-//! client and folder) in that time is asked as a new question, marked as asked again, with
-//! those answers played back, and the person gives at least the last one again, for the new
-//! run. Nothing a run did not wait for, an answer or a cancel, ever reaches another.
+//! only. A run whose asker goes away (it withdraws, or is no longer heard from: killed, its
+//! process group interrupted) is withdrawn, and the person told so. What they typed to it is
+//! kept for [`RETRY_WINDOW_MS`]: a retry of the same request (the same call, client and
+//! folder) in that time is asked as a new question, marked as asked again, with those answers
+//! played back, and the person gives at least the last one again, for the new run. Nothing a
+//! run did not wait for, an answer or a cancel, ever reaches another.
 
-pub mod asker;
-mod desk;
+#[cfg(feature = "team-server")]
 pub mod place;
+pub mod request;
 pub mod route;
+#[cfg(feature = "team")]
 pub mod screen;
-mod store;
+#[cfg(feature = "team")]
 pub mod told;
-pub mod window;
-pub mod wire;
-
-pub use asker::Reached;
 
 /// How long what a person typed to a run that went away is kept for a retry of the same
 /// request to take over: long enough for an agent whose call timed out, or that was restarted,
 /// to ask again; short enough that a later run is asked afresh, rather than given answers
 /// meant for another moment.
+#[cfg(feature = "team")]
 pub const RETRY_WINDOW_MS: i64 = 10 * 60 * 1000;
+#[cfg(feature = "team-server")]
 pub use place::Place;
+pub use request::Call;
+#[cfg(feature = "team")]
+pub use request::{Ask, From};
 pub use route::Route;
-pub use wire::{Ask, Call, From};
 
+#[cfg(feature = "team")]
 impl From {
     /// Who asks, from this process: the folder it runs in and its id, with what the caller
     /// knows of the client.
@@ -50,14 +50,5 @@ impl From {
             command: command.to_string(),
             pid: std::process::id(),
         }
-    }
-}
-
-/// Hands `ask` to the open inboxes (see [`asker::ask`]); no inbox when the place cannot be
-/// found (no home folder).
-pub fn ask(ask: &Ask, wait: bool, stop: &std::sync::atomic::AtomicBool) -> Reached {
-    match Place::find() {
-        Ok(place) => asker::ask(&place, ask, wait, stop),
-        Err(_) => Reached::NoInbox,
     }
 }

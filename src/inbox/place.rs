@@ -1,5 +1,5 @@
-//! Where inboxes are found: the folder of their sockets, which every process of the user must
-//! find alike, whatever its environment, and the folder of the inbox's database.
+//! Where this machine's inbox is found: the folder of its socket, which every process of the
+//! user must find alike, whatever its environment, and the folder of its database and tokens.
 //!
 //! Agents start MCP servers with a trimmed environment (Codex passes HOME, PATH, SHELL, TERM,
 //! LANG and a few more, not `XDG_RUNTIME_DIR`), so the sockets' folder is found from the user
@@ -13,14 +13,11 @@ use std::path::{Path, PathBuf};
 /// The folders of one user's inboxes.
 #[derive(Clone, Debug)]
 pub struct Place {
-    /// Where each open inbox has its socket, `inbox-PID.sock`.
+    /// Where the inbox has its socket (`inbox.sock`) and its terminals their claims.
     pub sockets: PathBuf,
-    /// Where the inboxes keep their database and the answers of questions under way.
+    /// Where the inbox keeps its database and its tokens.
     pub data: PathBuf,
 }
-
-/// The longest path a Unix socket can be bound at (`sun_path` less its terminating zero).
-const SOCKET_PATH_MAX: usize = 107;
 
 impl Place {
     /// This user's place, from `INTERVIEW_INBOX`, the user id and the home folder. Nothing is
@@ -46,37 +43,6 @@ impl Place {
             None => home.join(".local/share/interview"),
         };
         Ok(Place { sockets, data })
-    }
-
-    /// The socket of the inbox run by process `pid`.
-    pub fn socket(&self, pid: u32) -> Result<PathBuf, String> {
-        let path = self.sockets.join(format!("inbox-{pid}.sock"));
-        if path.as_os_str().len() > SOCKET_PATH_MAX {
-            return Err(format!(
-                "the inbox's socket path {} is longer than the {SOCKET_PATH_MAX} bytes a socket \
-                 can be bound at: set INTERVIEW_INBOX to a shorter folder",
-                path.display()
-            ));
-        }
-        Ok(path)
-    }
-
-    /// The sockets of the inboxes that may be open now (some may be left by inboxes that were
-    /// killed: connecting tells).
-    pub fn sockets(&self) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(&self.sockets) else {
-            return Vec::new();
-        };
-        let mut found: Vec<PathBuf> = entries
-            .filter_map(|entry| entry.ok())
-            .map(|entry| entry.path())
-            .filter(|path| {
-                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                name.starts_with("inbox-") && name.ends_with(".sock")
-            })
-            .collect();
-        found.sort();
-        found
     }
 }
 
@@ -134,28 +100,5 @@ mod tests {
         std::os::unix::fs::symlink("/tmp", dir.path().join("link")).unwrap();
         let error = private_dir(&dir.path().join("link")).unwrap_err();
         assert!(error.contains("not a folder of this user's"), "{error}");
-    }
-
-    #[test]
-    fn only_inbox_sockets_are_listed() {
-        let dir = tempfile::tempdir().unwrap();
-        for name in [
-            "inbox-1.sock",
-            "inbox-2.sock",
-            "inbox.sqlite3",
-            "other.sock",
-        ] {
-            std::fs::write(dir.path().join(name), "").unwrap();
-        }
-        let place = Place {
-            sockets: dir.path().into(),
-            data: dir.path().into(),
-        };
-        let names: Vec<String> = place
-            .sockets()
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, ["inbox-1.sock", "inbox-2.sock"]);
     }
 }

@@ -67,7 +67,7 @@ pub struct Options {
     /// `--inbox URL`: every call is asked through the team inbox there.
     #[cfg(feature = "team")]
     pub team: Option<Arc<dyn TeamRoute>>,
-    /// This machine's inbox on the team protocol, found for each call that goes to it.
+    /// This machine's inbox, found for each call that goes to it.
     #[cfg(feature = "team")]
     pub own: Option<OwnInbox>,
     /// Under `--ui web`: open the browser when a call needs the page.
@@ -171,7 +171,7 @@ pub fn for_team(
     })
 }
 
-/// This machine's inbox on the team protocol, found for one call: the way to it, waiting for
+/// This machine's inbox, found for one call: the way to it, waiting for
 /// one to be opened (`true`) until the flag is set; `None` when there is none.
 #[cfg(feature = "team")]
 pub type OwnInbox = Arc<dyn Fn(bool, &Arc<AtomicBool>) -> Option<Arc<dyn TeamRoute>> + Send + Sync>;
@@ -242,7 +242,7 @@ pub struct Server {
     /// The team inbox every call is asked through (`--inbox`, or the server's own `/mcp`).
     #[cfg(feature = "team")]
     team: Option<Arc<dyn TeamRoute>>,
-    /// This machine's inbox on the team protocol (see [`OwnInbox`]).
+    /// This machine's inbox (see [`OwnInbox`]).
     #[cfg(feature = "team")]
     own: Option<OwnInbox>,
     /// The calls run as tasks (the team inbox's own endpoint only).
@@ -273,65 +273,6 @@ impl Server {
             (None, Reach::Terminal) => "Waiting for you in the terminal".into(),
             _ => "Waiting for the person to answer".into(),
         }
-    }
-
-    /// Asks the call in the open inboxes, when the route says so: `None` when none is open
-    /// under `--ui auto`, or the call is invalid (the plugin says so here, without bothering
-    /// the person).
-    async fn in_inbox(
-        &self,
-        name: &str,
-        arguments: &str,
-        context: &RequestContext<RoleServer>,
-    ) -> Option<Settled> {
-        let wait = match self.reach {
-            Reach::Inbox => true,
-            Reach::Auto => false,
-            _ => return None,
-        };
-        let call = inbox::Call::Tool {
-            tool: name.to_string(),
-            arguments: arguments.to_string(),
-            skip_response: None,
-        };
-        let (plugin, judged) = (self.plugin.clone(), call.clone());
-        let invalid =
-            tokio::task::spawn_blocking(move || inbox::route::invalid(&plugin, &judged, None));
-        if let Ok(true) = invalid.await {
-            return None;
-        }
-        let ask = inbox::Ask {
-            from: inbox::From::here("mcp", clients::name(context), None),
-            call: call.clone(),
-        };
-        let _heartbeat = Heartbeat::start(context, "Waiting for you in `interview inbox`".into());
-        let stop = Arc::new(AtomicBool::new(false));
-        let withdraw = stop.clone();
-        let asking = tokio::task::spawn_blocking(move || inbox::ask(&ask, wait, &stop));
-        tokio::pin!(asking);
-        let reached = tokio::select! {
-            reached = &mut asking => reached,
-            () = context.ct.cancelled() => {
-                withdraw.store(true, Ordering::SeqCst);
-                asking.await
-            }
-        };
-        let plugin = self.plugin.clone();
-        let answered = reached.map(|reached| {
-            tokio::task::spawn_blocking(move || {
-                inbox::route::answered(&plugin, reached, &call, None)
-            })
-        });
-        let answered = match answered {
-            Ok(answering) => answering.await,
-            Err(e) => Err(e),
-        };
-        answered.unwrap_or_else(|e| {
-            Some(Settled::failed_call(
-                &format!("the inbox call panicked: {e}"),
-                &[],
-            ))
-        })
     }
 
     /// The person's UI for one call, and the flag that withdraws its question; with nobody to
@@ -425,7 +366,7 @@ impl Server {
         reply_of(asked.await).into()
     }
 
-    /// This machine's inbox on the team protocol, when calls go to it: with `--ui inbox` once
+    /// This machine's inbox, when calls go to it: with `--ui inbox` once
     /// one is open (the client's cancel gives up waiting), with `--ui auto` if one is open now.
     #[cfg(feature = "team")]
     async fn own_inbox(&self, context: &RequestContext<RoleServer>) -> Option<Arc<dyn TeamRoute>> {
@@ -591,10 +532,7 @@ impl ServerHandler for Server {
             let client = clients::name(&context);
             return Ok((self.in_team(&own, name, arguments, &context, client, OWN)).await);
         }
-        let inboxed = self.in_inbox(&name, &arguments, &context).await;
-        let asked = if let Some(result) = inboxed {
-            forms::Asked::Done(result)
-        } else if self.in_forms(&context) {
+        let asked = if self.in_forms(&context) {
             let call = forms::Call {
                 plugin: &self.plugin,
                 name: &name,

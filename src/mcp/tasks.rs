@@ -230,7 +230,7 @@ mod tests {
 
     /// A call that ended with `status`.
     fn settled(status: Status) -> Settled {
-        Settled::Call {
+        Settled {
             status,
             result: serde_json::json!({ "status": format!("{status:?}") }),
         }

@@ -6,11 +6,6 @@
 //! kept in the place, readable by this user alone.
 //!
 //! `interview inbox --web` is the same inbox, its person on a page in a browser.
-//!
-//! The socket inbox of [`crate::inbox`] is kept for one more release, behind
-//! `INTERVIEW_INBOX_PROTOCOL=socket`: an inbox, and a request, take the protocol of the inbox
-//! open (see [`protocol`]), so that an inbox of either kind answers the questions asked while
-//! it is open.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -24,9 +19,6 @@ use interview_host::{Exit, Plugin};
 use super::store::{self, Access, Holder, Kind, Store};
 use crate::inbox::Place;
 
-/// The environment variable that forces a protocol: `http` (this module's) or `socket`.
-const CHOOSER: &str = "INTERVIEW_INBOX_PROTOCOL";
-
 /// How long an asker whose process went away is waited for before its question is withdrawn:
 /// on this machine it is heard from every few seconds while alive.
 const ASKER_GRACE_MS: i64 = 2_000;
@@ -36,36 +28,6 @@ const NAME: &str = "this machine's inbox (`interview inbox`)";
 
 /// How often an inbox that does not serve looks whether it should.
 const LOOK_AGAIN: Duration = Duration::from_millis(300);
-
-/// The protocols this machine's inbox speaks while both exist.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// The team inbox's, served on `inbox.sock` (this module).
-    Team,
-    /// The socket inbox's ([`crate::inbox`]).
-    Socket,
-}
-
-/// The protocol of an inbox, or a request, starting now: the one `INTERVIEW_INBOX_PROTOCOL`
-/// forces (`http`, `socket`); else that of the inbox open (the team protocol's first); else,
-/// with none open, the team protocol.
-pub fn protocol() -> Protocol {
-    match std::env::var(CHOOSER).as_deref() {
-        Ok("http") => return Protocol::Team,
-        Ok("socket") => return Protocol::Socket,
-        _ => {}
-    }
-    let Ok(place) = Place::find() else {
-        return Protocol::Team;
-    };
-    if answers(&Served::of(&place).socket) {
-        return Protocol::Team;
-    }
-    match place.sockets().iter().any(|socket| answers(socket)) {
-        true => Protocol::Socket,
-        false => Protocol::Team,
-    }
-}
 
 /// Where this machine's inbox is served, and its tokens kept.
 #[derive(Clone)]
@@ -221,7 +183,7 @@ fn desktop(asking: &Asking) -> Result<super::answering::Desktop, String> {
         // The inbox waits for its page as long as the person takes: a question is not
         // answered `unavailable` because nobody opened the page yet.
         let forever = Duration::from_secs(100 * 365 * 24 * 3600);
-        let started = crate::inbox::window::web_page();
+        let started = web_page();
         let mut page = crate::people::page_served(started, open, forever)?;
         page.stays_for_more(true);
         let _ = writeln!(
@@ -235,6 +197,27 @@ fn desktop(asking: &Asking) -> Result<super::answering::Desktop, String> {
     Ok(super::answering::Desktop::Terminal {
         numbered: asking.numbered,
     })
+}
+
+/// The web inbox's page: on `INTERVIEW_INBOX_PORT` when set (a port forwarded over SSH),
+/// else on any free port; with a secret new every time, so that a tab left open from an earlier
+/// inbox, or a bookmark, never shows questions to, or takes answers from, whatever listens there
+/// now.
+#[cfg(feature = "web")]
+fn web_page() -> std::io::Result<interview_host::ui::WebUi> {
+    let port: u16 = match std::env::var("INTERVIEW_INBOX_PORT") {
+        Ok(port) => port.trim().parse().map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("INTERVIEW_INBOX_PORT is {port:?}, not a port number"),
+            )
+        })?,
+        Err(_) => 0,
+    };
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
+        std::io::Error::new(e.kind(), format!("cannot listen on 127.0.0.1:{port}: {e}"))
+    })?;
+    interview_host::ui::WebUi::serve(listener, interview_host::ui::WebUi::new_token()?)
 }
 
 /// Serves the inbox whenever no other inbox does, and keeps its tokens where the askers find
@@ -292,40 +275,26 @@ fn answers(socket: &std::path::Path) -> bool {
     std::os::unix::net::UnixStream::connect(socket).is_ok()
 }
 
-/// Where a request goes, as [`asker`] finds it.
-pub enum Found {
-    /// This machine's inbox on the team protocol, which asks it (or will, once one is open).
-    Served(super::remote::Team),
-    /// No inbox is open, and the request does not wait for one.
-    Nothing,
-    /// An inbox of the socket protocol is open: the request goes there.
-    SocketInbox,
-}
-
-/// The agents' way into this machine's inbox, for requests that `stop` withdraws: to the
-/// inbox open (see [`protocol`]); when none is and `wait` is asked for, to the next one opened
-/// on the team protocol (or, before one ever was here, the first opened), unless `given_up`
-/// is set first.
-pub fn asker(wait: bool, given_up: &AtomicBool, stop: &Arc<AtomicBool>) -> Found {
-    let Ok(place) = Place::find() else {
-        return Found::Nothing;
-    };
+/// The agents' way into this machine's inbox, for requests that `stop` withdraws: `None` when
+/// no inbox is open and `wait` is not asked for; with `wait`, once one has been opened here
+/// (it then waits for the next to open), unless `given_up` is set first.
+pub fn asker(
+    wait: bool,
+    given_up: &AtomicBool,
+    stop: &Arc<AtomicBool>,
+) -> Option<super::remote::Team> {
+    let place = Place::find().ok()?;
     let served = Served::of(&place);
     loop {
-        let team = |tokens: Tokens| {
+        if let Some(tokens) = served.tokens()
+            && (wait || answers(&served.socket))
+        {
             let url = served.url();
             let team = super::remote::Team::with_token(url, tokens.agent, None, None, stop.clone());
-            team.map_or(Found::Nothing, |team| Found::Served(team.named(NAME)))
-        };
-        match (protocol(), served.tokens()) {
-            (Protocol::Socket, _) => return Found::SocketInbox,
-            (Protocol::Team, Some(tokens)) if wait || answers(&served.socket) => {
-                return team(tokens);
-            }
-            _ => {}
+            return team.ok().map(|team| team.named(NAME));
         }
         if !wait || given_up.load(Ordering::SeqCst) {
-            return Found::Nothing;
+            return None;
         }
         std::thread::sleep(LOOK_AGAIN);
     }
