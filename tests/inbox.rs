@@ -456,6 +456,11 @@ fn with_no_inbox_open_auto_is_unavailable_at_once_and_ui_inbox_waits_for_one() {
     let (result, code, stderr) = finished(waiting);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+    // Its log said what it waited for, once.
+    let said = stderr
+        .matches("waiting for `interview inbox` to be opened")
+        .count();
+    assert_eq!(said, 1, "{stderr}");
 }
 
 #[test]

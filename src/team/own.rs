@@ -285,6 +285,7 @@ pub fn asker(
 ) -> Option<super::remote::Team> {
     let place = Place::find().ok()?;
     let served = Served::of(&place);
+    let mut said = false;
     loop {
         if let Some(tokens) = served.tokens()
             && (wait || answers(&served.socket))
@@ -295,6 +296,13 @@ pub fn asker(
         }
         if !wait || given_up.load(Ordering::SeqCst) {
             return None;
+        }
+        // Said once, for whoever reads the asker's log: nothing else shows it waits.
+        if !std::mem::replace(&mut said, true) {
+            crate::stderr::warn(&format!(
+                "waiting for `interview inbox` to be opened on this machine (its folder: {})",
+                place.sockets.display()
+            ));
         }
         std::thread::sleep(LOOK_AGAIN);
     }
