@@ -520,6 +520,26 @@ fn the_inbox_folder_socket_and_database_are_the_users_alone() {
 }
 
 #[test]
+fn an_asker_does_not_trust_an_inbox_folder_that_others_may_enter() {
+    use std::os::unix::fs::PermissionsExt;
+    let place = Place::new();
+    let inbox = place.inbox();
+    let open_to_others = std::fs::Permissions::from_mode(0o755);
+    std::fs::set_permissions(place.0.path(), open_to_others).unwrap();
+    let (result, code, stderr) = finished(place.asker(&["ask", &deploy()]));
+    assert_eq!(
+        (code, &result["status"]),
+        (3, &json!("unavailable")),
+        "{result}"
+    );
+    assert!(
+        stderr.contains("is open to other users (mode 755)"),
+        "{stderr}"
+    );
+    assert!(!inbox.contents().contains("asks"), "{}", inbox.contents());
+}
+
+#[test]
 fn an_inbox_that_cannot_serve_says_why_and_closes_at_once_on_ctrl_c_meanwhile() {
     let place = Place::new();
     // Something that is no socket where this machine's inbox listens.

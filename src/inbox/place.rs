@@ -79,6 +79,30 @@ pub fn private_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Why an asker must not trust `dir` as its inbox's folder, if it must not: it is not a
+/// folder of this user's, or others may enter it (a socket or a tokens file there could be
+/// another user's, who would then answer for this one). Nothing is changed.
+pub fn untrusted(dir: &Path) -> Option<String> {
+    let shown = dir.display();
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(meta) => meta,
+        Err(e) => return Some(format!("cannot read the inbox's folder {shown}: {e}")),
+    };
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    if !meta.is_dir() || meta.uid() != uid {
+        return Some(format!(
+            "the inbox's folder {shown} is not a folder of this user's"
+        ));
+    }
+    (meta.permissions().mode() & 0o077 != 0).then(|| {
+        format!(
+            "the inbox's folder {shown} is open to other users (mode {:o})",
+            meta.permissions().mode() & 0o777
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +116,35 @@ mod tests {
         private_dir(&inbox).unwrap();
         let mode = std::fs::metadata(&inbox).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);
+    }
+
+    #[test]
+    fn an_asker_trusts_only_a_folder_of_its_users_that_nobody_else_may_enter() {
+        let dir = tempfile::tempdir().unwrap();
+        let inbox = dir.path().join("inbox");
+        assert!(untrusted(&inbox).unwrap().contains("cannot read"));
+        private_dir(&inbox).unwrap();
+        assert_eq!(untrusted(&inbox), None);
+        std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(
+            untrusted(&inbox)
+                .unwrap()
+                .contains("open to other users (mode 755)")
+        );
+        std::os::unix::fs::symlink(&inbox, dir.path().join("link")).unwrap();
+        assert!(
+            untrusted(&dir.path().join("link"))
+                .unwrap()
+                .contains("not a folder")
+        );
+        // The root's folder is nobody's but root's.
+        if unsafe { libc::getuid() } != 0 {
+            assert!(
+                untrusted(Path::new("/"))
+                    .unwrap()
+                    .contains("not a folder of this user's")
+            );
+        }
     }
 
     #[test]

@@ -287,6 +287,15 @@ pub fn asker(
     let served = Served::of(&place);
     let mut said = false;
     loop {
+        // Another user's folder, or one others may enter, could hold their socket and tokens:
+        // they would answer for this user. The inbox makes its folders private as it opens.
+        let untrusted = [&place.sockets, &place.data]
+            .into_iter()
+            .find_map(|dir| crate::inbox::place::untrusted(dir));
+        if let Some(why) = untrusted.filter(|_| served.tokens.exists() || answers(&served.socket)) {
+            crate::stderr::warn(&format!("{why}: this machine's inbox there is not asked"));
+            return None;
+        }
         if let Some(tokens) = served.tokens()
             && (wait || answers(&served.socket))
         {
