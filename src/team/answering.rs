@@ -593,6 +593,12 @@ impl Desk<'_> {
                     return Left::Ended;
                 }
                 Drawn::Closing => return Left::Closing,
+                Drawn::PageClosed => {
+                    say(&format!(
+                        "✖ The page was closed on {who}'s question: it waits for the next page."
+                    ));
+                    return Left::Ended;
+                }
                 Drawn::Unreadable(why) => {
                     self.passed.borrow_mut().insert(question, seq / 2);
                     say(&format!(
@@ -686,6 +692,8 @@ impl Desk<'_> {
             _ if let Some(failure) = person.ui.failure() => Drawn::Unreadable(failure),
             _ if self.quit.load(Ordering::SeqCst) => Drawn::Closing,
             _ if moved_on.load(Ordering::SeqCst) => Drawn::MovedOn,
+            // A page closed on the question leaves it, and the inbox open.
+            _ if cut_off && !self.desktop.is_terminal() => Drawn::PageClosed,
             // Ctrl-C read as a key: the inbox closes, the question stays open.
             _ if cut_off => Drawn::Closing,
             Ok(reply) => Drawn::Replied(reply),
@@ -871,6 +879,8 @@ enum Drawn {
     MovedOn,
     /// The inbox closes.
     Closing,
+    /// The person closed the page on it: it stays open, for the next page (or inbox).
+    PageClosed,
     /// The view is no widget this host can draw: why.
     Unreadable(String),
 }

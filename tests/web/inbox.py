@@ -154,6 +154,21 @@ def main():
             code, result, err = finished(fifth)
             assert code == 0 and result["answers"][0]["value"] is True, (code, result, err)
             expect(old.get_by_role("status")).to_contain_text("Stopped")
+
+            # A tab closed on a question leaves it open, and the inbox too: the next tab asks it.
+            sixth = asker(place, {"question": "Your name?"})
+            new_request(new, "Your name?")
+            new.close()
+            time.sleep(8)
+            assert inbox.poll() is None, "closing the tab closed the inbox"
+            assert sixth.poll() is None, "closing the tab answered the question"
+            again = browser.new_page()
+            again.goto(url_again)
+            new_request(again, "Your name?")
+            again.keyboard.type("Ada")
+            again.keyboard.press("Enter")
+            code, result, err = finished(sixth)
+            assert code == 0 and result["answers"][0]["value"] == "Ada", (code, result, err)
             browser.close()
         finally:
             inbox.send_signal(2)
