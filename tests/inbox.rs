@@ -605,6 +605,35 @@ fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
 }
 
 #[test]
+fn an_mcp_server_whose_client_goes_away_withdraws_its_call_and_ends() {
+    let place = Place::new();
+    let inbox = place.inbox();
+    let mut server = place.spawn(&["mcp"], Stdio::piped());
+    let mut stdin = server.stdin.take().unwrap();
+    let replies = lines_of(server.stdout.take().unwrap());
+    let mut send = move |message: Json| {
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "codex", "version": "0.1"}}}),
+    );
+    replies.recv_timeout(Duration::from_secs(60)).unwrap();
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "interview", "arguments": {"question": "Your name?"}}}));
+    inbox.wait("? Your name?");
+    // The client ends: its input closes with the call still waiting.
+    drop(send);
+    let output = wait_with_timeout(server, Duration::from_secs(15));
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let screen = inbox.wait("withdrew this question");
+    assert!(!screen.contains("Sent to"), "{screen}");
+}
+
+#[test]
 fn serve_asks_each_line_in_the_inbox_and_an_elicitation_too() {
     let place = Place::new();
     let mut inbox = place.inbox();

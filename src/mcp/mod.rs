@@ -121,7 +121,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
         .enable_all()
         .build()
         .map_err(|e| failed(format!("cannot start the MCP server: {e}")))?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let stdio = transport::stdio(limit)
             .map_err(|e| failed(format!("cannot start the MCP server: {e}")))?;
         let service = server
@@ -133,7 +133,12 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
             .await
             .map_err(|e| failed(format!("the MCP connection failed: {e}")))?;
         Ok(())
-    })
+    });
+    // The client is gone: what it still waited for is withdrawn, not left in an inbox (the
+    // runtime waits for those calls' threads as it ends).
+    #[cfg(feature = "team")]
+    crate::team::remote::withdraw_all();
+    served
 }
 
 /// The tools offered: the plugin's `interview`, and those `wanted` (`--tools`). A tool the

@@ -234,22 +234,30 @@ fn watch_signals(process: Arc<AtomicBool>) {
         while !process.load(Ordering::SeqCst) {
             std::thread::sleep(HEED_STOP);
         }
-        let under_way = || {
-            let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
-            calls
-                .iter()
-                .filter_map(std::sync::Weak::upgrade)
-                .collect::<Vec<_>>()
-        };
-        for call in under_way() {
-            call.store(true, Ordering::SeqCst);
-        }
-        let given_up = Instant::now() + WITHDRAW_PATIENCE + HEED_STOP;
-        while !under_way().is_empty() && Instant::now() < given_up {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        withdraw_all();
         std::process::exit(interview_host::Exit::Interrupted as i32);
     });
+}
+
+/// Withdraws every call of `interview mcp` under way, through whichever [`Team`], and waits
+/// until they are withdrawn (or given up on): the process ends (a signal, its client gone),
+/// and no question of its may wait in an inbox for an answer that would reach nobody.
+#[cfg(feature = "mcp")]
+pub fn withdraw_all() {
+    let under_way = || {
+        let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
+        calls
+            .iter()
+            .filter_map(std::sync::Weak::upgrade)
+            .collect::<Vec<_>>()
+    };
+    for call in under_way() {
+        call.store(true, Ordering::SeqCst);
+    }
+    let given_up = Instant::now() + WITHDRAW_PATIENCE + HEED_STOP;
+    while !under_way().is_empty() && Instant::now() < given_up {
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Who asks, as the team inbox keeps it.
