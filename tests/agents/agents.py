@@ -28,7 +28,7 @@ class Agent:
     # in the inbox, as run.py's retry case checks it: whether the run exits, whether
     # `interview mcp` outlives it, and how the inbox may say the question was withdrawn
     # (people.WITHDRAWN). Each agent's is said beside it, as observed at its pinned version.
-    ctrl_c = {"exits": True, "server_outlives": False, "withdrawn": ("stopped waiting",)}
+    ctrl_c = {"exits": True, "server_outlives": False, "withdrawn": ("withdrew",)}
 
     def __init__(self, root, vendor_off=True):
         self.root = os.path.join(root, self.name)
@@ -90,8 +90,8 @@ class Claude(Agent):
     allowed = ["--allowedTools", "mcp__interview__interview,mcp__interview__AskUserQuestion"]
     # Ctrl-C: `claude -p` prints "Execution error" and exits 0 at once (about 0.1 s), asking
     # the model nothing more and sending nothing over MCP. Its MCP servers are in its process
-    # group: interview mcp is ended by the SIGINT itself, its connection to the inbox closes,
-    # and the inbox says the asker stopped waiting. (The default ctrl_c.)
+    # group: interview mcp gets the SIGINT itself, withdraws the question as it ends, and the
+    # inbox says the asker withdrew it. (The default ctrl_c.)
 
     # What keeps Claude Code off its vendor's hosts: environment variables its binary reads.
     # CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is the umbrella (the binary maps it to
@@ -173,10 +173,9 @@ class Codex(Agent):
     # at once, asking the model nothing more. Its MCP servers are not in its process group
     # (codex-rs/rmcp-client/src/stdio_server_launcher.rs: `process_group(0)`, and a guard
     # that sends the group SIGTERM when the client is dropped, SIGKILL 2 s later), so the
-    # SIGINT never reaches interview mcp; the SIGTERM of Codex's exit ends it. The inbox hears
-    # whichever comes first: the cancel (interview mcp withdraws the question: "Codex withdrew
-    # this question"), or the connection closing ("stopped waiting"): both were seen, the
-    # cancel in 6 of 8 runs.
+    # SIGINT never reaches interview mcp; the SIGTERM of Codex's exit ends it. Either withdraws
+    # the question ("Codex withdrew this question"); should interview mcp be killed before it
+    # could, the inbox says it stopped waiting once it is no longer heard from.
     ctrl_c = {"exits": True, "server_outlives": False,
               "withdrawn": ("stopped waiting", "withdrew")}
     key_var = "INTERVIEW_AGENTS_OPENAI_KEY"
@@ -291,8 +290,8 @@ class Gemini(Agent):
     tool = "mcp_interview_interview"
     # Ctrl-C: `gemini -p` runs its exit cleanup and exits 0 at once (gracefulShutdown of
     # packages/cli/src/utils/cleanup.ts, in its bundle), asking the model nothing more and
-    # sending nothing over MCP. Its MCP servers are in its process group: interview mcp is
-    # ended by the SIGINT itself, and the inbox says the asker stopped waiting.
+    # sending nothing over MCP. Its MCP servers are in its process group: interview mcp gets
+    # the SIGINT itself and withdraws the question as it ends.
 
     def configure(self, home, work, url, command, env, own_tool=False, remote=None):
         server = {"command": command[0], "args": command[1:], "timeout": 3600000, "trust": True}
@@ -347,7 +346,7 @@ class Opencode(Agent):
     renders_forms = False
     tool = "interview_interview"
     # Ctrl-C: `opencode run` does not catch it: it is ended by the SIGINT at once, and so is
-    # interview mcp, in its process group; the inbox says the asker stopped waiting. The model
+    # interview mcp, in its process group, which withdraws the question as it ends. The model
     # is asked nothing more, and nothing more goes over MCP.
     # Its `question` tool is offered to the clients app, cli (OPENCODE_CLIENT's default) and
     # desktop, or wherever this is set (enableQuestionTool of RuntimeFlags, in its binary): set,
