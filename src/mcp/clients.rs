@@ -11,6 +11,10 @@ use serde_json::Value as Json;
 
 /// The client as people know it, for the person to see who asks (from its `clientInfo`, of the
 /// handshake or, from 2026-07-28, of the request itself).
+#[cfg_attr(
+    not(feature = "team"),
+    expect(dead_code, reason = "who asks is shown in an inbox")
+)]
 pub fn name(context: &RequestContext<RoleServer>) -> Option<String> {
     context.client_info().and_then(|client| shown(&client))
 }

@@ -35,11 +35,14 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::Value as Json;
 
+#[cfg(feature = "team")]
+use crate::inbox;
+use crate::people;
 use crate::reach::Reach;
 use crate::settled::Settled;
-use crate::{inbox, people};
 use interview_host::Exit;
 
+pub mod calls;
 mod clients;
 mod forms;
 mod lines;
@@ -136,8 +139,7 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     });
     // The client is gone: what it still waited for is withdrawn, not left in an inbox (the
     // runtime waits for those calls' threads as it ends).
-    #[cfg(feature = "team")]
-    crate::team::remote::withdraw_all();
+    calls::withdraw_all(WITHDRAWING);
     served
 }
 
@@ -343,6 +345,7 @@ impl Server {
             skip_response: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
+        calls::keep(&stop);
         let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
             Ok(ui) => ui,
             Err(why) => return reply_of(Settled::failed_call(&why, &[])).into(),
@@ -449,6 +452,10 @@ fn result_of(
         Err(e) => Settled::failed_call(&format!("the call panicked: {e}"), &[]),
     }
 }
+
+/// How long the calls still waiting in an inbox are given to withdraw as the server ends: a
+/// little more than an inbox asker takes (2 s, and a look at its flag).
+const WITHDRAWING: Duration = Duration::from_secs(3);
 
 /// What a call asked through a team inbox says while it waits.
 #[cfg(feature = "team")]

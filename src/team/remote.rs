@@ -105,12 +105,6 @@ pub struct Team {
     name: Option<String>,
 }
 
-/// The stop flags of `interview mcp`'s calls under way, through whichever [`Team`]: one list
-/// for the process, which its signals reach.
-#[cfg(feature = "mcp")]
-static CALLS: std::sync::Mutex<Vec<std::sync::Weak<AtomicBool>>> =
-    std::sync::Mutex::new(Vec::new());
-
 impl Team {
     /// The team inbox at `url`, for questions addressed `to` (anyone when `None`) that wait
     /// until `deadline` if given, with the agent's token from `INTERVIEW_INBOX_TOKEN`;
@@ -216,9 +210,6 @@ impl crate::mcp::TeamRoute for Team {
         // From the first call on, a signal is passed on to the calls.
         static WATCHING: std::sync::Once = std::sync::Once::new();
         WATCHING.call_once(|| watch_signals(self.stop.clone()));
-        let mut calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
-        calls.retain(|call| call.strong_count() > 0);
-        calls.push(Arc::downgrade(&stop));
         ui.stop = stop;
         Ok(Box::new(ui))
     }
@@ -234,30 +225,9 @@ fn watch_signals(process: Arc<AtomicBool>) {
         while !process.load(Ordering::SeqCst) {
             std::thread::sleep(HEED_STOP);
         }
-        withdraw_all();
+        crate::mcp::calls::withdraw_all(WITHDRAW_PATIENCE + HEED_STOP);
         std::process::exit(interview_host::Exit::Interrupted as i32);
     });
-}
-
-/// Withdraws every call of `interview mcp` under way, through whichever [`Team`], and waits
-/// until they are withdrawn (or given up on): the process ends (a signal, its client gone),
-/// and no question of its may wait in an inbox for an answer that would reach nobody.
-#[cfg(feature = "mcp")]
-pub fn withdraw_all() {
-    let under_way = || {
-        let calls = CALLS.lock().unwrap_or_else(|e| e.into_inner());
-        calls
-            .iter()
-            .filter_map(std::sync::Weak::upgrade)
-            .collect::<Vec<_>>()
-    };
-    for call in under_way() {
-        call.store(true, Ordering::SeqCst);
-    }
-    let given_up = Instant::now() + WITHDRAW_PATIENCE + HEED_STOP;
-    while !under_way().is_empty() && Instant::now() < given_up {
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Who asks, as the team inbox keeps it.
