@@ -565,12 +565,18 @@ fn an_inbox_that_cannot_serve_says_why_and_closes_at_once_on_ctrl_c_meanwhile() 
     assert!(!screen.contains("cannot reach"), "{screen}");
 }
 
-/// An MCP client (one without forms) on `interview mcp`'s pipes: its call is asked in the
-/// inbox, under the client's name, and the result comes back as the tool's.
-#[test]
-fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
-    let place = Place::new();
-    let mut inbox = place.inbox();
+/// `interview mcp` run in `place` on pipes, initialized by a client (one without forms) that
+/// names itself `client_info`: the server, what sends it a message, its replies, and its
+/// reply to `initialize`.
+fn mcp_client(
+    place: &Place,
+    client_info: Json,
+) -> (
+    Child,
+    impl FnMut(Json),
+    std::sync::mpsc::Receiver<String>,
+    Json,
+) {
     let mut server = place.spawn(&["mcp"], Stdio::piped());
     let mut stdin = server.stdin.take().unwrap();
     let replies = lines_of(server.stdout.take().unwrap());
@@ -580,13 +586,23 @@ fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
     };
     send(
         json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "claude-code", "title": "Claude Code", "version": "2.1"}}}),
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": client_info}}),
     );
-    let patience = Duration::from_secs(60);
-    let reply: Json = serde_json::from_str(&replies.recv_timeout(patience).unwrap()).unwrap();
-    assert_eq!(reply["id"], 0, "{reply}");
+    let reply = replies.recv_timeout(Duration::from_secs(60)).unwrap();
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    (server, send, replies, serde_json::from_str(&reply).unwrap())
+}
+
+/// An MCP client (one without forms) on `interview mcp`'s pipes: its call is asked in the
+/// inbox, under the client's name, and the result comes back as the tool's.
+#[test]
+fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
+    let place = Place::new();
+    let mut inbox = place.inbox();
+    let client = json!({"name": "claude-code", "title": "Claude Code", "version": "2.1"});
+    let (server, mut send, replies, reply) = mcp_client(&place, client);
+    assert_eq!(reply["id"], 0, "{reply}");
+    let patience = Duration::from_secs(60);
     let arguments: Json =
         serde_json::from_str(&std::fs::read_to_string(deploy()).unwrap()).unwrap();
     send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -608,20 +624,8 @@ fn an_mcp_call_is_asked_in_the_inbox_under_the_clients_name() {
 fn an_mcp_server_whose_client_goes_away_withdraws_its_call_and_ends() {
     let place = Place::new();
     let inbox = place.inbox();
-    let mut server = place.spawn(&["mcp"], Stdio::piped());
-    let mut stdin = server.stdin.take().unwrap();
-    let replies = lines_of(server.stdout.take().unwrap());
-    let mut send = move |message: Json| {
-        writeln!(stdin, "{message}").unwrap();
-        stdin.flush().unwrap();
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "codex", "version": "0.1"}}}),
-    );
-    replies.recv_timeout(Duration::from_secs(60)).unwrap();
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let client = json!({"name": "codex", "version": "0.1"});
+    let (server, mut send, _replies, _) = mcp_client(&place, client);
     send(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "interview", "arguments": {"question": "Your name?"}}}));
     inbox.wait("? Your name?");
