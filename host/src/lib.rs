@@ -62,6 +62,8 @@ mod mcp_elicitation;
 mod plugin_lines;
 mod replay;
 mod sandbox;
+#[cfg(feature = "web")]
+pub mod serving;
 mod session;
 pub mod ui;
 

@@ -20,7 +20,6 @@ mod backoff;
 #[cfg(feature = "team-server")]
 mod holders;
 #[cfg(feature = "team-server")]
-mod holding;
 mod http_relay;
 #[cfg(feature = "team-server")]
 mod listen;

@@ -142,7 +142,8 @@ pub fn serve(
             stop.await;
             streams.cancel();
         };
-        super::listen::serve(listener, router(app, mcp), stop).await;
+        let open = interview_host::serving::Bounds::open_to_strangers();
+        interview_host::serving::serve(listener, router(app, mcp), open, stop).await;
         bounds.ended(CALLS_END).await;
         Ok(())
     });

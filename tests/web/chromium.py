@@ -725,9 +725,9 @@ def second_tab_and_strangers(browser):
         request = urllib.request.Request(url, data=data, headers=headers or {})
         try:
             with urllib.request.urlopen(request, timeout=5) as response:
-                return response.status, dict(response.headers)
+                return response.status, response.headers  # names compare without case
         except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers)
+            return error.code, error.headers
 
     assert status(f"{origin}/view?after=0&tab=x")[0] == 401, "a view outside a session"
     assert status(f"{origin}/view?after=0&tab=x",

@@ -276,7 +276,7 @@ async fn gate(
             true => axum::body::Body::new(priming::WithoutPriming::new(body)),
             false => body,
         };
-        super::holding::Holding::body(body, open)
+        interview_host::serving::Holding::body(body, open)
     })
 }
 

@@ -17,12 +17,10 @@
 //! answered `unavailable`, as when there is no terminal; once a page has asked, the person has
 //! all the time they need.
 //!
-//! The server is synchronous like the [`Ui`] trait itself (no async runtime in the library for
-//! an embedder who has none), and bounded: one thread reads every connection, a fixed few
-//! answer, and no client can make it stop accepting (see `listener`).
+//! The server is the host's one serving loop ([`crate::serving`]), on a runtime of its own in
+//! one thread (an embedder needs no async runtime of its own), bounded so that no client can
+//! make it stop serving the page.
 
-mod http;
-mod listener;
 mod opener;
 mod routes;
 mod server;
@@ -101,10 +99,13 @@ pub struct WebUi {
     stays: bool,
 }
 
-/// What the page shows and what it sent back, shared with the server's threads.
+/// What the page shows and what it sent back, shared with the server's thread.
 struct Exchange {
     state: Mutex<State>,
+    /// Wakes the UI's waits (a thread of the plugin's, blocking).
     changed: Condvar,
+    /// Wakes the page's long polls (tasks of the server's).
+    woken: tokio::sync::Notify,
 }
 
 struct State {
@@ -131,6 +132,12 @@ struct State {
 impl Exchange {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Tells every wait, the UI's and the page's, that the state changed.
+    fn wake(&self) {
+        self.changed.notify_all();
+        self.woken.notify_waiters();
     }
 
     /// Whether a page that was open has stopped asking (its tab closed).
@@ -199,6 +206,7 @@ impl WebUi {
                 closing: false,
             }),
             changed: Condvar::new(),
+            woken: tokio::sync::Notify::new(),
         });
         let site = routes::Site::new(secret, port);
         let server = server::Server::start(listener, exchange.clone(), site)?;
@@ -307,7 +315,7 @@ impl WebUi {
         }
         state.view = view;
         state.reply = None;
-        exchange.changed.notify_all();
+        exchange.wake();
         let mut opened = false;
         loop {
             if let Some(reply) = state.reply.take() {
@@ -487,7 +495,7 @@ impl Ui for WebUi {
             state.view =
                 json!({ "seq": state.seq, "kind": "done", "ending": ending, "more": self.stays });
             state.ended_in = state.owner.clone();
-            exchange.changed.notify_all();
+            exchange.wake();
         }
         // A stop was for this request; how it ended is still told (`interrupted`) until the
         // next one starts.
@@ -515,7 +523,7 @@ impl Drop for WebUi {
         }
         state.closing = true;
         drop(state);
-        self.exchange.changed.notify_all();
+        self.exchange.wake();
         self.server.stop();
     }
 }

@@ -20,16 +20,83 @@
 //!   (by a nonce fresh for each load) and requests to its own origin.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::IntoResponse;
 use serde_json::{Value as Json, json};
 
 use super::Exchange;
-use super::http::{Request, Response};
 use super::wire::PAGE;
 
 /// How long the page's ask for a new view waits before it is answered with the same one.
 const LONG_POLL: Duration = Duration::from_secs(5);
+/// The most a request's body may weigh: a note or a pasted text, not a file.
+const MAX_BODY_BYTES: usize = 1 << 20;
+/// How long a request's body may take to arrive whole (a browser takes milliseconds): a
+/// connection with a request in progress is never closed for another, so a body trickled
+/// forever would keep its place.
+const BODY_DEADLINE: Duration = Duration::from_secs(5);
+
+/// What every request is answered from: the page's exchange with the UI, and where it is.
+pub(super) struct Page {
+    pub(super) exchange: Arc<Exchange>,
+    pub(super) site: Site,
+}
+
+/// The page's routes, all behind one handler that checks the Host first.
+pub(super) fn router(page: Page) -> axum::Router {
+    axum::Router::new()
+        .fallback(answer)
+        .with_state(Arc::new(page))
+}
+
+/// A request's header: `None` when absent or not text; names compare without case.
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers.get(name).and_then(|value| value.to_str().ok())
+}
+
+/// A response, with the headers it carries beside its type: kept whole until sent, so that
+/// a response in a session can be signed over its body.
+pub(super) struct Response {
+    status: u16,
+    headers: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+}
+
+impl Response {
+    fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Response {
+        Response {
+            status,
+            headers: vec![("Content-Type", content_type.to_string())],
+            body: body.into(),
+        }
+    }
+
+    fn text(status: u16, body: &str) -> Response {
+        Response::new(status, "text/plain; charset=utf-8", body)
+    }
+
+    fn with(mut self, name: &'static str, value: impl Into<String>) -> Response {
+        self.headers.push((name, value.into()));
+        self
+    }
+}
+
+impl IntoResponse for Response {
+    fn into_response(self) -> axum::response::Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let mut response = (status, self.body).into_response();
+        for (name, value) in self.headers {
+            if let Ok(value) = value.parse() {
+                response.headers_mut().insert(name, value);
+            }
+        }
+        response
+    }
+}
 
 /// Where the page is served, and the sessions it handed out.
 pub(super) struct Site {
@@ -105,19 +172,17 @@ impl Site {
     }
 
     /// `response` to a request in a session, with the proof that this server sent it.
-    fn signed(&self, request: &Request, response: Response) -> Response {
-        let session = request.header("X-Interview-Session").unwrap_or_default();
-        let body = String::from_utf8_lossy(response.body());
+    fn signed(&self, headers: &HeaderMap, response: Response) -> Response {
+        let session = header(headers, "X-Interview-Session").unwrap_or_default();
+        let body = String::from_utf8_lossy(&response.body);
         let proof = self.proof(&format!("interview response {session} {body}"));
         response.with("X-Interview-Proof", proof)
     }
 
     /// Whether `request` carries a session this server made.
-    fn in_session(&self, request: &Request) -> bool {
+    fn in_session(&self, headers: &HeaderMap) -> bool {
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        request
-            .header("X-Interview-Session")
-            .is_some_and(|key| sessions.used(key))
+        header(headers, "X-Interview-Session").is_some_and(|key| sessions.used(key))
     }
 
     /// Whether a Host header names this server.
@@ -145,29 +210,30 @@ fn json_reply(status: u16, body: &Json) -> Response {
 }
 
 /// The response to `request`.
-pub(super) fn route(request: &Request, exchange: &Exchange, site: &Site) -> Response {
-    if !request.header("Host").is_some_and(|h| site.is_own_host(h)) {
+async fn answer(State(page): State<Arc<Page>>, request: Request) -> Response {
+    let (site, exchange) = (&page.site, &page.exchange);
+    let (parts, body) = request.into_parts();
+    let headers = &parts.headers;
+    if !header(headers, "Host").is_some_and(|h| site.is_own_host(h)) {
         return Response::text(403, "This page answers at its own address only.");
     }
-    let (path, query) = request
-        .target
-        .split_once('?')
-        .unwrap_or((&request.target, ""));
-    match (request.method.as_str(), path) {
-        ("GET", "/") => page(),
-        ("POST", "/hello") => match read_json(request, site) {
+    let query = parts.uri.query().unwrap_or("");
+    let method = &parts.method;
+    match (method, parts.uri.path()) {
+        (&Method::GET, "/") => page_itself(),
+        (&Method::POST, "/hello") => match read_json(headers, body, site).await {
             Ok(body) => hello(site, &body),
             Err(refused) => refused,
         },
-        ("GET", "/view" | "/reply") | ("POST", "/view" | "/reply") if !site.in_session(request) => {
+        (&Method::GET | &Method::POST, "/view" | "/reply") if !site.in_session(headers) => {
             json_reply(
                 401,
                 &json!({ "error": "No session: the page proves first that it knows the secret." }),
             )
         }
-        ("GET", "/view") => site.signed(request, view(exchange, query)),
-        ("POST", "/reply") => match read_json(request, site) {
-            Ok(body) => site.signed(request, accept(exchange, &body)),
+        (&Method::GET, "/view") => site.signed(headers, view(exchange, query).await),
+        (&Method::POST, "/reply") => match read_json(headers, body, site).await {
+            Ok(body) => site.signed(headers, accept(exchange, &body)),
             Err(refused) => refused,
         },
         _ => Response::text(404, "Not found."),
@@ -194,7 +260,7 @@ fn hello(site: &Site, body: &Json) -> Response {
 }
 
 /// The page, with a nonce for its script and style.
-fn page() -> Response {
+fn page_itself() -> Response {
     let nonce = match random_hex(16) {
         Ok(nonce) => nonce,
         Err(_) => return Response::text(500, "No randomness for the page's nonce."),
@@ -226,37 +292,44 @@ fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
 
 /// The current view, once it is newer than `after` (or after [`LONG_POLL`]); a tab other than
 /// the one that owns the request is told the request is open elsewhere.
-fn view(exchange: &Exchange, query: &str) -> Response {
+async fn view(exchange: &Exchange, query: &str) -> Response {
     let after: u64 = param(query, "after")
         .and_then(|a| a.parse().ok())
         .unwrap_or(0);
     let Some(tab) = param(query, "tab").filter(|t| !t.is_empty() && t.len() <= 64) else {
         return Response::text(400, "The page must say which tab it is.");
     };
-    let mut state = exchange.lock();
-    let owner_alive = state.owner.is_some() && !Exchange::abandoned(&state);
-    match &state.owner {
-        Some(owner) if owner != tab && owner_alive => {
-            return json_reply(200, &json!({ "seq": 0, "kind": "elsewhere" }));
+    let polling = {
+        let mut state = exchange.lock();
+        let owner_alive = state.owner.is_some() && !Exchange::abandoned(&state);
+        match &state.owner {
+            Some(owner) if owner != tab && owner_alive => {
+                return json_reply(200, &json!({ "seq": 0, "kind": "elsewhere" }));
+            }
+            Some(owner) if owner == tab => {}
+            _ => state.owner = Some(tab.to_string()),
         }
-        Some(owner) if owner == tab => {}
-        _ => state.owner = Some(tab.to_string()),
-    }
-    state.last_seen = Some(Instant::now());
-    // Asking for what comes after a view is the page saying it shows that view: a response
-    // sent is no proof, since the tab may be gone.
-    state.delivered = state.delivered.max(after);
-    state.polling += 1;
+        // Asking for what comes after a view is the page saying it shows that view: a
+        // response sent is no proof, since the tab may be gone.
+        state.delivered = state.delivered.max(after);
+        Polling::start(exchange, state)
+    };
     let started = Instant::now();
-    while state.seq <= after && !state.closing && started.elapsed() < LONG_POLL {
-        state = exchange
-            .changed
-            .wait_timeout(state, Duration::from_millis(250))
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+    loop {
+        let woken = exchange.woken.notified();
+        tokio::pin!(woken);
+        // Registered before the state is read: a change in between still wakes this wait.
+        woken.as_mut().enable();
+        let left = LONG_POLL.saturating_sub(started.elapsed());
+        {
+            let state = exchange.lock();
+            if state.seq > after || state.closing || left.is_zero() {
+                break;
+            }
+        }
+        let _ = tokio::time::timeout(left, woken).await;
     }
-    state.polling -= 1;
-    state.last_seen = Some(Instant::now());
+    let state = polling.end();
     let view = if state.closing {
         json!({ "seq": u64::MAX, "kind": "gone" })
     } else if state.view["kind"] == "done" && state.ended_in.as_deref() != Some(tab) {
@@ -265,13 +338,58 @@ fn view(exchange: &Exchange, query: &str) -> Response {
     } else {
         state.view.clone()
     };
-    exchange.changed.notify_all();
+    drop(state);
+    exchange.wake();
     json_reply(200, &view)
 }
 
-/// A POST's JSON body, after the checks a POST must pass.
-fn read_json(request: &Request, site: &Site) -> Result<Json, Response> {
-    if let Some(origin) = request.header("Origin")
+/// A page's ask for a view, counted while it waits: the page is showing while one is. Its
+/// end is counted however the wait ends, its connection closed midway included, or the UI
+/// would take the page for open forever.
+struct Polling<'a> {
+    exchange: &'a Exchange,
+    ended: bool,
+}
+
+impl<'a> Polling<'a> {
+    fn start(exchange: &'a Exchange, mut state: std::sync::MutexGuard<'_, super::State>) -> Self {
+        state.last_seen = Some(Instant::now());
+        state.polling += 1;
+        Polling {
+            exchange,
+            ended: false,
+        }
+    }
+
+    /// The ask ends: the state, as it is now.
+    fn end(mut self) -> std::sync::MutexGuard<'a, super::State> {
+        self.ended = true;
+        let mut state = self.exchange.lock();
+        state.polling -= 1;
+        state.last_seen = Some(Instant::now());
+        state
+    }
+}
+
+impl Drop for Polling<'_> {
+    fn drop(&mut self) {
+        if !self.ended {
+            let mut state = self.exchange.lock();
+            state.polling -= 1;
+            state.last_seen = Some(Instant::now());
+            drop(state);
+            self.exchange.wake();
+        }
+    }
+}
+
+/// A POST's JSON body, after the checks a POST must pass, read within [`BODY_DEADLINE`].
+async fn read_json(
+    headers: &HeaderMap,
+    body: axum::body::Body,
+    site: &Site,
+) -> Result<Json, Response> {
+    if let Some(origin) = header(headers, "Origin")
         && !site.is_own_origin(origin)
     {
         return Err(Response::text(
@@ -279,7 +397,7 @@ fn read_json(request: &Request, site: &Site) -> Result<Json, Response> {
             "Replies come from the page itself only.",
         ));
     }
-    let json = request.header("Content-Type").is_some_and(|t| {
+    let json = header(headers, "Content-Type").is_some_and(|t| {
         t.split(';')
             .next()
             .is_some_and(|t| t.trim() == "application/json")
@@ -287,7 +405,13 @@ fn read_json(request: &Request, site: &Site) -> Result<Json, Response> {
     if !json {
         return Err(Response::text(415, "A reply is JSON."));
     }
-    serde_json::from_slice(&request.body).map_err(|_| Response::text(400, "The reply is not JSON."))
+    let read = axum::body::to_bytes(body, MAX_BODY_BYTES);
+    let bytes = match tokio::time::timeout(BODY_DEADLINE, read).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => return Err(Response::text(413, "The body is too long.")),
+        Err(_) => return Err(Response::text(408, "The body took too long to arrive.")),
+    };
+    serde_json::from_slice(&bytes).map_err(|_| Response::text(400, "The reply is not JSON."))
 }
 
 /// Hands `{seq, tab, reply}` to the widget waiting for it: only from the tab that owns the
@@ -305,6 +429,7 @@ fn accept(exchange: &Exchange, body: &Json) -> Response {
     }
     state.reply = Some(body["reply"].clone());
     state.last_seen = Some(Instant::now());
-    exchange.changed.notify_all();
+    drop(state);
+    exchange.wake();
     json_reply(200, &json!({ "ok": true }))
 }

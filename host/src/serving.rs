@@ -1,0 +1,366 @@
+//! The one loop that serves HTTP, for every server of the project: a [`WebUi`]'s page on
+//! 127.0.0.1, and the inbox server (this machine's on a Unix socket, a team's on TCP). Hyper
+//! serves each connection an [`axum::Router`] answers; this keeps the count of connections,
+//! and of their time, bounded, so that no client can make a server stop serving.
+//!
+//! - **A cap on connections** (see [`connection_cap`]), below the open-files limit, so that a
+//!   server never runs out of descriptors.
+//! - **Hyper's header-read timeout**: a connection that has not sent a whole request head
+//!   within [`HEAD_TIMEOUT`] of being opened, or of its last response (an idle kept-alive one,
+//!   a half-sent one), is closed.
+//! - **At the cap, the newcomer wins**: the connection that has waited longest with no request
+//!   in progress is closed to make room, so that idle or half-sent connections from strangers,
+//!   however many, cannot keep a person out; one with a request in progress (a long poll, an
+//!   open event stream) is never closed for another. When every connection has a request in
+//!   progress, the newcomer is turned away at once, and retries.
+//! - **Out of descriptors**, the oldest idle connection makes room and accepting goes on after
+//!   a moment: the loop ends only when its owner stops it.
+//!
+//! What is read of a request's body, and for how long, is for the router's layers to bound.
+//!
+//! [`WebUi`]: crate::ui::WebUi
+
+use std::collections::{BTreeSet, HashMap};
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::ConnectInfo;
+use hyper::body::{Frame, Incoming, SizeHint};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{Notify, watch};
+use tower::ServiceExt;
+
+/// How long a connection to a server open to strangers may take to send a request's head,
+/// counted from its opening or from its last response.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a server that stops lets the requests in progress end: a long poll cut short asks
+/// again (another server, or this one restarted).
+const CLOSING: Duration = Duration::from_secs(2);
+/// Descriptors kept for the rest of the process (a database's connections, its files, the
+/// runtime's own) below the open-files limit.
+const RESERVED_FILES: u64 = 96;
+/// The most connections served at once, however high the open-files limit.
+const MOST_CONNECTIONS: u64 = 16_384;
+/// How long accepting pauses after it failed (no descriptor to be had), rather than spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(20);
+
+/// Where a server accepts its connections: a TCP listener, a Unix socket's.
+pub trait Accept: Send {
+    /// A connection accepted.
+    type Connection: AsyncRead + AsyncWrite + Unpin + Send + 'static;
+    /// Where a connection came from, given to the router's handlers as
+    /// [`ConnectInfo`]`<Peer>`.
+    type Peer: Clone + Send + Sync + 'static;
+
+    /// The next connection, and where it came from.
+    fn accept(
+        &self,
+    ) -> impl Future<Output = std::io::Result<(Self::Connection, Self::Peer)>> + Send;
+}
+
+impl Accept for tokio::net::TcpListener {
+    type Connection = tokio::net::TcpStream;
+    type Peer = std::net::SocketAddr;
+
+    async fn accept(&self) -> std::io::Result<(tokio::net::TcpStream, std::net::SocketAddr)> {
+        tokio::net::TcpListener::accept(self).await
+    }
+}
+
+/// How much a server serves at once, and how long a connection may stay silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The most connections open at once.
+    pub connections: usize,
+    /// How long a connection may take to send a request's head, counted from its opening or
+    /// from its last response.
+    pub head_timeout: Duration,
+}
+
+impl Bounds {
+    /// The bounds of a server open to strangers: as many connections as the open-files limit
+    /// allows (see [`connection_cap`]), ten seconds for a request's head.
+    pub fn open_to_strangers() -> Bounds {
+        Bounds {
+            connections: connection_cap(),
+            head_timeout: HEAD_TIMEOUT,
+        }
+    }
+}
+
+/// How many connections a server open to strangers serves at once, from the open-files limit.
+pub fn connection_cap() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 1024,
+        rlim_max: 1024,
+    };
+    // SAFETY: getrlimit fills the struct given; on failure it is left at the default above.
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    let files: u64 = limit.rlim_cur;
+    usize::try_from(
+        files
+            .saturating_sub(RESERVED_FILES)
+            .clamp(16, MOST_CONNECTIONS),
+    )
+    .unwrap_or(1024)
+}
+
+/// Serves `app` on `listener`, within `bounds`, until `stopped` resolves;
+/// then lets the requests in progress end, a while (each connection is told to close once
+/// its response is sent). The listener is dropped as soon as `stopped` resolves, so that its
+/// address (a socket file) is free for another server at once.
+pub async fn serve<L: Accept>(
+    listener: L,
+    app: axum::Router,
+    bounds: Bounds,
+    stopped: impl Future<Output = ()>,
+) {
+    let registry = Registry(Arc::new(Mutex::new(Connections {
+        cap: bounds.connections.max(1),
+        next: 0,
+        open: HashMap::new(),
+        waiting: BTreeSet::new(),
+    })));
+    let (stop, stopping) = watch::channel(false);
+    tokio::pin!(stopped);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stopped => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            // Out of descriptors (or another passing error): the connection idle longest
+            // makes room, and accepting goes on once it is closed; with none idle, after a
+            // moment rather than spin.
+            Err(_) => {
+                if registry.shed() {
+                    tokio::task::yield_now().await;
+                } else {
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                }
+                continue;
+            }
+        };
+        if !registry.make_room() {
+            drop(stream);
+            continue;
+        }
+        let (registry, app, stopping) = (registry.clone(), app.clone(), stopping.clone());
+        let head_timeout = bounds.head_timeout;
+        tokio::spawn(connection(
+            stream,
+            peer,
+            head_timeout,
+            registry,
+            app,
+            stopping,
+        ));
+    }
+    drop(listener);
+    let _ = stop.send(true);
+    // The connections end as their requests do; the server waits for the last, a while.
+    drop(stopping);
+    let _ = tokio::time::timeout(CLOSING, stop.closed()).await;
+}
+
+/// Serves one connection until it closes, is closed for a newcomer, or the server stops.
+async fn connection<S, P>(
+    stream: S,
+    peer: P,
+    head_timeout: Duration,
+    registry: Registry,
+    app: axum::Router,
+    mut stopping: watch::Receiver<bool>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    P: Clone + Send + Sync + 'static,
+{
+    let (id, close) = registry.open();
+    let busy = registry.clone();
+    let service = tower::service_fn(move |mut request: hyper::Request<Incoming>| {
+        let guard = busy.busy(id);
+        request.extensions_mut().insert(ConnectInfo(peer.clone()));
+        let response = app.clone().oneshot(request.map(Body::new));
+        async move {
+            let response = response.await.unwrap_or_else(|never| match never {});
+            // Busy until the body is sent: an event stream is a request in progress for as
+            // long as it is open.
+            Ok::<_, Infallible>(response.map(|body| Holding::body(body, guard)))
+        }
+    });
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(head_timeout);
+    let served = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+    tokio::pin!(served);
+    loop {
+        tokio::select! {
+            _ = served.as_mut() => break,
+            () = close.notified() => break,
+            changed = stopping.changed() => {
+                if changed.is_err() || *stopping.borrow() {
+                    served.as_mut().graceful_shutdown();
+                    let _ = served.as_mut().await;
+                    break;
+                }
+            }
+        }
+    }
+    registry.closed(id);
+}
+
+/// The open connections, and those with no request in progress, longest waiting first: the
+/// ones to close when a newcomer needs room.
+struct Connections {
+    cap: usize,
+    /// Counts connections (their ids) and waits (their order).
+    next: u64,
+    open: HashMap<u64, Open>,
+    waiting: BTreeSet<(u64, u64)>,
+}
+
+/// An open connection: since when it waits with no request in progress (`None` while it has
+/// one), and what tells it to close.
+struct Open {
+    since: Option<u64>,
+    close: Arc<Notify>,
+}
+
+impl Connections {
+    fn tick(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    fn stop_waiting(&mut self, id: u64) {
+        if let Some(since) = self.open.get_mut(&id).and_then(|open| open.since.take()) {
+            self.waiting.remove(&(since, id));
+        }
+    }
+}
+
+/// The registry, shared by the accepting loop and every connection's task.
+#[derive(Clone)]
+struct Registry(Arc<Mutex<Connections>>);
+
+impl Registry {
+    fn lock(&self) -> MutexGuard<'_, Connections> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes room for one more connection: true when there is room (the connection that has
+    /// waited longest was told to close, if there was none), false when every connection has
+    /// a request in progress.
+    fn make_room(&self) -> bool {
+        let room = {
+            let connections = self.lock();
+            connections.open.len() < connections.cap
+        };
+        room || self.shed()
+    }
+
+    /// Tells the connection that has waited longest with no request in progress to close:
+    /// false when every connection has a request in progress.
+    fn shed(&self) -> bool {
+        let mut connections = self.lock();
+        let Some((_, id)) = connections.waiting.pop_first() else {
+            return false;
+        };
+        if let Some(open) = connections.open.get_mut(&id) {
+            open.since = None;
+            open.close.notify_one();
+        }
+        true
+    }
+
+    /// A new connection, waiting for its first request: its id, and what tells it to close.
+    fn open(&self) -> (u64, Arc<Notify>) {
+        let mut connections = self.lock();
+        let id = connections.tick();
+        let close = Arc::new(Notify::new());
+        let open = Open {
+            since: Some(id),
+            close: close.clone(),
+        };
+        connections.open.insert(id, open);
+        connections.waiting.insert((id, id));
+        (id, close)
+    }
+
+    fn closed(&self, id: u64) {
+        let mut connections = self.lock();
+        connections.stop_waiting(id);
+        connections.open.remove(&id);
+    }
+
+    /// Connection `id` has a request in progress until the guard is dropped: it is not to be
+    /// closed for a newcomer meanwhile.
+    fn busy(&self, id: u64) -> Busy {
+        self.lock().stop_waiting(id);
+        Busy {
+            registry: self.clone(),
+            id,
+        }
+    }
+}
+
+/// A request in progress on a connection; dropped when its response is sent.
+struct Busy {
+    registry: Registry,
+    id: u64,
+}
+
+impl Drop for Busy {
+    /// Waiting again, as the newest: the connections idle longest go first.
+    fn drop(&mut self) {
+        let mut connections = self.registry.lock();
+        let since = connections.tick();
+        if let Some(open) = connections.open.get_mut(&self.id) {
+            open.since = Some(since);
+            connections.waiting.insert((since, self.id));
+        }
+    }
+}
+
+/// A response's body that holds something until it is sent: a connection's busy mark, an
+/// agent's place among the open requests. An event stream holds it for as long as it streams;
+/// a body dropped unsent (its connection closed) lets it go then.
+pub struct Holding<T> {
+    body: Body,
+    _held: T,
+}
+
+impl<T: Send + Unpin + 'static> Holding<T> {
+    /// `body` as a body that holds `held`.
+    pub fn body(body: Body, held: T) -> Body {
+        Body::new(Holding { body, _held: held })
+    }
+}
+
+impl<T: Unpin> HttpBody for Holding<T> {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
