@@ -650,7 +650,7 @@ fn leave_to_exit(mut session: PersonSession) {
 /// stdout, the reason on stderr, and exit 2.
 fn read_request(source: &str, reply: fn(&str) -> serde_json::Value) -> Result<String, Exit> {
     input::read(source, interview_host::Limits::default().request_bytes())
-        .map_err(|message| refuse(&message, reply))
+        .map_err(|error| refuse(&error.to_string(), reply))
 }
 
 /// Pretty for a person at a terminal, one line for a program; invisible and control
