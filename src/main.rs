@@ -44,7 +44,7 @@ impl Reaching {
         if self.ui == reach::PersonUi::Web {
             let person = people::web(!self.no_open, self.open_timeout);
             people::on_signals();
-            return person.map_err(|e| (Exit::Failed, e));
+            return person.map_err(|e| (Exit::Failed, e.to_string()));
         }
         let person = people::find(request_on_stdin, self.numbered);
         people::on_signals();

@@ -93,7 +93,8 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     }
     #[cfg(feature = "web")]
     let page = if options.reach == Reach::Web {
-        let mut ui = people::page(options.open, options.open_timeout).map_err(failed)?;
+        let mut ui = (people::page(options.open, options.open_timeout))
+            .map_err(|e| failed(e.to_string()))?;
         ui.stays_for_more(true);
         let stop = ui.stop_flag();
         Some(Page {

@@ -133,20 +133,20 @@ pub struct Asking {
 pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
     // One plugin for the terminal and for the server it may run.
     let plugin = Arc::new(plugin);
-    let failed = |why: String| (Exit::Failed, why);
-    let place = Place::find().map_err(failed)?;
-    crate::inbox::place::private_dir(&place.sockets).map_err(failed)?;
-    crate::inbox::place::private_dir(&place.data).map_err(failed)?;
+    let failed = |why: &dyn std::fmt::Display| (Exit::Failed, why.to_string());
+    let place = Place::find().map_err(|e| failed(&e))?;
+    crate::inbox::place::private_dir(&place.sockets).map_err(|e| failed(&e))?;
+    crate::inbox::place::private_dir(&place.data).map_err(|e| failed(&e))?;
     // Every file this inbox makes from now on (its database, its socket, its claims) is the
     // user's alone, to read and write; it makes no folder.
     // SAFETY: umask cannot fail.
     unsafe { libc::umask(0o177) };
-    let desktop = desktop(asking).map_err(failed)?;
+    let desktop = desktop(asking).map_err(|e| failed(&e))?;
     let served = Served::of(&place);
     let db = served.db.display().to_string();
     let tokens = {
-        let store = store::open(&db, Access::Create).map_err(|e| failed(e.to_string()))?;
-        served.tokens_of(&*store).map_err(failed)?
+        let store = store::open(&db, Access::Create).map_err(|e| failed(&e))?;
+        served.tokens_of(&*store).map_err(|e| failed(&e))?
     };
     let closing = Arc::new(AtomicBool::new(false));
     let failed_to_serve: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
@@ -177,7 +177,7 @@ pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
 }
 
 /// Where the person answers; the page's address said first, on stderr.
-fn desktop(asking: &Asking) -> Result<super::answering::Desktop, String> {
+fn desktop(asking: &Asking) -> Result<super::answering::Desktop, crate::people::PageError> {
     #[cfg(feature = "web")]
     if let Some(open) = asking.web {
         // The inbox waits for its page as long as the person takes: a question is not
