@@ -90,7 +90,7 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
         escalate_to: team.escalate_to,
     });
     team::remote::Team::new(team.url, team.to, deadline, people::stop_on_signals())
-        .map_err(|e| (Exit::Failed, e))
+        .map_err(|e| (Exit::Failed, e.to_string()))
 }
 
 /// This machine's inbox, for `interview mcp`'s calls: a build with the team server has one.

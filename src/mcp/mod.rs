@@ -46,9 +46,14 @@ pub mod calls;
 mod clients;
 mod forms;
 mod lines;
+#[cfg(feature = "team")]
+mod route_error;
 #[cfg(feature = "team-server")]
 mod tasks;
 mod transport;
+
+#[cfg(feature = "team")]
+pub use route_error::RouteError;
 
 /// The one page every call is asked in, under `--ui web`, and the flag that withdraws its
 /// question.
@@ -198,7 +203,7 @@ pub trait TeamRoute: Send + Sync {
         client: Option<String>,
         extensions: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
-    ) -> Result<Box<dyn Ui + Send>, String>;
+    ) -> Result<Box<dyn Ui + Send>, RouteError>;
 
     /// Whose the request with these `extensions` is (an agent's name), for a task to be only
     /// its agent's; `None` where there is one client only.
@@ -349,7 +354,7 @@ impl Server {
         calls::keep(&stop);
         let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
             Ok(ui) => ui,
-            Err(why) => return reply_of(Settled::failed_call(&why, &[])).into(),
+            Err(why) => return reply_of(Settled::failed_call(&why.to_string(), &[])).into(),
         };
         #[cfg(feature = "team-server")]
         if let Some(tasks) = &self.tasks
@@ -367,7 +372,7 @@ impl Server {
             });
             return match started {
                 Ok(task) => rmcp::model::CreateTaskResult::new(task).into(),
-                Err(why) => reply_of(Settled::failed_call(&why, &[])).into(),
+                Err(why) => reply_of(Settled::failed_call(&why.to_string(), &[])).into(),
             };
         }
         let _heartbeat = Heartbeat::start(context, waiting.into());

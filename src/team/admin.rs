@@ -206,7 +206,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             for group in &holder.groups {
                 valid_name(group).map_err(usage)?;
             }
-            let token = super::token::generate().map_err(|e| (4, e))?;
+            let token = super::token::generate().map_err(|e| (4, e.to_string()))?;
             open(Access::Create)?
                 .add_token(&super::token::hash(&token), &holder)
                 .map_err(stored)?;

@@ -57,7 +57,7 @@ impl Served {
     }
 
     /// The tokens `store` takes: those kept, or new ones, added to it and kept (mode 0600).
-    fn tokens_of(&self, store: &dyn Store) -> Result<Tokens, String> {
+    fn tokens_of(&self, store: &dyn Store) -> Result<Tokens, TokensError> {
         let known = |token: &str| matches!(store.holder(&super::token::hash(token)), Ok(Some(_)));
         if let Some(tokens) = self.tokens()
             && known(&tokens.agent)
@@ -66,8 +66,8 @@ impl Served {
             return Ok(tokens);
         }
         let tokens = Tokens {
-            agent: super::token::generate()?,
-            person: super::token::generate()?,
+            agent: super::token::generate().map_err(TokensError::NoToken)?,
+            person: super::token::generate().map_err(TokensError::NoToken)?,
         };
         for (token, kind, name) in [
             (&tokens.agent, Kind::Agent, "agents"),
@@ -78,7 +78,7 @@ impl Served {
                 name: name.into(),
                 groups: Vec::new(),
             };
-            (store.add_token(&super::token::hash(token), &holder)).map_err(|e| e.to_string())?;
+            (store.add_token(&super::token::hash(token), &holder)).map_err(TokensError::Store)?;
         }
         self.keep(&tokens)?;
         Ok(tokens)
@@ -94,7 +94,7 @@ impl Served {
 
     /// Writes `tokens` into the tokens' file (mode 0600), whole under another name, then put
     /// in place: a reader never sees half.
-    fn keep(&self, tokens: &Tokens) -> Result<(), String> {
+    fn keep(&self, tokens: &Tokens) -> Result<(), TokensError> {
         let fresh = self
             .tokens
             .with_extension(format!("json.{}.new", std::process::id()));
@@ -104,14 +104,51 @@ impl Served {
             .write(true)
             .mode(0o600)
             .open(&fresh)
-            .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))?;
-        let text = serde_json::to_string(tokens).map_err(|e| e.to_string())?;
+            .map_err(|error| TokensError::Unkept {
+                file: fresh.clone(),
+                error,
+            })?;
+        let text = serde_json::to_string(tokens).map_err(TokensError::Unwritten)?;
         (file.write_all(text.as_bytes()))
             .and_then(|()| file.sync_all())
             .and_then(|()| std::fs::rename(&fresh, &self.tokens))
-            .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))
+            .map_err(|error| TokensError::Unkept { file: fresh, error })
     }
 }
+
+/// Why this machine's inbox has no tokens for its askers and its person: it cannot open
+/// without them.
+#[derive(Debug)]
+enum TokensError {
+    /// No token could be drawn.
+    NoToken(super::token::NoToken),
+    /// The store would not take a new token.
+    Store(store::StoreError),
+    /// The tokens' file could not be written (`file`, the new one being made).
+    Unkept {
+        file: PathBuf,
+        error: std::io::Error,
+    },
+    /// The tokens did not turn into JSON.
+    Unwritten(serde_json::Error),
+}
+
+impl std::fmt::Display for TokensError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokensError::NoToken(why) => why.fmt(f),
+            TokensError::Store(why) => why.fmt(f),
+            TokensError::Unkept { file, error } => write!(
+                f,
+                "cannot keep the inbox's tokens in {}: {error}",
+                file.display()
+            ),
+            TokensError::Unwritten(why) => why.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TokensError {}
 
 /// The tokens of this machine's inbox: its askers' and its person's.
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
