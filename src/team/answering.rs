@@ -147,7 +147,7 @@ pub fn run(inbox: Inbox<'_>, desktop: Desktop, plugin: &Plugin) -> Result<Exit, 
         }
         Outcome::Refused(why, _) => return Err((Exit::Invalid, sanitize::line(&why))),
         Outcome::Unreachable(why) => {
-            let why = sanitize::line(&why);
+            let why = sanitize::line(&why.to_string());
             return Err((Exit::Failed, format!("cannot reach {url}: {why}")));
         }
         Outcome::Busy(_) | Outcome::Stopped => {
@@ -320,9 +320,8 @@ fn answer_of(outcome: Outcome) -> Result<Json, Failure> {
         Outcome::Answered(answer) => Ok(answer),
         Outcome::Stopped => Err(Failure::Closing),
         Outcome::Refused(why, Some(401 | 403)) => Err(Failure::Fatal(sanitize::line(&why))),
-        Outcome::Refused(why, _) | Outcome::Unreachable(why) => {
-            Err(Failure::Passing(sanitize::line(&why)))
-        }
+        Outcome::Refused(why, _) => Err(Failure::Passing(sanitize::line(&why))),
+        Outcome::Unreachable(why) => Err(Failure::Passing(sanitize::line(&why.to_string()))),
         Outcome::Busy(_) => Err(Failure::Passing("the server is busy".into())),
     }
 }
@@ -768,12 +767,15 @@ impl Desk<'_> {
                 Outcome::Stopped => return Posted::Closing,
                 Outcome::Busy(later) => self.pause(later.unwrap_or_default().max(LOOK_AGAIN)),
                 Outcome::Unreachable(why) if started.elapsed() < SENDING => {
-                    say(&format!("✖ {}; sending again", sanitize::line(&why)));
+                    say(&format!(
+                        "✖ {}; sending again",
+                        sanitize::line(&why.to_string())
+                    ));
                     self.pause(backoff.failed());
                     resent = true;
                 }
                 Outcome::Unreachable(why) => {
-                    let why = sanitize::line(&why);
+                    let why = sanitize::line(&why.to_string());
                     return Posted::Gone(format!("your answer could not be sent: {why}"));
                 }
             }

@@ -27,6 +27,7 @@ use serde_json::{Value as Json, json};
 
 use super::Deadline;
 use super::backoff::{Backoff, LONGEST};
+use super::reach_error::ReachError;
 use crate::inbox::{Ask, Call, From};
 use crate::random::NoRandomness;
 
@@ -79,7 +80,7 @@ pub enum Outcome {
     /// said, if it said one.
     Busy(Option<Duration>),
     /// It could not be reached, or failed; why.
-    Unreachable(String),
+    Unreachable(ReachError),
     /// The asker was told to stop before an answer came.
     Stopped,
 }
@@ -385,7 +386,7 @@ impl RemoteUi {
                 crate::stderr::warn(&format!(
                     "{} cannot be reached ({}); trying again",
                     self.relay.name(),
-                    interview_text::sanitize::line(&why)
+                    interview_text::sanitize::line(&why.to_string())
                 ));
                 said_so = true;
             }

@@ -14,6 +14,7 @@ use super::tally::{Full, Tally, Ticket};
 use crate::inbox::{Ask, Call, From};
 use crate::mcp::RouteError;
 use crate::team::listen::Peer;
+use crate::team::reach_error::ReachError;
 use crate::team::remote::{Addressed, Asker, Outcome, Relay, RemoteUi, Said};
 use crate::team::server::{self, App, Refusal, StepBody};
 use crate::team::store::{Holder, Posted};
@@ -160,7 +161,7 @@ impl Relay for StoreRelay {
                 Outcome::Busy(Some(Duration::from_secs(2)))
             }
             Some(Err(Refusal(status, why))) if status.is_server_error() => {
-                Outcome::Unreachable(why)
+                Outcome::Unreachable(ReachError::Failed(why))
             }
             Some(Err(Refusal(status, why))) => {
                 let why = interview_text::sanitize::line(&why);
