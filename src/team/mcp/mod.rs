@@ -221,7 +221,7 @@ async fn gate(
         tasks,
     } = match query::read(request.uri().query().unwrap_or("")) {
         Ok(read) => read,
-        Err(why) => return Refusal(StatusCode::BAD_REQUEST, why).into_response(),
+        Err(why) => return Refusal(StatusCode::BAD_REQUEST, why.to_string()).into_response(),
     };
     if let Err(refusal) = within_token(&holder, &mut addressed) {
         return refusal.into_response();
