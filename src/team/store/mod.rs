@@ -17,6 +17,7 @@ pub mod sqlite;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use super::notify::NotifyError;
 pub use crate::store_error::StoreError;
 use serde_json::Value as Json;
 use serde_json::value::RawValue;
@@ -377,7 +378,11 @@ pub trait Store: Send + Sync {
     fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, StoreError>;
     /// How sending `notice` went: the webhook's status, or why it got none. A failed notice
     /// is tried again later, [`NOTICE_TRIES`] times in all.
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError>;
+    fn notice_sent(
+        &self,
+        notice: &Notice,
+        sent: Result<u16, NotifyError>,
+    ) -> Result<(), StoreError>;
 }
 
 /// How long an asker may go unheard (no step put up, no poll begun) before its question is
@@ -538,11 +543,13 @@ fn next_try(now: i64, tries: i64) -> i64 {
 }
 
 /// What the audit says of a notice sent, or given up.
-fn notice_detail(notice: &Notice, sent: &Result<u16, String>) -> Json {
+fn notice_detail(notice: &Notice, sent: &Result<u16, NotifyError>) -> Json {
     let url = shown_url(&notice.url);
     match sent {
         Ok(status) => serde_json::json!({"url": url, "event": notice.event, "status": status}),
-        Err(why) => serde_json::json!({"url": url, "event": notice.event, "error": why}),
+        Err(why) => {
+            serde_json::json!({"url": url, "event": notice.event, "error": why.to_string()})
+        }
     }
 }
 
@@ -550,7 +557,10 @@ fn notice_detail(notice: &Notice, sent: &Result<u16, String>) -> Json {
 /// the time it sets, `?3` the tries its claim counted, so that a claim whose lease ran out and
 /// was taken by another server changes nothing), its time, and what the audit says, if
 /// anything. A 2xx status is sent; anything else is tried again until the last try.
-fn notice_fate(notice: &Notice, sent: &Result<u16, String>) -> (String, i64, Option<&'static str>) {
+fn notice_fate(
+    notice: &Notice,
+    sent: &Result<u16, NotifyError>,
+) -> (String, i64, Option<&'static str>) {
     let tries = notice.tries + 1;
     let now = now_ms();
     let (column, at, event) = match sent {

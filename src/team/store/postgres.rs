@@ -979,7 +979,11 @@ impl Store for Postgres {
         })
     }
 
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError> {
+    fn notice_sent(
+        &self,
+        notice: &Notice,
+        sent: Result<u16, NotifyError>,
+    ) -> Result<(), StoreError> {
         self.run(|tx| {
             let (sql, at, event) = notice_fate(notice, &sent);
             let kept = tx.execute(&pg(&sql), &[&notice.id, &at, &(notice.tries + 1)])? == 1;
