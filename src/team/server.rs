@@ -382,7 +382,7 @@ async fn whoami(
 pub(super) fn allowed(agent: &Holder, to: Option<String>) -> Result<Option<String>, Refusal> {
     agent
         .addressed(to)
-        .map_err(|why| Refusal(StatusCode::FORBIDDEN, why))
+        .map_err(|why| Refusal(StatusCode::FORBIDDEN, why.to_string()))
 }
 
 /// Refuses questions addressed `to` or escalated to `escalate_to` where nobody answers for

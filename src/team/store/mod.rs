@@ -49,6 +49,31 @@ impl Kind {
     }
 }
 
+/// An agent's token does not allow the addressee its question asks for: the server refuses
+/// the question (403), saying whom the token may ask.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAllowed {
+    /// The agent's name.
+    pub agent: String,
+    /// Whom its token may ask (`--to`).
+    pub allowed: Vec<String>,
+    /// Whom the question asked for.
+    pub to: String,
+}
+
+impl std::fmt::Display for NotAllowed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NotAllowed { agent, allowed, to } = self;
+        write!(
+            f,
+            "{agent}'s token asks only {}, not {to:?} (`inbox token add --agent {agent} --to ...`)",
+            allowed.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for NotAllowed {}
+
 /// Who holds a token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
@@ -64,18 +89,17 @@ impl Holder {
     /// Whom this agent's question is for when it asks for `to`: `to` itself when its token
     /// allows it, its first addressee when it names nobody; `Err` with why when the token does
     /// not allow it.
-    pub fn addressed(&self, to: Option<String>) -> Result<Option<String>, String> {
+    pub fn addressed(&self, to: Option<String>) -> Result<Option<String>, NotAllowed> {
         let allowed = &self.groups;
         match to {
             _ if allowed.is_empty() => Ok(to),
             None => Ok(allowed.first().cloned()),
             Some(to) if allowed.contains(&to) => Ok(Some(to)),
-            Some(to) => Err(format!(
-                "{}'s token asks only {}, not {to:?} (`inbox token add --agent {} --to ...`)",
-                self.name,
-                allowed.join(", "),
-                self.name
-            )),
+            Some(to) => Err(NotAllowed {
+                agent: self.name.clone(),
+                allowed: allowed.clone(),
+                to,
+            }),
         }
     }
 
