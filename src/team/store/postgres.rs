@@ -138,7 +138,7 @@ impl Postgres {
     pub fn open(url: &str, access: Access) -> Result<Postgres, StoreError> {
         let store = Postgres {
             config: pgenv::config(url, &|name| std::env::var(name).ok())
-                .map_err(StoreError::Unreachable)?,
+                .map_err(|e| StoreError::Unreachable(e.to_string()))?,
             pool: Pool::new(CONNECTIONS),
         };
         let mut client = store.take()?;
