@@ -50,15 +50,8 @@ impl fmt::Display for RouteError {
     }
 }
 
-impl std::error::Error for RouteError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RouteError::NoRandomness(why) => Some(why),
-            #[cfg(feature = "team-server")]
-            _ => None,
-        }
-    }
-}
+// No `source`: the cause is in the sentence already, and a reporter would say it twice.
+impl std::error::Error for RouteError {}
 
 impl From<NoRandomness> for RouteError {
     fn from(why: NoRandomness) -> RouteError {

@@ -44,12 +44,5 @@ impl fmt::Display for ToolsError {
     }
 }
 
-impl std::error::Error for ToolsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ToolsError::Unreadable(error) => Some(error),
-            // Its causes are in its sentence already (`chain`).
-            ToolsError::Plugin(_) | ToolsError::NoSuchTool { .. } => None,
-        }
-    }
-}
+// No `source`: the cause is in the sentence already, and a reporter would say it twice.
+impl std::error::Error for ToolsError {}

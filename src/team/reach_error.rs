@@ -63,13 +63,5 @@ impl fmt::Display for ReachError {
     }
 }
 
-impl std::error::Error for ReachError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ReachError::NoRuntime(error) => Some(error),
-            ReachError::Socket { why, .. } => Some(&**why),
-            ReachError::Unreadable(error) => Some(error),
-            _ => None,
-        }
-    }
-}
+// No `source`: the cause is in the sentence already, and a reporter would say it twice.
+impl std::error::Error for ReachError {}
