@@ -2,17 +2,20 @@
 //! their bytes: reading stops at a limit, so an endless input costs no more than the limit, and
 //! what cannot be a request says why, for the caller to answer with a result the agent can parse.
 
+use std::fmt;
 use std::io::{BufRead, Read};
 
 /// Reads the request at `source` (`-` for standard input), at most `limit` bytes of UTF-8. Reading
 /// stops at the limit, so an endless input costs no more than the limit. `Err` says why it
 /// cannot be a request.
-pub fn read(source: &str, limit: usize) -> Result<String, String> {
+pub fn read(source: &str, limit: usize) -> Result<String, ReadError> {
     let reader: Box<dyn Read> = if source == "-" {
         Box::new(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(source)
-            .map_err(|e| format!("cannot read the request from {source}: {e}"))?;
+        let file = std::fs::File::open(source).map_err(|error| ReadError::Unread {
+            from: source.to_owned(),
+            error,
+        })?;
         Box::new(file)
     };
     let what = if source == "-" {
@@ -24,20 +27,54 @@ pub fn read(source: &str, limit: usize) -> Result<String, String> {
     reader
         .take(limit as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the request from {what}: {e}"))?;
+        .map_err(|error| ReadError::Unread {
+            from: what.to_owned(),
+            error,
+        })?;
     if bytes.len() > limit {
-        return Err(format!(
-            "the request from {what} is more than {limit} bytes, the limit; ask fewer or shorter \
-             questions"
-        ));
+        return Err(ReadError::TooLong {
+            from: what.to_owned(),
+            limit,
+        });
     }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "the request from {what} is not UTF-8 text (an invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
+    String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+        from: what.to_owned(),
+        offset: e.utf8_error().valid_up_to(),
     })
 }
+
+/// Why a request could not be read: each is answered as an invalid request is, with its
+/// sentence, which names where the request came from (a file, or `standard input`).
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file does not open, or reading it (or standard input) failed.
+    Unread { from: String, error: std::io::Error },
+    /// There is more than the limit: reading stopped there.
+    TooLong { from: String, limit: usize },
+    /// It is not UTF-8 text: the first invalid byte is at `offset`.
+    NotUtf8 { from: String, offset: usize },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Unread { from, error } => {
+                write!(f, "cannot read the request from {from}: {error}")
+            }
+            ReadError::TooLong { from, limit } => write!(
+                f,
+                "the request from {from} is more than {limit} bytes, the limit; ask fewer or \
+                 shorter questions"
+            ),
+            ReadError::NotUtf8 { from, offset } => write!(
+                f,
+                "the request from {from} is not UTF-8 text (an invalid byte at offset {offset})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// One line of a stream of requests (`serve`), read within a size limit.
 pub enum Line {

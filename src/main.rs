@@ -44,7 +44,7 @@ impl Reaching {
         if self.ui == reach::PersonUi::Web {
             let person = people::web(!self.no_open, self.open_timeout);
             people::on_signals();
-            return person.map_err(|e| (Exit::Failed, e));
+            return person.map_err(|e| (Exit::Failed, e.to_string()));
         }
         let person = people::find(request_on_stdin, self.numbered);
         people::on_signals();
@@ -90,7 +90,7 @@ fn team_inbox(team: cli::TeamInbox) -> Result<team::remote::Team, Failure> {
         escalate_to: team.escalate_to,
     });
     team::remote::Team::new(team.url, team.to, deadline, people::stop_on_signals())
-        .map_err(|e| (Exit::Failed, e))
+        .map_err(|e| (Exit::Failed, e.to_string()))
 }
 
 /// This machine's inbox, for `interview mcp`'s calls: a build with the team server has one.
@@ -650,7 +650,7 @@ fn leave_to_exit(mut session: PersonSession) {
 /// stdout, the reason on stderr, and exit 2.
 fn read_request(source: &str, reply: fn(&str) -> serde_json::Value) -> Result<String, Exit> {
     input::read(source, interview_host::Limits::default().request_bytes())
-        .map_err(|message| refuse(&message, reply))
+        .map_err(|error| refuse(&error.to_string(), reply))
 }
 
 /// Pretty for a person at a terminal, one line for a program; invisible and control

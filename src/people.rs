@@ -96,7 +96,7 @@ fn find_with(
 pub fn page(
     open: bool,
     open_timeout: std::time::Duration,
-) -> Result<interview_host::ui::WebUi, String> {
+) -> Result<interview_host::ui::WebUi, PageError> {
     page_served(interview_host::ui::WebUi::start(), open, open_timeout)
 }
 
@@ -106,9 +106,9 @@ pub fn page_served(
     started: std::io::Result<interview_host::ui::WebUi>,
     open: bool,
     open_timeout: std::time::Duration,
-) -> Result<interview_host::ui::WebUi, String> {
+) -> Result<interview_host::ui::WebUi, PageError> {
     use interview_host::ui::PageNotice;
-    let mut ui = started.map_err(|e| format!("cannot serve the page: {e}"))?;
+    let mut ui = started.map_err(PageError)?;
     ui.open_when_needed(open);
     ui.open_timeout(open_timeout);
     ui.on_notice(|notice| {
@@ -131,9 +131,25 @@ pub fn page_served(
     Ok(ui)
 }
 
+/// The page could not be served (no port to listen on, no secret drawn): nobody can be asked
+/// in a browser.
+#[cfg(feature = "web")]
+#[derive(Debug)]
+pub struct PageError(std::io::Error);
+
+#[cfg(feature = "web")]
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot serve the page: {}", self.0)
+    }
+}
+
+#[cfg(feature = "web")]
+impl std::error::Error for PageError {}
+
 /// The person in a browser [`page`], whom a signal stops.
 #[cfg(feature = "web")]
-pub fn web(open: bool, open_timeout: std::time::Duration) -> Result<Box<dyn Ui>, String> {
+pub fn web(open: bool, open_timeout: std::time::Duration) -> Result<Box<dyn Ui>, PageError> {
     let ui = page(open, open_timeout)?;
     stop_on_signal(ui.stop_flag());
     Ok(Box::new(ui))

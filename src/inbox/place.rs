@@ -7,6 +7,7 @@
 //! else `~/.cache/interview/inbox`. `INTERVIEW_INBOX` names another folder, for both the
 //! sockets and the database (tests, or a person who wants their own).
 
+use std::fmt;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +23,7 @@ pub struct Place {
 impl Place {
     /// This user's place, from `INTERVIEW_INBOX`, the user id and the home folder. Nothing is
     /// created here.
-    pub fn find() -> Result<Place, String> {
+    pub fn find() -> Result<Place, PlaceError> {
         if let Some(dir) = std::env::var_os("INTERVIEW_INBOX").filter(|d| !d.is_empty()) {
             let dir = PathBuf::from(dir);
             return Ok(Place {
@@ -47,34 +48,41 @@ impl Place {
 }
 
 /// The user's home folder: `HOME`, which every agent passes on.
-fn home() -> Result<PathBuf, String> {
+fn home() -> Result<PathBuf, PlaceError> {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
-        .ok_or_else(|| "HOME is not set: set INTERVIEW_INBOX to the inbox's folder".to_string())
+        .ok_or(PlaceError::NoHome)
 }
 
 /// Makes `dir` (and its parents) if missing, and checks that it is this user's and nobody
 /// else's: a folder others can write to would let them put a socket of theirs in the way.
-pub fn private_dir(dir: &Path) -> Result<(), String> {
-    let shown = dir.display();
+pub fn private_dir(dir: &Path) -> Result<(), PlaceError> {
+    let folder = || dir.to_owned();
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(dir)
-        .map_err(|e| format!("cannot make the inbox's folder {shown}: {e}"))?;
-    let meta = std::fs::symlink_metadata(dir)
-        .map_err(|e| format!("cannot read the inbox's folder {shown}: {e}"))?;
+        .map_err(|error| PlaceError::Unmade {
+            folder: folder(),
+            error,
+        })?;
+    let meta = std::fs::symlink_metadata(dir).map_err(|error| PlaceError::Unread {
+        folder: folder(),
+        error,
+    })?;
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
     if !meta.is_dir() || meta.uid() != uid {
-        return Err(format!(
-            "the inbox's folder {shown} is not a folder of this user's"
-        ));
+        return Err(PlaceError::NotTheUsers(folder()));
     }
     if meta.permissions().mode() & 0o077 != 0 {
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-            .map_err(|e| format!("cannot make {shown} private (mode 0700): {e}"))?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|error| {
+            PlaceError::NotMadePrivate {
+                folder: folder(),
+                error,
+            }
+        })?;
     }
     Ok(())
 }
@@ -82,26 +90,92 @@ pub fn private_dir(dir: &Path) -> Result<(), String> {
 /// Why an asker must not trust `dir` as its inbox's folder, if it must not: it is not a
 /// folder of this user's, or others may enter it (a socket or a tokens file there could be
 /// another user's, who would then answer for this one). Nothing is changed.
-pub fn untrusted(dir: &Path) -> Option<String> {
-    let shown = dir.display();
+pub fn untrusted(dir: &Path) -> Option<PlaceError> {
     let meta = match std::fs::symlink_metadata(dir) {
         Ok(meta) => meta,
-        Err(e) => return Some(format!("cannot read the inbox's folder {shown}: {e}")),
+        Err(error) => {
+            return Some(PlaceError::Unread {
+                folder: dir.to_owned(),
+                error,
+            });
+        }
     };
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
     if !meta.is_dir() || meta.uid() != uid {
-        return Some(format!(
-            "the inbox's folder {shown} is not a folder of this user's"
-        ));
+        return Some(PlaceError::NotTheUsers(dir.to_owned()));
     }
-    (meta.permissions().mode() & 0o077 != 0).then(|| {
-        format!(
-            "the inbox's folder {shown} is open to other users (mode {:o})",
-            meta.permissions().mode() & 0o777
-        )
+    (meta.permissions().mode() & 0o077 != 0).then(|| PlaceError::OpenToOthers {
+        folder: dir.to_owned(),
+        mode: meta.permissions().mode() & 0o777,
     })
 }
+
+/// Why this user's inbox has no folder to be in, or one that must not be used: each names
+/// the folder, as the sentence the command says.
+#[derive(Debug)]
+pub enum PlaceError {
+    /// `HOME` is not set, and `INTERVIEW_INBOX` does not name a folder instead.
+    NoHome,
+    /// The folder (or a parent) could not be made.
+    Unmade {
+        folder: PathBuf,
+        error: std::io::Error,
+    },
+    /// The folder could not be looked at (missing, or no permission).
+    Unread {
+        folder: PathBuf,
+        error: std::io::Error,
+    },
+    /// It is not a folder (a symlink, a file), or another user's: a socket there could be
+    /// theirs.
+    NotTheUsers(PathBuf),
+    /// It is this user's, but others may enter it, and it could not be made private.
+    NotMadePrivate {
+        folder: PathBuf,
+        error: std::io::Error,
+    },
+    /// It is this user's, and others may enter it (`mode`, its permission bits): an asker
+    /// does not trust it, and changes nothing.
+    OpenToOthers { folder: PathBuf, mode: u32 },
+}
+
+impl fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlaceError::NoHome => {
+                f.write_str("HOME is not set: set INTERVIEW_INBOX to the inbox's folder")
+            }
+            PlaceError::Unmade { folder, error } => write!(
+                f,
+                "cannot make the inbox's folder {}: {error}",
+                folder.display()
+            ),
+            PlaceError::Unread { folder, error } => write!(
+                f,
+                "cannot read the inbox's folder {}: {error}",
+                folder.display()
+            ),
+            PlaceError::NotTheUsers(folder) => write!(
+                f,
+                "the inbox's folder {} is not a folder of this user's",
+                folder.display()
+            ),
+            PlaceError::NotMadePrivate { folder, error } => write!(
+                f,
+                "cannot make {} private (mode 0700): {error}",
+                folder.display()
+            ),
+            PlaceError::OpenToOthers { folder, mode } => write!(
+                f,
+                "the inbox's folder {} is open to other users (mode {mode:o})",
+                folder.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlaceError {}
 
 #[cfg(test)]
 mod tests {
@@ -122,28 +196,30 @@ mod tests {
     fn an_asker_trusts_only_a_folder_of_its_users_that_nobody_else_may_enter() {
         let dir = tempfile::tempdir().unwrap();
         let inbox = dir.path().join("inbox");
-        assert!(untrusted(&inbox).unwrap().contains("cannot read"));
+        assert!(matches!(untrusted(&inbox), Some(PlaceError::Unread { .. })));
         private_dir(&inbox).unwrap();
-        assert_eq!(untrusted(&inbox), None);
+        assert!(untrusted(&inbox).is_none());
         std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let open = untrusted(&inbox).unwrap();
         assert!(
-            untrusted(&inbox)
-                .unwrap()
-                .contains("open to other users (mode 755)")
+            matches!(open, PlaceError::OpenToOthers { mode: 0o755, .. }),
+            "{open}"
+        );
+        assert!(
+            open.to_string()
+                .ends_with("is open to other users (mode 755)")
         );
         std::os::unix::fs::symlink(&inbox, dir.path().join("link")).unwrap();
-        assert!(
-            untrusted(&dir.path().join("link"))
-                .unwrap()
-                .contains("not a folder")
-        );
+        assert!(matches!(
+            untrusted(&dir.path().join("link")),
+            Some(PlaceError::NotTheUsers(_))
+        ));
         // The root's folder is nobody's but root's.
         if unsafe { libc::getuid() } != 0 {
-            assert!(
-                untrusted(Path::new("/"))
-                    .unwrap()
-                    .contains("not a folder of this user's")
-            );
+            assert!(matches!(
+                untrusted(Path::new("/")),
+                Some(PlaceError::NotTheUsers(_))
+            ));
         }
     }
 
@@ -152,6 +228,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink("/tmp", dir.path().join("link")).unwrap();
         let error = private_dir(&dir.path().join("link")).unwrap_err();
-        assert!(error.contains("not a folder of this user's"), "{error}");
+        assert!(matches!(error, PlaceError::NotTheUsers(_)), "{error}");
     }
 }

@@ -46,9 +46,16 @@ pub mod calls;
 mod clients;
 mod forms;
 mod lines;
+#[cfg(feature = "team")]
+mod route_error;
 #[cfg(feature = "team-server")]
 mod tasks;
+mod tools_error;
 mod transport;
+
+#[cfg(feature = "team")]
+pub use route_error::RouteError;
+pub use tools_error::ToolsError;
 
 /// The one page every call is asked in, under `--ui web`, and the flag that withdraws its
 /// question.
@@ -86,14 +93,15 @@ pub struct Options {
 /// fails, exit 4.
 pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
     let failed = |message: String| (Exit::Failed, message);
-    let tools = tools_of(&plugin, &options.tools)?;
+    let tools = tools_of(&plugin, &options.tools).map_err(|e| (e.exit(), e.to_string()))?;
     if let Some(path) = &options.tty {
         TerminalUi::on_device(path, false)
             .map_err(|e| (Exit::Invalid, format!("--tty {}: {e}", path.display())))?;
     }
     #[cfg(feature = "web")]
     let page = if options.reach == Reach::Web {
-        let mut ui = people::page(options.open, options.open_timeout).map_err(failed)?;
+        let mut ui = (people::page(options.open, options.open_timeout))
+            .map_err(|e| failed(e.to_string()))?;
         ui.stays_for_more(true);
         let stop = ui.stop_flag();
         Some(Page {
@@ -145,12 +153,12 @@ pub fn run(plugin: Plugin, options: Options) -> Result<(), (Exit, String)> {
 
 /// The tools offered: the plugin's `interview`, and those `wanted` (`--tools`). A tool the
 /// plugin lacks is bad usage (exit 2); a plugin that cannot list them, exit 4.
-fn tools_of(plugin: &Plugin, wanted: &[String]) -> Result<Vec<Tool>, (Exit, String)> {
+fn tools_of(plugin: &Plugin, wanted: &[String]) -> Result<Vec<Tool>, ToolsError> {
     let listed = plugin
         .session(NoPerson(Absence::NoTerminal))
         .and_then(|mut session| session.definitions_as(ToolFormat::Mcp))
-        .map_err(|e| (Exit::Failed, e.chain()))?;
-    offered_tools(&listed, wanted).map_err(|e| (Exit::Invalid, e))
+        .map_err(ToolsError::Plugin)?;
+    offered_tools(&listed, wanted)
 }
 
 /// The MCP server of a team inbox's own endpoint: the tools `wanted` (`--tools`), every call
@@ -162,7 +170,7 @@ pub fn for_team(
     wanted: &[String],
     route: Arc<dyn TeamRoute>,
     stopping: tokio_util::sync::CancellationToken,
-) -> Result<Server, (Exit, String)> {
+) -> Result<Server, ToolsError> {
     let tools = tools_of(&plugin, wanted)?;
     Ok(Server {
         plugin,
@@ -197,7 +205,7 @@ pub trait TeamRoute: Send + Sync {
         client: Option<String>,
         extensions: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
-    ) -> Result<Box<dyn Ui + Send>, String>;
+    ) -> Result<Box<dyn Ui + Send>, RouteError>;
 
     /// Whose the request with these `extensions` is (an agent's name), for a task to be only
     /// its agent's; `None` where there is one client only.
@@ -215,19 +223,18 @@ pub trait TeamRoute: Send + Sync {
 }
 
 /// The tools of the plugin's `tools/list` named in `wanted`, and `interview` always first.
-fn offered_tools(listed: &str, wanted: &[String]) -> Result<Vec<Tool>, String> {
+fn offered_tools(listed: &str, wanted: &[String]) -> Result<Vec<Tool>, ToolsError> {
     #[derive(serde::Deserialize)]
     struct Listed {
         tools: Vec<Tool>,
     }
-    let listed: Listed = serde_json::from_str(listed)
-        .map_err(|e| format!("the plugin's MCP tool list does not read: {e}"))?;
+    let listed: Listed = serde_json::from_str(listed).map_err(ToolsError::Unreadable)?;
     let known: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
     if let Some(unknown) = wanted.iter().find(|w| !known.contains(&w.as_str())) {
-        return Err(format!(
-            "--tools: there is no tool {unknown:?}; the tools are {}",
-            known.join(", ")
-        ));
+        return Err(ToolsError::NoSuchTool {
+            wanted: unknown.clone(),
+            known: known.iter().map(|&name| name.to_owned()).collect(),
+        });
     }
     Ok(listed
         .tools
@@ -348,7 +355,7 @@ impl Server {
         calls::keep(&stop);
         let ui = match team.ui(call, client, &context.extensions, stop.clone()) {
             Ok(ui) => ui,
-            Err(why) => return reply_of(Settled::failed_call(&why, &[])).into(),
+            Err(why) => return reply_of(Settled::failed_call(&why.to_string(), &[])).into(),
         };
         #[cfg(feature = "team-server")]
         if let Some(tasks) = &self.tasks
@@ -366,7 +373,7 @@ impl Server {
             });
             return match started {
                 Ok(task) => rmcp::model::CreateTaskResult::new(task).into(),
-                Err(why) => reply_of(Settled::failed_call(&why, &[])).into(),
+                Err(why) => reply_of(Settled::failed_call(&why.to_string(), &[])).into(),
             };
         }
         let _heartbeat = Heartbeat::start(context, waiting.into());

@@ -85,7 +85,7 @@ impl Tasks {
         owner: Option<String>,
         waiting: &str,
         call: C,
-    ) -> Result<Task, String>
+    ) -> Result<Task, crate::random::NoRandomness>
     where
         C: FnOnce(CancellationToken) -> F,
         F: Future<Output = Settled> + Send + 'static,

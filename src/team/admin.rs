@@ -144,7 +144,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
         ["serve"] => {
             let listen = listen.as_deref().unwrap_or("127.0.0.1:8470");
             if let Some(url) = &public_url {
-                web_url(url).map_err(usage)?;
+                web_url(url).map_err(|e| usage(e.to_string()))?;
             }
             let grace_ms = match grace.as_deref() {
                 None => store::SILENCE_MS,
@@ -202,11 +202,11 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
                     ));
                 }
             };
-            valid_name(&holder.name).map_err(usage)?;
+            valid_name(&holder.name).map_err(|e| usage(e.to_string()))?;
             for group in &holder.groups {
-                valid_name(group).map_err(usage)?;
+                valid_name(group).map_err(|e| usage(e.to_string()))?;
             }
-            let token = super::token::generate().map_err(|e| (4, e))?;
+            let token = super::token::generate().map_err(|e| (4, e.to_string()))?;
             open(Access::Create)?
                 .add_token(&super::token::hash(&token), &holder)
                 .map_err(stored)?;
@@ -239,10 +239,10 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             }
         },
         ["hook", "add", url] => {
-            web_url(url).map_err(usage)?;
+            web_url(url).map_err(|e| usage(e.to_string()))?;
             let addressed = match (hook_for, anyone) {
                 (Some(name), false) => {
-                    valid_name(&name).map_err(usage)?;
+                    valid_name(&name).map_err(|e| usage(e.to_string()))?;
                     Some(name)
                 }
                 (None, true) => None,
@@ -275,7 +275,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
         },
         ["audit"] => {
             let since = match since {
-                Some(since) => parse_since(&since).map_err(usage)?,
+                Some(since) => parse_since(&since).map_err(|e| usage(e.to_string()))?,
                 None => 0,
             };
             let mut out = std::io::stdout().lock();
@@ -299,34 +299,28 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
 }
 
 /// A name of a person, agent or group: shown in lists and matched by `--to`, so plain.
-fn valid_name(name: &str) -> Result<(), String> {
+fn valid_name(name: &str) -> Result<(), ArgError> {
     let plain = |c: char| c.is_alphanumeric() || "-_.@".contains(c);
     if name.is_empty() || name.len() > 64 || !name.chars().all(plain) {
-        return Err(format!(
-            "'{}' is not a name: 1 to 64 letters, digits, '-', '_', '.' or '@'",
-            interview_text::sanitize::line(name)
-        ));
+        return Err(ArgError::NotAName(name.to_owned()));
     }
     Ok(())
 }
 
 /// An `http://` or `https://` URL with a host: where a webhook posts, or the page's address.
-fn web_url(url: &str) -> Result<(), String> {
+fn web_url(url: &str) -> Result<(), ArgError> {
     let rest = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"));
     match rest {
         Some(rest) if !rest.starts_with(['/', '?', '#']) && !rest.is_empty() => Ok(()),
-        _ => Err(format!(
-            "'{}' is not an http:// or https:// URL",
-            interview_text::sanitize::line(url)
-        )),
+        _ => Err(ArgError::NotAWebUrl(url.to_owned())),
     }
 }
 
 /// `--since`: seconds since the epoch, or an age (`30m`) back from now; in ms.
-fn parse_since(text: &str) -> Result<i64, String> {
-    let bad = || format!("invalid --since '{text}': seconds since the epoch, or 90s, 30m, 12h, 7d");
+fn parse_since(text: &str) -> Result<i64, ArgError> {
+    let bad = || ArgError::Since(text.to_owned());
     let text = text.trim();
     if let Ok(seconds) = text.parse::<i64>() {
         return seconds.checked_mul(1000).ok_or_else(bad);
@@ -334,6 +328,40 @@ fn parse_since(text: &str) -> Result<i64, String> {
     let age = crate::spans::span_ms(text).ok_or_else(bad)?;
     Ok(store::now_ms() - age)
 }
+
+/// A value on the command line that cannot be what its option takes: bad usage (exit 2), said
+/// with the usage.
+#[derive(Debug, PartialEq, Eq)]
+enum ArgError {
+    /// Not a name of a person, agent or group (1 to 64 plain characters).
+    NotAName(String),
+    /// Not an `http://` or `https://` URL with a host.
+    NotAWebUrl(String),
+    /// `--since` is neither seconds since the epoch nor an age.
+    Since(String),
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use interview_text::sanitize::line;
+        match self {
+            ArgError::NotAName(name) => write!(
+                f,
+                "'{}' is not a name: 1 to 64 letters, digits, '-', '_', '.' or '@'",
+                line(name)
+            ),
+            ArgError::NotAWebUrl(url) => {
+                write!(f, "'{}' is not an http:// or https:// URL", line(url))
+            }
+            ArgError::Since(text) => write!(
+                f,
+                "invalid --since '{text}': seconds since the epoch, or 90s, 30m, 12h, 7d"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ArgError {}
 
 /// ms since the epoch as an RFC 3339 time in UTC, to the millisecond.
 fn timestamp(ms: i64) -> String {
@@ -373,7 +401,13 @@ mod tests {
         assert_eq!(parse_since("1700000000"), Ok(1_700_000_000_000));
         let hour_ago = parse_since("1h").unwrap();
         assert!((store::now_ms() - 3_600_000 - hour_ago).abs() < 1000);
-        assert!(parse_since("soon").unwrap_err().contains("'soon'"));
+        assert_eq!(parse_since("soon"), Err(ArgError::Since("soon".into())));
+        assert!(
+            parse_since("soon")
+                .unwrap_err()
+                .to_string()
+                .contains("'soon'")
+        );
         assert!(parse_since("").is_err());
     }
 
@@ -381,6 +415,8 @@ mod tests {
     fn names_are_plain() {
         assert!(valid_name("ann.lee@ops").is_ok());
         assert!(valid_name("a b").is_err());
-        assert!(valid_name("\u{1b}[31m").unwrap_err().contains("not a name"));
+        let error = valid_name("\u{1b}[31m").unwrap_err();
+        assert_eq!(error, ArgError::NotAName("\u{1b}[31m".into()));
+        assert!(error.to_string().contains("not a name"));
     }
 }

@@ -147,7 +147,7 @@ pub fn run(inbox: Inbox<'_>, desktop: Desktop, plugin: &Plugin) -> Result<Exit, 
         }
         Outcome::Refused(why, _) => return Err((Exit::Invalid, sanitize::line(&why))),
         Outcome::Unreachable(why) => {
-            let why = sanitize::line(&why);
+            let why = sanitize::line(&why.to_string());
             return Err((Exit::Failed, format!("cannot reach {url}: {why}")));
         }
         Outcome::Busy(_) | Outcome::Stopped => {
@@ -186,7 +186,7 @@ pub fn run(inbox: Inbox<'_>, desktop: Desktop, plugin: &Plugin) -> Result<Exit, 
     let _ = writeln!(std::io::stderr(), "\ninterview inbox: closed.");
     ended
         .map(|()| Exit::Answered)
-        .map_err(|why| (Exit::Failed, why))
+        .map_err(|why| (Exit::Failed, why.to_string()))
 }
 
 /// The person's terminal and the server they answer for.
@@ -314,15 +314,28 @@ enum Failure {
     Fatal(String),
 }
 
+/// The server will not hear this person any more (their token was revoked, or is no
+/// person's): its refusal, as it said it. The terminal closes on it, for there is nothing left
+/// to answer here.
+#[derive(Debug)]
+struct Unheard(String);
+
+impl std::fmt::Display for Unheard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unheard {}
+
 /// The answer of a request, or why there is none.
 fn answer_of(outcome: Outcome) -> Result<Json, Failure> {
     match outcome {
         Outcome::Answered(answer) => Ok(answer),
         Outcome::Stopped => Err(Failure::Closing),
         Outcome::Refused(why, Some(401 | 403)) => Err(Failure::Fatal(sanitize::line(&why))),
-        Outcome::Refused(why, _) | Outcome::Unreachable(why) => {
-            Err(Failure::Passing(sanitize::line(&why)))
-        }
+        Outcome::Refused(why, _) => Err(Failure::Passing(sanitize::line(&why))),
+        Outcome::Unreachable(why) => Err(Failure::Passing(sanitize::line(&why.to_string()))),
         Outcome::Busy(_) => Err(Failure::Passing("the server is busy".into())),
     }
 }
@@ -330,7 +343,7 @@ fn answer_of(outcome: Outcome) -> Result<Json, Failure> {
 impl Desk<'_> {
     /// Answers question after question until the inbox closes; why, when the server stopped
     /// hearing this person.
-    fn run(&self) -> Result<(), String> {
+    fn run(&self) -> Result<(), Unheard> {
         let answering = Arc::new(AtomicI64::new(0));
         self.watch_waiting(answering.clone());
         // Said at once, as an inbox opens, whether or not a question is there already.
@@ -344,7 +357,7 @@ impl Desk<'_> {
                     open
                 }
                 Err(Failure::Closing) => break,
-                Err(Failure::Fatal(why)) => return Err(why),
+                Err(Failure::Fatal(why)) => return Err(Unheard(why)),
                 Err(Failure::Passing(why)) => {
                     let _ = writeln!(std::io::stderr(), "✖ {why}; trying again");
                     self.pause(backoff.failed());
@@ -380,7 +393,7 @@ impl Desk<'_> {
             match left {
                 Left::Ended => {}
                 Left::Closing => return Ok(()),
-                Left::Refused(why) => return Err(why),
+                Left::Refused(why) => return Err(Unheard(why)),
             }
         }
         Ok(())
@@ -768,12 +781,15 @@ impl Desk<'_> {
                 Outcome::Stopped => return Posted::Closing,
                 Outcome::Busy(later) => self.pause(later.unwrap_or_default().max(LOOK_AGAIN)),
                 Outcome::Unreachable(why) if started.elapsed() < SENDING => {
-                    say(&format!("✖ {}; sending again", sanitize::line(&why)));
+                    say(&format!(
+                        "✖ {}; sending again",
+                        sanitize::line(&why.to_string())
+                    ));
                     self.pause(backoff.failed());
                     resent = true;
                 }
                 Outcome::Unreachable(why) => {
-                    let why = sanitize::line(&why);
+                    let why = sanitize::line(&why.to_string());
                     return Posted::Gone(format!("your answer could not be sent: {why}"));
                 }
             }

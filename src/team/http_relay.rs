@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::Value as Json;
 
+use super::reach_error::ReachError;
 use super::remote::{HEED_STOP, Outcome, POLL_SECONDS, Relay, Said};
 use super::unix_http;
 
@@ -73,7 +74,7 @@ impl HttpRelay {
         path: &str,
         body: Option<&Json>,
         stopped: &dyn Fn() -> bool,
-    ) -> Option<Result<Answer, String>> {
+    ) -> Option<Result<Answer, ReachError>> {
         let exchange = self.exchange(method, path, body);
         let (sent, received) = mpsc::channel();
         std::thread::spawn(move || {
@@ -95,7 +96,7 @@ impl HttpRelay {
         method: &str,
         path: &str,
         body: Option<&Json>,
-    ) -> Box<dyn FnOnce() -> Result<Answer, String> + Send> {
+    ) -> Box<dyn FnOnce() -> Result<Answer, ReachError> + Send> {
         let limit = super::BODY_LIMIT + ENVELOPE;
         match &self.transport {
             Transport::Network { agent, url } => {
@@ -119,7 +120,7 @@ impl HttpRelay {
                                 retry_after,
                             })
                         }
-                        Err(error) => Err(error.to_string()),
+                        Err(error) => Err(ReachError::Transport(error.to_string())),
                     }
                 })
             }
@@ -193,7 +194,7 @@ impl HttpRelay {
     }
 
     /// What a request's answer means to the asker.
-    pub(super) fn answered(&self, sent: Option<Result<Answer, String>>) -> Outcome {
+    pub(super) fn answered(&self, sent: Option<Result<Answer, ReachError>>) -> Outcome {
         match sent {
             None => Outcome::Stopped,
             Some(Err(why)) => Outcome::Unreachable(why),
@@ -203,7 +204,7 @@ impl HttpRelay {
                 ..
             })) => match serde_json::from_str(&text) {
                 Ok(json) => Outcome::Answered(json),
-                Err(e) => Outcome::Unreachable(format!("an unreadable answer ({e})")),
+                Err(e) => Outcome::Unreachable(ReachError::Unreadable(e)),
             },
             Some(Ok(Answer {
                 status: 429,
@@ -226,7 +227,7 @@ impl HttpRelay {
                 );
                 Outcome::Refused(why, Some(code))
             }
-            Some(Ok(Answer { status, .. })) => Outcome::Unreachable(format!("status {status}")),
+            Some(Ok(Answer { status, .. })) => Outcome::Unreachable(ReachError::Status(status)),
         }
     }
 }
@@ -242,14 +243,14 @@ pub(super) struct Answer {
 /// A response's body, as long as any the server may send: a reply it took at its own limit
 /// ([`super::BODY_LIMIT`]) comes whole (ureq's own `into_string` stops at 10 MB, which left
 /// an asker retrying a longer answer forever).
-fn read_body(response: ureq::Response, limit: usize) -> Result<String, String> {
+fn read_body(response: ureq::Response, limit: usize) -> Result<String, ReachError> {
     use std::io::Read;
     let mut text = String::new();
     let read = (response.into_reader().take(limit as u64 + 1)).read_to_string(&mut text);
     match read {
-        Ok(length) if length > limit => Err(format!("a response over {limit} bytes")),
+        Ok(length) if length > limit => Err(ReachError::TooLarge { limit }),
         Ok(_) => Ok(text),
-        Err(error) => Err(error.to_string()),
+        Err(error) => Err(ReachError::Transport(error.to_string())),
     }
 }
 

@@ -31,6 +31,7 @@ mod notify;
 pub mod own;
 #[cfg(feature = "team-server")]
 mod page;
+mod reach_error;
 pub mod remote;
 #[cfg(feature = "team-server")]
 mod server;

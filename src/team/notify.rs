@@ -9,6 +9,7 @@
 //! as Markdown (where `@channel` and `[a](link)` would work), holds only names the admin gave
 //! and the link. The section is kept within Slack's 3,000 characters.
 
+use std::fmt;
 use std::time::Duration;
 
 use serde_json::{Value as Json, json};
@@ -25,7 +26,7 @@ const SECTION_CHARS: usize = 3000;
 
 /// Posts `notice`'s message to its webhook, linking to the page at `public_url`: the status
 /// the webhook answered with, or why it gave none.
-pub fn send(notice: &Notice, public_url: &str) -> Result<u16, String> {
+pub fn send(notice: &Notice, public_url: &str) -> Result<u16, NotifyError> {
     let agent = ureq::AgentBuilder::new().timeout(TIMEOUT).build();
     // A receiver slower than the timeout, or a sender that died mid-send, can be sent the
     // same notice again: each try of a notice carries its one key, for a receiver to drop
@@ -37,10 +38,23 @@ pub fn send(notice: &Notice, public_url: &str) -> Result<u16, String> {
     {
         Ok(response) => Ok(response.status()),
         Err(ureq::Error::Status(status, _)) => Ok(status),
-        // Its kind only: ureq's words for it begin with the URL, whose path is the secret.
-        Err(ureq::Error::Transport(failed)) => Err(failed.kind().to_string()),
+        Err(ureq::Error::Transport(failed)) => Err(NotifyError(failed.kind())),
     }
 }
+
+/// Why a webhook gave no status: its kind only (no connection, no DNS name, a TLS failure,
+/// too many redirects). ureq's words for it begin with the URL, whose path is the secret: what
+/// the audit keeps of it must not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotifyError(pub ureq::ErrorKind);
+
+impl fmt::Display for NotifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for NotifyError {}
 
 /// The key every try of `notice` carries in its `Idempotency-Key` header.
 pub fn idempotency_key(notice: &Notice) -> String {

@@ -57,7 +57,7 @@ impl Served {
     }
 
     /// The tokens `store` takes: those kept, or new ones, added to it and kept (mode 0600).
-    fn tokens_of(&self, store: &dyn Store) -> Result<Tokens, String> {
+    fn tokens_of(&self, store: &dyn Store) -> Result<Tokens, TokensError> {
         let known = |token: &str| matches!(store.holder(&super::token::hash(token)), Ok(Some(_)));
         if let Some(tokens) = self.tokens()
             && known(&tokens.agent)
@@ -66,8 +66,8 @@ impl Served {
             return Ok(tokens);
         }
         let tokens = Tokens {
-            agent: super::token::generate()?,
-            person: super::token::generate()?,
+            agent: super::token::generate().map_err(TokensError::NoToken)?,
+            person: super::token::generate().map_err(TokensError::NoToken)?,
         };
         for (token, kind, name) in [
             (&tokens.agent, Kind::Agent, "agents"),
@@ -78,7 +78,7 @@ impl Served {
                 name: name.into(),
                 groups: Vec::new(),
             };
-            (store.add_token(&super::token::hash(token), &holder)).map_err(|e| e.to_string())?;
+            (store.add_token(&super::token::hash(token), &holder)).map_err(TokensError::Store)?;
         }
         self.keep(&tokens)?;
         Ok(tokens)
@@ -94,7 +94,7 @@ impl Served {
 
     /// Writes `tokens` into the tokens' file (mode 0600), whole under another name, then put
     /// in place: a reader never sees half.
-    fn keep(&self, tokens: &Tokens) -> Result<(), String> {
+    fn keep(&self, tokens: &Tokens) -> Result<(), TokensError> {
         let fresh = self
             .tokens
             .with_extension(format!("json.{}.new", std::process::id()));
@@ -104,14 +104,51 @@ impl Served {
             .write(true)
             .mode(0o600)
             .open(&fresh)
-            .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))?;
-        let text = serde_json::to_string(tokens).map_err(|e| e.to_string())?;
+            .map_err(|error| TokensError::Unkept {
+                file: fresh.clone(),
+                error,
+            })?;
+        let text = serde_json::to_string(tokens).map_err(TokensError::Unwritten)?;
         (file.write_all(text.as_bytes()))
             .and_then(|()| file.sync_all())
             .and_then(|()| std::fs::rename(&fresh, &self.tokens))
-            .map_err(|e| format!("cannot keep the inbox's tokens in {}: {e}", fresh.display()))
+            .map_err(|error| TokensError::Unkept { file: fresh, error })
     }
 }
+
+/// Why this machine's inbox has no tokens for its askers and its person: it cannot open
+/// without them.
+#[derive(Debug)]
+enum TokensError {
+    /// No token could be drawn.
+    NoToken(super::token::NoToken),
+    /// The store would not take a new token.
+    Store(store::StoreError),
+    /// The tokens' file could not be written (`file`, the new one being made).
+    Unkept {
+        file: PathBuf,
+        error: std::io::Error,
+    },
+    /// The tokens did not turn into JSON.
+    Unwritten(serde_json::Error),
+}
+
+impl std::fmt::Display for TokensError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokensError::NoToken(why) => why.fmt(f),
+            TokensError::Store(why) => why.fmt(f),
+            TokensError::Unkept { file, error } => write!(
+                f,
+                "cannot keep the inbox's tokens in {}: {error}",
+                file.display()
+            ),
+            TokensError::Unwritten(why) => why.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TokensError {}
 
 /// The tokens of this machine's inbox: its askers' and its person's.
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
@@ -133,20 +170,20 @@ pub struct Asking {
 pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
     // One plugin for the terminal and for the server it may run.
     let plugin = Arc::new(plugin);
-    let failed = |why: String| (Exit::Failed, why);
-    let place = Place::find().map_err(failed)?;
-    crate::inbox::place::private_dir(&place.sockets).map_err(failed)?;
-    crate::inbox::place::private_dir(&place.data).map_err(failed)?;
+    let failed = |why: &dyn std::fmt::Display| (Exit::Failed, why.to_string());
+    let place = Place::find().map_err(|e| failed(&e))?;
+    crate::inbox::place::private_dir(&place.sockets).map_err(|e| failed(&e))?;
+    crate::inbox::place::private_dir(&place.data).map_err(|e| failed(&e))?;
     // Every file this inbox makes from now on (its database, its socket, its claims) is the
     // user's alone, to read and write; it makes no folder.
     // SAFETY: umask cannot fail.
     unsafe { libc::umask(0o177) };
-    let desktop = desktop(asking).map_err(failed)?;
+    let desktop = desktop(asking).map_err(|e| failed(&e))?;
     let served = Served::of(&place);
     let db = served.db.display().to_string();
     let tokens = {
-        let store = store::open(&db, Access::Create).map_err(|e| failed(e.to_string()))?;
-        served.tokens_of(&*store).map_err(failed)?
+        let store = store::open(&db, Access::Create).map_err(|e| failed(&e))?;
+        served.tokens_of(&*store).map_err(|e| failed(&e))?
     };
     let closing = Arc::new(AtomicBool::new(false));
     let failed_to_serve: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
@@ -177,7 +214,7 @@ pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
 }
 
 /// Where the person answers; the page's address said first, on stderr.
-fn desktop(asking: &Asking) -> Result<super::answering::Desktop, String> {
+fn desktop(asking: &Asking) -> Result<super::answering::Desktop, crate::people::PageError> {
     #[cfg(feature = "web")]
     if let Some(open) = asking.web {
         // The inbox waits for its page as long as the person takes: a question is not

@@ -27,7 +27,9 @@ use serde_json::{Value as Json, json};
 
 use super::Deadline;
 use super::backoff::{Backoff, LONGEST};
+use super::reach_error::ReachError;
 use crate::inbox::{Ask, Call, From};
+use crate::random::NoRandomness;
 
 /// How long a long poll asks the server to wait.
 pub(super) const POLL_SECONDS: u64 = 20;
@@ -78,7 +80,7 @@ pub enum Outcome {
     /// said, if it said one.
     Busy(Option<Duration>),
     /// It could not be reached, or failed; why.
-    Unreachable(String),
+    Unreachable(ReachError),
     /// The asker was told to stop before an answer came.
     Stopped,
 }
@@ -114,15 +116,10 @@ impl Team {
         to: Option<String>,
         deadline: Option<Deadline>,
         stop: Arc<AtomicBool>,
-    ) -> Result<Team, String> {
-        let token = std::env::var("INTERVIEW_INBOX_TOKEN").map_err(|_| {
-            format!(
-                "--inbox {url} needs the agent's token in INTERVIEW_INBOX_TOKEN \
-                 (`interview inbox token add --agent NAME` makes one; an MCP client passes its \
-                 servers only the environment their configuration names: put it in the \
-                 server's `env`)"
-            )
-        })?;
+    ) -> Result<Team, TeamError> {
+        let Ok(token) = std::env::var("INTERVIEW_INBOX_TOKEN") else {
+            return Err(TeamError::NoToken { url });
+        };
         Team::with_token(url, token, to, deadline, stop)
     }
 
@@ -133,11 +130,11 @@ impl Team {
         to: Option<String>,
         deadline: Option<Deadline>,
         stop: Arc<AtomicBool>,
-    ) -> Result<Team, String> {
+    ) -> Result<Team, TeamError> {
         Ok(Team {
             // Drawn once, the same for every request this process asks, so that the servers
             // tell its questions from another process's asking the same.
-            run: crate::random::hex::<16>()?,
+            run: crate::random::hex::<16>().map_err(TeamError::NoRandomness)?,
             url,
             token,
             addressed: Addressed { to, deadline },
@@ -193,6 +190,33 @@ impl Team {
     }
 }
 
+/// Why a command cannot ask through the team inbox it was given: it fails before anything is
+/// asked.
+#[derive(Debug)]
+pub enum TeamError {
+    /// `INTERVIEW_INBOX_TOKEN` is not set: the agent has no token for the inbox at `url`.
+    NoToken { url: String },
+    /// No run could be drawn for this process's requests.
+    NoRandomness(NoRandomness),
+}
+
+impl std::fmt::Display for TeamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TeamError::NoToken { url } => write!(
+                f,
+                "--inbox {url} needs the agent's token in INTERVIEW_INBOX_TOKEN \
+                 (`interview inbox token add --agent NAME` makes one; an MCP client passes its \
+                 servers only the environment their configuration names: put it in the \
+                 server's `env`)"
+            ),
+            TeamError::NoRandomness(why) => why.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TeamError {}
+
 /// `interview mcp --inbox`: each call its own question, withdrawn on its own, and a run of its
 /// own: the same call made again while the last one's question is still being closed is asked
 /// afresh, never handed that question's answer (a retry of a withdrawn call is still shown
@@ -205,7 +229,7 @@ impl crate::mcp::TeamRoute for Team {
         client: Option<String>,
         _: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
-    ) -> Result<Box<dyn Ui + Send>, String> {
+    ) -> Result<Box<dyn Ui + Send>, crate::mcp::RouteError> {
         let mut ui = self.ui_in_run("mcp", call, client, None, crate::random::hex::<16>()?);
         // From the first call on, a signal is passed on to the calls.
         static WATCHING: std::sync::Once = std::sync::Once::new();
@@ -362,7 +386,7 @@ impl RemoteUi {
                 crate::stderr::warn(&format!(
                     "{} cannot be reached ({}); trying again",
                     self.relay.name(),
-                    interview_text::sanitize::line(&why)
+                    interview_text::sanitize::line(&why.to_string())
                 ));
                 said_so = true;
             }

@@ -133,7 +133,8 @@ pub fn serve(
         let streams = tokio_util::sync::CancellationToken::new();
         let bounds = super::mcp::Bounds::new(per_agent);
         let tools = &settings.tools;
-        let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())?;
+        let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())
+            .map_err(|e| e.to_string())?;
         let page = if address.starts_with("http") { "/" } else { "" };
         if settings.announce {
             eprintln!("interview: the team inbox listens on {address}{page}");
@@ -382,7 +383,7 @@ async fn whoami(
 pub(super) fn allowed(agent: &Holder, to: Option<String>) -> Result<Option<String>, Refusal> {
     agent
         .addressed(to)
-        .map_err(|why| Refusal(StatusCode::FORBIDDEN, why))
+        .map_err(|why| Refusal(StatusCode::FORBIDDEN, why.to_string()))
 }
 
 /// Refuses questions addressed `to` or escalated to `escalate_to` where nobody answers for

@@ -10,6 +10,7 @@ use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 
 use super::http_relay::Answer;
+use super::reach_error::ReachError;
 
 /// What a URL for a Unix socket starts with: `unix:/run/interview/inbox.sock`.
 pub const SCHEME: &str = "unix:";
@@ -38,17 +39,17 @@ pub fn send(
     request: Request<'_>,
     limit: usize,
     timeout: Duration,
-) -> Result<Answer, String> {
+) -> Result<Answer, ReachError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .build()
-        .map_err(|e| format!("no runtime for the request: {e}"))?;
+        .map_err(ReachError::NoRuntime)?;
     let asked = runtime
         .block_on(async { tokio::time::timeout(timeout, exchange(socket, request, limit)).await });
-    let failure = |why: String| format!("{}: {why}", socket.display());
+    let failure = |why: ReachError| ReachError::on_socket(socket, why);
     asked
-        .map_err(|_| failure(format!("no answer within {} s", timeout.as_secs())))?
+        .map_err(|_| failure(ReachError::NoAnswer { within: timeout }))?
         .map_err(failure)
 }
 
@@ -60,13 +61,14 @@ pub struct Request<'a> {
     pub body: Option<Vec<u8>>,
 }
 
-async fn exchange(socket: &Path, request: Request<'_>, limit: usize) -> Result<Answer, String> {
+async fn exchange(socket: &Path, request: Request<'_>, limit: usize) -> Result<Answer, ReachError> {
+    let transport = |e: &dyn std::fmt::Display| ReachError::Transport(e.to_string());
     let stream = tokio::net::UnixStream::connect(socket)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| transport(&e))?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| transport(&e))?;
     tokio::spawn(connection);
     let mut built = hyper::Request::builder()
         .method(request.method)
@@ -81,8 +83,8 @@ async fn exchange(socket: &Path, request: Request<'_>, limit: usize) -> Result<A
         built = built.header(hyper::header::CONTENT_TYPE, "application/json");
     }
     let body = Full::new(Bytes::from(request.body.unwrap_or_default()));
-    let sent = built.body(body).map_err(|e| e.to_string())?;
-    let response = sender.send_request(sent).await.map_err(|e| e.to_string())?;
+    let sent = built.body(body).map_err(|e| transport(&e))?;
+    let response = (sender.send_request(sent).await).map_err(|e| transport(&e))?;
     let status = response.status().as_u16();
     let retry_after = (response.headers().get(hyper::header::RETRY_AFTER))
         .and_then(|value| value.to_str().ok()?.trim().parse().ok())
@@ -92,12 +94,12 @@ async fn exchange(socket: &Path, request: Request<'_>, limit: usize) -> Result<A
         .await
         .map_err(
             |e| match e.downcast_ref::<http_body_util::LengthLimitError>() {
-                Some(_) => format!("a response over {limit} bytes"),
-                None => e.to_string(),
+                Some(_) => ReachError::TooLarge { limit },
+                None => transport(&e),
             },
         )?
         .to_bytes();
-    let text = String::from_utf8(body.to_vec()).map_err(|e| e.to_string())?;
+    let text = String::from_utf8(body.to_vec()).map_err(|e| transport(&e))?;
     Ok(Answer {
         status,
         text,

@@ -116,14 +116,13 @@ pub(super) fn routes(
     tools: &[String],
     bounds: Bounds,
     stop: CancellationToken,
-) -> Result<axum::Router<App>, String> {
+) -> Result<axum::Router<App>, crate::mcp::ToolsError> {
     let route = Arc::new(relay::ServerRoute {
         app: app.clone(),
         runtime: tokio::runtime::Handle::current(),
         calls: bounds.calls.clone(),
     });
-    let server =
-        crate::mcp::for_team(plugin, tools, route, stop.clone()).map_err(|(_, why)| why)?;
+    let server = crate::mcp::for_team(plugin, tools, route, stop.clone())?;
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_IDLE);
     sessions.session_config.sse_retry = Some(COME_BACK);
@@ -222,7 +221,7 @@ async fn gate(
         tasks,
     } = match query::read(request.uri().query().unwrap_or("")) {
         Ok(read) => read,
-        Err(why) => return Refusal(StatusCode::BAD_REQUEST, why).into_response(),
+        Err(why) => return Refusal(StatusCode::BAD_REQUEST, why.to_string()).into_response(),
     };
     if let Err(refusal) = within_token(&holder, &mut addressed) {
         return refusal.into_response();

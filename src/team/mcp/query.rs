@@ -1,6 +1,8 @@
 //! What the endpoint's URL says of its calls: whom they are for, read as the command line's
 //! options, their project, and whether they may run as MCP tasks.
 
+use std::fmt;
+
 use crate::team::Deadline;
 use crate::team::remote::Addressed;
 
@@ -35,59 +37,46 @@ pub(super) struct Read {
 
 /// Reads the endpoint URL's query (see [`Read`]); a setting it does not have, or a value out
 /// of range, is why not.
-pub(super) fn read(query: &str) -> Result<Read, String> {
+pub(super) fn read(query: &str) -> Result<Read, QueryError> {
     let (mut to, mut deadline, mut escalate_to, mut project) = (None, None, None, None);
     let mut tasks = None;
     for pair in query.split('&').filter(|pair| !pair.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = percent_decoded(value).ok_or_else(|| format!("{name}: not UTF-8"))?;
+        let value = percent_decoded(value).ok_or_else(|| QueryError::NotUtf8(name.to_owned()))?;
         let value = Some(value).filter(|v| !v.is_empty());
         match name {
             "to" => to = value,
             "escalate_to" => escalate_to = value,
             "project" => match value {
                 Some(name) if name.chars().count() > LONGEST_PROJECT => {
-                    let why = format!("project: longer than {LONGEST_PROJECT} characters");
-                    return Err(why);
+                    return Err(QueryError::LongProject);
                 }
                 name => project = name.map(Project),
             },
             "tasks" => match value.as_deref() {
                 Some("yes") => tasks = Some(AsTasks),
                 Some("no") | None => tasks = None,
-                Some(other) => {
-                    let other = interview_text::sanitize::line(other);
-                    return Err(format!("tasks={other}: yes or no"));
-                }
+                Some(other) => return Err(QueryError::Tasks(other.to_owned())),
             },
             "deadline" => {
                 let span = value.unwrap_or_default();
                 let ms = crate::spans::span_ms(&span)
                     .filter(|ms| crate::spans::DEADLINES_MS.contains(ms))
-                    .ok_or_else(|| {
-                        format!("deadline={span}: a span from 1s to 30d, as 90s, 30m, 12h, 7d")
-                    })?;
+                    .ok_or(QueryError::Deadline(span))?;
                 deadline = Some(ms);
             }
             // A misspelt name would send the question to anyone: it is refused instead.
             other => {
-                return Err(format!(
-                    "{}: not a setting of the endpoint's URL (to, deadline, escalate_to, project, \
-                     tasks)",
-                    interview_text::sanitize::line(&percent_decoded(other).unwrap_or_default())
-                ));
+                let other = percent_decoded(other).unwrap_or_default();
+                return Err(QueryError::Unknown(other));
             }
         }
     }
     if escalate_to.is_some() && deadline.is_none() {
-        return Err(
-            "escalate_to needs a deadline: the time after which the question \
-                    goes to them"
-                .into(),
-        );
+        return Err(QueryError::EscalationWithoutDeadline);
     }
     if escalate_to.is_some() && escalate_to == to {
-        return Err("escalate_to is whom the questions are for already".into());
+        return Err(QueryError::EscalationToSame);
     }
     let deadline = deadline.map(|after_ms| Deadline {
         after_ms,
@@ -99,6 +88,57 @@ pub(super) fn read(query: &str) -> Result<Read, String> {
         tasks,
     })
 }
+
+/// Why the endpoint URL's query cannot be read: the request is refused (400) with its
+/// sentence, for whoever wrote the URL to correct it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum QueryError {
+    /// The value of the setting named is not UTF-8 once decoded.
+    NotUtf8(String),
+    /// `project` is longer than [`LONGEST_PROJECT`] characters.
+    LongProject,
+    /// `tasks` is neither `yes` nor `no`: what it is.
+    Tasks(String),
+    /// `deadline` is not a span from 1s to 30d: what it is.
+    Deadline(String),
+    /// A setting the URL does not have (a misspelt name would send the question to anyone).
+    Unknown(String),
+    /// `escalate_to` without a `deadline`, after which the question would go to them.
+    EscalationWithoutDeadline,
+    /// `escalate_to` names whom the questions are for already.
+    EscalationToSame,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use interview_text::sanitize::line;
+        match self {
+            QueryError::NotUtf8(name) => write!(f, "{name}: not UTF-8"),
+            QueryError::LongProject => {
+                write!(f, "project: longer than {LONGEST_PROJECT} characters")
+            }
+            QueryError::Tasks(value) => write!(f, "tasks={}: yes or no", line(value)),
+            QueryError::Deadline(span) => write!(
+                f,
+                "deadline={span}: a span from 1s to 30d, as 90s, 30m, 12h, 7d"
+            ),
+            QueryError::Unknown(name) => write!(
+                f,
+                "{}: not a setting of the endpoint's URL (to, deadline, escalate_to, project, \
+                 tasks)",
+                line(name)
+            ),
+            QueryError::EscalationWithoutDeadline => f.write_str(
+                "escalate_to needs a deadline: the time after which the question goes to them",
+            ),
+            QueryError::EscalationToSame => {
+                f.write_str("escalate_to is whom the questions are for already")
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
 
 /// A query value with `+` as a space and `%XX` as its byte; `None` when that is not UTF-8.
 fn percent_decoded(value: &str) -> Option<String> {
@@ -131,15 +171,23 @@ mod tests {
         assert_eq!(deadline.escalate_to.as_deref(), Some("lead dev"));
         assert!(addressed("").unwrap().to.is_none());
         let refused = |query: &str| addressed(query).unwrap_err();
+        assert_eq!(refused("deadline=31d"), QueryError::Deadline("31d".into()));
         assert!(
-            refused("deadline=31d").contains("1s to 30d"),
+            refused("deadline=31d").to_string().contains("1s to 30d"),
             "{}",
             refused("deadline=31d")
         );
-        assert!(refused("escalate_to=lead").contains("needs a deadline"));
-        assert!(refused("to=a&deadline=1h&escalate_to=a").contains("already"));
-        assert!(refused("to=%FF").contains("UTF-8"));
-        assert!(refused("To=ops").contains("not a setting"));
+        assert_eq!(
+            refused("escalate_to=lead"),
+            QueryError::EscalationWithoutDeadline
+        );
+        assert_eq!(
+            refused("to=a&deadline=1h&escalate_to=a"),
+            QueryError::EscalationToSame
+        );
+        assert_eq!(refused("to=%FF"), QueryError::NotUtf8("to".into()));
+        assert_eq!(refused("To=ops"), QueryError::Unknown("To".into()));
+        assert!(refused("To=ops").to_string().contains("not a setting"));
     }
 
     #[test]
@@ -152,7 +200,7 @@ mod tests {
         assert_eq!(project("project=").unwrap(), None);
         assert_eq!(project("").unwrap(), None);
         let long = format!("project={}", "é".repeat(LONGEST_PROJECT + 1));
-        assert!(project(&long).unwrap_err().contains("longer than"));
+        assert_eq!(project(&long).unwrap_err(), QueryError::LongProject);
         assert!(project(&format!("project={}", "é".repeat(LONGEST_PROJECT))).is_ok());
     }
 
@@ -162,6 +210,10 @@ mod tests {
         assert_eq!(tasks("").unwrap(), None);
         assert_eq!(tasks("to=ops&tasks=yes").unwrap(), Some(AsTasks));
         assert_eq!(tasks("tasks=no").unwrap(), None);
-        assert!(tasks("tasks=1").unwrap_err().contains("yes or no"));
+        assert_eq!(tasks("tasks=1").unwrap_err(), QueryError::Tasks("1".into()));
+        assert_eq!(
+            tasks("tasks=1").unwrap_err().to_string(),
+            "tasks=1: yes or no"
+        );
     }
 }

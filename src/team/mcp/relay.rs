@@ -12,7 +12,9 @@ use serde_json::{Value as Json, json};
 
 use super::tally::{Full, Tally, Ticket};
 use crate::inbox::{Ask, Call, From};
+use crate::mcp::RouteError;
 use crate::team::listen::Peer;
+use crate::team::reach_error::ReachError;
 use crate::team::remote::{Addressed, Asker, Outcome, Relay, RemoteUi, Said};
 use crate::team::server::{self, App, Refusal, StepBody};
 use crate::team::store::{Holder, Posted};
@@ -41,21 +43,17 @@ impl crate::mcp::TeamRoute for ServerRoute {
         client: Option<String>,
         extensions: &rmcp::model::Extensions,
         stop: Arc<AtomicBool>,
-    ) -> Result<Box<dyn Ui + Send>, String> {
-        let parts = (extensions.get::<axum::http::request::Parts>())
-            .ok_or("the call came without its HTTP request")?;
-        let agent = (parts.extensions.get::<Holder>()).ok_or("the call came without a token")?;
-        let token = (parts.extensions.get::<TokenHash>()).ok_or("the call came without a token")?;
+    ) -> Result<Box<dyn Ui + Send>, RouteError> {
+        let parts =
+            (extensions.get::<axum::http::request::Parts>()).ok_or(RouteError::NoRequest)?;
+        let agent = (parts.extensions.get::<Holder>()).ok_or(RouteError::NoToken)?;
+        let token = (parts.extensions.get::<TokenHash>()).ok_or(RouteError::NoToken)?;
         let asking = self.calls.enter(&agent.name).map_err(|full| match full {
-            Full::Agent(held) => format!(
-                "the team inbox is asking {held} calls of {}'s already, as many as one agent \
-                 may (--polls-per-agent): call again once one is answered",
-                agent.name
-            ),
-            Full::Server(held) => format!(
-                "the team inbox is asking {held} calls already, as many as it takes at once: \
-                 call again shortly"
-            ),
+            Full::Agent(held) => RouteError::AgentFull {
+                agent: agent.name.clone(),
+                held,
+            },
+            Full::Server(held) => RouteError::ServerFull { held },
         })?;
         let addressed = (parts.extensions.get::<Addressed>()).cloned();
         let address = (parts.extensions.get::<ConnectInfo<Peer>>())
@@ -163,7 +161,7 @@ impl Relay for StoreRelay {
                 Outcome::Busy(Some(Duration::from_secs(2)))
             }
             Some(Err(Refusal(status, why))) if status.is_server_error() => {
-                Outcome::Unreachable(why)
+                Outcome::Unreachable(ReachError::Failed(why))
             }
             Some(Err(Refusal(status, why))) => {
                 let why = interview_text::sanitize::line(&why);

@@ -17,6 +17,7 @@ pub mod sqlite;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use super::notify::NotifyError;
 pub use crate::store_error::StoreError;
 use serde_json::Value as Json;
 use serde_json::value::RawValue;
@@ -48,6 +49,31 @@ impl Kind {
     }
 }
 
+/// An agent's token does not allow the addressee its question asks for: the server refuses
+/// the question (403), saying whom the token may ask.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAllowed {
+    /// The agent's name.
+    pub agent: String,
+    /// Whom its token may ask (`--to`).
+    pub allowed: Vec<String>,
+    /// Whom the question asked for.
+    pub to: String,
+}
+
+impl std::fmt::Display for NotAllowed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NotAllowed { agent, allowed, to } = self;
+        write!(
+            f,
+            "{agent}'s token asks only {}, not {to:?} (`inbox token add --agent {agent} --to ...`)",
+            allowed.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for NotAllowed {}
+
 /// Who holds a token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
@@ -63,18 +89,17 @@ impl Holder {
     /// Whom this agent's question is for when it asks for `to`: `to` itself when its token
     /// allows it, its first addressee when it names nobody; `Err` with why when the token does
     /// not allow it.
-    pub fn addressed(&self, to: Option<String>) -> Result<Option<String>, String> {
+    pub fn addressed(&self, to: Option<String>) -> Result<Option<String>, NotAllowed> {
         let allowed = &self.groups;
         match to {
             _ if allowed.is_empty() => Ok(to),
             None => Ok(allowed.first().cloned()),
             Some(to) if allowed.contains(&to) => Ok(Some(to)),
-            Some(to) => Err(format!(
-                "{}'s token asks only {}, not {to:?} (`inbox token add --agent {} --to ...`)",
-                self.name,
-                allowed.join(", "),
-                self.name
-            )),
+            Some(to) => Err(NotAllowed {
+                agent: self.name.clone(),
+                allowed: allowed.clone(),
+                to,
+            }),
         }
     }
 
@@ -377,7 +402,11 @@ pub trait Store: Send + Sync {
     fn claim_notices(&self, now: i64, limit: i64) -> Result<Vec<Notice>, StoreError>;
     /// How sending `notice` went: the webhook's status, or why it got none. A failed notice
     /// is tried again later, [`NOTICE_TRIES`] times in all.
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError>;
+    fn notice_sent(
+        &self,
+        notice: &Notice,
+        sent: Result<u16, NotifyError>,
+    ) -> Result<(), StoreError>;
 }
 
 /// How long an asker may go unheard (no step put up, no poll begun) before its question is
@@ -538,11 +567,13 @@ fn next_try(now: i64, tries: i64) -> i64 {
 }
 
 /// What the audit says of a notice sent, or given up.
-fn notice_detail(notice: &Notice, sent: &Result<u16, String>) -> Json {
+fn notice_detail(notice: &Notice, sent: &Result<u16, NotifyError>) -> Json {
     let url = shown_url(&notice.url);
     match sent {
         Ok(status) => serde_json::json!({"url": url, "event": notice.event, "status": status}),
-        Err(why) => serde_json::json!({"url": url, "event": notice.event, "error": why}),
+        Err(why) => {
+            serde_json::json!({"url": url, "event": notice.event, "error": why.to_string()})
+        }
     }
 }
 
@@ -550,7 +581,10 @@ fn notice_detail(notice: &Notice, sent: &Result<u16, String>) -> Json {
 /// the time it sets, `?3` the tries its claim counted, so that a claim whose lease ran out and
 /// was taken by another server changes nothing), its time, and what the audit says, if
 /// anything. A 2xx status is sent; anything else is tried again until the last try.
-fn notice_fate(notice: &Notice, sent: &Result<u16, String>) -> (String, i64, Option<&'static str>) {
+fn notice_fate(
+    notice: &Notice,
+    sent: &Result<u16, NotifyError>,
+) -> (String, i64, Option<&'static str>) {
     let tries = notice.tries + 1;
     let now = now_ms();
     let (column, at, event) = match sent {

@@ -6,6 +6,7 @@
 //! command line, where every local user sees it in `ps`.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use ::postgres::Config;
@@ -15,11 +16,9 @@ use ::postgres::config::Host;
 pub type Environment<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The settings of `url` (a `postgres://` URL), completed from `env` and the files it names.
-pub fn config(url: &str, env: Environment) -> Result<Config, String> {
+pub fn config(url: &str, env: Environment) -> Result<Config, PgEnvError> {
     // The URL's own error says where it is wrong, never what its password is.
-    let mut config: Config = url
-        .parse()
-        .map_err(|e| format!("the PostgreSQL URL does not read: {e}"))?;
+    let mut config: Config = url.parse().map_err(PgEnvError::Url)?;
     let service = match env("PGSERVICE") {
         Some(name) => service(&name, env)?,
         None => HashMap::new(),
@@ -35,8 +34,9 @@ pub fn config(url: &str, env: Environment) -> Result<Config, String> {
     if config.get_ports().is_empty()
         && let Some(port) = setting("PGPORT", "port")
     {
-        let port = (port.trim().parse())
-            .map_err(|_| format!("the PostgreSQL port {port:?} is not a port number"))?;
+        let Ok(port) = port.trim().parse() else {
+            return Err(PgEnvError::Port(port));
+        };
         config.port(port);
     }
     if config.get_user().is_none()
@@ -59,13 +59,15 @@ pub fn config(url: &str, env: Environment) -> Result<Config, String> {
 }
 
 /// The settings of service `name` in the service file.
-fn service(name: &str, env: Environment) -> Result<HashMap<String, String>, String> {
+fn service(name: &str, env: Environment) -> Result<HashMap<String, String>, PgEnvError> {
     let path = env("PGSERVICEFILE")
         .map(PathBuf::from)
         .or_else(|| env("HOME").map(|home| Path::new(&home).join(".pg_service.conf")))
-        .ok_or("PGSERVICE is set, and there is no service file (PGSERVICEFILE, or HOME)")?;
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read the service file {}: {e}", path.display()))?;
+        .ok_or(PgEnvError::NoServiceFile)?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) => return Err(PgEnvError::ServiceFile { path, error }),
+    };
     let mut settings = HashMap::new();
     let mut in_service = false;
     let mut found = false;
@@ -81,13 +83,56 @@ fn service(name: &str, env: Environment) -> Result<HashMap<String, String>, Stri
         }
     }
     if !found {
-        return Err(format!(
-            "PGSERVICE={name}: no such service in {}",
-            path.display()
-        ));
+        return Err(PgEnvError::NoSuchService {
+            name: name.to_owned(),
+            path,
+        });
     }
     Ok(settings)
 }
+
+/// Why a PostgreSQL URL and its environment give no settings to connect with: the database
+/// cannot be reached, and the sentence says which setting is wrong (never a password).
+#[derive(Debug)]
+pub enum PgEnvError {
+    /// The URL does not read, in the driver's words (which say where, not the password).
+    Url(::postgres::Error),
+    /// `PGPORT` (or the service's `port`) is not a port number: what it is.
+    Port(String),
+    /// `PGSERVICE` is set, and neither `PGSERVICEFILE` nor `HOME` names a service file.
+    NoServiceFile,
+    /// The service file at `path` cannot be read.
+    ServiceFile {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// The service file at `path` has no section `[name]`.
+    NoSuchService { name: String, path: PathBuf },
+}
+
+impl fmt::Display for PgEnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgEnvError::Url(error) => write!(f, "the PostgreSQL URL does not read: {error}"),
+            PgEnvError::Port(port) => {
+                write!(f, "the PostgreSQL port {port:?} is not a port number")
+            }
+            PgEnvError::NoServiceFile => f.write_str(
+                "PGSERVICE is set, and there is no service file (PGSERVICEFILE, or HOME)",
+            ),
+            PgEnvError::ServiceFile { path, error } => write!(
+                f,
+                "cannot read the service file {}: {error}",
+                path.display()
+            ),
+            PgEnvError::NoSuchService { name, path } => {
+                write!(f, "PGSERVICE={name}: no such service in {}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PgEnvError {}
 
 /// The password the password file gives for `config`'s first host, port, database and user:
 /// `host:port:database:user:password` lines, `*` matching anything, `\:` and `\\` escaped. A
@@ -218,10 +263,10 @@ mod tests {
             ("PGSERVICE", "nope".into()),
             ("PGSERVICEFILE", file.display().to_string()),
         ]);
+        let error = super::config("postgres://", &missing).unwrap_err();
         assert!(
-            super::config("postgres://", &missing)
-                .unwrap_err()
-                .contains("no such service")
+            matches!(&error, PgEnvError::NoSuchService { name, .. } if name == "nope"),
+            "{error}"
         );
     }
 }

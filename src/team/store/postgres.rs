@@ -138,7 +138,7 @@ impl Postgres {
     pub fn open(url: &str, access: Access) -> Result<Postgres, StoreError> {
         let store = Postgres {
             config: pgenv::config(url, &|name| std::env::var(name).ok())
-                .map_err(StoreError::Unreachable)?,
+                .map_err(|e| StoreError::Unreachable(e.to_string()))?,
             pool: Pool::new(CONNECTIONS),
         };
         let mut client = store.take()?;
@@ -979,7 +979,11 @@ impl Store for Postgres {
         })
     }
 
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError> {
+    fn notice_sent(
+        &self,
+        notice: &Notice,
+        sent: Result<u16, NotifyError>,
+    ) -> Result<(), StoreError> {
         self.run(|tx| {
             let (sql, at, event) = notice_fate(notice, &sent);
             let kept = tx.execute(&pg(&sql), &[&notice.id, &at, &(notice.tries + 1)])? == 1;

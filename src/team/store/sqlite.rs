@@ -1196,7 +1196,11 @@ impl Store for Sqlite {
         })
     }
 
-    fn notice_sent(&self, notice: &Notice, sent: Result<u16, String>) -> Result<(), StoreError> {
+    fn notice_sent(
+        &self,
+        notice: &Notice,
+        sent: Result<u16, NotifyError>,
+    ) -> Result<(), StoreError> {
         self.write(|tx| {
             let (sql, at, event) = notice_fate(notice, &sent);
             let kept = tx.cached_execute(&sql, params![notice.id, at, notice.tries + 1])? == 1;

@@ -363,7 +363,7 @@ fn a_notice_goes_to_each_hook_of_the_addressee_once_and_a_failed_one_is_tried_ag
         // Leased: another server claiming now gets nothing.
         assert!(store.claim_notices(now_ms(), 10).unwrap().is_empty());
         store
-            .notice_sent(notice, Err("connection refused".into()))
+            .notice_sent(notice, Err(NotifyError(ureq::ErrorKind::ConnectionFailed)))
             .unwrap();
         let retried = store.claim_notices(now_ms() + 6_000, 10).unwrap();
         assert_eq!(retried.len(), 1);
