@@ -180,7 +180,7 @@ pub fn run(args: Vec<OsString>) -> Result<(), (u8, String)> {
             let plugin = interview_host::Plugin::builder()
                 .build()
                 .map_err(|e| (4, format!("the plugin does not load: {}", e.chain())))?;
-            super::server::run(settings, store, plugin).map_err(|e| (4, e))
+            super::server::run(settings, store, plugin).map_err(|e| (4, e.to_string()))
         }
         ["token", "add"] => {
             let holder = match (person, agent) {

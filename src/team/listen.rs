@@ -5,6 +5,8 @@
 use std::net::SocketAddr;
 
 use interview_host::serving::Accept;
+
+use super::socket_file::{BindError, Unbound};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 pub use interview_host::serving::connection_cap;
@@ -39,8 +41,11 @@ impl std::fmt::Display for Peer {
 
 /// Listens where `listen` says: `HOST:PORT`, or `unix:PATH` for a Unix socket (see
 /// [`super::socket_file`]); with the address to tell people.
-pub async fn bind(listen: &str) -> Result<(Listener, String), String> {
-    let cannot = |e: std::io::Error| format!("cannot listen on {listen}: {e}");
+pub async fn bind(listen: &str) -> Result<(Listener, String), BindError> {
+    let cannot = |error| BindError {
+        listen: listen.to_owned(),
+        why: Unbound::Failed(error),
+    };
     let Some(path) = super::unix_http::socket_of(listen) else {
         let listener = tokio::net::TcpListener::bind(listen)
             .await

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use interview_host::{Exit, Plugin};
 
+use super::server::Unserved;
 use super::store::{self, Access, Holder, Kind, Store};
 use crate::inbox::Place;
 
@@ -186,7 +187,7 @@ pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
         served.tokens_of(&*store).map_err(|e| failed(&e))?
     };
     let closing = Arc::new(AtomicBool::new(false));
-    let failed_to_serve: Arc<std::sync::Mutex<Option<String>>> = Arc::default();
+    let failed_to_serve: Arc<std::sync::Mutex<Option<Unserved>>> = Arc::default();
     let serving = {
         let (closing, plugin) = (closing.clone(), plugin.clone());
         let (served, tokens) = (served.clone(), tokens.clone());
@@ -264,7 +265,7 @@ fn keep_served(
     tokens: &Tokens,
     plugin: &Arc<Plugin>,
     closing: &AtomicBool,
-    failed: &std::sync::Mutex<Option<String>>,
+    failed: &std::sync::Mutex<Option<Unserved>>,
 ) {
     let socket = &served.socket;
     let db = served.db.display().to_string();
@@ -278,7 +279,7 @@ fn keep_served(
         let store = match store::open(&db, Access::Write) {
             Ok(store) => store,
             Err(why) => {
-                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.to_string());
+                *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(Unserved::Store(why));
                 std::thread::sleep(LOOK_AGAIN);
                 continue;
             }

@@ -84,9 +84,36 @@ pub struct Settings {
     pub announce: bool,
 }
 
+/// Why a server could not serve at all.
+#[derive(Debug)]
+pub enum Unserved {
+    /// The async runtime could not be started (no threads, no epoll).
+    NoRuntime(std::io::Error),
+    /// Where it was to listen could not be had (see [`super::socket_file::Unbound`]).
+    Unbound(super::socket_file::BindError),
+    /// The MCP tools asked for (`--tool`) cannot be offered.
+    Tools(crate::mcp::ToolsError),
+    /// The inbox's database could not be opened to serve it.
+    Store(StoreError),
+}
+
+impl std::fmt::Display for Unserved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unserved::NoRuntime(error) => write!(f, "cannot start the server's runtime: {error}"),
+            Unserved::Unbound(error) => error.fmt(f),
+            Unserved::Tools(error) => error.fmt(f),
+            Unserved::Store(error) => error.fmt(f),
+        }
+    }
+}
+
+// No `source`: the cause is in the sentence already.
+impl std::error::Error for Unserved {}
+
 /// Serves `store` as `settings` say until SIGINT or SIGTERM, and MCP at `/mcp` with `plugin`'s
 /// tools; says the address on stderr once it listens.
-pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<(), String> {
+pub fn run(settings: Settings, store: Box<dyn Store>, plugin: Plugin) -> Result<(), Unserved> {
     serve(settings, store, Arc::new(plugin), stopped())
 }
 
@@ -97,16 +124,18 @@ pub fn serve(
     store: Box<dyn Store>,
     plugin: Arc<Plugin>,
     stop: impl Future<Output = ()> + Send,
-) -> Result<(), String> {
+) -> Result<(), Unserved> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+        .map_err(Unserved::NoRuntime)?;
     // The store is let go last, after the runtime: PostgreSQL's blocking connections close by
     // running a runtime of their own, which may not happen on the server's async threads.
     let store: Arc<dyn Store> = Arc::from(store);
     let served = runtime.block_on(async {
-        let (listener, address) = super::listen::bind(&settings.listen).await?;
+        let (listener, address) = super::listen::bind(&settings.listen)
+            .await
+            .map_err(Unserved::Unbound)?;
         let public_url = (settings.public_url.clone()).unwrap_or_else(|| address.clone());
         let mut hosts = settings.hosts.clone();
         hosts.extend(host_of(&public_url));
@@ -134,7 +163,7 @@ pub fn serve(
         let bounds = super::mcp::Bounds::new(per_agent);
         let tools = &settings.tools;
         let mcp = super::mcp::routes(&app, plugin, tools, bounds.clone(), streams.clone())
-            .map_err(|e| e.to_string())?;
+            .map_err(Unserved::Tools)?;
         let page = if address.starts_with("http") { "/" } else { "" };
         if settings.announce {
             eprintln!("interview: the team inbox listens on {address}{page}");

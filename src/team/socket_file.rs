@@ -93,7 +93,7 @@ fn lock(path: &Path) -> Result<File, Unbound> {
     Ok(file)
 }
 
-/// The server cannot listen on the socket `listen` names: why.
+/// The server cannot listen where `listen` says (a socket, a TCP address): why.
 #[derive(Debug)]
 pub struct BindError {
     /// The address as the person gave it (`unix:PATH`).
@@ -121,7 +121,8 @@ pub enum Unbound {
     /// A socket file is there, and whether a server listens on it cannot be told (no
     /// permission to connect): it is not taken, for it may be a live server's.
     Untold(std::io::Error),
-    /// Removing the stale file, binding, or reading the bound file failed.
+    /// Removing the stale file, binding (a socket or a TCP address), or reading what was bound
+    /// failed.
     Failed(std::io::Error),
 }
 
@@ -156,11 +157,3 @@ impl fmt::Display for Unbound {
 impl std::error::Error for BindError {}
 
 impl std::error::Error for Unbound {}
-
-/// Its sentence, for [`super::listen::bind`], whose own error is still a string (it is being
-/// moved into the host crate): `?` there passes it on unchanged.
-impl From<BindError> for String {
-    fn from(error: BindError) -> String {
-        error.to_string()
-    }
-}
