@@ -76,7 +76,17 @@ pub fn private_dir(dir: &Path) -> Result<(), PlaceError> {
     if !meta.is_dir() || meta.uid() != uid {
         return Err(PlaceError::NotTheUsers(folder()));
     }
-    if meta.permissions().mode() & 0o077 != 0 {
+    let mode = meta.permissions().mode();
+    // A folder others may write to (`/tmp`, say) is not made private: what they may have put
+    // in it (a database with tokens of theirs) would stay, and the folder is not this inbox's
+    // to close to them. One they may only read is closed: nothing in it can be theirs.
+    if mode & 0o022 != 0 {
+        return Err(PlaceError::Shared {
+            folder: folder(),
+            mode: mode & 0o7777,
+        });
+    }
+    if mode & 0o077 != 0 {
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|error| {
             PlaceError::NotMadePrivate {
                 folder: folder(),
@@ -130,6 +140,9 @@ pub enum PlaceError {
     /// It is not a folder (a symlink, a file), or another user's: a socket there could be
     /// theirs.
     NotTheUsers(PathBuf),
+    /// It is this user's, and others may write to it (`mode`, its permission bits): what
+    /// is in it may be theirs, and it is left as it is.
+    Shared { folder: PathBuf, mode: u32 },
     /// It is this user's, but others may enter it, and it could not be made private.
     NotMadePrivate {
         folder: PathBuf,
@@ -161,6 +174,13 @@ impl fmt::Display for PlaceError {
                 "the inbox's folder {} is not a folder of this user's",
                 folder.display()
             ),
+            PlaceError::Shared { folder, mode } => write!(
+                f,
+                "the inbox's folder {} can be written by other users (mode {mode:o}), so what \
+                 is in it may be theirs: check it and make it private (chmod 700), or name a \
+                 folder of your own with INTERVIEW_INBOX",
+                folder.display()
+            ),
             PlaceError::NotMadePrivate { folder, error } => write!(
                 f,
                 "cannot make {} private (mode 0700): {error}",
@@ -182,14 +202,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_folder_others_could_write_to_is_made_private() {
+    fn a_folder_others_could_read_is_made_private_and_one_they_could_write_to_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let inbox = dir.path().join("a/b");
         private_dir(&inbox).unwrap();
-        std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let mode = |inbox: &Path| std::fs::metadata(inbox).unwrap().permissions().mode();
+        std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(0o755)).unwrap();
         private_dir(&inbox).unwrap();
-        let mode = std::fs::metadata(&inbox).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(mode(&inbox) & 0o777, 0o700);
+        for shared in [0o777, 0o1777, 0o720] {
+            std::fs::set_permissions(&inbox, std::fs::Permissions::from_mode(shared)).unwrap();
+            let refused = private_dir(&inbox).unwrap_err();
+            assert!(
+                matches!(refused, PlaceError::Shared { mode, .. } if mode == shared),
+                "{refused}"
+            );
+            assert_eq!(mode(&inbox) & 0o7777, shared, "left as it was");
+        }
     }
 
     #[test]
