@@ -565,6 +565,42 @@ fn an_inbox_that_cannot_serve_says_why_and_closes_at_once_on_ctrl_c_meanwhile() 
     assert!(!screen.contains("cannot reach"), "{screen}");
 }
 
+#[test]
+fn an_inbox_folder_too_deep_for_a_socket_is_refused_by_the_inbox_and_its_askers_at_once() {
+    let place = Place::new();
+    let deep = place.0.path().join("d".repeat(120));
+    let env = [("INTERVIEW_INBOX", deep.to_str().unwrap())];
+    let command = format!("{} inbox", env!("CARGO_BIN_EXE_interview"));
+    let failed = Term::run(&command, place.0.path().join("inbox.out"), 30, 100, &env).finish();
+    assert_eq!(failed.code, 4, "{}", failed.screen);
+    let flat = failed
+        .screen
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("is longer than a Unix socket's path may be (107 bytes)"),
+        "{flat}"
+    );
+    // An asker that would wait for the inbox learns at once that none can open there.
+    let mut asker = interview();
+    asker
+        .args(["ask", "--ui", "inbox", &deploy()])
+        .env("INTERVIEW_INBOX", &deep)
+        .current_dir(place.0.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = Instant::now();
+    let (result, code, stderr) = finished(without_terminal(&mut asker).spawn().unwrap());
+    assert!(started.elapsed() < Duration::from_secs(20), "it waited");
+    assert_eq!(code, 3, "{result}{stderr}");
+    assert!(
+        stderr.contains("longer than a Unix socket's path"),
+        "{stderr}"
+    );
+}
+
 /// `interview mcp` run in `place` on pipes, initialized by a client (one without forms) that
 /// names itself `client_info`: the server, what sends it a message, its replies, and its
 /// reply to `initialize`.

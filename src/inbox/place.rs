@@ -97,6 +97,18 @@ pub fn private_dir(dir: &Path) -> Result<(), PlaceError> {
     Ok(())
 }
 
+/// The longest path a Unix socket may have, in bytes (`sun_path` holds 108, with its NUL).
+const SOCKET_PATH_BYTES: usize = 107;
+
+/// The path of the socket `name` in `dir`, if a socket may have it.
+pub fn socket_in(dir: &Path, name: &str) -> Result<PathBuf, PlaceError> {
+    let socket = dir.join(name);
+    if socket.as_os_str().len() > SOCKET_PATH_BYTES {
+        return Err(PlaceError::SocketPathTooLong(socket));
+    }
+    Ok(socket)
+}
+
 /// Why an asker must not trust `dir` as its inbox's folder, if it must not: it is not a
 /// folder of this user's, or others may enter it (a socket or a tokens file there could be
 /// another user's, who would then answer for this one). Nothing is changed.
@@ -140,6 +152,8 @@ pub enum PlaceError {
     /// It is not a folder (a symlink, a file), or another user's: a socket there could be
     /// theirs.
     NotTheUsers(PathBuf),
+    /// The inbox's socket would have a longer path than a Unix socket may have.
+    SocketPathTooLong(PathBuf),
     /// It is this user's, and others may write to it (`mode`, its permission bits): what
     /// is in it may be theirs, and it is left as it is.
     Shared { folder: PathBuf, mode: u32 },
@@ -173,6 +187,12 @@ impl fmt::Display for PlaceError {
                 f,
                 "the inbox's folder {} is not a folder of this user's",
                 folder.display()
+            ),
+            PlaceError::SocketPathTooLong(socket) => write!(
+                f,
+                "the inbox's socket {} is longer than a Unix socket's path may be \
+                 ({SOCKET_PATH_BYTES} bytes): set INTERVIEW_INBOX to a folder with a shorter path",
+                socket.display()
             ),
             PlaceError::Shared { folder, mode } => write!(
                 f,
@@ -250,6 +270,18 @@ mod tests {
                 Some(PlaceError::NotTheUsers(_))
             ));
         }
+    }
+
+    #[test]
+    fn a_socket_path_longer_than_a_socket_may_have_is_refused() {
+        let fits = Path::new("/").join("d".repeat(SOCKET_PATH_BYTES - 1 - "/s".len()));
+        assert_eq!(socket_in(&fits, "s").unwrap().as_os_str().len(), 107);
+        let longer = fits.join("x");
+        let refused = socket_in(&longer, "s").unwrap_err();
+        assert!(
+            matches!(refused, PlaceError::SocketPathTooLong(_)),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ use interview_host::{Exit, Plugin};
 use super::server::Unserved;
 use super::store::{self, Access, Holder, Kind, Store};
 use crate::inbox::Place;
+use crate::inbox::place::PlaceError;
 
 /// How long an asker whose process went away is waited for before its question is withdrawn:
 /// on this machine it is heard from every few seconds while alive.
@@ -39,12 +40,14 @@ struct Served {
 }
 
 impl Served {
-    fn of(place: &Place) -> Served {
-        Served {
-            socket: place.sockets.join("inbox.sock"),
+    /// Where `place`'s inbox is served: an error when its socket's path is too long for one
+    /// (no inbox could ever listen there, and its askers would wait for one forever).
+    fn of(place: &Place) -> Result<Served, PlaceError> {
+        Ok(Served {
+            socket: crate::inbox::place::socket_in(&place.sockets, "inbox.sock")?,
             db: place.data.join("inbox-team.sqlite3"),
             tokens: place.data.join("inbox-tokens.json"),
-        }
+        })
     }
 
     fn url(&self) -> String {
@@ -179,8 +182,8 @@ pub fn inbox(plugin: Plugin, asking: &Asking) -> Result<Exit, (Exit, String)> {
     // user's alone, to read and write; it makes no folder.
     // SAFETY: umask cannot fail.
     unsafe { libc::umask(0o177) };
+    let served = Served::of(&place).map_err(|e| failed(&e))?;
     let desktop = desktop(asking).map_err(|e| failed(&e))?;
-    let served = Served::of(&place);
     let db = served.db.display().to_string();
     let tokens = {
         let store = store::open(&db, Access::Create).map_err(|e| failed(&e))?;
@@ -322,7 +325,13 @@ pub fn asker(
     stop: &Arc<AtomicBool>,
 ) -> Option<super::remote::Team> {
     let place = Place::find().ok()?;
-    let served = Served::of(&place);
+    let served = match Served::of(&place) {
+        Ok(served) => served,
+        Err(why) => {
+            crate::stderr::warn(&format!("{why}: this machine's inbox is not asked"));
+            return None;
+        }
+    };
     let mut said = false;
     loop {
         // Another user's folder, or one others may enter, could hold their socket and tokens:
