@@ -82,7 +82,7 @@ fn with_nonce(html: &str) -> Response {
             (header::REFERRER_POLICY, "no-referrer".to_owned()),
             (header::CACHE_CONTROL, "no-store".to_owned()),
         ],
-        html.replace("{{NONCE}}", &nonce),
+        interview_host::ui::web_wire::html(html, &nonce),
     )
         .into_response()
 }

@@ -22,6 +22,28 @@ from playwright.sync_api import expect, sync_playwright
 
 INTERVIEW = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/debug/interview")
 CHROMIUM = "/usr/bin/chromium"
+# Measures a page's WCAG contrast from its computed styles (see the file).
+CONTRAST = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "contrast.js")).read()
+
+
+def contrast(page, where):
+    """WCAG AA in light and dark on what `page` shows now: text, control edges, focus rings.
+    The list shares the question page's look, and so its palette's promise."""
+    failures, lowest = [], None
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for measured in page.evaluate(CONTRAST):
+            measured.update(scheme=scheme)
+            if lowest is None or measured["ratio"] < lowest["ratio"]:
+                lowest = measured
+            if measured["ratio"] < measured["need"]:
+                failures.append(measured)
+    page.emulate_media(color_scheme="light")
+    assert lowest, f"nothing measured on {where}"
+    assert not failures, f"below WCAG AA on {where}: " + "; ".join(
+        f"{m['scheme']} {m['kind']} {m['what']} {m['sample']!r} {m['ratio']}:1 < {m['need']}:1"
+        for m in failures)
+    print(f"{where}: WCAG AA in light and dark, lowest {lowest['ratio']:.2f}:1 ({lowest['kind']})")
 
 
 def token(db, *who):
@@ -101,16 +123,27 @@ def main():
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(url)
             page.get_by_label("Your token").fill("itk_wrong")
-            page.get_by_role("button", name="Sign in").click()
+            # By the keyboard: a click would hide the focus rings the contrast check measures.
+            page.get_by_label("Your token").press("Enter")
             expect(page.locator("#login-error")).to_contain_text("not known here")
+            page.get_by_label("Your token").focus()
+            contrast(page, "the sign-in form, with its error")
             page.get_by_label("Your token").fill(ann)
             page.get_by_role("button", name="Sign in").click()
             expect(page.locator("#signed-in")).to_have_text("Signed in as ann (ops)")
+            expect(page.locator("#login")).to_be_hidden()
             links = page.get_by_role("link")
             expect(links).to_have_count(2, timeout=20000)
             # A phone's width: nothing wider than the screen.
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"the list is {width} px wide on a 390 px screen"
+            # The sign-in was a click: a key makes focus rings show again, as for a person
+            # who goes on with the keyboard.
+            links.first.focus()
+            page.keyboard.press("Shift")
+            contrast(page, "the list")
+            if os.environ.get("TEAM_SCREENSHOT"):
+                page.screenshot(path=os.environ["TEAM_SCREENSHOT"], full_page=True)
 
             # Filtered by project folder: only the question asked in it.
             page.get_by_label("Project").select_option(os.path.join(place, "api"))

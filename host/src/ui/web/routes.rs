@@ -273,7 +273,7 @@ fn page_itself() -> Response {
     Response::new(
         200,
         "text/html; charset=utf-8",
-        PAGE.replace("{{NONCE}}", &nonce),
+        super::wire::html(PAGE, &nonce),
     )
     .with("Content-Security-Policy", policy)
     .with("X-Content-Type-Options", "nosniff")

@@ -21,6 +21,17 @@ pub use answering::{
 /// with `{"error": …}` is shown on the widget.
 pub const PAGE: &str = include_str!("page.html");
 
+/// The look every page shares (colours in both schemes, type, fields, buttons, focus rings):
+/// a page's style sheet starts with `{{THEME}}`, which [`html`] fills with it.
+pub const THEME: &str = include_str!("theme.css");
+
+/// A page (its `{{THEME}}` and `{{NONCE}}` filled) to serve with a Content-Security-Policy
+/// that allows only `nonce` for its script and style.
+pub fn html(page: &str, nonce: &str) -> String {
+    page.replacen("{{THEME}}", THEME, 1)
+        .replace("{{NONCE}}", nonce)
+}
+
 /// The frame of a question, with its place line worked out (`Question 2 of 4 · Checks`).
 /// The frame of a question as the page reads it.
 pub fn frame(frame: &Frame) -> Json {
