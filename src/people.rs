@@ -31,6 +31,7 @@ pub fn relaying(numbered: bool, status: StatusLine) -> Box<dyn Ui> {
         ui.without_sent_line()
             .with_status(status)
             .without_review_list()
+            .without_confirming_answers()
     })
 }
 

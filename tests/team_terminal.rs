@@ -73,13 +73,37 @@ fn a_person_answers_a_teams_batch_in_their_terminal_and_the_agent_gets_those_ans
     );
     // One UI for the whole request: each answer collapsed to one line, the review to none.
     assert_eq!(
-        closed.screen.matches("✔ Where to? › staging").count(),
+        closed.screen.matches("→ Where to? › staging").count(),
         1,
         "{}",
         closed.screen
     );
     assert_eq!(closed.code, 0, "{}", closed.screen);
     assert!(closed.restored, "{}", closed.screen);
+}
+
+#[test]
+fn an_answer_the_askers_plugin_refuses_is_never_shown_as_taken_and_is_asked_again_with_why() {
+    let team = Team::new();
+    let mut inbox = inbox(&team, &team.bob);
+    let asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    inbox.key("42");
+    inbox.key(ENTER);
+    let screen = inbox.wait("42 is more than 9");
+    // What was sent is said as sent; only the asker's plugin says whether it is taken.
+    assert!(screen.contains("→ How many replicas? › 42"), "{screen}");
+    assert!(!screen.contains("✔ How many replicas?"), "{screen}");
+    inbox.key(&"\u{7f}".repeat(2));
+    inbox.key("3");
+    inbox.key(ENTER);
+    let (result, code, stderr) = finished(asker);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!(3)]);
+    let screen = inbox.wait("✔ Sent to ci");
+    assert!(screen.contains("→ How many replicas? › 3"), "{screen}");
+    inbox.signal(libc::SIGTERM);
+    assert_eq!(inbox.finish().code, 0);
 }
 
 #[test]
@@ -262,7 +286,7 @@ fn ctrl_c_while_the_asker_judges_a_reply_closes_the_inbox_at_once() {
     // SAFETY: signalling a process this test started.
     unsafe { libc::kill(pid, libc::SIGSTOP) };
     inbox.key(ENTER);
-    inbox.wait("✔ Where to? › dev");
+    inbox.wait("→ Where to? › dev");
     std::thread::sleep(std::time::Duration::from_millis(300));
     inbox.send(CTRL_C);
     inbox.wait("interview inbox: closed.");

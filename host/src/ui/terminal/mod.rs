@@ -162,6 +162,9 @@ pub struct TerminalUi {
     /// Whether a submitted batch ends with `✔ N answers sent`: not where the caller sends them
     /// and says itself whether they arrived (an inbox, whose asker may be gone).
     says_sent: bool,
+    /// Whether an answer's line may say it was taken (`✔`): not where another process's
+    /// plugin judges it after the widget is gone.
+    confirms: bool,
     /// Whether a review, once done, is replaced by the answers it listed: not where each
     /// widget is a UI of its own (a relay's), whose answers are on the screen already.
     lists_reviewed: bool,
@@ -210,6 +213,7 @@ impl TerminalUi {
             interrupted: false,
             unusable: false,
             says_sent: true,
+            confirms: true,
             lists_reviewed: true,
             status: None,
             drawn_status: None,
@@ -226,6 +230,14 @@ impl TerminalUi {
     /// answers on, and says whether they arrived.
     pub fn without_sent_line(mut self) -> Self {
         self.says_sent = false;
+        self
+    }
+
+    /// Collapses an answered widget to `→ Which environment? › Staging`, not `✔ …`: for a
+    /// relay, which sends the reply on to a plugin elsewhere that may still refuse it (the
+    /// widget then comes back with why), so the line says what was sent, not that it was taken.
+    pub fn without_confirming_answers(mut self) -> Self {
+        self.confirms = false;
         self
     }
 
@@ -535,7 +547,10 @@ impl TerminalUi {
 
     /// What a widget collapses to: `✔ Which environment? › Staging`, or `✔ 5 answers sent`.
     fn summary_line(&self, title: Option<&str>, answer: String) -> Line {
-        let line = Line::new().push("✔ ", self.theme.done);
+        let line = match self.confirms {
+            true => Line::new().push("✔ ", self.theme.done),
+            false => Line::new().push("→ ", self.theme.muted),
+        };
         match title {
             Some(title) => line
                 .push(format!("{title} "), self.theme.text)
