@@ -9,6 +9,7 @@ use common::team::{Team, finished};
 use common::term::{CTRL_C, DOWN, ENTER, Term};
 use common::values;
 use serde_json::{Value as Json, json};
+use std::process::Child;
 
 const BATCH: &str = r#"{"questions": [
     {"header": "Env", "question": "Where to?", "options": ["dev", "staging", "prod"]},
@@ -16,6 +17,14 @@ const BATCH: &str = r#"{"questions": [
 
 const REPLICAS: &str =
     r#"{"question": "How many replicas?", "type": "number", "min": 1, "max": 9, "integer": true}"#;
+
+/// `token`'s holder's inbox, with the replicas question of an agent's on it.
+fn replicas_asked(team: &Team, token: &str) -> (Term, Child) {
+    let inbox = inbox(team, token);
+    let asker = team.ask(REPLICAS, &[]);
+    inbox.wait("How many replicas?");
+    (inbox, asker)
+}
 
 /// `interview inbox --team` in a terminal of its own, as `token`'s holder.
 fn inbox(team: &Team, token: &str) -> Term {
@@ -85,9 +94,7 @@ fn a_person_answers_a_teams_batch_in_their_terminal_and_the_agent_gets_those_ans
 #[test]
 fn an_answer_the_askers_plugin_refuses_is_never_shown_as_taken_and_is_asked_again_with_why() {
     let team = Team::new();
-    let mut inbox = inbox(&team, &team.bob);
-    let asker = team.ask(REPLICAS, &[]);
-    inbox.wait("How many replicas?");
+    let (mut inbox, asker) = replicas_asked(&team, &team.bob);
     inbox.key("42");
     inbox.key(ENTER);
     let screen = inbox.wait("42 is more than 9");
@@ -109,9 +116,7 @@ fn an_answer_the_askers_plugin_refuses_is_never_shown_as_taken_and_is_asked_agai
 #[test]
 fn a_question_answered_on_the_page_meanwhile_leaves_the_terminal_and_what_was_typed_is_not_sent() {
     let team = Team::new();
-    let mut inbox = inbox(&team, &team.bob);
-    let asker = team.ask(REPLICAS, &[]);
-    inbox.wait("How many replicas?");
+    let (mut inbox, asker) = replicas_asked(&team, &team.bob);
     inbox.key("7");
     let question = team.next_question(&team.ann, 0);
     let (status, body) = team.answer(&team.ann, &question, json!({"entered": "3"}));
@@ -132,9 +137,7 @@ fn a_question_answered_on_the_page_meanwhile_leaves_the_terminal_and_what_was_ty
 #[test]
 fn ctrl_c_on_a_question_closes_the_inbox_and_leaves_the_question_open_for_the_team() {
     let team = Team::new();
-    let mut inbox = inbox(&team, &team.bob);
-    let asker = team.ask(REPLICAS, &[]);
-    inbox.wait("How many replicas?");
+    let (mut inbox, asker) = replicas_asked(&team, &team.bob);
     inbox.key("5");
     inbox.send(CTRL_C);
     let closed = inbox.finish();
