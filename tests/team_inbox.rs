@@ -1058,7 +1058,9 @@ fn thousands_of_idle_half_sent_and_stalled_connections_from_a_stranger_keep_nobo
         held.len()
     );
 
-    // A person's request is served within a second, every time.
+    // A person's request is served at once, every time: well under the 10 s after which a
+    // stalled connection's head times out, which is what a person kept out would wait. (3 s,
+    // not 1: the tests run side by side on two cores.)
     for _ in 0..5 {
         let started = Instant::now();
         let response = ureq::AgentBuilder::new()
@@ -1070,7 +1072,7 @@ fn thousands_of_idle_half_sent_and_stalled_connections_from_a_stranger_keep_nobo
         let took = started.elapsed();
         let (status, _) = read(response);
         assert_eq!(status, 200);
-        assert!(took < Duration::from_secs(1), "served after {took:?}");
+        assert!(took < Duration::from_secs(3), "served after {took:?}");
     }
     let after = resident_kib(pid);
     assert!(
