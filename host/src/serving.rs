@@ -163,6 +163,10 @@ pub async fn serve<L: Accept>(
             app,
             stopping,
         ));
+        // The connection reads what it was sent before the next is accepted: on a runtime of
+        // one thread, a burst of newcomers would otherwise shed it before its request, sent
+        // at once, was read.
+        tokio::task::yield_now().await;
     }
     drop(listener);
     let _ = stop.send(true);
@@ -186,14 +190,28 @@ async fn connection<S, P>(
     let (id, close) = registry.open();
     let busy = registry.clone();
     let service = tower::service_fn(move |mut request: hyper::Request<Incoming>| {
-        let guard = busy.busy(id);
         request.extensions_mut().insert(ConnectInfo(peer.clone()));
-        let response = app.clone().oneshot(request.map(Body::new));
+        // In progress once its body has arrived whole: until then a stranger's trickled
+        // body could hold the connection for nothing, and so keep a person out at the cap.
+        let progress = Progress::default();
+        let request = if request.body().is_end_stream() {
+            progress.begin(&busy, id);
+            request.map(Body::new)
+        } else {
+            let arriving = (busy.clone(), id, progress.clone());
+            request.map(|body| {
+                Body::new(Arriving {
+                    body,
+                    then: Some(arriving),
+                })
+            })
+        };
+        let response = app.clone().oneshot(request);
         async move {
             let response = response.await.unwrap_or_else(|never| match never {});
-            // Busy until the body is sent: an event stream is a request in progress for as
-            // long as it is open.
-            Ok::<_, Infallible>(response.map(|body| Holding::body(body, guard)))
+            // In progress until the body is sent: an event stream is a request in progress
+            // for as long as it is open.
+            Ok::<_, Infallible>(response.map(|body| Holding::body(body, progress)))
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -207,6 +225,11 @@ async fn connection<S, P>(
             () = close.notified() => break,
             changed = stopping.changed() => {
                 if changed.is_err() || *stopping.borrow() {
+                    // Nothing in progress (idle, a head or a body still arriving): closed now,
+                    // rather than waited for.
+                    if registry.idle(id) {
+                        break;
+                    }
                     served.as_mut().graceful_shutdown();
                     let _ = served.as_mut().await;
                     break;
@@ -295,6 +318,14 @@ impl Registry {
         (id, close)
     }
 
+    /// Whether connection `id` has no request in progress.
+    fn idle(&self, id: u64) -> bool {
+        self.lock()
+            .open
+            .get(&id)
+            .is_some_and(|open| open.since.is_some())
+    }
+
     fn closed(&self, id: u64) {
         let mut connections = self.lock();
         connections.stop_waiting(id);
@@ -309,6 +340,51 @@ impl Registry {
             registry: self.clone(),
             id,
         }
+    }
+}
+
+/// A request's progress: once its body has arrived, the mark that keeps its connection from
+/// being closed for another, held until its response is sent.
+#[derive(Clone, Default)]
+struct Progress(Arc<Mutex<Option<Busy>>>);
+
+impl Progress {
+    fn begin(&self, registry: &Registry, id: u64) {
+        let mut busy = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if busy.is_none() {
+            *busy = Some(registry.busy(id));
+        }
+    }
+}
+
+/// A request's body as it arrives: its request is in progress once it has arrived whole.
+struct Arriving {
+    body: Incoming,
+    then: Option<(Registry, u64, Progress)>,
+}
+
+impl HttpBody for Arriving {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        let ended = matches!(polled, Poll::Ready(None)) || self.body.is_end_stream();
+        if ended && let Some((registry, id, progress)) = self.then.take() {
+            progress.begin(&registry, id);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 

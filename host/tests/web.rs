@@ -204,6 +204,38 @@ fn thousands_of_idle_connections_leave_the_page_served_by_a_few_threads() {
 }
 
 #[test]
+fn strangers_trickling_request_bodies_never_keep_the_page_out() {
+    let ui = WebUi::start().expect("the server starts");
+    let port = port_of(&ui);
+    // More than the page keeps connections, each with a whole head and a body that never
+    // comes: each is a request whose body still arrives, which must not count as one in
+    // progress, or these would hold every place.
+    let head = format!(
+        "POST /hello HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100\r\n\r\n{{"
+    );
+    let trickling: Vec<TcpStream> = (0..100)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+            stream.write_all(head.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for _ in 0..3 {
+        let started = std::time::Instant::now();
+        let (status, body) = http(port, "GET", "/", &[], "");
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "served after {:?}",
+            started.elapsed()
+        );
+    }
+    drop(trickling);
+}
+
+#[test]
 fn a_connection_that_never_finishes_its_request_is_closed() {
     let ui = WebUi::start().expect("the server starts");
     let port = port_of(&ui);

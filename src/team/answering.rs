@@ -550,7 +550,7 @@ impl Desk<'_> {
                 self.passed.borrow_mut().insert(question, seq / 2);
                 say(&format!(
                     "✖ {who}'s question cannot be shown here ({}): answer it on the team's page",
-                    sanitize::line(&why)
+                    sanitize::line(&why.to_string())
                 ));
                 return Left::Ended;
             }
@@ -700,7 +700,7 @@ impl Desk<'_> {
             .stop_reason()
             .is_some_and(StopReason::cut_off);
         match reply {
-            Err(why) => Drawn::Unreadable(why),
+            Err(why) => Drawn::Unreadable(why.to_string()),
             // The plugin could not draw it: the cancel it gave is nobody's.
             _ if let Some(failure) = person.ui.failure() => Drawn::Unreadable(failure),
             _ if self.quit.load(Ordering::SeqCst) => Drawn::Closing,

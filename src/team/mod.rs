@@ -19,7 +19,6 @@ pub mod answering;
 mod backoff;
 #[cfg(feature = "team-server")]
 mod holders;
-#[cfg(feature = "team-server")]
 mod http_relay;
 #[cfg(feature = "team-server")]
 mod listen;

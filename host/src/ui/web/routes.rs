@@ -232,9 +232,11 @@ async fn answer(State(page): State<Arc<Page>>, request: Request) -> Response {
             )
         }
         (&Method::GET, "/view") => site.signed(headers, view(exchange, query).await),
+        // Signed, refused or not: the page takes an unsigned answer in a session for another
+        // program's that took the port.
         (&Method::POST, "/reply") => match read_json(headers, body, site).await {
             Ok(body) => site.signed(headers, accept(exchange, &body)),
-            Err(refused) => refused,
+            Err(refused) => site.signed(headers, refused),
         },
         _ => Response::text(404, "Not found."),
     }
@@ -408,10 +410,17 @@ async fn read_json(
     let read = axum::body::to_bytes(body, MAX_BODY_BYTES);
     let bytes = match tokio::time::timeout(BODY_DEADLINE, read).await {
         Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => return Err(Response::text(413, "The body is too long.")),
-        Err(_) => return Err(Response::text(408, "The body took too long to arrive.")),
+        Ok(Err(_)) => {
+            let error = "The reply is too long for this page (over 1 MiB): shorten it.";
+            return Err(json_reply(413, &json!({ "error": error })));
+        }
+        Err(_) => {
+            let error = "The reply took too long to arrive: send it again.";
+            return Err(json_reply(408, &json!({ "error": error })));
+        }
     };
-    serde_json::from_slice(&bytes).map_err(|_| Response::text(400, "The reply is not JSON."))
+    serde_json::from_slice(&bytes)
+        .map_err(|_| json_reply(400, &json!({ "error": "The reply is not JSON." })))
 }
 
 /// Hands `{seq, tab, reply}` to the widget waiting for it: only from the tab that owns the

@@ -44,7 +44,9 @@ impl Server {
         let app = routes::router(Page { exchange, site });
         let (stop, stopped) = oneshot::channel::<()>();
         let bounds = Bounds {
-            connections: MAX_CONNECTIONS,
+            // Under the open-files limit too, with room kept for the rest of the process (an
+            // inbox's own server, its database).
+            connections: MAX_CONNECTIONS.min(serving::connection_cap()),
             head_timeout: HEAD_TIMEOUT,
         };
         let thread = std::thread::Builder::new()

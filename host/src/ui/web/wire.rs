@@ -288,11 +288,54 @@ pub fn review_reply(reply: &Json) -> Option<ReviewReply> {
     }
 }
 
+/// Why a view another program sent is no widget the page can show: each says what is wrong,
+/// as the sentence a refusal carries.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum UnfitView {
+    /// Its kind names no widget of the plugin's.
+    NotAWidget(String),
+    /// A field is missing, unknown, or of another type than the widget's: serde's words.
+    Shape(serde_json::Error),
+    /// A choice without options.
+    NoOptions,
+    /// A choice's pick names no option of those it has.
+    PickPast {
+        /// The pick, from 0.
+        pick: u32,
+        /// How many options the choice has.
+        count: usize,
+    },
+    /// An option cannot be shown (the list's own limits).
+    Option(String),
+}
+
+impl std::fmt::Display for UnfitView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnfitView::NotAWidget(kind) => write!(f, "'{kind}' is not a widget of the plugin's"),
+            UnfitView::Shape(error) => error.fmt(f),
+            UnfitView::NoOptions => f.write_str("a choice without options"),
+            UnfitView::PickPast { pick, count } => write!(f, "pick {pick} of {count} options"),
+            UnfitView::Option(why) => f.write_str(why),
+        }
+    }
+}
+
+// No `source`: the cause is in the sentence already.
+impl std::error::Error for UnfitView {}
+
+impl From<serde_json::Error> for UnfitView {
+    fn from(error: serde_json::Error) -> UnfitView {
+        UnfitView::Shape(error)
+    }
+}
+
 /// A view as another program sends it to be stored and shown (a team inbox's asker), checked
 /// against the widget it says it is, field by field and type by type, as the page reads it:
 /// the view again, as the page is to get it, or what is wrong with it. A page never gets a
 /// view of another shape (a prompt that is an object made the team's list throw).
-pub fn checked_view(kind: &str, view: &Json) -> Result<Json, String> {
+pub fn checked_view(kind: &str, view: &Json) -> Result<Json, UnfitView> {
     match kind {
         "select" => checked(view, |widget: &Widget<SelectView>| {
             let request = &widget.request;
@@ -306,32 +349,32 @@ pub fn checked_view(kind: &str, view: &Json) -> Result<Json, String> {
         "confirm" => checked(view, anything::<Widget<ConfirmView>>),
         "number" => checked(view, anything::<Widget<NumberView>>),
         "review" => checked(view, anything::<ReviewWidget>),
-        other => Err(format!("'{other}' is not a widget of the plugin's")),
+        other => Err(UnfitView::NotAWidget(other.to_owned())),
     }
 }
 
 /// No rule beyond the types.
-fn anything<T>(_: &T) -> Result<(), String> {
+fn anything<T>(_: &T) -> Result<(), UnfitView> {
     Ok(())
 }
 
 /// `view` read as a `T` that keeps to `rule`, and written again.
 fn checked<T: serde::de::DeserializeOwned + serde::Serialize>(
     view: &Json,
-    rule: impl Fn(&T) -> Result<(), String>,
-) -> Result<Json, String> {
-    let typed: T = serde_json::from_value(view.clone()).map_err(|e| e.to_string())?;
+    rule: impl Fn(&T) -> Result<(), UnfitView>,
+) -> Result<Json, UnfitView> {
+    let typed: T = serde_json::from_value(view.clone())?;
     rule(&typed)?;
-    serde_json::to_value(typed).map_err(|e| e.to_string())
+    Ok(serde_json::to_value(typed)?)
 }
 
 /// A choice's picks name its options, and it has one at least.
-fn picks_within<'a>(picks: impl Iterator<Item = &'a u32>, count: usize) -> Result<(), String> {
+fn picks_within<'a>(picks: impl Iterator<Item = &'a u32>, count: usize) -> Result<(), UnfitView> {
     if count == 0 {
-        return Err("a choice without options".into());
+        return Err(UnfitView::NoOptions);
     }
     match picks.into_iter().find(|&&pick| pick as usize >= count) {
-        Some(pick) => Err(format!("pick {pick} of {count} options")),
+        Some(&pick) => Err(UnfitView::PickPast { pick, count }),
         None => Ok(()),
     }
 }
@@ -476,7 +519,7 @@ mod tests {
             note: None,
         };
         let view = json!({ "frame": super::frame(&frame("Which?", true)), "request": super::select(&select) });
-        assert_eq!(checked_view("select", &view), Ok(view));
+        assert_eq!(checked_view("select", &view).unwrap(), view);
         // With what was answered before it, as a team's asker sends it after the first step.
         let kept = json!({
             "frame": super::frame(&frame("Which?", true)), "request": super::select(&select),
@@ -485,12 +528,12 @@ mod tests {
                 answer: json!(["a", "b"]), note: None,
             }.to_json()],
         });
-        assert_eq!(checked_view("select", &kept), Ok(kept));
+        assert_eq!(checked_view("select", &kept).unwrap(), kept);
         let confirm = ConfirmRequest {
             initial: Some(true),
         };
         let view = json!({ "frame": super::frame(&frame("Which?", true)), "request": super::confirm(&confirm) });
-        assert_eq!(checked_view("confirm", &view), Ok(view));
+        assert_eq!(checked_view("confirm", &view).unwrap(), view);
     }
 
     #[test]
@@ -503,6 +546,7 @@ mod tests {
         assert!(
             checked_view("confirm", &view)
                 .unwrap_err()
+                .to_string()
                 .contains("string")
         );
         view["frame"]["prompt"] = json!("Which?");
@@ -510,20 +554,19 @@ mod tests {
         assert!(
             checked_view("confirm", &view)
                 .unwrap_err()
+                .to_string()
                 .contains("onclick")
         );
-        assert!(
-            checked_view("banner", &view)
-                .unwrap_err()
-                .contains("not a widget")
-        );
+        assert!(matches!(
+            checked_view("banner", &view),
+            Err(UnfitView::NotAWidget(kind)) if kind == "banner"
+        ));
         let select = json!({"frame": super::frame(&frame("Which?", true)), "request": {
             "options": [], "selected": null, "other_label": null, "other_text": null,
             "discuss_label": null, "notes": false, "note": null}});
-        assert!(
-            checked_view("select", &select)
-                .unwrap_err()
-                .contains("without options")
-        );
+        assert!(matches!(
+            checked_view("select", &select),
+            Err(UnfitView::NoOptions)
+        ));
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Value as Json, json};
 
 use super::{
     ChoiceView, ConfirmView, FrameView, MultiSelectView, NumberView, ReviewView, ReviewWidget,
-    SelectView, TextView, Widget, checked_view,
+    SelectView, TextView, UnfitView, Widget, checked_view,
 };
 use crate::ui::*;
 
@@ -17,9 +17,9 @@ use crate::ui::*;
 /// relay takes it (the JSON the page posts). A view that is no widget of that kind is an error
 /// that says what is wrong with it. A reply the UI gave because it was stopped (see
 /// [`Ui::stop_reason`]) is the person's only when the caller says so.
-pub fn answer(kind: &str, view: &Json, ui: &mut dyn Ui) -> Result<Json, String> {
+pub fn answer(kind: &str, view: &Json, ui: &mut dyn Ui) -> Result<Json, UnfitView> {
     let view = checked_view(kind, view)?;
-    let read = |e: serde_json::Error| e.to_string();
+    let read = UnfitView::Shape;
     Ok(match kind {
         "select" => {
             let widget: Widget<SelectView> = serde_json::from_value(view).map_err(read)?;
@@ -70,7 +70,7 @@ pub fn answer(kind: &str, view: &Json, ui: &mut dyn Ui) -> Result<Json, String> 
             let widget: ReviewWidget = serde_json::from_value(view).map_err(read)?;
             review_json(&ui.review(&cleaned::review(review_request(widget.request))))
         }
-        other => return Err(format!("'{other}' is not a widget of the plugin's")),
+        other => return Err(UnfitView::NotAWidget(other.to_owned())),
     })
 }
 
@@ -93,7 +93,7 @@ fn frame(view: FrameView) -> Frame {
 /// The options of a view, cleaned. The page is never sent their values (what the asker's
 /// plugin gives the agent), so each stands for its label here: the reply names the option by
 /// its index.
-fn options(views: Vec<ChoiceView>) -> Result<Options, String> {
+fn options(views: Vec<ChoiceView>) -> Result<Options, UnfitView> {
     let mut options = Options::with_capacity(views.len(), 0);
     for view in &views {
         let choice = ChoiceRef {
@@ -102,12 +102,12 @@ fn options(views: Vec<ChoiceView>) -> Result<Options, String> {
             recommended: view.recommended,
             ..ChoiceRef::plain(&view.label)
         };
-        cleaned::push_choice(&mut options, choice).map_err(|e| e.to_string())?;
+        cleaned::push_choice(&mut options, choice).map_err(|e| UnfitView::Option(e.to_string()))?;
     }
     Ok(options)
 }
 
-fn select_request(view: SelectView) -> Result<SelectRequest, String> {
+fn select_request(view: SelectView) -> Result<SelectRequest, UnfitView> {
     Ok(SelectRequest {
         options: options(view.options)?,
         selected: view.selected,
@@ -119,7 +119,7 @@ fn select_request(view: SelectView) -> Result<SelectRequest, String> {
     })
 }
 
-fn multi_select_request(view: MultiSelectView) -> Result<MultiSelectRequest, String> {
+fn multi_select_request(view: MultiSelectView) -> Result<MultiSelectRequest, UnfitView> {
     Ok(MultiSelectRequest {
         options: options(view.options)?,
         selected: view.selected,
@@ -402,8 +402,11 @@ mod tests {
 
         shown["request"]["selected"] = json!(7);
         let refused = answer("select", &shown, &mut ScriptedUi::new([])).unwrap_err();
-        assert!(refused.contains("pick 7 of 2 options"), "{refused}");
+        assert!(
+            matches!(refused, UnfitView::PickPast { pick: 7, count: 2 }),
+            "{refused}"
+        );
         let refused = answer("banner", &shown, &mut ScriptedUi::new([])).unwrap_err();
-        assert!(refused.contains("not a widget"), "{refused}");
+        assert!(matches!(refused, UnfitView::NotAWidget(_)), "{refused}");
     }
 }
