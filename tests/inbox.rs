@@ -464,6 +464,27 @@ fn with_no_inbox_open_auto_is_unavailable_at_once_and_ui_inbox_waits_for_one() {
 }
 
 #[test]
+fn ui_inbox_after_an_inbox_closed_says_it_waits_for_one_to_open_and_is_answered_by_the_next() {
+    let place = Place::new();
+    // An inbox opened once leaves its tokens behind when it closes.
+    let first = place.inbox();
+    first.signal(libc::SIGTERM);
+    assert_eq!(first.finish().code, 0);
+    let waiting = place.asker(&["ask", "--ui", "inbox", &deploy()]);
+    std::thread::sleep(Duration::from_secs(2));
+    let mut inbox = place.inbox();
+    answer_deploy(&mut inbox);
+    let (result, code, stderr) = finished(waiting);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(values(&result), [json!("Production"), json!(["Lint"])]);
+    assert!(
+        stderr.contains("this machine's inbox (`interview inbox`) is not open; waiting for it"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("cannot be reached"), "{stderr}");
+}
+
+#[test]
 fn an_invalid_request_is_answered_without_bothering_the_inbox() {
     let place = Place::new();
     let inbox = place.inbox();

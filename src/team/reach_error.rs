@@ -16,6 +16,9 @@ pub enum ReachError {
     /// The request or its answer failed on the way (refused or reset connection, TLS, HTTP,
     /// an answer that is not UTF-8), in the words of the library that carried it.
     Transport(String),
+    /// Nothing listens where the request was sent (no socket file, or none accepting): the
+    /// server is not running, and may be started later.
+    NoServer(std::io::Error),
     /// The answer was longer than any the server may send (`limit` bytes): it is not read.
     TooLarge { limit: usize },
     /// No answer came within the connection's time.
@@ -45,11 +48,23 @@ impl ReachError {
     }
 }
 
+impl ReachError {
+    /// Whether nothing listens where the request was sent (over a socket or not).
+    pub fn no_server(&self) -> bool {
+        match self {
+            ReachError::NoServer(_) => true,
+            ReachError::Socket { why, .. } => why.no_server(),
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Display for ReachError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReachError::NoRuntime(error) => write!(f, "no runtime for the request: {error}"),
             ReachError::Transport(why) => f.write_str(why),
+            ReachError::NoServer(error) => error.fmt(f),
             #[cfg(feature = "team-server")]
             ReachError::Failed(why) => f.write_str(why),
             ReachError::TooLarge { limit } => write!(f, "a response over {limit} bytes"),

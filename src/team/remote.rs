@@ -383,11 +383,14 @@ impl RemoteUi {
                 Outcome::Unreachable(why) => (None, Some(why)),
             };
             if let Some(why) = why.filter(|_| !said_so) {
-                crate::stderr::warn(&format!(
-                    "{} cannot be reached ({}); trying again",
-                    self.relay.name(),
-                    interview_text::sanitize::line(&why.to_string())
-                ));
+                let name = self.relay.name();
+                crate::stderr::warn(&match why.no_server() {
+                    true => format!("{name} is not open; waiting for it to be opened"),
+                    false => format!(
+                        "{name} cannot be reached ({}); trying again",
+                        interview_text::sanitize::line(&why.to_string())
+                    ),
+                });
                 said_so = true;
             }
             let until = Instant::now() + wait.unwrap_or_else(|| backoff.failed());

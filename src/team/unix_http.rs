@@ -63,9 +63,12 @@ pub struct Request<'a> {
 
 async fn exchange(socket: &Path, request: Request<'_>, limit: usize) -> Result<Answer, ReachError> {
     let transport = |e: &dyn std::fmt::Display| ReachError::Transport(e.to_string());
-    let stream = tokio::net::UnixStream::connect(socket)
-        .await
-        .map_err(|e| transport(&e))?;
+    let stream = (tokio::net::UnixStream::connect(socket).await).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused => {
+            ReachError::NoServer(e)
+        }
+        _ => transport(&e),
+    })?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
         .map_err(|e| transport(&e))?;
