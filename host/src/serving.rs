@@ -3,18 +3,19 @@
 //! serves each connection an [`axum::Router`] answers; this keeps the count of connections,
 //! and of their time, bounded, so that no client can make a server stop serving.
 //!
-//! - **A cap on connections** (see [`connection_cap`]), below the open-files limit, so that a
-//!   server never runs out of descriptors.
+//! - **A cap on connections** ([`Bounds::connections`]: for a server open to strangers, below
+//!   the open-files limit, so that it never runs out of descriptors).
 //! - **Hyper's header-read timeout**: a connection that has not sent a whole request head
-//!   within [`HEAD_TIMEOUT`] of being opened, or of its last response (an idle kept-alive one,
-//!   a half-sent one), is closed.
-//! - **At the cap, the newcomer wins**: the connection that has waited longest with no request
-//!   in progress is closed to make room, so that idle or half-sent connections from strangers,
+//!   within [`Bounds::head_timeout`] of being opened, or of its last response (an idle
+//!   kept-alive one, a half-sent one), is closed.
+//! - **At the cap, the newcomer wins**: the connection silent longest with no request in
+//!   progress (nothing read from it; a request is in progress once its body has arrived) is
+//!   closed to make room, so that idle or half-sent connections from strangers,
 //!   however many, cannot keep a person out; one with a request in progress (a long poll, an
 //!   open event stream) is never closed for another. When every connection has a request in
 //!   progress, the newcomer is turned away at once, and retries.
-//! - **Out of descriptors**, the oldest idle connection makes room and accepting goes on after
-//!   a moment: the loop ends only when its owner stops it.
+//! - **Out of descriptors**, the connection silent longest makes room and accepting goes on:
+//!   the loop ends only when its owner stops it.
 //!
 //! What is read of a request's body, and for how long, is for the router's layers to bound.
 //!
@@ -97,19 +98,24 @@ impl Bounds {
 
 /// How many connections a server open to strangers serves at once, from the open-files limit.
 pub fn connection_cap() -> usize {
-    let mut limit = libc::rlimit {
-        rlim_cur: 1024,
-        rlim_max: 1024,
-    };
-    // SAFETY: getrlimit fills the struct given; on failure it is left at the default above.
-    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
-    let files: u64 = limit.rlim_cur;
+    let files = open_files_limit();
     usize::try_from(
         files
             .saturating_sub(RESERVED_FILES)
             .clamp(16, MOST_CONNECTIONS),
     )
     .unwrap_or(1024)
+}
+
+/// The process's open-files limit (1,024 when it cannot be read).
+pub fn open_files_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 1024,
+        rlim_max: 1024,
+    };
+    // SAFETY: getrlimit fills the struct given; on failure it is left at the default above.
+    unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    limit.rlim_cur
 }
 
 /// Serves `app` on `listener`, within `bounds`, until `stopped` resolves;
@@ -217,7 +223,12 @@ async fn connection<S, P>(
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(head_timeout);
-    let served = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
+    let heard = Heard {
+        stream,
+        registry: registry.clone(),
+        id,
+    };
+    let served = http.serve_connection(TokioIo::new(heard), TowerToHyperService::new(service));
     tokio::pin!(served);
     loop {
         tokio::select! {
@@ -240,7 +251,7 @@ async fn connection<S, P>(
     registry.closed(id);
 }
 
-/// The open connections, and those with no request in progress, longest waiting first: the
+/// The open connections, and those with no request in progress, silent longest first: the
 /// ones to close when a newcomer needs room.
 struct Connections {
     cap: usize,
@@ -318,6 +329,22 @@ impl Registry {
         (id, close)
     }
 
+    /// Connection `id` sent something: if it has no request in progress, it is now the one
+    /// that waited least, so that a client still sending (a slow upload, a head over a slow
+    /// link) is closed for a newcomer after those that went silent.
+    fn heard(&self, id: u64) {
+        let mut connections = self.lock();
+        let Some(since) = connections.open.get(&id).and_then(|open| open.since) else {
+            return;
+        };
+        let tick = connections.tick();
+        connections.waiting.remove(&(since, id));
+        connections.waiting.insert((tick, id));
+        if let Some(open) = connections.open.get_mut(&id) {
+            open.since = Some(tick);
+        }
+    }
+
     /// Whether connection `id` has no request in progress.
     fn idle(&self, id: u64) -> bool {
         self.lock()
@@ -340,6 +367,58 @@ impl Registry {
             registry: self.clone(),
             id,
         }
+    }
+}
+
+/// A connection's stream, which tells the registry each time something is read from it.
+struct Heard<S> {
+    stream: S,
+    registry: Registry,
+    id: u64,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Heard<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.registry.heard(self.id);
+        }
+        polled
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Heard<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, data)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
     }
 }
 

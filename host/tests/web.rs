@@ -236,6 +236,47 @@ fn strangers_trickling_request_bodies_never_keep_the_page_out() {
 }
 
 #[test]
+fn a_slow_upload_still_sending_outlasts_strangers_that_went_silent() {
+    let ui = WebUi::start().expect("the server starts");
+    let port = port_of(&ui);
+    let head = |length: usize| {
+        format!(
+            "POST /hello HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+             Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+        )
+    };
+    // A person's page whose body comes in pieces, 100 ms apart; between two pieces, 40
+    // strangers connect and go silent after a head and a byte. 160 in all, far more than
+    // the page keeps (64): each newcomer closes the connection silent longest, and the
+    // person's, heard after the strangers before it, is never that one.
+    let body = format!(r#"{{"nonce": "{}"}}"#, "0".repeat(32));
+    let stalled = head(100) + "{";
+    let mut strangers = Vec::new();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream.write_all(head(body.len()).as_bytes()).unwrap();
+    for piece in body.as_bytes().chunks(12) {
+        for _ in 0..40 {
+            let mut stranger = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+            stranger.write_all(stalled.as_bytes()).unwrap();
+            strangers.push(stranger);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        stream.write_all(piece).expect("still open");
+    }
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let mut answer = [0u8; 12];
+    stream.read_exact(&mut answer).expect("answered");
+    assert_eq!(
+        &answer,
+        b"HTTP/1.1 200",
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+}
+
+#[test]
 fn a_connection_that_never_finishes_its_request_is_closed() {
     let ui = WebUi::start().expect("the server starts");
     let port = port_of(&ui);

@@ -19,6 +19,12 @@ const MAX_CONNECTIONS: usize = 64;
 /// How long a connection may take to send a request's head (a browser takes milliseconds).
 const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The connections a page may keep under an open-files limit of `files`: a quarter, at
+/// least 4.
+fn page_share(files: u64) -> usize {
+    usize::try_from(files / 4).unwrap_or(usize::MAX).max(4)
+}
+
 /// The running server; [`stop`](Server::stop) (or dropping it) ends its thread.
 pub(super) struct Server {
     stop: Option<oneshot::Sender<()>>,
@@ -44,9 +50,9 @@ impl Server {
         let app = routes::router(Page { exchange, site });
         let (stop, stopped) = oneshot::channel::<()>();
         let bounds = Bounds {
-            // Under the open-files limit too, with room kept for the rest of the process (an
-            // inbox's own server, its database).
-            connections: MAX_CONNECTIONS.min(serving::connection_cap()),
+            // A quarter of the open-files limit at most: the rest of the process (an inbox's
+            // own server, its database, its askers) needs the others.
+            connections: MAX_CONNECTIONS.min(page_share(serving::open_files_limit())),
             head_timeout: HEAD_TIMEOUT,
         };
         let thread = std::thread::Builder::new()
