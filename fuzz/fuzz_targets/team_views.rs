@@ -27,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         assert_ne!(kind, "banner", "a widget the plugin has not");
-        assert_eq!(wire::checked_view(kind, &view), Ok(view.clone()), "{kind}");
+        let again = wire::checked_view(kind, &view);
+        assert!(
+            again.as_ref().is_ok_and(|again| *again == view),
+            "{kind}: {again:?}"
+        );
         match kind {
             "review" => assert!(view["request"]["items"].is_array(), "{view}"),
             _ => assert!(view["frame"]["prompt"].is_string(), "{view}"),
