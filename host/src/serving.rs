@@ -279,6 +279,17 @@ impl Connections {
             self.waiting.remove(&(since, id));
         }
     }
+
+    /// Connection `id` waits with no request in progress, as the newest: the connections
+    /// idle or silent longest go first.
+    fn wait_anew(&mut self, id: u64) {
+        self.stop_waiting(id);
+        let since = self.tick();
+        if let Some(open) = self.open.get_mut(&id) {
+            open.since = Some(since);
+            self.waiting.insert((since, id));
+        }
+    }
 }
 
 /// The registry, shared by the accepting loop and every connection's task.
@@ -334,14 +345,12 @@ impl Registry {
     /// link) is closed for a newcomer after those that went silent.
     fn heard(&self, id: u64) {
         let mut connections = self.lock();
-        let Some(since) = connections.open.get(&id).and_then(|open| open.since) else {
-            return;
-        };
-        let tick = connections.tick();
-        connections.waiting.remove(&(since, id));
-        connections.waiting.insert((tick, id));
-        if let Some(open) = connections.open.get_mut(&id) {
-            open.since = Some(tick);
+        if connections
+            .open
+            .get(&id)
+            .is_some_and(|open| open.since.is_some())
+        {
+            connections.wait_anew(id);
         }
     }
 
@@ -476,12 +485,7 @@ struct Busy {
 impl Drop for Busy {
     /// Waiting again, as the newest: the connections idle longest go first.
     fn drop(&mut self) {
-        let mut connections = self.registry.lock();
-        let since = connections.tick();
-        if let Some(open) = connections.open.get_mut(&self.id) {
-            open.since = Some(since);
-            connections.waiting.insert((since, self.id));
-        }
+        self.registry.lock().wait_anew(self.id);
     }
 }
 

@@ -69,11 +69,7 @@ fn with_nonce(html: &str) -> Response {
         )
             .into_response();
     };
-    let policy = format!(
-        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
-         connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
-         frame-ancestors 'none'"
-    );
+    let policy = interview_host::ui::web_wire::policy(&nonce);
     (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8".to_owned()),

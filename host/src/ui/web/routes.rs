@@ -267,11 +267,7 @@ fn page_itself() -> Response {
         Ok(nonce) => nonce,
         Err(_) => return Response::text(500, "No randomness for the page's nonce."),
     };
-    let policy = format!(
-        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
-         connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
-         frame-ancestors 'none'"
-    );
+    let policy = super::wire::policy(&nonce);
     Response::new(
         200,
         "text/html; charset=utf-8",
@@ -366,6 +362,11 @@ impl<'a> Polling<'a> {
     /// The ask ends: the state, as it is now.
     fn end(mut self) -> std::sync::MutexGuard<'a, super::State> {
         self.ended = true;
+        self.counted_out()
+    }
+
+    /// The ask waits no more: the page was seen now.
+    fn counted_out(&self) -> std::sync::MutexGuard<'a, super::State> {
         let mut state = self.exchange.lock();
         state.polling -= 1;
         state.last_seen = Some(Instant::now());
@@ -376,10 +377,7 @@ impl<'a> Polling<'a> {
 impl Drop for Polling<'_> {
     fn drop(&mut self) {
         if !self.ended {
-            let mut state = self.exchange.lock();
-            state.polling -= 1;
-            state.last_seen = Some(Instant::now());
-            drop(state);
+            drop(self.counted_out());
             self.exchange.wake();
         }
     }

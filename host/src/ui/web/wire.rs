@@ -25,8 +25,17 @@ pub const PAGE: &str = include_str!("page.html");
 /// a page's style sheet starts with `{{THEME}}`, which [`html`] fills with it.
 pub const THEME: &str = include_str!("theme.css");
 
-/// A page (its `{{THEME}}` and `{{NONCE}}` filled) to serve with a Content-Security-Policy
-/// that allows only `nonce` for its script and style.
+/// The Content-Security-Policy a page is served with: only its own script and style, by
+/// `nonce`, and requests to its own origin.
+pub fn policy(nonce: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; \
+         connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
+         frame-ancestors 'none'"
+    )
+}
+
+/// A page (its `{{THEME}}` and `{{NONCE}}` filled) to serve with the [`policy`] of `nonce`.
 pub fn html(page: &str, nonce: &str) -> String {
     page.replacen("{{THEME}}", THEME, 1)
         .replace("{{NONCE}}", nonce)
